@@ -1,0 +1,10 @@
+import { keys } from '#shared/db/keys.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { unreadCountFrom } from '#shared/notifications/notifications.ts';
+
+// The counter is read in the same call as the token: one round trip in all.
+export const handler = defineHandler(
+  'count-unread-notifications',
+  { preload: (userId) => [keys.notificationCounter(userId)] },
+  async ({ principal, loaded }) => unreadCountFrom(loaded.get(keys.notificationCounter(principal.userId))),
+);

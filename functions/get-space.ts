@@ -1,0 +1,12 @@
+import * as z from 'zod';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { toSpace } from '#shared/spaces/spaces.ts';
+
+const params = z.object({ spaceId: idOf('space') });
+
+export const handler = defineHandler(
+  'get-space',
+  { params, resource: ({ params }) => ({ kind: 'space', id: params.spaceId }) },
+  async ({ resource }) => toSpace(resource!.space, resource!.role),
+);

@@ -1,0 +1,17 @@
+import * as z from 'zod';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { querySingle } from '#shared/http/validation.ts';
+import { removeCollaborator } from '#shared/spaces/spaces.ts';
+
+const params = z.object({ spaceId: idOf('space') });
+const query = z.object({
+  principalId: querySingle(idOf('user')),
+  principalType: querySingle(z.literal('user')),
+});
+
+export const handler = defineHandler(
+  'remove-collaborator',
+  { params, query, resource: ({ params }) => ({ kind: 'space', id: params.spaceId }) },
+  async ({ principal, resource, query }) => removeCollaborator(principal, resource!, query.principalId),
+);

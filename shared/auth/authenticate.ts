@@ -1,0 +1,90 @@
+import type { Item, ItemLookup } from '#shared/db/client.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { UnauthorizedError } from '#shared/http/errors.ts';
+import type { Principal } from './permission.ts';
+import { parsePersonalToken, secretMatches } from './personal-token.ts';
+import { isScope, type Scope } from './scopes.ts';
+import { signingKeys } from './signing-keys.ts';
+import { type TempTokenClaims, verifyTempToken } from './temp-token.ts';
+
+/** A bearer credential after the checks that need no database. */
+export type Credential =
+  | { kind: 'personal'; tokenId: string; userId: string; secret: string }
+  | { kind: 'temporary'; tokenId: string; userId: string; claims: TempTokenClaims };
+
+const MAX_TOKEN_LENGTH = 4096;
+
+/** Reads the `Authorization` header into a credential; anything malformed is a 401. */
+export const readCredential = async (authorization: string | undefined): Promise<Credential> => {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  const token = match?.[1];
+  if (!token) throw new UnauthorizedError('no bearer token');
+  if (token.length > MAX_TOKEN_LENGTH) throw new UnauthorizedError('token too long');
+  const personal = parsePersonalToken(token);
+  if (personal) return { kind: 'personal', ...personal };
+  if (token.split('.').length === 3) {
+    let reason = 'temporary token rejected';
+    const claims = await verifyTempToken(token, await signingKeys(), (r) => {
+      reason = r;
+    });
+    if (claims) return { kind: 'temporary', tokenId: claims.parentTokenId, userId: claims.userId, claims };
+    throw new UnauthorizedError(reason);
+  }
+  throw new UnauthorizedError('token of unknown form');
+};
+
+/** The items authentication reads: the (parent) token and its user. */
+export const credentialKeys = (c: Credential): Key[] => [
+  keys.accessToken(c.userId, c.tokenId),
+  keys.user(c.userId),
+];
+
+const list = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.length > 0 ? v.filter((x): x is string => typeof x === 'string') : undefined;
+
+/** Intersection of two optional limits: unset means unlimited. */
+const narrow = (a: string[] | undefined, b: string[] | undefined): string[] | undefined =>
+  a && b ? a.filter((x) => b.includes(x)) : (a ?? b);
+
+/**
+ * Checks a credential against the items read for it and builds the principal. A temporary token
+ * never has more rights than its parent has now: its scopes and limits are narrowed by the
+ * parent's current ones, and a deleted or expired parent voids it.
+ */
+export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now()): Principal => {
+  const token = loaded.get(keys.accessToken(c.userId, c.tokenId));
+  const user = loaded.get(keys.user(c.userId));
+  if (!token) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
+  if (c.kind === 'personal' && !secretMatches(c.secret, String(token.secretHash)))
+    throw new UnauthorizedError(`token ${c.tokenId}: wrong secret (refreshed or tampered)`);
+  if (Date.parse(String(token.expiredTime)) <= now) throw new UnauthorizedError(`token ${c.tokenId} expired`);
+  if (!user) throw new UnauthorizedError(`user ${c.userId} of token ${c.tokenId} not found`);
+  const tokenScopes = (list(token.scopes) ?? []).filter(isScope);
+  let scopes: Scope[] = tokenScopes;
+  let spaceIds = list(token.spaceIds);
+  let baseIds = list(token.baseIds);
+  if (c.kind === 'temporary') {
+    scopes = c.claims.scopes.filter((s) => tokenScopes.includes(s));
+    spaceIds = narrow(spaceIds, c.claims.spaceIds);
+    baseIds = narrow(baseIds, c.claims.baseIds);
+  }
+  return {
+    userId: c.userId,
+    name: String(user.name),
+    email: String(user.email),
+    isAdmin: user.isAdmin === true,
+    tokenId: c.tokenId,
+    kind: c.kind,
+    scopes: new Set(scopes),
+    spaceIds,
+    baseIds,
+  };
+};
+
+/** How stale `lastUsedTime` may get before a request refreshes it (one write an hour at most). */
+export const LAST_USED_RESOLUTION_MS = 3_600_000;
+
+/** True when this request should refresh the token's `lastUsedTime`. */
+export const shouldTouch = (token: Item | undefined, now = Date.now()): boolean =>
+  token !== undefined &&
+  (typeof token.lastUsedTime !== 'string' || now - Date.parse(token.lastUsedTime) > LAST_USED_RESOLUTION_MS);

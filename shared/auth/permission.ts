@@ -1,0 +1,59 @@
+import { ForbiddenError } from '#shared/http/errors.ts';
+import { ROLE_ACTIONS, type Role, type Scope } from './scopes.ts';
+
+/** Who is calling: the user, the token used, and what that token allows. */
+export interface Principal {
+  userId: string;
+  name: string;
+  email: string;
+  isAdmin: boolean;
+  tokenId: string;
+  kind: 'personal' | 'temporary';
+  scopes: ReadonlySet<Scope>;
+  /** When set, the token only reaches these spaces (or the bases below). */
+  spaceIds?: readonly string[];
+  /** When set, the token only reaches these bases (or the spaces above). */
+  baseIds?: readonly string[];
+}
+
+/** A resource located in its space, ready for the check. */
+export interface LocatedResource {
+  id: string;
+  spaceId: string;
+  baseId?: string;
+}
+
+/** True when the token's space/base limits cover the resource. */
+export const tokenCovers = (principal: Principal, resource: LocatedResource): boolean => {
+  if (!principal.spaceIds && !principal.baseIds) return true;
+  if (principal.spaceIds?.includes(resource.spaceId)) return true;
+  return resource.baseId !== undefined && (principal.baseIds?.includes(resource.baseId) ?? false);
+};
+
+/**
+ * The permission check of auth-errors.md, steps 2 to 4, on data already loaded: the caller's
+ * role in the resource's space (undefined when not a collaborator), the token's limits, and
+ * every action in both the role and the token's scopes. Throws a 403 naming what is missing.
+ */
+export const checkAccess = (input: {
+  principal: Principal;
+  resource: LocatedResource;
+  role: Role | undefined;
+  actions: readonly Scope[];
+}): void => {
+  const { principal, resource, role, actions } = input;
+  if (!role) throw new ForbiddenError(`not a collaborator of space ${resource.spaceId}`);
+  if (!tokenCovers(principal, resource))
+    throw new ForbiddenError(`this token is limited to other spaces or bases than ${resource.id}`);
+  for (const action of actions) {
+    if (!ROLE_ACTIONS[role].has(action) || !principal.scopes.has(action))
+      throw new ForbiddenError(`not allowed to operate ${action} on ${resource.id}`);
+  }
+};
+
+/** The check for routes that touch no space resource: only the token's scopes count. */
+export const checkScopes = (principal: Principal, actions: readonly Scope[]): void => {
+  for (const action of actions) {
+    if (!principal.scopes.has(action)) throw new ForbiddenError(`not allowed to operate ${action}`);
+  }
+};

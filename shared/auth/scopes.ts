@@ -1,0 +1,79 @@
+/** Every token scope of the contract, `resource|action`. */
+export const SCOPES = [
+  'space|create',
+  'space|read',
+  'space|update',
+  'space|delete',
+  'space|invite',
+  'space|grant_role',
+  'base|create',
+  'base|read',
+  'base|update',
+  'base|delete',
+  'table|create',
+  'table|read',
+  'table|update',
+  'table|delete',
+  'view|create',
+  'view|read',
+  'view|update',
+  'view|delete',
+  'field|create',
+  'field|read',
+  'field|update',
+  'field|delete',
+  'record|create',
+  'record|read',
+  'record|update',
+  'record|delete',
+  'record|comment',
+  'enterprise|read',
+  'enterprise|update',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
+
+/** Space roles, strongest first. */
+export const ROLES = ['owner', 'creator', 'editor', 'commenter', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+const reads = SCOPES.filter((s) => s.endsWith('|read') && !s.startsWith('enterprise'));
+const viewer: Scope[] = [...reads];
+const commenter: Scope[] = [...viewer, 'record|comment'];
+const editor: Scope[] = [
+  ...commenter,
+  'record|create',
+  'record|update',
+  'record|delete',
+  'view|create',
+  'view|update',
+  'view|delete',
+];
+const creator: Scope[] = [
+  ...editor,
+  'base|create',
+  'base|update',
+  'base|delete',
+  'table|create',
+  'table|update',
+  'table|delete',
+  'field|create',
+  'field|update',
+  'field|delete',
+  'space|invite',
+];
+const owner: Scope[] = SCOPES.filter((s) => !s.startsWith('enterprise'));
+
+/** The actions each role gives on its space (auth-errors.md, "Roles"). */
+export const ROLE_ACTIONS: Readonly<Record<Role, ReadonlySet<Scope>>> = {
+  viewer: new Set(viewer),
+  commenter: new Set(commenter),
+  editor: new Set(editor),
+  creator: new Set(creator),
+  owner: new Set(owner),
+};
+
+/** True when role `a` is at least as strong as role `b`. */
+export const roleAtLeast = (a: Role, b: Role): boolean => ROLES.indexOf(a) <= ROLES.indexOf(b);

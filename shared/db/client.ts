@@ -1,0 +1,350 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { config } from '#shared/config.ts';
+import { ConflictError, type HttpError, ServiceUnavailableError } from '#shared/http/errors.ts';
+import type { Key } from './keys.ts';
+import { type DbCall, recordCall } from './metrics.ts';
+
+export type Item = Record<string, unknown>;
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const raw = new DynamoDBClient({
+  maxAttempts: 4,
+  requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 },
+});
+
+/** The document client every module of `shared/db` sends through. */
+export const documentClient = DynamoDBDocumentClient.from(raw, {
+  marshallOptions: { removeUndefinedValues: true },
+});
+
+export const TABLE = config.tableName;
+
+const UNAVAILABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'ServiceUnavailableException',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** True for faults of the database or the network, which the caller may retry. */
+export const isUnavailable = (error: unknown): boolean => {
+  const e = error as { name?: string; code?: string; $retryable?: unknown };
+  return (
+    UNAVAILABLE.has(e?.name ?? '') || NETWORK_CODES.has(e?.code ?? '') || NETWORK_CODES.has(e?.name ?? '')
+  );
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: the document client's commands share no usable supertype
+type Sendable = any;
+
+/** Sends one command, records it for metrics and turns database faults into a 503. */
+const send = async <T>(op: DbCall['op'], command: Sendable): Promise<T> => {
+  const start = performance.now();
+  let output: { ConsumedCapacity?: unknown } | undefined;
+  try {
+    output = (await documentClient.send(command as never)) as { ConsumedCapacity?: unknown };
+    return output as T;
+  } catch (error) {
+    if (isUnavailable(error)) throw new ServiceUnavailableError();
+    throw error;
+  } finally {
+    recordCall(op, start, performance.now(), output?.ConsumedCapacity);
+  }
+};
+
+const CAPACITY = { ReturnConsumedCapacity: 'TOTAL' as const };
+
+/** Reads one item with strong consistency, or undefined. */
+export const getItem = async (key: Key): Promise<Item | undefined> => {
+  const out = await send<{ Item?: Item }>(
+    'GetItem',
+    new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true, ...CAPACITY }),
+  );
+  return out.Item;
+};
+
+const keyOf = (k: Key) => `${k.pk}\u0000${k.sk}`;
+
+/**
+ * Reads many items in as few strongly consistent BatchGetItem calls as possible (100 keys a
+ * call, all calls in parallel, unprocessed keys retried). Returns a lookup by key.
+ */
+export const getItems = async (keysToGet: readonly Key[]): Promise<ItemLookup> => {
+  const unique = [...new Map(keysToGet.map((k) => [keyOf(k), k])).values()];
+  const found = new Map<string, Item>();
+  const chunks: Key[][] = [];
+  for (let i = 0; i < unique.length; i += 100) chunks.push(unique.slice(i, i + 100));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending: Key[] = chunk;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+        if (attempt > 8) throw new ServiceUnavailableError();
+        const out = await send<{
+          Responses?: Record<string, Item[]>;
+          UnprocessedKeys?: Record<string, { Keys?: Key[] }>;
+        }>(
+          'BatchGetItem',
+          new BatchGetCommand({
+            RequestItems: { [TABLE]: { Keys: pending, ConsistentRead: true } },
+            ...CAPACITY,
+          }),
+        );
+        for (const item of out.Responses?.[TABLE] ?? []) found.set(keyOf(item as unknown as Key), item);
+        pending = (out.UnprocessedKeys?.[TABLE]?.Keys ?? []) as Key[];
+      }
+    }),
+  );
+  return { get: (k: Key) => found.get(keyOf(k)), size: found.size };
+};
+
+export interface ItemLookup {
+  get(key: Key): Item | undefined;
+  readonly size: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface QueryPage {
+  items: Item[];
+  lastKey?: Record<string, unknown>;
+}
+
+/** One page of a strongly consistent query on a partition, optionally limited to a sort-key prefix. */
+export const queryPage = async (input: {
+  pk: string;
+  skPrefix?: string;
+  limit?: number;
+  startKey?: Record<string, unknown>;
+  newestFirst?: boolean;
+  projection?: string[];
+}): Promise<QueryPage> => {
+  const params: QueryCommandInput = {
+    TableName: TABLE,
+    KeyConditionExpression: input.skPrefix ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': 'pk', ...(input.skPrefix ? { '#sk': 'sk' } : {}) },
+    ExpressionAttributeValues: { ':pk': input.pk, ...(input.skPrefix ? { ':sk': input.skPrefix } : {}) },
+    ConsistentRead: true,
+    ScanIndexForward: !input.newestFirst,
+    Limit: input.limit,
+    ExclusiveStartKey: input.startKey,
+    ...CAPACITY,
+  };
+  if (input.projection) {
+    params.ProjectionExpression = input.projection.map((_, i) => `#p${i}`).join(', ');
+    for (const [i, name] of input.projection.entries()) params.ExpressionAttributeNames![`#p${i}`] = name;
+  }
+  const out = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
+    'Query',
+    new QueryCommand(params),
+  );
+  return { items: out.Items ?? [], lastKey: out.LastEvaluatedKey };
+};
+
+/** Every item of a partition (or of a sort-key prefix in it), following pages. */
+export const queryAll = async (input: {
+  pk: string;
+  skPrefix?: string;
+  projection?: string[];
+}): Promise<Item[]> => {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryPage({ ...input, startKey });
+    items.push(...page.items);
+    startKey = page.lastKey;
+  } while (startKey);
+  return items;
+};
+
+/** Writes one item unconditionally. */
+export const putItem = async (item: Item): Promise<void> => {
+  await send('PutItem', new PutCommand({ TableName: TABLE, Item: item, ...CAPACITY }));
+};
+
+/** Deletes one item; with `onMissing`, an item that is not there becomes that domain error. */
+export const deleteItem = async (key: Key, onMissing?: () => HttpError): Promise<void> => {
+  try {
+    await send(
+      'DeleteItem',
+      new DeleteCommand({
+        TableName: TABLE,
+        Key: key,
+        ...(onMissing ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
+        ...CAPACITY,
+      }),
+    );
+  } catch (error) {
+    if (onMissing && (error as { name?: string }).name === 'ConditionalCheckFailedException')
+      throw onMissing();
+    throw error;
+  }
+};
+
+/**
+ * Deletes many items with BatchWriteItem (25 a call, a few calls in parallel, unprocessed
+ * items retried). Not atomic: callers make the owner invisible first and delete it last, so a
+ * retry after a fault finishes the work.
+ */
+export const deleteItems = async (keysToDelete: readonly Key[], parallel = 4): Promise<void> => {
+  const chunks: Key[][] = [];
+  for (let i = 0; i < keysToDelete.length; i += 25) chunks.push(keysToDelete.slice(i, i + 25));
+  const worker = async () => {
+    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      let pending: unknown[] = chunk.map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 8) throw new ServiceUnavailableError();
+        if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));
+        const out = await send<{ UnprocessedItems?: Record<string, unknown[]> }>(
+          'BatchWriteItem',
+          new BatchWriteCommand({ RequestItems: { [TABLE]: pending as never }, ...CAPACITY }),
+        );
+        pending = out.UnprocessedItems?.[TABLE] ?? [];
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+};
+
+/** An update expression and its names and values, built by a pure function beside its use. */
+export interface UpdateSpec {
+  key: Key;
+  update: string;
+  condition?: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+/**
+ * Applies an update and returns the new item. A failed condition becomes `onConditionFailed()`
+ * (a domain error); DynamoDB's exception never leaves this module.
+ */
+export const updateItem = async (spec: UpdateSpec, onConditionFailed: () => HttpError): Promise<Item> => {
+  try {
+    const out = await send<{ Attributes?: Item }>(
+      'UpdateItem',
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: spec.key,
+        UpdateExpression: spec.update,
+        ConditionExpression: spec.condition,
+        ExpressionAttributeNames: spec.names,
+        ExpressionAttributeValues: spec.values,
+        ReturnValues: 'ALL_NEW',
+        ...CAPACITY,
+      }),
+    );
+    return out.Attributes ?? {};
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') throw onConditionFailed();
+    throw error;
+  }
+};
+
+/** One operation of a transaction, in the shapes of the document client. */
+export type TransactOp =
+  | { put: Item; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
+  | { update: UpdateSpec }
+  | { delete: Key; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
+  | { check: Key; condition: string; names?: Record<string, string>; values?: Record<string, unknown> };
+
+/** Turns an operation into the document client's transact item. Pure. */
+export const toTransactItem = (op: TransactOp): TransactItem => {
+  if ('put' in op)
+    return {
+      Put: {
+        TableName: TABLE,
+        Item: op.put,
+        ConditionExpression: op.condition,
+        ExpressionAttributeNames: op.names,
+        ExpressionAttributeValues: op.values,
+      },
+    };
+  if ('update' in op)
+    return {
+      Update: {
+        TableName: TABLE,
+        Key: op.update.key,
+        UpdateExpression: op.update.update,
+        ConditionExpression: op.update.condition,
+        ExpressionAttributeNames: op.update.names,
+        ExpressionAttributeValues: op.update.values,
+      },
+    };
+  if ('delete' in op)
+    return {
+      Delete: {
+        TableName: TABLE,
+        Key: op.delete,
+        ConditionExpression: op.condition,
+        ExpressionAttributeNames: op.names,
+        ExpressionAttributeValues: op.values,
+      },
+    };
+  return {
+    ConditionCheck: {
+      TableName: TABLE,
+      Key: op.check,
+      ConditionExpression: op.condition,
+      ExpressionAttributeNames: op.names,
+      ExpressionAttributeValues: op.values,
+    },
+  };
+};
+
+/** Largest number of operations DynamoDB accepts in one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+/**
+ * Writes up to 100 operations atomically. When a condition fails, `onConditionFailed(index)`
+ * names the domain error for the first failed operation; a conflict with another transaction
+ * is retried a few times and then answered 409.
+ */
+export const transact = async (
+  ops: readonly TransactOp[],
+  onConditionFailed: (index: number) => HttpError,
+): Promise<void> => {
+  if (ops.length === 0) return;
+  if (ops.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${ops.length} operations`);
+  const items = ops.map(toTransactItem);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await send('TransactWriteItems', new TransactWriteCommand({ TransactItems: items, ...CAPACITY }));
+      return;
+    } catch (error) {
+      const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
+      if (e.name !== 'TransactionCanceledException') throw error;
+      const reasons = e.CancellationReasons ?? [];
+      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failed >= 0) throw onConditionFailed(failed);
+      const busy = reasons.some(
+        (r) => r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded',
+      );
+      if (busy) throw new ServiceUnavailableError();
+      if (reasons.some((r) => r.Code === 'TransactionConflict') && attempt < 3) {
+        await sleep(20 * 2 ** attempt + Math.random() * 20);
+        continue;
+      }
+      throw new ConflictError('A concurrent change to the same items won; retry the request');
+    }
+  }
+};

@@ -1,0 +1,109 @@
+/** One issue of a validation error, `{path, message}` as the contract's `details`. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The contract's error body. */
+export interface ErrorBody {
+  message: string;
+  status: number;
+  code: string;
+  details?: ErrorDetail[];
+}
+
+/** Base of every error the API answers on purpose; it serialises itself to the contract's body. */
+export class HttpError extends Error {
+  readonly headers: Record<string, string> = {};
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  toBody(): ErrorBody {
+    return {
+      message: this.message,
+      status: this.status,
+      code: this.code,
+      ...(this.details?.length ? { details: this.details } : {}),
+    };
+  }
+}
+
+export class ValidationError extends HttpError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super(400, 'validation_error', message, details);
+  }
+}
+
+export class UnauthorizedError extends HttpError {
+  /** `reason` goes to the log only; the caller always sees the same body. */
+  constructor(readonly reason: string) {
+    super(401, 'unauthorized', 'A valid bearer token is required');
+  }
+}
+
+export class ForbiddenError extends HttpError {
+  constructor(message = 'not allowed to operate on this resource') {
+    super(403, 'restricted_resource', message);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(message: string) {
+    super(404, 'not_found', message);
+  }
+}
+
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, 'conflict', message);
+  }
+}
+
+export class PreconditionFailedError extends HttpError {
+  constructor(message = 'The resource changed since the given ETag') {
+    super(412, 'precondition_failed', message);
+  }
+}
+
+export class PayloadTooLargeError extends HttpError {
+  constructor(message: string) {
+    super(413, 'payload_too_large', message);
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(message = 'The body must be JSON (Content-Type: application/json)') {
+    super(415, 'unsupported_media_type', message);
+  }
+}
+
+export class TooManyRequestsError extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, 'too_many_requests', message);
+    this.headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+  }
+}
+
+export class ServiceUnavailableError extends HttpError {
+  constructor(
+    message = 'The database is busy or unreachable; nothing was written, retry later',
+    retryAfterSeconds = 1,
+  ) {
+    super(503, 'service_unavailable', message);
+    this.headers['retry-after'] = String(retryAfterSeconds);
+  }
+}
+
+export class InternalServerError extends HttpError {
+  constructor() {
+    super(500, 'internal_server_error', 'Internal server error');
+  }
+}

@@ -1,0 +1,238 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type * as z from 'zod';
+import {
+  type Credential,
+  credentialKeys,
+  principalFrom,
+  readCredential,
+  shouldTouch,
+} from '#shared/auth/authenticate.ts';
+import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
+import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
+import { getItems, type ItemLookup } from '#shared/db/client.ts';
+import type { Key } from '#shared/db/keys.ts';
+import { callSummary, resetCalls } from '#shared/db/metrics.ts';
+import { type HandlerName, type RouteDef, routeOf } from '#shared/routes.ts';
+import { touchAccessToken } from '#shared/users/access-tokens.ts';
+import {
+  ForbiddenError,
+  HttpError,
+  InternalServerError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from './errors.ts';
+import { logger } from './logger.ts';
+import { parseQueryString } from './query-string.ts';
+import { parseInput } from './validation.ts';
+
+export type Event = APIGatewayProxyEventV2;
+export type Result = APIGatewayProxyStructuredResultV2;
+
+/** Lambda's synchronous payload limit; a larger body is a 413. */
+export const MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+/** A success answer with a status or headers other than the route's defaults. */
+export class Reply {
+  constructor(
+    readonly body: unknown,
+    readonly init: { status?: number; headers?: Record<string, string> } = {},
+  ) {}
+}
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface Input<P, Q, B> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+export interface HandlerSpec<
+  P extends Schema | undefined,
+  Q extends Schema | undefined,
+  B extends Schema | undefined,
+> {
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The space resource the route acts on; the permission check runs on it. */
+  resource?: (input: Input<P, Q, B>) => ResourceRef;
+  /** Further items to read in the same call as authentication (saves a round trip). */
+  preload?: (userId: string, input: Input<P, Q, B>) => Key[];
+}
+
+/** What a handler's function receives. */
+export interface Request<P, Q, B> extends Input<P, Q, B> {
+  principal: Principal;
+  /** The resource of `spec.resource`, found and checked. */
+  resource: Located | undefined;
+  /** Items read with authentication (`spec.preload`). */
+  loaded: ItemLookup;
+  headers: Record<string, string | undefined>;
+  requestId: string;
+  route: RouteDef;
+}
+
+const decodeBody = (event: Event): string | undefined => {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+};
+
+const bodyBytes = (event: Event): number =>
+  event.body
+    ? event.isBase64Encoded
+      ? Math.floor((event.body.length * 3) / 4)
+      : Buffer.byteLength(event.body)
+    : 0;
+
+/** Reads and validates path, query and body; every failure is a 400, 413 or 415. */
+export const readInput = <
+  P extends Schema | undefined,
+  Q extends Schema | undefined,
+  B extends Schema | undefined,
+>(
+  event: Event,
+  spec: HandlerSpec<P, Q, B>,
+): Input<P, Q, B> => {
+  if (bodyBytes(event) > MAX_BODY_BYTES)
+    throw new PayloadTooLargeError('The request body is larger than 6 MB');
+  const params = spec.params ? parseInput(spec.params, event.pathParameters ?? {}, 'path') : undefined;
+  const query = spec.query
+    ? parseInput(spec.query, parseQueryString(event.rawQueryString), 'query')
+    : undefined;
+  let body: unknown;
+  if (spec.body) {
+    const text = decodeBody(event);
+    if (text === undefined || text.trim() === '') body = {};
+    else {
+      const type = event.headers?.['content-type'] ?? '';
+      if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) throw new UnsupportedMediaTypeError();
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new ValidationError('The body is not valid JSON');
+      }
+    }
+    body = parseInput(spec.body, body, 'body');
+  }
+  return { params, query, body } as Input<P, Q, B>;
+};
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Result => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body: body === undefined ? '' : JSON.stringify(body),
+});
+
+/** Turns any error into the contract's error response; unexpected errors are logged in full. */
+export const errorResponse = (error: unknown): Result => {
+  if (error instanceof HttpError && error.status < 500) {
+    if (error.status === 401) logger.info('unauthorized', { reason: (error as { reason?: string }).reason });
+    return json(error.status, error.toBody(), error.headers);
+  }
+  if (error instanceof HttpError) {
+    logger.warn('service error', { code: error.code, message: error.message });
+    return json(error.status, error.toBody(), error.headers);
+  }
+  logger.error('unexpected error', error as Error);
+  return json(500, new InternalServerError().toBody());
+};
+
+/**
+ * Builds a route's Lambda handler: the one middy chain (context logging, header normalisation,
+ * authentication, input validation, the permission check, response building, errors) around a
+ * function of `shared/`. The route's actions and success status come from the route table.
+ */
+export const defineHandler = <
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(
+  name: HandlerName,
+  spec: HandlerSpec<P, Q, B>,
+  run: (request: Request<P, Q, B>) => Promise<unknown>,
+) => {
+  const route = routeOf(name);
+
+  const core = async (event: Event, context: Context): Promise<Result> => {
+    const credential: Credential = await readCredential(event.headers?.authorization);
+    if (route.auth === 'personal' && credential.kind === 'temporary')
+      throw new ForbiddenError(
+        'a temporary token cannot be used for this route; use a personal access token',
+      );
+    let input: Input<P, Q, B> | undefined;
+    let inputError: unknown;
+    try {
+      input = readInput(event, spec);
+    } catch (error) {
+      inputError = error;
+    }
+    // One strongly consistent batch: the token, its user, the resource and the route's extras.
+    const userId = credential.userId;
+    const loaded = await getItems([
+      ...credentialKeys(credential),
+      ...(input && spec.resource ? resourceKeys(spec.resource(input), userId) : []),
+      ...(input && spec.preload ? spec.preload(userId, input) : []),
+    ]);
+    const principal = principalFrom(credential, loaded);
+    if (route.auth === 'admin' && !principal.isAdmin)
+      throw new ForbiddenError('only an instance admin may do this');
+    if (inputError || !input) throw inputError;
+    let resource: Located | undefined;
+    if (spec.resource) {
+      resource = locate(spec.resource(input), userId, loaded);
+      checkAccess({ principal, resource, role: resource.role, actions: route.actions });
+    } else checkScopes(principal, route.actions);
+
+    const token = loaded.get(credentialKeys(credential)[0] as Key);
+    const [result] = await Promise.all([
+      run({
+        ...input,
+        principal,
+        resource,
+        loaded,
+        headers: event.headers ?? {},
+        requestId: context.awsRequestId,
+        route,
+      }),
+      shouldTouch(token) ? touchAccessToken(userId, credential.tokenId).catch(() => undefined) : undefined,
+    ]);
+    if (result instanceof Reply)
+      return json(result.init.status ?? route.status ?? 200, result.body, result.init.headers);
+    return json(route.status ?? 200, result);
+  };
+
+  return middy<Event, Result, Error, Context>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(httpHeaderNormalizer())
+    .use({
+      before: (request) => {
+        resetCalls();
+        (request.internal as Record<string, number>).started = performance.now();
+        logger.appendKeys({
+          route: `${route.method} ${route.path}`,
+          apiRequestId: request.event.requestContext?.requestId,
+        });
+      },
+      after: (request) => logRequest(request.response?.statusCode, request.internal),
+      onError: (request) => {
+        request.response = errorResponse(request.error);
+        logRequest(request.response.statusCode, request.internal);
+      },
+    })
+    .handler(core);
+};
+
+const logRequest = (status: number | undefined, internal: Record<string, unknown>) => {
+  const started = internal.started as number | undefined;
+  logger.info('request', {
+    status,
+    durationMs: started ? Math.round((performance.now() - started) * 10) / 10 : undefined,
+    db: callSummary(),
+  });
+};

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const ID_BODY_LENGTH = 16;
+
+/** The id prefixes of the contract (README, "Identifiers"). */
+export const ID_PREFIX = {
+  space: 'spc',
+  base: 'bse',
+  table: 'tbl',
+  field: 'fld',
+  view: 'viw',
+  record: 'rec',
+  user: 'usr',
+  accessToken: 'acc',
+  dashboard: 'dsh',
+  plugin: 'plg',
+  pluginInstall: 'pli',
+  node: 'nod',
+  trash: 'trs',
+  notification: 'not',
+  organization: 'org',
+  choice: 'cho',
+  query: 'qry_',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIX;
+
+/** Random base62 text of the given length, unbiased (rejection sampling). */
+export const randomBase62 = (length: number): string => {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+};
+
+/** A new id of the given kind: its prefix plus 16 random base62 characters. */
+export const newId = (kind: IdKind): string => `${ID_PREFIX[kind]}${randomBase62(ID_BODY_LENGTH)}`;
+
+/**
+ * A new id whose body starts with the creation time (8 base62 digits of epoch ms), so ids of one
+ * kind sort by creation. Used where a list is read newest first by id (notifications).
+ */
+export const newTimeOrderedId = (kind: IdKind, now = Date.now()): string => {
+  let n = now;
+  let time = '';
+  for (let i = 0; i < 8; i++) {
+    time = ALPHABET[n % 62] + time;
+    n = Math.floor(n / 62);
+  }
+  return `${ID_PREFIX[kind]}${time}${randomBase62(ID_BODY_LENGTH - 8)}`;
+};
+
+/** True when `value` is a well-formed id of the given kind. */
+export const isId = (kind: IdKind, value: unknown): value is string =>
+  typeof value === 'string' &&
+  value.length === ID_PREFIX[kind].length + ID_BODY_LENGTH &&
+  value.startsWith(ID_PREFIX[kind]) &&
+  /^[0-9A-Za-z]+$/.test(value.slice(ID_PREFIX[kind].length));

@@ -1,0 +1,332 @@
+import type { Principal } from '#shared/auth/permission.ts';
+import type { Located } from '#shared/auth/resources.ts';
+import { ROLE_ACTIONS, type Role, roleAtLeast } from '#shared/auth/scopes.ts';
+import {
+  deleteItems,
+  getItems,
+  type Item,
+  queryAll,
+  type TransactOp,
+  transact,
+  updateItem,
+} from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
+import { newId } from '#shared/ids.ts';
+import { notificationOps } from '#shared/notifications/notifications.ts';
+import { uniqueName } from './names.ts';
+
+export const DEFAULT_SPACE_NAME = 'Space';
+/** Users one call may add: four operations each must fit one 100-operation transaction. */
+export const MAX_COLLABORATORS_PER_CALL = 20;
+
+const spaceGone = (id: string) => () => new NotFoundError(`Space ${id} not found`);
+
+/** The spaces the user belongs to (not in the trash), oldest first, with the user's role. */
+export const listSpaces = async (userId: string) => {
+  const mirrors = await queryAll(keys.spacesOf(userId));
+  if (mirrors.length === 0) return [];
+  const loaded = await getItems(mirrors.map((m) => keys.space(String(m.spaceId))));
+  return mirrors
+    .map((m) => ({ mirror: m, space: loaded.get(keys.space(String(m.spaceId))) }))
+    .filter((x): x is { mirror: Item; space: Item } => Boolean(x.space && !x.space.deletedTime))
+    .sort((a, b) => String(a.space.createdTime).localeCompare(String(b.space.createdTime)))
+    .map(({ mirror, space }) => ({
+      id: String(space.id),
+      name: String(space.name),
+      role: mirror.role as Role,
+    }));
+};
+
+const memberOps = (
+  spaceId: string,
+  user: { id: string; name: string; email: string },
+  role: Role,
+  now: string,
+): TransactOp[] => [
+  {
+    put: {
+      ...keys.member(spaceId, user.id),
+      type: 'member',
+      spaceId,
+      userId: user.id,
+      userName: user.name,
+      email: user.email,
+      role,
+      createdTime: now,
+    },
+    condition: 'attribute_not_exists(pk)',
+  },
+  { put: { ...keys.userSpace(user.id, spaceId), type: 'userSpace', spaceId, userId: user.id, role } },
+];
+
+/**
+ * Creates a space owned by the caller. Without a name it is `Space`, made unique among the
+ * caller's spaces.
+ */
+export const createSpace = async (principal: Principal, name: string | undefined, now = new Date()) => {
+  const finalName =
+    name ??
+    uniqueName(
+      DEFAULT_SPACE_NAME,
+      (await listSpaces(principal.userId)).map((s) => s.name),
+    );
+  const id = newId('space');
+  const created = now.toISOString();
+  await transact(
+    [
+      {
+        put: {
+          ...keys.space(id),
+          type: 'space',
+          id,
+          name: finalName,
+          ownerCount: 1,
+          createdTime: created,
+          createdBy: principal.userId,
+        },
+        condition: 'attribute_not_exists(pk)',
+      },
+      ...memberOps(
+        id,
+        { id: principal.userId, name: principal.name, email: principal.email },
+        'owner',
+        created,
+      ),
+    ],
+    () => new ConflictError('Space id collision; retry'),
+  );
+  return { id, name: finalName };
+};
+
+/** The public shape of a space for a caller with `role`. */
+export const toSpace = (space: Item, role: Role | undefined) => ({
+  id: String(space.id),
+  name: String(space.name),
+  role: role ?? null,
+  createdTime: String(space.createdTime),
+});
+
+/** Renames a space that is not in the trash. */
+export const renameSpace = async (spaceId: string, name: string) => {
+  const item = await updateItem(
+    {
+      key: keys.space(spaceId),
+      update: 'SET #name = :name, lastModifiedTime = :now',
+      condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+      names: { '#name': 'name' },
+      values: { ':name': name, ':now': new Date().toISOString() },
+    },
+    spaceGone(spaceId),
+  );
+  return { id: String(item.id), name: String(item.name) };
+};
+
+/**
+ * Moves a space to the trash: from now on every route answers 404 for it and everything in it.
+ * (The trash list and restore arrive with the trash routes.)
+ */
+export const trashSpace = async (spaceId: string, userId: string, now = new Date()) => {
+  await updateItem(
+    {
+      key: keys.space(spaceId),
+      update: 'SET deletedTime = :now, deletedBy = :by',
+      condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+      values: { ':now': now.toISOString(), ':by': userId },
+    },
+    spaceGone(spaceId),
+  );
+};
+
+/**
+ * Deletes a space and every item of it for good. The space is first marked deleted (invisible
+ * at once), then the members' mirrors and the partition are emptied, the space item last: a
+ * fault part-way leaves it in the trash, and repeating the call finishes the work.
+ */
+export const deleteSpacePermanently = async (spaceId: string, userId: string) => {
+  await updateItem(
+    {
+      key: keys.space(spaceId),
+      update: 'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by)',
+      condition: 'attribute_exists(pk)',
+      values: { ':now': new Date().toISOString(), ':by': userId },
+    },
+    spaceGone(spaceId),
+  );
+  const items = await queryAll({
+    pk: keys.spacePartition(spaceId),
+    projection: ['pk', 'sk', 'userId', 'type'],
+  });
+  const mirrors = items
+    .filter((i) => i.type === 'member')
+    .map((m) => keys.userSpace(String(m.userId), spaceId));
+  const spaceKey = keys.space(spaceId);
+  const rest = items
+    .map((i) => ({ pk: String(i.pk), sk: String(i.sk) }))
+    .filter((k) => !(k.pk === spaceKey.pk && k.sk === spaceKey.sk));
+  await deleteItems([...mirrors, ...rest]);
+  await deleteItems([spaceKey]);
+};
+
+/** Collaborators of a space, owners first then by name. */
+export const listCollaborators = async (spaceId: string) => {
+  const members = await queryAll(keys.membersOf(spaceId));
+  return members
+    .map((m) => ({
+      userId: String(m.userId),
+      userName: String(m.userName),
+      email: String(m.email),
+      role: m.role as Role,
+    }))
+    .sort((a, b) => roleOrder(a.role) - roleOrder(b.role) || a.userName.localeCompare(b.userName));
+};
+
+const roleOrder = (r: Role) => ['owner', 'creator', 'editor', 'commenter', 'viewer'].indexOf(r);
+
+const ownerCountOp = (spaceId: string, delta: number): TransactOp => ({
+  update: {
+    key: keys.space(spaceId),
+    update: 'ADD ownerCount :d',
+    condition: delta < 0 ? 'attribute_exists(pk) AND ownerCount > :one' : 'attribute_exists(pk)',
+    values: delta < 0 ? { ':d': delta, ':one': 1 } : { ':d': delta },
+  },
+});
+
+/** The caller may grant only roles up to its own; owners only with `space|grant_role`. */
+const assertMayGrant = (principal: Principal, located: Located, role: Role) => {
+  const mine = located.role;
+  if (!mine || !roleAtLeast(mine, role))
+    throw new ForbiddenError(`a ${mine ?? 'non-member'} cannot grant the role ${role}`);
+  if (
+    role === 'owner' &&
+    !(ROLE_ACTIONS[mine].has('space|grant_role') && principal.scopes.has('space|grant_role'))
+  )
+    throw new ForbiddenError(`not allowed to operate space|grant_role on ${located.spaceId}`);
+};
+
+/**
+ * Adds users to a space with one role, each with a `system` notification, in one transaction.
+ * Users already in the space keep their role (change it with the update route).
+ */
+export const addCollaborators = async (
+  principal: Principal,
+  located: Located,
+  userIds: string[],
+  role: Role,
+) => {
+  assertMayGrant(principal, located, role);
+  const unique = [...new Set(userIds)];
+  const spaceId = located.spaceId;
+  const loaded = await getItems(unique.flatMap((u) => [keys.user(u), keys.member(spaceId, u)]));
+  const missing = unique.find((u) => !loaded.get(keys.user(u)));
+  if (missing) throw new NotFoundError(`User ${missing} not found`);
+  const added = unique.filter((u) => !loaded.get(keys.member(spaceId, u)));
+  if (added.length === 0) return;
+  const now = new Date();
+  const spaceName = String(located.space.name);
+  const ops: TransactOp[] = added.flatMap((u) => {
+    const user = loaded.get(keys.user(u)) as Item;
+    return [
+      ...memberOps(
+        spaceId,
+        { id: u, name: String(user.name), email: String(user.email) },
+        role,
+        now.toISOString(),
+      ),
+      ...notificationOps(
+        {
+          userId: u,
+          notifyType: 'system',
+          message: `${principal.name} added you to the space ${spaceName} as ${role}`,
+          url: `/space/${spaceId}`,
+          from: { userId: principal.userId, userName: principal.name },
+        },
+        now,
+      ),
+    ];
+  });
+  ops.push(
+    role === 'owner'
+      ? ownerCountOp(spaceId, added.length)
+      : {
+          check: keys.space(spaceId),
+          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+        },
+  );
+  await transact(ops, (index) =>
+    index === ops.length - 1
+      ? new NotFoundError(`Space ${spaceId} not found`)
+      : new ConflictError('A user was added to the space at the same time; retry'),
+  );
+};
+
+const lastOwner = (spaceId: string) => new ValidationError(`Space ${spaceId} must keep at least one owner`);
+
+/** Changes a collaborator's role; the last owner cannot be demoted. */
+export const changeRole = async (principal: Principal, located: Located, userId: string, role: Role) => {
+  assertMayGrant(principal, located, role);
+  const spaceId = located.spaceId;
+  const member = (await getItems([keys.member(spaceId, userId)])).get(keys.member(spaceId, userId));
+  if (!member) throw new NotFoundError(`Collaborator ${userId} not found in space ${spaceId}`);
+  const from = member.role as Role;
+  if (from === role) return;
+  const ops: TransactOp[] = [
+    {
+      update: {
+        key: keys.member(spaceId, userId),
+        update: 'SET #role = :role',
+        condition: '#role = :from',
+        names: { '#role': 'role' },
+        values: { ':role': role, ':from': from },
+      },
+    },
+    {
+      update: {
+        key: keys.userSpace(userId, spaceId),
+        update: 'SET #role = :role',
+        names: { '#role': 'role' },
+        values: { ':role': role },
+      },
+    },
+  ];
+  if (from === 'owner') ops.push(ownerCountOp(spaceId, -1));
+  if (role === 'owner') ops.push(ownerCountOp(spaceId, 1));
+  await transact(ops, (index) =>
+    index === 0
+      ? new ConflictError(`The role of ${userId} changed at the same time; retry`)
+      : lastOwner(spaceId),
+  );
+};
+
+/**
+ * Removes a collaborator. Anyone may leave; removing someone else needs `space|grant_role`.
+ * The last owner cannot leave.
+ */
+export const removeCollaborator = async (principal: Principal, located: Located, userId: string) => {
+  const spaceId = located.spaceId;
+  if (userId !== principal.userId) {
+    if (
+      !located.role ||
+      !ROLE_ACTIONS[located.role].has('space|grant_role') ||
+      !principal.scopes.has('space|grant_role')
+    )
+      throw new ForbiddenError(`not allowed to operate space|grant_role on ${spaceId}`);
+  }
+  const member = (await getItems([keys.member(spaceId, userId)])).get(keys.member(spaceId, userId));
+  if (!member) throw new NotFoundError(`Collaborator ${userId} not found in space ${spaceId}`);
+  const ops: TransactOp[] = [
+    {
+      delete: keys.member(spaceId, userId),
+      condition: '#role = :from',
+      names: { '#role': 'role' },
+      values: { ':from': member.role },
+    },
+    { delete: keys.userSpace(userId, spaceId) },
+  ];
+  if (member.role === 'owner') ops.push(ownerCountOp(spaceId, -1));
+  await transact(ops, (index) =>
+    index === 0
+      ? new ConflictError(`The role of ${userId} changed at the same time; retry`)
+      : lastOwner(spaceId),
+  );
+};

@@ -1,0 +1,57 @@
+import { SCOPES } from '#shared/auth/scopes.ts';
+import { type Item, transact } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { ConflictError, InternalServerError } from '#shared/http/errors.ts';
+import { newId } from '#shared/ids.ts';
+import { accessTokenItem } from './access-tokens.ts';
+
+/** How long the first token of a new user lasts. */
+export const FIRST_TOKEN_DAYS = 30;
+
+export interface NewUser {
+  name: string;
+  email: string;
+  isAdmin?: boolean;
+}
+
+/** The public shape of a user. */
+export const toUser = (item: Item) => ({
+  id: String(item.id),
+  name: String(item.name),
+  email: String(item.email),
+});
+
+/**
+ * Creates a user with a personal token holding every scope (valid 30 days), atomically with the
+ * claim on its email; an email already taken is a 409. Returns the user and the token text.
+ */
+export const createUser = async (input: NewUser, now = new Date()) => {
+  const userId = newId('user');
+  const email = input.email.trim();
+  const user = {
+    ...keys.user(userId),
+    type: 'user',
+    id: userId,
+    name: input.name,
+    email,
+    isAdmin: input.isAdmin === true,
+    createdTime: now.toISOString(),
+  };
+  const { item: tokenItem, token } = accessTokenItem({
+    userId,
+    name: 'Default token',
+    scopes: [...SCOPES],
+    expiredTime: new Date(now.getTime() + FIRST_TOKEN_DAYS * 86_400_000).toISOString(),
+    now,
+  });
+  await transact(
+    [
+      { put: { ...keys.userEmail(email), type: 'userEmail', userId }, condition: 'attribute_not_exists(pk)' },
+      { put: user },
+      { put: tokenItem },
+    ],
+    (index) =>
+      index === 0 ? new ConflictError(`The email ${email} is already in use`) : new InternalServerError(),
+  );
+  return { ...toUser(user), token, tokenId: String(tokenItem.id), isAdmin: user.isAdmin };
+};

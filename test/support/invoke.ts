@@ -1,0 +1,60 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { lambdaContext, toApiGatewayEvent } from '#infra/local/api-gateway-event.ts';
+import { API_PREFIX, type HandlerName, routeOf } from '#shared/routes.ts';
+
+type LambdaHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface CallOptions {
+  token?: string;
+  params?: Record<string, string>;
+  query?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** What a test sees of a handler's answer. */
+export interface CallResult {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
+
+/**
+ * Calls a route's handler in process with the event API Gateway would send: the same code path
+ * as the Lambda, without HTTP (integration tests; e2e tests go through the local server).
+ */
+export const call = async (name: HandlerName, options: CallOptions = {}): Promise<CallResult> => {
+  const route = routeOf(name);
+  const { handler } = (await import(`../../functions/${name}.ts`)) as { handler: LambdaHandler };
+  const params = options.params ?? {};
+  const path = API_PREFIX + route.path.replace(/\{(\w+)\}/g, (_, p) => encodeURIComponent(params[p] ?? ''));
+  const body =
+    options.rawBody !== undefined
+      ? Buffer.from(options.rawBody)
+      : options.body !== undefined
+        ? Buffer.from(JSON.stringify(options.body))
+        : undefined;
+  const headers: Record<string, string> = {
+    ...(body ? { 'content-type': 'application/json' } : {}),
+    ...(options.token ? { authorization: options.token } : {}),
+    ...options.headers,
+  };
+  const event = toApiGatewayEvent(
+    { method: route.method, path, rawQueryString: options.query ?? '', headers, body },
+    route,
+    params,
+  );
+  const result = await handler(event, lambdaContext(name));
+  const text = result.body ?? '';
+  const responseHeaders: Record<string, string> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) responseHeaders[k.toLowerCase()] = String(v);
+  return {
+    status: result.statusCode ?? 200,
+    headers: responseHeaders,
+    body: text ? JSON.parse(text) : undefined,
+  };
+};
