@@ -14,11 +14,11 @@ const body = z.object({
 
 export const handler = defineHandler(
   'add-collaborators',
-  { params, body, resource: ({ params }) => ({ kind: 'space', id: params.spaceId }) },
+  { params, body, resource: { kind: 'space', param: 'spaceId' } },
   async ({ principal, resource, body }) =>
     addCollaborators(
       principal,
-      resource!,
+      resource,
       body.collaborators.map((c) => c.principalId),
       body.role,
     ),

@@ -7,6 +7,6 @@ const params = z.object({ spaceId: idOf('space') });
 
 export const handler = defineHandler(
   'delete-space-permanently',
-  { params, resource: ({ params }) => ({ kind: 'space', id: params.spaceId, includeTrashed: true }) },
+  { params, resource: { kind: 'space', param: 'spaceId', includeTrashed: true } },
   async ({ params, principal }) => deleteSpacePermanently(params.spaceId, principal.userId),
 );

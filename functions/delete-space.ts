@@ -7,6 +7,6 @@ const params = z.object({ spaceId: idOf('space') });
 
 export const handler = defineHandler(
   'delete-space',
-  { params, resource: ({ params }) => ({ kind: 'space', id: params.spaceId }) },
+  { params, resource: { kind: 'space', param: 'spaceId' } },
   async ({ params, principal }) => trashSpace(params.spaceId, principal.userId),
 );

@@ -7,6 +7,6 @@ const params = z.object({ spaceId: idOf('space') });
 
 export const handler = defineHandler(
   'get-space',
-  { params, resource: ({ params }) => ({ kind: 'space', id: params.spaceId }) },
-  async ({ resource }) => toSpace(resource!.space, resource!.role),
+  { params, resource: { kind: 'space', param: 'spaceId' } },
+  async ({ resource }) => toSpace(resource.space, resource.role),
 );

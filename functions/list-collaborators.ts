@@ -7,6 +7,6 @@ const params = z.object({ spaceId: idOf('space') });
 
 export const handler = defineHandler(
   'list-collaborators',
-  { params, resource: ({ params }) => ({ kind: 'space', id: params.spaceId }) },
+  { params, resource: { kind: 'space', param: 'spaceId' } },
   async ({ params }) => listCollaborators(params.spaceId),
 );

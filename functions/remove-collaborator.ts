@@ -12,6 +12,6 @@ const query = z.object({
 
 export const handler = defineHandler(
   'remove-collaborator',
-  { params, query, resource: ({ params }) => ({ kind: 'space', id: params.spaceId }) },
-  async ({ principal, resource, query }) => removeCollaborator(principal, resource!, query.principalId),
+  { params, query, resource: { kind: 'space', param: 'spaceId' } },
+  async ({ principal, resource, query }) => removeCollaborator(principal, resource, query.principalId),
 );

@@ -8,6 +8,6 @@ const body = z.object({ principalId: idOf('user'), principalType: z.literal('use
 
 export const handler = defineHandler(
   'update-collaborator',
-  { params, body, resource: ({ params }) => ({ kind: 'space', id: params.spaceId }) },
-  async ({ principal, resource, body }) => changeRole(principal, resource!, body.principalId, body.role),
+  { params, body, resource: { kind: 'space', param: 'spaceId' } },
+  async ({ principal, resource, body }) => changeRole(principal, resource, body.principalId, body.role),
 );

@@ -9,6 +9,6 @@ const body = z.object({ name: displayName });
 
 export const handler = defineHandler(
   'update-space',
-  { params, body, resource: ({ params }) => ({ kind: 'space', id: params.spaceId }) },
+  { params, body, resource: { kind: 'space', param: 'spaceId' } },
   async ({ params, body }) => renameSpace(params.spaceId, body.name),
 );

@@ -42,9 +42,22 @@ export const credentialKeys = (c: Credential): Key[] => [
 const list = (v: unknown): string[] | undefined =>
   Array.isArray(v) && v.length > 0 ? v.filter((x): x is string => typeof x === 'string') : undefined;
 
-/** Intersection of two optional limits: unset means unlimited. */
-const narrow = (a: string[] | undefined, b: string[] | undefined): string[] | undefined =>
-  a && b ? a.filter((x) => b.includes(x)) : (a ?? b);
+interface Limits {
+  spaceIds?: string[];
+  baseIds?: string[];
+}
+
+/**
+ * Intersection of two space/base limits. Neither list set means unlimited; once one list is set,
+ * an unset other list means "none" (`tokenCovers`), so it must not widen the result.
+ */
+const narrow = (a: Limits, b: Limits): Limits => {
+  if (!a.spaceIds && !a.baseIds) return b;
+  if (!b.spaceIds && !b.baseIds) return a;
+  const both = (x: string[] | undefined, y: string[] | undefined) =>
+    x || y ? (x ?? []).filter((v) => y?.includes(v) ?? false) : undefined;
+  return { spaceIds: both(a.spaceIds, b.spaceIds), baseIds: both(a.baseIds, b.baseIds) };
+};
 
 /**
  * Checks a credential against the items read for it and builds the principal. A temporary token
@@ -57,7 +70,7 @@ export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now(
   if (!token) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
   if (c.kind === 'personal' && !secretMatches(c.secret, String(token.secretHash)))
     throw new UnauthorizedError(`token ${c.tokenId}: wrong secret (refreshed or tampered)`);
-  if (Date.parse(String(token.expiredTime)) <= now) throw new UnauthorizedError(`token ${c.tokenId} expired`);
+  if (!(Date.parse(String(token.expiredTime)) > now)) throw new UnauthorizedError(`token ${c.tokenId} expired`);
   if (!user) throw new UnauthorizedError(`user ${c.userId} of token ${c.tokenId} not found`);
   const tokenScopes = (list(token.scopes) ?? []).filter(isScope);
   let scopes: Scope[] = tokenScopes;
@@ -65,8 +78,7 @@ export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now(
   let baseIds = list(token.baseIds);
   if (c.kind === 'temporary') {
     scopes = c.claims.scopes.filter((s) => tokenScopes.includes(s));
-    spaceIds = narrow(spaceIds, c.claims.spaceIds);
-    baseIds = narrow(baseIds, c.claims.baseIds);
+    ({ spaceIds, baseIds } = narrow({ spaceIds, baseIds }, c.claims));
   }
   return {
     userId: c.userId,

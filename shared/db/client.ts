@@ -235,10 +235,14 @@ export interface UpdateSpec {
 }
 
 /**
- * Applies an update and returns the new item. A failed condition becomes `onConditionFailed()`
+ * Applies an update and returns the new item (nothing with `NONE`). A failed condition becomes `onConditionFailed()`
  * (a domain error); DynamoDB's exception never leaves this module.
  */
-export const updateItem = async (spec: UpdateSpec, onConditionFailed: () => HttpError): Promise<Item> => {
+export const updateItem = async (
+  spec: UpdateSpec,
+  onConditionFailed: () => HttpError,
+  returnValues: 'ALL_NEW' | 'NONE' = 'ALL_NEW',
+): Promise<Item> => {
   try {
     const out = await send<{ Attributes?: Item }>(
       'UpdateItem',
@@ -249,7 +253,7 @@ export const updateItem = async (spec: UpdateSpec, onConditionFailed: () => Http
         ConditionExpression: spec.condition,
         ExpressionAttributeNames: spec.names,
         ExpressionAttributeValues: spec.values,
-        ReturnValues: 'ALL_NEW',
+        ReturnValues: returnValues,
         ...CAPACITY,
       }),
     );

@@ -52,25 +52,46 @@ export interface Input<P, Q, B> {
   body: Out<B>;
 }
 
+/**
+ * Where a route finds the resource it acts on: the kind, and the input field holding its id
+ * (a path parameter unless `in` says otherwise).
+ */
+export interface ResourceSpec {
+  kind: ResourceRef['kind'];
+  param: string;
+  in?: 'params' | 'query' | 'body';
+  includeTrashed?: boolean;
+}
+
+/** The resource reference named by a spec in a validated input. */
+export const resourceRefOf = (spec: ResourceSpec, input: Input<unknown, unknown, unknown>): ResourceRef => {
+  const source = input[spec.in ?? 'params'] as Record<string, unknown> | undefined;
+  const id = source?.[spec.param];
+  if (typeof id !== 'string')
+    throw new Error(`resource ${spec.param} missing from validated ${spec.in ?? 'params'}`);
+  return { kind: spec.kind, id, includeTrashed: spec.includeTrashed };
+};
+
 export interface HandlerSpec<
   P extends Schema | undefined,
   Q extends Schema | undefined,
   B extends Schema | undefined,
+  L extends ResourceSpec | undefined = undefined,
 > {
   params?: P;
   query?: Q;
   body?: B;
   /** The space resource the route acts on; the permission check runs on it. */
-  resource?: (input: Input<P, Q, B>) => ResourceRef;
+  resource?: L;
   /** Further items to read in the same call as authentication (saves a round trip). */
-  preload?: (userId: string, input: Input<P, Q, B>) => Key[];
+  preload?: (userId: string) => Key[];
 }
 
 /** What a handler's function receives. */
-export interface Request<P, Q, B> extends Input<P, Q, B> {
+export interface Request<P, Q, B, L = undefined> extends Input<P, Q, B> {
   principal: Principal;
-  /** The resource of `spec.resource`, found and checked. */
-  resource: Located | undefined;
+  /** The resource of `spec.resource`, found and checked (present exactly when the spec names one). */
+  resource: L extends undefined ? undefined : Located;
   /** Items read with authentication (`spec.preload`). */
   loaded: ItemLookup;
   headers: Record<string, string | undefined>;
@@ -97,7 +118,7 @@ export const readInput = <
   B extends Schema | undefined,
 >(
   event: Event,
-  spec: HandlerSpec<P, Q, B>,
+  spec: Pick<HandlerSpec<P, Q, B>, 'params' | 'query' | 'body'>,
 ): Input<P, Q, B> => {
   if (bodyBytes(event) > MAX_BODY_BYTES)
     throw new PayloadTooLargeError('The request body is larger than 6 MB');
@@ -152,10 +173,11 @@ export const defineHandler = <
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
+  L extends ResourceSpec | undefined = undefined,
 >(
   name: HandlerName,
-  spec: HandlerSpec<P, Q, B>,
-  run: (request: Request<P, Q, B>) => Promise<unknown>,
+  spec: HandlerSpec<P, Q, B, L>,
+  run: (request: Request<P, Q, B, L>) => Promise<unknown>,
 ) => {
   const route = routeOf(name);
 
@@ -176,8 +198,8 @@ export const defineHandler = <
     const userId = credential.userId;
     const loaded = await getItems([
       ...credentialKeys(credential),
-      ...(input && spec.resource ? resourceKeys(spec.resource(input), userId) : []),
-      ...(input && spec.preload ? spec.preload(userId, input) : []),
+      ...(input && spec.resource ? resourceKeys(resourceRefOf(spec.resource, input), userId) : []),
+      ...(input && spec.preload ? spec.preload(userId) : []),
     ]);
     const principal = principalFrom(credential, loaded);
     if (route.auth === 'admin' && !principal.isAdmin)
@@ -185,7 +207,7 @@ export const defineHandler = <
     if (inputError || !input) throw inputError;
     let resource: Located | undefined;
     if (spec.resource) {
-      resource = locate(spec.resource(input), userId, loaded);
+      resource = locate(resourceRefOf(spec.resource, input), userId, loaded);
       checkAccess({ principal, resource, role: resource.role, actions: route.actions });
     } else checkScopes(principal, route.actions);
 
@@ -194,7 +216,7 @@ export const defineHandler = <
       run({
         ...input,
         principal,
-        resource,
+        resource: resource as Request<P, Q, B, L>['resource'],
         loaded,
         headers: event.headers ?? {},
         requestId: context.awsRequestId,

@@ -9,8 +9,9 @@ const MAX_KEYS = 200;
  * route's schema reads it as a one-element list where it wants one). Pure; never throws.
  */
 export const parseQueryString = (raw: string | undefined): ParsedQuery => {
-  const out: ParsedQuery = {};
-  if (!raw) return out;
+  // A Map, not an object: keys such as `constructor` or `__proto__` must not meet inherited members.
+  const out = new Map<string, string | string[]>();
+  if (!raw) return {};
   const indexed = new Map<string, Map<number, string>>();
   let count = 0;
   for (const [rawKey, value] of new URLSearchParams(raw)) {
@@ -28,17 +29,17 @@ export const parseQueryString = (raw: string | undefined): ParsedQuery => {
           continue;
         }
       }
-      const prev = out[key];
-      out[key] = prev === undefined ? [value] : [...(Array.isArray(prev) ? prev : [prev]), value];
+      const prev = out.get(key);
+      out.set(key, prev === undefined ? [value] : [...(Array.isArray(prev) ? prev : [prev]), value]);
       continue;
     }
-    const prev = out[rawKey];
-    out[rawKey] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];
+    const prev = out.get(rawKey);
+    out.set(rawKey, prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value]);
   }
   for (const [key, slots] of indexed) {
     const ordered = [...slots.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-    const prev = out[key];
-    out[key] = [...(prev === undefined ? [] : Array.isArray(prev) ? prev : [prev]), ...ordered];
+    const prev = out.get(key);
+    out.set(key, [...(prev === undefined ? [] : Array.isArray(prev) ? prev : [prev]), ...ordered]);
   }
-  return out;
+  return Object.fromEntries(out);
 };

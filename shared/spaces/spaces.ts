@@ -60,17 +60,22 @@ const memberOps = (
   { put: { ...keys.userSpace(user.id, spaceId), type: 'userSpace', spaceId, userId: user.id, role } },
 ];
 
+/** Names of the spaces the user created and still belongs to (not in the trash). */
+const namesCreatedBy = async (userId: string): Promise<string[]> => {
+  const mirrors = await queryAll(keys.spacesOf(userId));
+  const loaded = await getItems(mirrors.map((m) => keys.space(String(m.spaceId))));
+  return mirrors
+    .map((m) => loaded.get(keys.space(String(m.spaceId))))
+    .filter((s): s is Item => Boolean(s && !s.deletedTime && s.createdBy === userId))
+    .map((s) => String(s.name));
+};
+
 /**
  * Creates a space owned by the caller. Without a name it is `Space`, made unique among the
- * caller's spaces.
+ * spaces the caller created (spaces others shared with it do not count).
  */
 export const createSpace = async (principal: Principal, name: string | undefined, now = new Date()) => {
-  const finalName =
-    name ??
-    uniqueName(
-      DEFAULT_SPACE_NAME,
-      (await listSpaces(principal.userId)).map((s) => s.name),
-    );
+  const finalName = name ?? uniqueName(DEFAULT_SPACE_NAME, await namesCreatedBy(principal.userId));
   const id = newId('space');
   const created = now.toISOString();
   await transact(

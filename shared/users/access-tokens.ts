@@ -90,7 +90,8 @@ export const updateAccessToken = async (
       key: keys.accessToken(userId, id),
       update: sets.length ? `SET ${sets.join(', ')}` : 'SET #id = #id',
       condition: 'attribute_exists(pk)',
-      names: { ...names, '#id': 'id' },
+      // An empty patch rewrites the id onto itself; '#id' must not be named when unused.
+      names: sets.length ? names : { '#id': 'id' },
       values: Object.keys(values).length ? values : undefined,
     },
     notFound(id),
@@ -128,5 +129,7 @@ export const touchAccessToken = async (userId: string, id: string, now = new Dat
       values: { ':t': now.toISOString() },
     },
     notFound(id),
+    // Read routes may update only this attribute, and IAM refuses them anything returned.
+    'NONE',
   );
 };

@@ -1,0 +1,160 @@
+import * as path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
+import { BUNDLE_ENVIRONMENT, LAMBDA_BUNDLING } from './bundling.ts';
+import { jwtIssuerFor, type StageConfig } from './config.ts';
+
+export type TableAccess = RouteDef['access'];
+
+export interface ApiFunctionsProps {
+  config: StageConfig;
+  table: ITable;
+  /** Names of the table's global secondary indexes: their ARNs get the same grants as the table. */
+  indexNames: readonly string[];
+  signingKeys: ISecret;
+  /** Repository root: holds `functions/`, `package.json` and `package-lock.json`. */
+  projectRoot: string;
+}
+
+/** Read routes may write one thing: the hourly refresh of a token's `lastUsedTime` (see authenticate.ts). */
+export const READ_ROLE_UPDATABLE_ATTRIBUTES = ['pk', 'sk', 'lastUsedTime'];
+/** Tokens live under their user's partition. */
+export const READ_ROLE_UPDATABLE_LEADING_KEYS = ['USER#*'];
+
+const READ_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+];
+// TransactWriteItems has no IAM action of its own: each item is checked as Put/Update/Delete/ConditionCheck.
+const WRITE_ACTIONS = [
+  ...READ_ACTIONS,
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+
+/** `get-space` → `GetSpace`: construct ids, hence readable logical ids. */
+const pascalCase = (name: string): string =>
+  name
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join('');
+
+/**
+ * Every Lambda default in one place: runtime, architecture, memory, timeout, bundling, environment,
+ * and the logging and IAM resources they share.
+ *
+ * To stay far from CloudFormation's 500-resource limit, functions share one log group and one role
+ * per access level: a route costs only its function, integration, route and invoke permission.
+ */
+export class ApiFunctions extends Construct {
+  /** The one log group every function writes its JSON logs to. */
+  readonly logGroup: logs.LogGroup;
+  private readonly props: ApiFunctionsProps;
+  private readonly roles = new Map<TableAccess, iam.Role>();
+
+  constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
+    super(scope, id);
+    this.props = props;
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.config.logRetention,
+      removalPolicy: props.config.removalPolicy,
+    });
+  }
+
+  /** The shared role of an access level (created on first use), granting only what such a route needs. */
+  bindTable(access: TableAccess): iam.IRole {
+    let role = this.roles.get(access);
+    if (!role) {
+      role = new iam.Role(this, access === 'read' ? 'ReadRole' : 'WriteRole', {
+        assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+        description: `Workspace API ${this.props.config.stage}: Lambdas of ${access} routes`,
+        // Inline, not attached: no AWS::IAM::Policy resource per role, and no wildcard-resource managed policy.
+        inlinePolicies: { Access: new iam.PolicyDocument({ statements: this.statementsFor(access) }) },
+      });
+      this.roles.set(access, role);
+    }
+    return role;
+  }
+
+  /** The Lambda of a route: `functions/<handler>.ts`, bundled with the shared options, with its access level's role. */
+  addFunction(route: RouteDef): NodejsFunction {
+    const { config, table, signingKeys, projectRoot } = this.props;
+    const issuer = jwtIssuerFor(config.stage);
+    return new NodejsFunction(this, pascalCase(route.handler), {
+      entry: path.join(projectRoot, 'functions', `${route.handler}.ts`),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+      description: `${route.method} ${API_PREFIX}${route.path}: ${route.summary}`.slice(0, 256),
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: config.lambda.memoryMb,
+      timeout: Duration.seconds(config.lambda.timeoutSeconds),
+      role: this.bindTable(route.access),
+      loggingFormat: lambda.LoggingFormat.JSON,
+      logGroup: this.logGroup,
+      bundling: LAMBDA_BUNDLING,
+      environment: {
+        TABLE_NAME: table.tableName,
+        STAGE: config.stage,
+        SIGNING_KEYS_SECRET_ARN: signingKeys.secretArn,
+        JWT_ISSUER: issuer,
+        JWT_AUDIENCE: issuer,
+        MAIL_FROM: config.mailFrom,
+        POWERTOOLS_SERVICE_NAME: 'workspace-api',
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...BUNDLE_ENVIRONMENT,
+      },
+    });
+  }
+
+  private statementsFor(access: TableAccess): iam.PolicyStatement[] {
+    const { table, indexNames, signingKeys } = this.props;
+    const tableResources = [table.tableArn, ...indexNames.map((name) => `${table.tableArn}/index/${name}`)];
+    const statements = [
+      new iam.PolicyStatement({
+        sid: 'Logs',
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        // The log group's Arn attribute ends in `:*`, which covers its streams.
+        resources: [this.logGroup.logGroupArn],
+      }),
+      new iam.PolicyStatement({
+        sid: 'SigningKeys',
+        actions: ['secretsmanager:GetSecretValue'],
+        resources: [signingKeys.secretArn],
+      }),
+      new iam.PolicyStatement({
+        sid: 'Table',
+        actions: access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
+        resources: tableResources,
+      }),
+    ];
+    if (access === 'read') {
+      statements.push(
+        new iam.PolicyStatement({
+          sid: 'TouchToken',
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: {
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': READ_ROLE_UPDATABLE_ATTRIBUTES },
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': READ_ROLE_UPDATABLE_LEADING_KEYS },
+          },
+        }),
+      );
+    }
+    return statements;
+  }
+}

@@ -1,0 +1,55 @@
+import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
+
+/**
+ * The esbuild settings of every Lambda, shared by the stack (NodejsFunction) and scripts that
+ * call esbuild themselves (bench, local workers), so what is measured is what is deployed.
+ */
+
+/** Lambda runs Node 22; bundling for Node 20 keeps one bundle valid here and there. */
+export const BUNDLE_TARGET = 'node20';
+
+/** The Lambda runtime ships AWS SDK v3: bundling it would only add size and cold-start time. */
+export const EXTERNAL_MODULES = ['@aws-sdk/*'];
+
+/** ESM bundles have no `require`; CommonJS dependencies bundled into them still call it. */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** Prefer the ESM build of dependencies, which esbuild tree-shakes better. */
+export const MAIN_FIELDS = ['module', 'main'];
+
+/** Environment every bundle needs at run time: stack traces through the source maps. */
+export const BUNDLE_ENVIRONMENT = { NODE_OPTIONS: '--enable-source-maps' } as const;
+
+/** The NodejsFunction `bundling` options of every Lambda. */
+export const LAMBDA_BUNDLING: BundlingOptions = {
+  format: OutputFormat.ESM,
+  target: BUNDLE_TARGET,
+  minify: true,
+  sourceMap: true,
+  // Maps with line numbers only: traces still point at the TypeScript, the asset stays small.
+  sourcesContent: false,
+  externalModules: EXTERNAL_MODULES,
+  mainFields: MAIN_FIELDS,
+  banner: ESM_REQUIRE_BANNER,
+  // esbuild's per-bundle size report would drown `cdk synth` output; warnings and errors still show.
+  logLevel: LogLevel.WARNING,
+};
+
+/** The esbuild options equivalent to `LAMBDA_BUNDLING`, for a script that bundles one handler itself. */
+export const esbuildOptionsFor = (entryPath: string, outfile?: string): BuildOptions => ({
+  entryPoints: [entryPath],
+  ...(outfile ? { outfile } : {}),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: BUNDLE_TARGET,
+  minify: true,
+  sourcemap: true,
+  sourcesContent: false,
+  external: EXTERNAL_MODULES,
+  mainFields: MAIN_FIELDS,
+  banner: { js: ESM_REQUIRE_BANNER },
+  logLevel: 'warning',
+});

@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { App, type AppProps } from 'aws-cdk-lib';
+import { stackNameFor, stageConfig } from './config.ts';
+import { WorkspaceApiStack } from './stack.ts';
+
+/** The repository root (this file is in `infra/`); ESM has no __dirname. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The CDK app with the stack of the stage named by the `stage` context (`-c stage=prod`), `dev` by
+ * default. Apart from `app.ts` so tests can build it without synthesising.
+ */
+export const createApp = (props: AppProps = {}): { app: App; stack: WorkspaceApiStack } => {
+  const app = new App(props);
+  const stage = String(app.node.tryGetContext('stage') ?? 'dev');
+  const config = stageConfig(stage);
+  const mailFrom = app.node.tryGetContext('mailFrom');
+  const stack = new WorkspaceApiStack(app, stackNameFor(stage), {
+    config: typeof mailFrom === 'string' && mailFrom ? { ...config, mailFrom } : config,
+    projectRoot: PROJECT_ROOT,
+  });
+  return { app, stack };
+};

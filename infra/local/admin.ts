@@ -1,0 +1,50 @@
+import { writeFile } from 'node:fs/promises';
+import { credentialKeys, principalFrom, readCredential } from '#shared/auth/authenticate.ts';
+import { SCOPES } from '#shared/auth/scopes.ts';
+import { getItems } from '#shared/db/client.ts';
+import { createAccessToken } from '#shared/users/access-tokens.ts';
+import { createUser, FIRST_TOKEN_DAYS } from '#shared/users/users.ts';
+import { readJson } from './environment.ts';
+
+export const LOCAL_ADMIN = { name: 'Local Admin', email: 'admin@localhost' };
+
+interface AdminState {
+  userId: string;
+  email: string;
+  token: string;
+}
+
+const stillWorks = async (token: string): Promise<boolean> => {
+  try {
+    const credential = await readCredential(`Bearer ${token}`);
+    principalFrom(credential, await getItems(credentialKeys(credential)));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The local instance admin: created on first start; later starts reuse it and its token, or mint
+ * a new token when the saved one expired or was revoked. The token text is kept in the local
+ * state file so it can be printed again (the database holds only its hash).
+ */
+export const ensureAdmin = async (stateFile: string | undefined): Promise<AdminState> => {
+  const saved = stateFile ? await readJson<AdminState>(stateFile) : undefined;
+  let state: AdminState;
+  if (saved && (await stillWorks(saved.token))) state = saved;
+  else if (saved) {
+    const expiredTime = new Date(Date.now() + FIRST_TOKEN_DAYS * 86_400_000).toISOString();
+    const { token } = await createAccessToken(saved.userId, {
+      name: 'Local server',
+      scopes: [...SCOPES],
+      expiredTime,
+    });
+    state = { ...saved, token };
+  } else {
+    const user = await createUser({ ...LOCAL_ADMIN, isAdmin: true });
+    state = { userId: user.id, email: user.email, token: user.token };
+  }
+  if (stateFile) await writeFile(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  return state;
+};

@@ -1,0 +1,93 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
+import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
+import { ApiFunctions } from './api-construct.ts';
+import type { StageConfig } from './config.ts';
+
+export interface WorkspaceApiStackProps extends StackProps {
+  config: StageConfig;
+  /** Repository root: holds `functions/` and the lock file. */
+  projectRoot: string;
+  /** The routes to serve; tests pass synthetic tables to check the resource budget. */
+  routes?: readonly RouteDef[];
+}
+
+/** The whole API of one stage: the table, the signing-key secret, the HTTP API and one Lambda per route. */
+export class WorkspaceApiStack extends Stack {
+  constructor(scope: Construct, id: string, props: WorkspaceApiStackProps) {
+    super(scope, id, {
+      description: `Workspace API (${props.config.stage}): HTTP API, Lambda, DynamoDB`,
+      ...props,
+    });
+    const { config, projectRoot, routes = ROUTES } = props;
+    const string = dynamodb.AttributeType.STRING;
+
+    // Built from the shared definition, like the local server's table, so both always agree.
+    const table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: TABLE_DEFINITION.partitionKey, type: string },
+      sortKey: { name: TABLE_DEFINITION.sortKey, type: string },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TABLE_DEFINITION.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: config.pointInTimeRecovery },
+      deletionProtection: config.deletionProtection,
+      removalPolicy: config.removalPolicy,
+    });
+    for (const gsi of TABLE_DEFINITION.globalSecondaryIndexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: gsi.name,
+        partitionKey: { name: gsi.partitionKey, type: string },
+        sortKey: { name: gsi.sortKey, type: string },
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    // `{current, k1: <64 chars>}`: the shape shared/auth/signing-keys.ts parses. CloudFormation generates
+    // the key, so it never appears in the template or on a laptop. Rotation adds a kid and moves `current`.
+    const signingKeys = new secretsmanager.Secret(this, 'SigningKeys', {
+      description: `Workspace API ${config.stage}: HS256 keys of temporary tokens`,
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ current: 'k1' }),
+        generateStringKey: 'k1',
+        passwordLength: 64,
+        excludePunctuation: true,
+      },
+      removalPolicy: config.removalPolicy,
+    });
+
+    const functions = new ApiFunctions(this, 'Functions', {
+      config,
+      table,
+      indexNames: TABLE_DEFINITION.globalSecondaryIndexes.map((gsi) => gsi.name),
+      signingKeys,
+      projectRoot,
+    });
+
+    // The stage is created by hand because HttpApi's automatic default stage takes no throttling.
+    const api = new HttpApi(this, 'Api', {
+      apiName: `workspace-api-${config.stage}`,
+      createDefaultStage: false,
+    });
+    api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: config.throttle,
+    });
+
+    for (const route of routes) {
+      const fn = functions.addFunction(route);
+      api.addRoutes({
+        path: `${API_PREFIX}${route.path}`,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${fn.node.id}Integration`, fn),
+      });
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: `${api.apiEndpoint}${API_PREFIX}` });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+  }
+}
