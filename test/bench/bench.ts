@@ -1,0 +1,157 @@
+/**
+ * `npm run bench`: figures, never assertions. Bundle size of every Lambda (the stack's own
+ * esbuild options), module-load time of a bundle in a fresh Node process, and per request the
+ * DynamoDB calls, sequential round trips, capacity units and handler time, against DynamoDB Local.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { esbuildOptionsFor } from '#infra/bundling.ts';
+import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { configureEnvironment, ensureSigningKeys } from '#infra/local/environment.ts';
+import { ensureTable } from '#infra/local/table.ts';
+import { ROUTES } from '#shared/routes.ts';
+
+const root = new URL('../../', import.meta.url).pathname;
+const outDir = join(root, '.bench');
+const RUNS = 20;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+};
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+const bundles = async () => {
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  const rows: { handler: string; bytes: number; gzip: number; loadMs: number }[] = [];
+  for (const route of ROUTES) {
+    const outfile = join(outDir, route.handler, 'index.mjs');
+    await build(esbuildOptionsFor(join(root, 'functions', `${route.handler}.ts`), outfile));
+    const bytes = (await stat(outfile)).size;
+    const gzip = gzipSync(readFileSync(outfile)).length;
+    // Module load in a fresh process: what a cold start pays for our code (the SDK is the runtime's).
+    const script = `const t=performance.now();await import(${JSON.stringify(outfile)});console.log(performance.now()-t)`;
+    const env = {
+      ...process.env,
+      TABLE_NAME: 'bench',
+      AWS_REGION: 'us-east-1',
+      SIGNING_KEYS_FILE: '/dev/null',
+    };
+    const loads = [0, 1, 2].map(() =>
+      Number(
+        execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+          env,
+          encoding: 'utf8',
+        }).trim(),
+      ),
+    );
+    rows.push({ handler: route.handler, bytes, gzip, loadMs: median(loads) });
+  }
+  console.log(
+    '\n## Lambda bundles (minified ESM, AWS SDK external; goal < 150 KB for routes that do not list records)\n',
+  );
+  console.log('| handler | bundle | gzip | module load (median of 3, fresh process) |');
+  console.log('|---|---:|---:|---:|');
+  for (const r of rows)
+    console.log(`| ${r.handler} | ${kb(r.bytes)} | ${kb(r.gzip)} | ${r.loadMs.toFixed(1)} ms |`);
+  const max = rows.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  console.log(
+    `\nLargest: ${max.handler} ${kb(max.bytes)}; all ${rows.every((r) => r.bytes < 150 * 1024) ? 'under' : 'NOT all under'} 150 KB.`,
+  );
+};
+
+const requests = async () => {
+  const dynamo = await startDynamoDbLocal();
+  try {
+    const tableName = `bench-${Date.now()}`;
+    configureEnvironment({
+      endpoint: dynamo.endpoint,
+      tableName,
+      signingKeysFile: await ensureSigningKeys(outDir),
+    });
+    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    await ensureTable(tableName, dynamo.endpoint);
+    const { call } = await import('#test/support/invoke.ts');
+    const { newUser } = await import('#test/support/fixtures.ts');
+    const { callSummary, resetCalls } = await import('#shared/db/metrics.ts');
+    type Summary = ReturnType<typeof callSummary>;
+
+    const owner = await newUser({ name: 'Owner' });
+    const other = await newUser({ name: 'Other' });
+    const space = (await call('create-space', { token: owner.auth, body: { name: 'Bench' } })).body
+      .id as string;
+    for (let i = 0; i < 15; i++) {
+      const s = (await call('create-space', { token: owner.auth, body: { name: `S${i}` } })).body
+        .id as string;
+      await call('add-collaborators', {
+        token: owner.auth,
+        params: { spaceId: s },
+        body: { collaborators: [{ principalId: other.id, principalType: 'user' }], role: 'viewer' },
+      });
+    }
+
+    const measure = async (label: string, run: () => Promise<{ status: number }>, runs = RUNS, warmup = 2) => {
+      const times: number[] = [];
+      let summary: Summary | undefined;
+      let status = 0;
+      for (let i = 0; i < runs + warmup; i++) {
+        resetCalls();
+        const t = performance.now();
+        status = (await run()).status;
+        const ms = performance.now() - t;
+        if (i >= warmup) times.push(ms); // warm-up calls load the module and open the connection
+        if (i === warmup || runs === 1) summary = callSummary();
+      }
+      const s = summary as Summary;
+      console.log(
+        `| ${label} | ${status} | ${s.calls} | ${s.sequentialRoundTrips} | ${s.readUnits} | ${s.writeUnits} | ${median(times).toFixed(1)} ms | ${s.ops.join(', ')} |`,
+      );
+    };
+
+    console.log('\n## Requests (warm, DynamoDB Local on loopback; capacity as DynamoDB Local reports it)\n');
+    console.log('Table: 2 users, 16 spaces, 15 notifications for the second user.\n');
+    console.log(
+      '| request | status | DynamoDB calls | sequential round trips | RCU | WCU | handler time (median) | calls |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+    await measure('GET /auth/user/me (goal 1 round trip)', () =>
+      call('get-current-user', { token: owner.auth }),
+    );
+    await measure('POST /space with a name (goal ≤ 2)', () =>
+      call('create-space', { token: owner.auth, body: { name: 'N' } }),
+    );
+    await measure(
+      'POST /space default name (goal ≤ 2)',
+      () => call('create-space', { token: owner.auth, body: {} }),
+      5,
+    );
+    await measure('GET /notifications/unread-count (goal 1, no scan)', () =>
+      call('count-unread-notifications', { token: other.auth }),
+    );
+    await measure('GET /notifications (page of 10)', () => call('list-notifications', { token: other.auth }));
+    await measure('GET /space', () => call('list-spaces', { token: other.auth }));
+    await measure('GET /space/{id}', () =>
+      call('get-space', { token: owner.auth, params: { spaceId: space } }),
+    );
+    await measure('GET /space/{id}/collaborators', () =>
+      call('list-collaborators', { token: owner.auth, params: { spaceId: space } }),
+    );
+    await measure('GET /auth/temp-token', () => call('create-temp-token', { token: owner.auth }));
+    await measure(
+      'PATCH /notifications/read-all (15 unread)',
+      () => call('mark-all-notifications-read', { token: other.auth }),
+      1,
+      0,
+    );
+  } finally {
+    await dynamo.stop();
+  }
+};
+
+await bundles();
+await requests();
