@@ -70,13 +70,20 @@ export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now(
   if (!token) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
   if (c.kind === 'personal' && !secretMatches(c.secret, String(token.secretHash)))
     throw new UnauthorizedError(`token ${c.tokenId}: wrong secret (refreshed or tampered)`);
-  if (!(Date.parse(String(token.expiredTime)) > now)) throw new UnauthorizedError(`token ${c.tokenId} expired`);
+  if (!(Date.parse(String(token.expiredTime)) > now))
+    throw new UnauthorizedError(`token ${c.tokenId} expired`);
   if (!user) throw new UnauthorizedError(`user ${c.userId} of token ${c.tokenId} not found`);
   const tokenScopes = (list(token.scopes) ?? []).filter(isScope);
   let scopes: Scope[] = tokenScopes;
   let spaceIds = list(token.spaceIds);
   let baseIds = list(token.baseIds);
   if (c.kind === 'temporary') {
+    // A refresh of the parent (say after a leak) voids the temporary tokens minted before it.
+    // `iat` has whole seconds: compare whole seconds, or a token minted right after would fail.
+    const refreshed =
+      typeof token.refreshedTime === 'string' ? Math.floor(Date.parse(token.refreshedTime) / 1000) : 0;
+    if ((c.claims.issuedAt ?? 0) < refreshed)
+      throw new UnauthorizedError(`temporary token of ${c.tokenId} signed before the token was refreshed`);
     scopes = c.claims.scopes.filter((s) => tokenScopes.includes(s));
     ({ spaceIds, baseIds } = narrow({ spaceIds, baseIds }, c.claims));
   }

@@ -14,6 +14,8 @@ export interface TempTokenClaims {
   scopes: Scope[];
   spaceIds?: string[];
   baseIds?: string[];
+  /** When it was signed (epoch seconds): a parent refreshed later voids it. */
+  issuedAt?: number;
 }
 
 const encoder = new TextEncoder();
@@ -77,6 +79,7 @@ export const verifyTempToken = async (
       scopes: scopes.filter(isScope),
       spaceIds: stringList(payload.spc),
       baseIds: stringList(payload.bse),
+      issuedAt: typeof payload.iat === 'number' ? payload.iat : undefined,
     };
   } catch (error) {
     onReject(`temporary token rejected: ${(error as Error).message}`);

@@ -183,10 +183,6 @@ export const defineHandler = <
 
   const core = async (event: Event, context: Context): Promise<Result> => {
     const credential: Credential = await readCredential(event.headers?.authorization);
-    if (route.auth === 'personal' && credential.kind === 'temporary')
-      throw new ForbiddenError(
-        'a temporary token cannot be used for this route; use a personal access token',
-      );
     let input: Input<P, Q, B> | undefined;
     let inputError: unknown;
     try {
@@ -202,6 +198,11 @@ export const defineHandler = <
       ...(input && spec.preload ? spec.preload(userId) : []),
     ]);
     const principal = principalFrom(credential, loaded);
+    // After principalFrom: a temporary token whose parent is gone is a 401 here too, not a 403.
+    if (route.auth === 'personal' && credential.kind === 'temporary')
+      throw new ForbiddenError(
+        'a temporary token cannot be used for this route; use a personal access token',
+      );
     if (route.auth === 'admin' && !principal.isAdmin)
       throw new ForbiddenError('only an instance admin may do this');
     if (inputError || !input) throw inputError;

@@ -105,9 +105,9 @@ export const refreshAccessToken = async (userId: string, id: string, expiredTime
   const item = await updateItem(
     {
       key: keys.accessToken(userId, id),
-      update: 'SET secretHash = :h, expiredTime = :e',
+      update: 'SET secretHash = :h, expiredTime = :e, refreshedTime = :now',
       condition: 'attribute_exists(pk)',
-      values: { ':h': secretHash, ':e': expiredTime },
+      values: { ':h': secretHash, ':e': expiredTime, ':now': new Date().toISOString() },
     },
     notFound(id),
   );
