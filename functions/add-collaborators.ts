@@ -1,14 +1,16 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
 import { idOf, roleSchema } from '#shared/http/schemas.ts';
+import { listOf } from '#shared/http/validation.ts';
 import { addCollaborators, MAX_COLLABORATORS_PER_CALL } from '#shared/spaces/spaces.ts';
 
 const params = z.object({ spaceId: idOf('space') });
 const body = z.object({
-  collaborators: z
-    .array(z.object({ principalId: idOf('user'), principalType: z.literal('user') }))
-    .min(1)
-    .max(MAX_COLLABORATORS_PER_CALL),
+  collaborators: listOf(
+    z.object({ principalId: idOf('user'), principalType: z.literal('user') }),
+    1,
+    MAX_COLLABORATORS_PER_CALL,
+  ),
   role: roleSchema,
 });
 

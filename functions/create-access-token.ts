@@ -1,15 +1,15 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
 import { idOf, scopeSchema } from '#shared/http/schemas.ts';
-import { displayName, futureIsoTime } from '#shared/http/validation.ts';
+import { displayName, futureIsoTime, listOf, text } from '#shared/http/validation.ts';
 import { createAccessToken } from '#shared/users/access-tokens.ts';
 
 const body = z.object({
   name: displayName,
-  description: z.string().max(1000).optional(),
-  scopes: z.array(scopeSchema).min(1).max(100),
-  spaceIds: z.array(idOf('space')).max(100).optional(),
-  baseIds: z.array(idOf('base')).max(100).optional(),
+  description: z.optional(z.nullable(text(1000))),
+  scopes: listOf(scopeSchema, 1, 100),
+  spaceIds: z.optional(listOf(idOf('space'), 0, 100)),
+  baseIds: z.optional(listOf(idOf('base'), 0, 100)),
   expiredTime: futureIsoTime,
 });
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
 import { idOf } from '#shared/http/schemas.ts';
 import { trashSpace } from '#shared/spaces/spaces.ts';

@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
-import { querySingle } from '#shared/http/validation.ts';
+import { querySingle, text } from '#shared/http/validation.ts';
 import { listNotifications } from '#shared/notifications/notifications.ts';
 
 const query = z.object({
-  notifyStates: querySingle(z.enum(['unread', 'read'])).optional(),
-  cursor: querySingle(z.string().max(200)).optional(),
+  notifyStates: z.optional(querySingle(z.enum(['unread', 'read']))),
+  cursor: z.optional(querySingle(text(200))),
 });
 
 export const handler = defineHandler('list-notifications', { query }, async ({ principal, query }) =>

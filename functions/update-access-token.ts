@@ -1,16 +1,16 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
 import { idOf, scopeSchema } from '#shared/http/schemas.ts';
-import { displayName } from '#shared/http/validation.ts';
+import { displayName, listOf, text } from '#shared/http/validation.ts';
 import { updateAccessToken } from '#shared/users/access-tokens.ts';
 
 const params = z.object({ accessTokenId: idOf('accessToken') });
 const body = z.object({
-  name: displayName.optional(),
-  description: z.string().max(1000).optional(),
-  scopes: z.array(scopeSchema).min(1).max(100).optional(),
-  spaceIds: z.array(idOf('space')).max(100).optional(),
-  baseIds: z.array(idOf('base')).max(100).optional(),
+  name: z.optional(displayName),
+  description: z.optional(z.nullable(text(1000))),
+  scopes: z.optional(listOf(scopeSchema, 1, 100)),
+  spaceIds: z.optional(listOf(idOf('space'), 0, 100)),
+  baseIds: z.optional(listOf(idOf('base'), 0, 100)),
 });
 
 export const handler = defineHandler(

@@ -2,7 +2,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type { output } from 'zod/v4/core';
 import {
   type Credential,
   credentialKeys,
@@ -27,7 +27,7 @@ import {
 } from './errors.ts';
 import { logger } from './logger.ts';
 import { parseQueryString } from './query-string.ts';
-import { parseInput } from './validation.ts';
+import { parseInput, type Schema } from './validation.ts';
 
 export type Event = APIGatewayProxyEventV2;
 export type Result = APIGatewayProxyStructuredResultV2;
@@ -43,8 +43,7 @@ export class Reply {
   ) {}
 }
 
-type Schema = z.ZodType;
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends Schema ? output<S> : undefined;
 
 export interface Input<P, Q, B> {
   params: Out<P>;

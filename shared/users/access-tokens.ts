@@ -7,7 +7,7 @@ import { newId } from '#shared/ids.ts';
 
 export interface TokenFields {
   name: string;
-  description?: string;
+  description?: string | null;
   scopes: Scope[];
   spaceIds?: string[];
   baseIds?: string[];
