@@ -1,48 +1,91 @@
-import type { ItemLookup } from '#shared/db/client.ts';
+import type { Item, ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { NotFoundError } from '#shared/http/errors.ts';
 import type { LocatedResource } from './permission.ts';
 import { ROLES, type Role } from './scopes.ts';
 
-/** A resource named by a route, before it is found. */
-/** `includeTrashed`: the route also acts on a resource in the trash (permanent deletes). */
-export type ResourceRef = { kind: 'space'; id: string; includeTrashed?: boolean };
+/**
+ * A resource named by a route, before it is found. `includeTrashed`: the route also acts on a
+ * resource in the trash (permanent deletes, restore).
+ */
+export type ResourceRef = { kind: 'space' | 'base' | 'table'; id: string; includeTrashed?: boolean };
 
-/** A resource found, with its space and the caller's role there. */
+/** A resource found, with its ancestors' items and the caller's role in its space. */
 export interface Located extends LocatedResource {
   kind: ResourceRef['kind'];
   role: Role | undefined;
-  space: Record<string, unknown>;
+  space: Item;
+  base?: Item;
+  table?: Item;
 }
 
-/** The items that locate a resource and the caller's membership, read with authentication. */
-export const resourceKeys = (ref: ResourceRef, userId: string): Key[] => {
-  switch (ref.kind) {
-    case 'space':
-      return [keys.space(ref.id), keys.member(ref.id, userId)];
-  }
+/**
+ * Where bases and tables live. These facts never change (a table never moves to another base, a
+ * base never to another space), so a warm Lambda reads a resource, its ancestors and the
+ * caller's membership in the same batch as the token.
+ */
+const ancestry = new Map<string, { spaceId: string; baseId?: string }>();
+const ANCESTRY_LIMIT = 10_000;
+
+const remember = (id: string, where: { spaceId: string; baseId?: string }) => {
+  if (ancestry.size >= ANCESTRY_LIMIT) ancestry.clear();
+  ancestry.set(id, where);
 };
 
-const roleOf = (item: Record<string, unknown> | undefined): Role | undefined =>
+const chainKeys = (spaceId: string, baseId: string | undefined, userId: string): Key[] => [
+  keys.space(spaceId),
+  keys.member(spaceId, userId),
+  ...(baseId ? [keys.base(baseId)] : []),
+];
+
+const ownKey = (ref: ResourceRef): Key =>
+  ref.kind === 'space' ? keys.space(ref.id) : ref.kind === 'base' ? keys.base(ref.id) : keys.table(ref.id);
+
+/** The items that locate a resource and the caller's membership, as far as known without reading. */
+export const resourceKeys = (ref: ResourceRef, userId: string): Key[] => {
+  if (ref.kind === 'space') return chainKeys(ref.id, undefined, userId);
+  const known = ancestry.get(ref.id);
+  return [ownKey(ref), ...(known ? chainKeys(known.spaceId, known.baseId, userId) : [])];
+};
+
+const roleOf = (item: Item | undefined): Role | undefined =>
   item && (ROLES as readonly string[]).includes(String(item.role)) ? (item.role as Role) : undefined;
 
+const LABEL = { space: 'Space', base: 'Base', table: 'Table' } as const;
+
+/** What `locate` answers: the resource, or the further keys it needs read first. */
+export type LocateResult = { located: Located } | { need: Key[] };
+
 /**
- * Finds the resource among the loaded items. A resource that does not exist, or is in the
- * trash (itself or an ancestor), is a 404, checked before the role.
+ * Finds the resource among the loaded items. A resource that does not exist, or is in the trash
+ * (itself or an ancestor), is a 404, checked before the role. When the resource's space is not
+ * known yet (a cold Lambda), answers the keys to read next.
  */
-export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Located => {
-  switch (ref.kind) {
-    case 'space': {
-      const space = loaded.get(keys.space(ref.id));
-      if (!space || (space.deletedTime && !ref.includeTrashed))
-        throw new NotFoundError(`Space ${ref.id} not found`);
-      return {
-        kind: 'space',
-        id: ref.id,
-        spaceId: ref.id,
-        space,
-        role: roleOf(loaded.get(keys.member(ref.id, userId))),
-      };
-    }
-  }
+export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): LocateResult => {
+  const gone = () => new NotFoundError(`${LABEL[ref.kind]} ${ref.id} not found`);
+  const own = loaded.get(ownKey(ref));
+  if (!own) throw gone();
+  const trashed = (item: Item | undefined) => Boolean(item?.deletedTime) && !ref.includeTrashed;
+  const spaceId = ref.kind === 'space' ? ref.id : String(own.spaceId);
+  const baseId = ref.kind === 'table' ? String(own.baseId) : ref.kind === 'base' ? ref.id : undefined;
+  if (ref.kind !== 'space') remember(ref.id, { spaceId, baseId: ref.kind === 'table' ? baseId : undefined });
+  const chain = chainKeys(spaceId, ref.kind === 'table' ? baseId : undefined, userId);
+  const space = loaded.get(keys.space(spaceId));
+  const base = baseId ? loaded.get(keys.base(baseId)) : undefined;
+  const unread = chain.filter((k) => !loaded.requested(k));
+  if (unread.length) return { need: unread };
+  if (!space || trashed(space) || trashed(own) || (ref.kind === 'table' && (!base || trashed(base))))
+    throw gone();
+  return {
+    located: {
+      kind: ref.kind,
+      id: ref.id,
+      spaceId,
+      baseId,
+      space,
+      base: ref.kind === 'space' ? undefined : (base ?? own),
+      table: ref.kind === 'table' ? own : undefined,
+      role: roleOf(loaded.get(keys.member(spaceId, userId))),
+    },
+  };
 };

@@ -5,7 +5,14 @@
  * - `USER#<usr>`: the profile, the user's access tokens, a mirror item per space the user
  *   belongs to, notifications (sort key by read state, newest last) and the unread counter.
  * - `EMAIL#<lower-case email>`: claims an email for one user (uniqueness).
- * - `SPACE#<spc>`: the space and one item per collaborator.
+ * - `SPACE#<spc>`: the space, one item per collaborator, one reference per base (name kept in step).
+ * - `BASE#<bse>`: the base and one reference per table.
+ * - `TABLE#<tbl>`: the table, its fields and its views (the schema, read in one query).
+ * - `RECORDS#<tbl>`: the records, keyed by record id.
+ * - `RECNUM#<tbl>`: one small index item per record, keyed by autoNumber (default order).
+ * - `VORDER#<viw>`: a view's manual order, keyed by fractional order key.
+ * - `IDEM#<usr>`: remembered answers of requests with an `Idempotency-Key` (24 h TTL).
+ * - `TXN#<id>`: the journal of a write larger than one transaction, while it applies.
  */
 export interface Key {
   pk: string;
@@ -43,4 +50,36 @@ export const keys = {
   /** The notification id from a notification item's sort key. */
   notificationIdOf: (sk: string): string => sk.slice(NOTIFICATION_STATE_PREFIX.unread.length),
   notificationCounter: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'NOTIF_COUNT' }),
+
+  base: (baseId: string): Key => ({ pk: `BASE#${baseId}`, sk: 'BASE' }),
+  /** A space's reference to one of its bases, for listing (kept in step with the base's name). */
+  spaceBase: (spaceId: string, baseId: string): Key => ({ pk: `SPACE#${spaceId}`, sk: `BASE#${baseId}` }),
+  basesOf: (spaceId: string) => ({ pk: `SPACE#${spaceId}`, skPrefix: 'BASE#' }),
+  basePartition: (baseId: string) => `BASE#${baseId}`,
+
+  table: (tableId: string): Key => ({ pk: `TABLE#${tableId}`, sk: 'TABLE' }),
+  /** A base's reference to one of its tables, for listing. */
+  baseTable: (baseId: string, tableId: string): Key => ({ pk: `BASE#${baseId}`, sk: `TABLE#${tableId}` }),
+  tablesOf: (baseId: string) => ({ pk: `BASE#${baseId}`, skPrefix: 'TABLE#' }),
+  /** The schema partition: the table item, `FIELD#…` and `VIEW#…`. */
+  schemaOf: (tableId: string) => ({ pk: `TABLE#${tableId}` }),
+  field: (tableId: string, fieldId: string): Key => ({ pk: `TABLE#${tableId}`, sk: `FIELD#${fieldId}` }),
+  view: (tableId: string, viewId: string): Key => ({ pk: `TABLE#${tableId}`, sk: `VIEW#${viewId}` }),
+
+  record: (tableId: string, recordId: string): Key => ({ pk: `RECORDS#${tableId}`, sk: recordId }),
+  recordsOf: (tableId: string) => ({ pk: `RECORDS#${tableId}` }),
+  /** The default-order index entry of a record (autoNumber padded so text order is number order). */
+  recordNumber: (tableId: string, autoNumber: number): Key => ({
+    pk: `RECNUM#${tableId}`,
+    sk: String(autoNumber).padStart(12, '0'),
+  }),
+  recordNumbersOf: (tableId: string) => ({ pk: `RECNUM#${tableId}` }),
+  viewOrder: (viewId: string, orderKey: string): Key => ({ pk: `VORDER#${viewId}`, sk: orderKey }),
+  viewOrderOf: (viewId: string) => ({ pk: `VORDER#${viewId}` }),
+
+  idempotency: (userId: string, route: string, key: string): Key => ({
+    pk: `IDEM#${userId}`,
+    sk: `${route}#${key}`,
+  }),
+  journal: (id: string): Key => ({ pk: `TXN#${id}`, sk: 'TXN' }),
 } as const;

@@ -8,6 +8,7 @@ export interface DbCall {
     | 'UpdateItem'
     | 'DeleteItem'
     | 'TransactWriteItems'
+    | 'TransactGetItems'
     | 'BatchWriteItem'
     | 'Scan';
   start: number;

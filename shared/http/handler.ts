@@ -12,7 +12,7 @@ import {
 } from '#shared/auth/authenticate.ts';
 import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
 import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
-import { getItems, type ItemLookup } from '#shared/db/client.ts';
+import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
 import { type HandlerName, type RouteDef, routeOf } from '#shared/routes.ts';
@@ -191,7 +191,7 @@ export const defineHandler = <
     }
     // One strongly consistent batch: the token, its user, the resource and the route's extras.
     const userId = credential.userId;
-    const loaded = await getItems([
+    let loaded = await getItems([
       ...credentialKeys(credential),
       ...(input && spec.resource ? resourceKeys(resourceRefOf(spec.resource, input), userId) : []),
       ...(input && spec.preload ? spec.preload(userId) : []),
@@ -207,7 +207,15 @@ export const defineHandler = <
     if (inputError || !input) throw inputError;
     let resource: Located | undefined;
     if (spec.resource) {
-      resource = locate(resourceRefOf(spec.resource, input), userId, loaded);
+      const ref = resourceRefOf(spec.resource, input);
+      let found = locate(ref, userId, loaded);
+      // A cold Lambda learns where a base or table lives first, then reads its space and membership.
+      if ('need' in found) {
+        loaded = combineLookups(loaded, await getItems(found.need));
+        found = locate(ref, userId, loaded);
+      }
+      if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
+      resource = found.located;
       checkAccess({ principal, resource, role: resource.role, actions: route.actions });
     } else checkScopes(principal, route.actions);
 

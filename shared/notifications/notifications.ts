@@ -1,4 +1,11 @@
-import { getItems, type Item, queryPage, type TransactOp, transact } from '#shared/db/client.ts';
+import {
+  getItems,
+  getItemsAtomically,
+  type Item,
+  queryPage,
+  type TransactOp,
+  transact,
+} from '#shared/db/client.ts';
 import { keys, type NotificationState } from '#shared/db/keys.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
@@ -106,6 +113,8 @@ export const listNotifications = async (
   const merged = pages
     .flat()
     .map(toNotification)
+    // An item moving between the two state lists during the reads may come from both: keep one.
+    .filter((n, i, all) => all.findIndex((m) => m.id === n.id) === i)
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   const notifications = merged.slice(0, NOTIFICATIONS_PAGE);
   // Each state list was read one past the page, so more than a page in all means more remain.
@@ -116,32 +125,51 @@ export const listNotifications = async (
   };
 };
 
-/** Marks one of the user's notifications read or unread, keeping the unread counter exact. */
+/** How often a status change is retried when a concurrent change to the same item wins. */
+const STATUS_ATTEMPTS = 3;
+
+/**
+ * Marks one of the user's notifications read or unread, keeping the unread counter exact. A
+ * concurrent change that already reached the asked state counts as success (the call's goal
+ * is met); any other race is retried, then a 409.
+ */
 export const setNotificationRead = async (userId: string, id: string, isRead: boolean) => {
   const unreadKey = keys.notification(userId, id, 'unread');
   const readKey = keys.notification(userId, id, 'read');
-  const loaded = await getItems([unreadKey, readKey]);
-  const current = loaded.get(unreadKey) ?? loaded.get(readKey);
-  if (!current) throw new NotFoundError(`Notification ${id} not found`);
-  const from = loaded.get(unreadKey) ? unreadKey : readKey;
-  const to = isRead ? readKey : unreadKey;
-  if (from.sk === to.sk) return;
-  await transact(
-    [
-      { delete: from, condition: 'attribute_exists(pk)' },
-      { put: { ...current, ...to } },
-      counterOp(userId, isRead ? -1 : 1),
-    ],
-    () => new ConflictError(`Notification ${id} changed at the same time; retry`),
-  );
+  for (let attempt = 1; ; attempt++) {
+    let loaded = await getItems([unreadKey, readKey]);
+    // A batch read can see a concurrent move half done (neither item): confirm with one that cannot.
+    if (!loaded.get(unreadKey) && !loaded.get(readKey))
+      loaded = await getItemsAtomically([unreadKey, readKey]);
+    const current = loaded.get(unreadKey) ?? loaded.get(readKey);
+    if (!current) throw new NotFoundError(`Notification ${id} not found`);
+    const from = loaded.get(unreadKey) ? unreadKey : readKey;
+    const to = isRead ? readKey : unreadKey;
+    if (from.sk === to.sk) return;
+    try {
+      await transact(
+        [
+          { delete: from, condition: 'attribute_exists(pk)' },
+          { put: { ...current, ...to } },
+          counterOp(userId, isRead ? -1 : 1),
+        ],
+        () => new ConflictError(`Notification ${id} changed at the same time; retry`),
+      );
+      return;
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= STATUS_ATTEMPTS) throw error;
+    }
+  }
 };
 
 /**
  * Marks every unread notification read, 49 a transaction (two operations each plus the
- * counter), so the counter always equals the unread items. Repeating it is harmless.
+ * counter), so the counter always equals the unread items. Repeating it is harmless, and so is
+ * a concurrent call: a page that lost a race is read again, without the items already moved.
  */
 export const markAllRead = async (userId: string): Promise<void> => {
   const { pk, skPrefix } = keys.notificationsOf(userId, 'unread');
+  let conflicts = 0;
   for (;;) {
     const page = await queryPage({ pk, skPrefix, limit: 49 });
     if (page.items.length === 0) return;
@@ -153,6 +181,10 @@ export const markAllRead = async (userId: string): Promise<void> => {
       ];
     });
     ops.push(counterOp(userId, -page.items.length));
-    await transact(ops, () => new ConflictError('Notifications changed at the same time; retry'));
+    try {
+      await transact(ops, () => new ConflictError('Notifications changed at the same time; retry'));
+    } catch (error) {
+      if (!(error instanceof ConflictError) || ++conflicts > 10) throw error;
+    }
   }
 };

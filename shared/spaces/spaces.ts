@@ -192,7 +192,10 @@ const ownerCountOp = (spaceId: string, delta: number): TransactOp => ({
   update: {
     key: keys.space(spaceId),
     update: 'ADD ownerCount :d',
-    condition: delta < 0 ? 'attribute_exists(pk) AND ownerCount > :one' : 'attribute_exists(pk)',
+    condition:
+      delta < 0
+        ? 'attribute_exists(pk) AND ownerCount > :one'
+        : 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
     values: delta < 0 ? { ':d': delta, ':one': 1 } : { ':d': delta },
   },
 });

@@ -95,7 +95,12 @@ const requests = async () => {
       });
     }
 
-    const measure = async (label: string, run: () => Promise<{ status: number }>, runs = RUNS, warmup = 2) => {
+    const measure = async (
+      label: string,
+      run: () => Promise<{ status: number }>,
+      runs = RUNS,
+      warmup = 2,
+    ) => {
       const times: number[] = [];
       let summary: Summary | undefined;
       let status = 0;

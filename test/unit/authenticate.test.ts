@@ -40,7 +40,7 @@ const FUTURE = '2026-12-31T00:00:00.000Z';
 /** A Map-backed `ItemLookup`, as `getItems` returns. */
 const lookup = (...items: Item[]): ItemLookup => {
   const byKey = new Map(items.map((i) => [`${String(i.pk)}|${String(i.sk)}`, i]));
-  return { get: (k: Key) => byKey.get(`${k.pk}|${k.sk}`), size: byKey.size };
+  return { get: (k: Key) => byKey.get(`${k.pk}|${k.sk}`), requested: () => true, size: byKey.size };
 };
 
 const minted = mintPersonalToken(TOKEN, USER);
