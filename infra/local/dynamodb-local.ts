@@ -130,7 +130,8 @@ export const startDynamoDbLocal = async (
     String(port),
     ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
   ];
-  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // DynamoDB Local writes a metadata file into its working folder: keep it out of the caller's.
+  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
   let output = '';
   child.stdout?.on('data', (d) => {
     output += d;

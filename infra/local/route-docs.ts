@@ -11,7 +11,12 @@ export const END = '<!-- routes:end -->';
 /** The markdown table of every route. Pure. */
 export const renderRouteTable = (routes: readonly RouteDef[] = ROUTES): string => {
   const rows = routes.map((r) => {
-    const who = r.auth === 'admin' ? 'an instance admin' : r.auth === 'personal' ? 'a personal token' : 'any valid token';
+    const who =
+      r.auth === 'admin'
+        ? 'an instance admin'
+        : r.auth === 'personal'
+          ? 'a personal token'
+          : 'any valid token';
     const needs = r.actions.length ? `${r.actions.join(', ')} (role and token scope)` : who;
     return `| ${r.method} | \`${API_PREFIX}${r.path}\` | ${r.summary} | ${needs} | \`functions/${r.handler}.ts\` |`;
   });
