@@ -184,10 +184,11 @@ export const queryPage = async (input: {
   newestFirst?: boolean;
   projection?: string[];
 }): Promise<QueryPage> => {
+  const names: Record<string, string> = { '#pk': 'pk', ...(input.skPrefix ? { '#sk': 'sk' } : {}) };
   const params: QueryCommandInput = {
     TableName: TABLE,
     KeyConditionExpression: input.skPrefix ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
-    ExpressionAttributeNames: { '#pk': 'pk', ...(input.skPrefix ? { '#sk': 'sk' } : {}) },
+    ExpressionAttributeNames: names,
     ExpressionAttributeValues: { ':pk': input.pk, ...(input.skPrefix ? { ':sk': input.skPrefix } : {}) },
     ConsistentRead: true,
     ScanIndexForward: !input.newestFirst,
@@ -197,7 +198,7 @@ export const queryPage = async (input: {
   };
   if (input.projection) {
     params.ProjectionExpression = input.projection.map((_, i) => `#p${i}`).join(', ');
-    for (const [i, name] of input.projection.entries()) params.ExpressionAttributeNames![`#p${i}`] = name;
+    for (const [i, name] of input.projection.entries()) names[`#p${i}`] = name;
   }
   const out = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
     'Query',
