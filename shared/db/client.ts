@@ -87,9 +87,13 @@ const keyOf = (k: Key) => `${k.pk}\u0000${k.sk}`;
 
 /**
  * Reads many items in as few strongly consistent BatchGetItem calls as possible (100 keys a
- * call, all calls in parallel, unprocessed keys retried). Returns a lookup by key.
+ * call, all calls in parallel, unprocessed keys retried), optionally only some attributes.
+ * Returns a lookup by key.
  */
-export const getItems = async (keysToGet: readonly Key[]): Promise<ItemLookup> => {
+export const getItems = async (
+  keysToGet: readonly Key[],
+  projection?: readonly string[],
+): Promise<ItemLookup> => {
   const unique = [...new Map(keysToGet.map((k) => [keyOf(k), k])).values()];
   const found = new Map<string, Item>();
   const chunks: Key[][] = [];
@@ -106,7 +110,20 @@ export const getItems = async (keysToGet: readonly Key[]): Promise<ItemLookup> =
         }>(
           'BatchGetItem',
           new BatchGetCommand({
-            RequestItems: { [TABLE]: { Keys: pending, ConsistentRead: true } },
+            RequestItems: {
+              [TABLE]: {
+                Keys: pending,
+                ConsistentRead: true,
+                ...(projection
+                  ? {
+                      ProjectionExpression: ['pk', 'sk', ...projection].map((_, i) => `#p${i}`).join(', '),
+                      ExpressionAttributeNames: Object.fromEntries(
+                        ['pk', 'sk', ...projection].map((name, i) => [`#p${i}`, name]),
+                      ),
+                    }
+                  : {}),
+              },
+            },
             ...CAPACITY,
           }),
         );
@@ -205,6 +222,55 @@ export const queryPage = async (input: {
     new QueryCommand(params),
   );
   return { items: out.Items ?? [], lastKey: out.LastEvaluatedKey };
+};
+
+/**
+ * Items of a partition whose sort key is below or above a bound, nearest first, strongly
+ * consistent, with an optional filter; reads pages until `limit` items passed the filter.
+ */
+export const queryRange = async (input: {
+  pk: string;
+  below?: string;
+  above?: string;
+  limit: number;
+  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  projection?: string[];
+}): Promise<Item[]> => {
+  const names: Record<string, string> = { '#pk': 'pk', ...input.filter?.names };
+  const values: Record<string, unknown> = { ':pk': input.pk, ...input.filter?.values };
+  let condition = '#pk = :pk';
+  const bound = input.below ?? input.above;
+  if (bound !== undefined) {
+    condition += input.below !== undefined ? ' AND #sk < :bound' : ' AND #sk > :bound';
+    names['#sk'] = 'sk';
+    values[':bound'] = bound;
+  }
+  const params: QueryCommandInput = {
+    TableName: TABLE,
+    KeyConditionExpression: condition,
+    FilterExpression: input.filter?.expression,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ConsistentRead: true,
+    ScanIndexForward: input.below === undefined,
+    Limit: Math.min(1000, input.filter ? Math.max(input.limit * 2, 50) : input.limit),
+    ...CAPACITY,
+  };
+  if (input.projection) {
+    params.ProjectionExpression = input.projection.map((_, i) => `#p${i}`).join(', ');
+    for (const [i, name] of input.projection.entries()) names[`#p${i}`] = name;
+  }
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
+      'Query',
+      new QueryCommand({ ...params, ExclusiveStartKey: startKey }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && items.length < input.limit);
+  return items.slice(0, input.limit);
 };
 
 /** Every item of a partition (or of a sort-key prefix in it), following pages. */
@@ -360,6 +426,24 @@ export const toTransactItem = (op: TransactOp): TransactItem => {
       ExpressionAttributeValues: op.values,
     },
   };
+};
+
+/**
+ * Applies one operation as a single-item call (no transaction: concurrent writes to the same
+ * item never conflict, DynamoDB applies them one after the other). A failed condition becomes
+ * `onConditionFailed()`.
+ */
+export const applyOne = async (op: TransactOp, onConditionFailed: () => HttpError): Promise<void> => {
+  const item = toTransactItem(op);
+  try {
+    if (item.Put) await send('PutItem', new PutCommand({ ...item.Put, ...CAPACITY }));
+    else if (item.Update) await send('UpdateItem', new UpdateCommand({ ...item.Update, ...CAPACITY }));
+    else if (item.Delete) await send('DeleteItem', new DeleteCommand({ ...item.Delete, ...CAPACITY }));
+    else await transact([op], onConditionFailed);
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') throw onConditionFailed();
+    throw error;
+  }
 };
 
 /** Largest number of operations DynamoDB accepts in one transaction. */

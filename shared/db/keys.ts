@@ -11,8 +11,9 @@
  * - `RECORDS#<tbl>`: the records, keyed by record id.
  * - `RECNUM#<tbl>`: one small index item per record, keyed by autoNumber (default order).
  * - `VORDER#<viw>`: a view's manual order, keyed by fractional order key.
+ * - `UNIQ#<tbl>`: one item per value of a `unique` field, claiming it for a record.
  * - `IDEM#<usr>`: remembered answers of requests with an `Idempotency-Key` (24 h TTL).
- * - `TXN#<id>`: the journal of a write larger than one transaction, while it applies.
+ * - `TXN#<scope>`: the journal of writes larger than one transaction in a scope, while they apply.
  */
 export interface Key {
   pk: string;
@@ -77,9 +78,21 @@ export const keys = {
   viewOrder: (viewId: string, orderKey: string): Key => ({ pk: `VORDER#${viewId}`, sk: orderKey }),
   viewOrderOf: (viewId: string) => ({ pk: `VORDER#${viewId}` }),
 
+  /** Claims a value of a `unique` field for one record. */
+  uniqueValue: (tableId: string, fieldId: string, value: string): Key => ({
+    pk: `UNIQ#${tableId}`,
+    sk: `${fieldId}#${value}`,
+  }),
+  uniqueValuesOf: (tableId: string) => ({ pk: `UNIQ#${tableId}` }),
+
   idempotency: (userId: string, route: string, key: string): Key => ({
     pk: `IDEM#${userId}`,
     sk: `${route}#${key}`,
   }),
-  journal: (id: string): Key => ({ pk: `TXN#${id}`, sk: 'TXN' }),
+  /** One chunk of the journal of a write larger than one transaction, in a scope (a table). */
+  journal: (scope: string, txnId: string, chunk: number): Key => ({
+    pk: `TXN#${scope}`,
+    sk: `${txnId}#${String(chunk).padStart(4, '0')}`,
+  }),
+  journalsOf: (scope: string) => ({ pk: `TXN#${scope}` }),
 } as const;

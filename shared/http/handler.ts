@@ -25,6 +25,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.ts';
+import { withIdempotency } from './idempotency.ts';
 import { logger } from './logger.ts';
 import { parseQueryString } from './query-string.ts';
 import { parseInput, type Schema } from './validation.ts';
@@ -83,7 +84,9 @@ export interface HandlerSpec<
   /** The space resource the route acts on; the permission check runs on it. */
   resource?: L;
   /** Further items to read in the same call as authentication (saves a round trip). */
-  preload?: (userId: string) => Key[];
+  preload?: (userId: string, input: Input<P, Q, B>) => Key[];
+  /** Honour `Idempotency-Key`: a repeat with the same body answers the first answer (24 h). */
+  idempotent?: boolean;
 }
 
 /** What a handler's function receives. */
@@ -194,7 +197,7 @@ export const defineHandler = <
     let loaded = await getItems([
       ...credentialKeys(credential),
       ...(input && spec.resource ? resourceKeys(resourceRefOf(spec.resource, input), userId) : []),
-      ...(input && spec.preload ? spec.preload(userId) : []),
+      ...(input && spec.preload ? spec.preload(userId, input) : []),
     ]);
     const principal = principalFrom(credential, loaded);
     // After principalFrom: a temporary token whose parent is gone is a 401 here too, not a 403.
@@ -220,21 +223,37 @@ export const defineHandler = <
     } else checkScopes(principal, route.actions);
 
     const token = loaded.get(credentialKeys(credential)[0] as Key);
-    const [result] = await Promise.all([
-      run({
-        ...input,
-        principal,
-        resource: resource as Request<P, Q, B, L>['resource'],
-        loaded,
-        headers: event.headers ?? {},
-        requestId: context.awsRequestId,
-        route,
-      }),
+    const request = {
+      ...input,
+      principal,
+      resource: resource as Request<P, Q, B, L>['resource'],
+      loaded,
+      headers: event.headers ?? {},
+      requestId: context.awsRequestId,
+      route,
+    };
+    const answer = async (): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> => {
+      const result = await run(request);
+      return result instanceof Reply
+        ? {
+            status: result.init.status ?? route.status ?? 200,
+            body: result.body,
+            headers: result.init.headers,
+          }
+        : { status: route.status ?? 200, body: result };
+    };
+    const idempotencyKey = spec.idempotent ? event.headers?.['idempotency-key'] : undefined;
+    const [out] = await Promise.all([
+      idempotencyKey !== undefined
+        ? withIdempotency(principal.userId, route.handler, idempotencyKey, input.body, answer)
+        : answer(),
       shouldTouch(token) ? touchAccessToken(userId, credential.tokenId).catch(() => undefined) : undefined,
     ]);
-    if (result instanceof Reply)
-      return json(result.init.status ?? route.status ?? 200, result.body, result.init.headers);
-    return json(route.status ?? 200, result);
+    return json(
+      out.status,
+      out.body,
+      'headers' in out ? (out.headers as Record<string, string> | undefined) : undefined,
+    );
   };
 
   return middy<Event, Result, Error, Context>()

@@ -14,6 +14,7 @@ import { keys } from '#shared/db/keys.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { notificationOps } from '#shared/notifications/notifications.ts';
+import { deleteBasePermanently } from '#shared/workspace/bases.ts';
 import { uniqueName } from './names.ts';
 
 export const DEFAULT_SPACE_NAME = 'Space';
@@ -145,8 +146,9 @@ export const trashSpace = async (spaceId: string, userId: string, now = new Date
 
 /**
  * Deletes a space and every item of it for good. The space is first marked deleted (invisible
- * at once), then the members' mirrors and the partition are emptied, the space item last: a
- * fault part-way leaves it in the trash, and repeating the call finishes the work.
+ * at once), then its bases are deleted for good, the members' mirrors and the partition are
+ * emptied, the space item last: a fault part-way leaves it in the trash, and repeating the call
+ * finishes the work.
  */
 export const deleteSpacePermanently = async (spaceId: string, userId: string) => {
   await updateItem(
@@ -160,13 +162,20 @@ export const deleteSpacePermanently = async (spaceId: string, userId: string) =>
   );
   const items = await queryAll({
     pk: keys.spacePartition(spaceId),
-    projection: ['pk', 'sk', 'userId', 'type'],
+    projection: ['pk', 'sk', 'userId', 'baseId', 'type'],
   });
+  // Each base removes the space's reference to it last, so a repeated call still finds it; a base
+  // deleted meanwhile by its own route is a 404 here and nothing left to do.
+  for (const ref of items.filter((i) => i.type === 'spaceBase'))
+    await deleteBasePermanently(String(ref.baseId), spaceId, userId).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+    });
   const mirrors = items
     .filter((i) => i.type === 'member')
     .map((m) => keys.userSpace(String(m.userId), spaceId));
   const spaceKey = keys.space(spaceId);
   const rest = items
+    .filter((i) => i.type !== 'spaceBase')
     .map((i) => ({ pk: String(i.pk), sk: String(i.sk) }))
     .filter((k) => !(k.pk === spaceKey.pk && k.sk === spaceKey.sk));
   await deleteItems([...mirrors, ...rest]);

@@ -13,13 +13,53 @@ import { type CallOptions, call } from '#test/support/invoke.ts';
 interface World {
   owner: Awaited<ReturnType<typeof newUser>>;
   spaceId: string;
+  baseId: string;
+  tableId: string;
+  fieldId: string;
+  viewId: string;
+  recordIds: [string, string];
   tokenId: string;
   notificationId: string;
 }
 
 const future = () => new Date(Date.now() + 86_400_000).toISOString();
 
+const onTable = (w: World) => ({ params: { tableId: w.tableId } });
+const onBaseTable = (w: World) => ({ params: { baseId: w.baseId, tableId: w.tableId } });
+const onRecord = (w: World) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } });
+
 const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
+  'create-table': (w) => ({ params: { baseId: w.baseId }, body: { name: 'T2', records: [] } }),
+  'list-tables': (w) => ({ params: { baseId: w.baseId } }),
+  'get-table': onBaseTable,
+  'update-table': (w) => ({ ...onBaseTable(w), body: { name: 'Renamed' } }),
+  'delete-table': onBaseTable,
+  'delete-table-permanently': onBaseTable,
+  'get-default-view-id': onBaseTable,
+  'create-field': (w) => ({ ...onTable(w), body: { type: 'singleLineText', name: 'F2' } }),
+  'list-fields': onTable,
+  'get-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
+  'update-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId }, body: { name: 'G' } }),
+  'delete-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
+  'create-view': (w) => ({ ...onTable(w), body: { type: 'grid' } }),
+  'list-views': onTable,
+  'get-view': (w) => ({ params: { tableId: w.tableId, viewId: w.viewId } }),
+  'update-view': (w) => ({ params: { tableId: w.tableId, viewId: w.viewId }, body: { name: 'V2' } }),
+  'delete-view': (w) => ({ params: { tableId: w.tableId, viewId: w.viewId } }),
+  'update-record-order': (w) => ({
+    params: { tableId: w.tableId, viewId: w.viewId },
+    body: { anchorId: w.recordIds[0], position: 'after', recordIds: [w.recordIds[1]] },
+  }),
+  'get-record': onRecord,
+  'update-record': (w) => ({ ...onRecord(w), body: { record: { fields: { Name: 'x' } } } }),
+  'delete-record': onRecord,
+  'create-records': (w) => ({ ...onTable(w), body: { records: [{ fields: {} }] } }),
+  'update-records': (w) => ({
+    ...onTable(w),
+    body: { records: [{ id: w.recordIds[0], fields: { Name: 'y' } }] },
+  }),
+  'delete-records': (w) => ({ ...onTable(w), query: `recordIds[]=${w.recordIds[1]}` }),
+  'duplicate-record': (w) => ({ ...onRecord(w), body: {} }),
   'get-current-user': () => ({}),
   'create-temp-token': () => ({}),
   'create-access-token': () => ({ body: { name: 't', scopes: ['space|read'], expiredTime: future() } }),
@@ -47,6 +87,12 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     params: { spaceId: w.spaceId },
     query: `principalId=${w.owner.id}&principalType=user`,
   }),
+  'create-base': (w) => ({ body: { spaceId: w.spaceId, name: 'B' } }),
+  'list-bases': (w) => ({ params: { spaceId: w.spaceId } }),
+  'get-base': (w) => ({ params: { baseId: w.baseId } }),
+  'update-base': (w) => ({ params: { baseId: w.baseId }, body: { name: 'R' } }),
+  'delete-base': (w) => ({ params: { baseId: w.baseId } }),
+  'delete-base-permanently': (w) => ({ params: { baseId: w.baseId } }),
   'list-notifications': () => ({}),
   'count-unread-notifications': () => ({}),
   'mark-all-notifications-read': () => ({}),
@@ -59,17 +105,38 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
 const world = async (): Promise<World> => {
   const owner = await newUser();
   const space = await call('create-space', { token: owner.auth, body: { name: 'Matrix' } });
+  const base = await call('create-base', { token: owner.auth, body: { spaceId: space.body.id, name: 'M' } });
   const token = await call('create-access-token', {
     token: owner.auth,
     body: { name: 'x', scopes: ['space|read'], expiredTime: future() },
   });
-  return { owner, spaceId: space.body.id, tokenId: token.body.id, notificationId: 'not0000000000000000' };
+  const table = await call('create-table', {
+    token: owner.auth,
+    params: { baseId: base.body.id },
+    body: {
+      views: [{ type: 'grid' }, { type: 'grid', name: 'Second' }],
+      records: [{ fields: {} }, { fields: {} }],
+    },
+  });
+  return {
+    owner,
+    spaceId: space.body.id,
+    baseId: base.body.id,
+    tableId: table.body.id,
+    fieldId: table.body.fields[1].id,
+    viewId: table.body.views[1].id,
+    recordIds: [table.body.records[0].id, table.body.records[1].id],
+    tokenId: token.body.id,
+    notificationId: 'not0000000000000000',
+  };
 };
 
 /** The route table with its handler names kept. */
 const TABLE: readonly (RouteDef & { handler: HandlerName })[] = ROUTES;
 
 const onSpace = (r: RouteDef) => r.path.includes('{spaceId}');
+const onBase = (r: RouteDef) => r.path.includes('{baseId}');
+const onTableRoute = (r: RouteDef) => r.path.includes('{tableId}');
 
 describe('route matrix', () => {
   it('has a sample request for every route of the table', () => {
@@ -132,6 +199,77 @@ describe('route matrix', () => {
       });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('not_found');
+    },
+  );
+
+  it.each(ROUTES.filter(onBase).map((r) => [`${r.method} ${r.path}`, r] as const))(
+    "%s by a user outside the base's space is 403",
+    async (_, route) => {
+      const w = await world();
+      const outsider = await newUser();
+      const res = await call(route.handler, { ...SAMPLES[route.handler](w), token: outsider.auth });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        message: `not a collaborator of space ${w.spaceId}`,
+        status: 403,
+        code: 'restricted_resource',
+      });
+    },
+  );
+
+  it.each(ROUTES.filter(onBase).map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s on a base that does not exist is 404',
+    async (_, route) => {
+      const w = await world();
+      const res = await call(route.handler, {
+        ...SAMPLES[route.handler]({ ...w, baseId: 'bse0000000000000000' }),
+        token: w.owner.auth,
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    },
+  );
+
+  it.each(ROUTES.filter(onTableRoute).map((r) => [`${r.method} ${r.path}`, r] as const))(
+    "%s by a user outside the table's space is 403",
+    async (_, route) => {
+      const w = await world();
+      const outsider = await newUser();
+      const res = await call(route.handler, { ...SAMPLES[route.handler](w), token: outsider.auth });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        message: `not a collaborator of space ${w.spaceId}`,
+        status: 403,
+        code: 'restricted_resource',
+      });
+    },
+  );
+
+  it.each(ROUTES.filter(onTableRoute).map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s on a table that does not exist is 404',
+    async (_, route) => {
+      const w = await world();
+      const res = await call(route.handler, {
+        ...SAMPLES[route.handler]({ ...w, tableId: 'tbl0000000000000000' }),
+        token: w.owner.auth,
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    },
+  );
+
+  it.each(ROUTES.filter(onTableRoute).map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s on a table in the trash is 404',
+    async (_, route) => {
+      const w = await world();
+      const trashed = await call('delete-table', {
+        token: w.owner.auth,
+        params: { baseId: w.baseId, tableId: w.tableId },
+      });
+      expect(trashed.status).toBe(200);
+      const res = await call(route.handler, { ...SAMPLES[route.handler](w), token: w.owner.auth });
+      if (route.handler === 'delete-table-permanently') expect(res.status).toBe(200);
+      else expect(res).toMatchObject({ status: 404, body: { code: 'not_found' } });
     },
   );
 

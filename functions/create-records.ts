@@ -1,0 +1,35 @@
+import { defineHandler } from '#shared/http/handler.ts';
+import { createRecordsBody } from '#shared/http/record-schemas.ts';
+import { tableParams } from '#shared/http/table-schemas.ts';
+import { recordRights } from '#shared/records/context.ts';
+import { createRecords } from '#shared/records/create.ts';
+import { renderRecords } from '#shared/records/read.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+
+export const handler = defineHandler(
+  'create-records',
+  {
+    params: tableParams,
+    body: createRecordsBody,
+    resource: { kind: 'table', param: 'tableId' },
+    idempotent: true,
+  },
+  async ({ params, body, resource, principal }) => {
+    const schema = await loadSchema(params.tableId, resource.table);
+    const keyType = body.fieldKeyType ?? 'name';
+    const items = await createRecords(principal, resource, schema, {
+      records: body.records,
+      fieldKeyType: keyType,
+      typecast: body.typecast ?? false,
+      order: body.order,
+    });
+    const fresh = await loadSchema(params.tableId);
+    return {
+      records: await renderRecords(fresh, items, {
+        keyType,
+        cellFormat: 'json',
+        ...recordRights(principal, resource),
+      }),
+    };
+  },
+);

@@ -1,0 +1,32 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { fieldKeyTypeSchema, jsonObject, tableMeta, viewCreate } from '#shared/http/table-schemas.ts';
+import { listOf, text } from '#shared/http/validation.ts';
+import { recordRights } from '#shared/records/context.ts';
+import { renderRecords } from '#shared/records/read.ts';
+import { createTable, MAX_CREATE_FIELDS, MAX_CREATE_VIEWS, toCreatedTable } from '#shared/tables/tables.ts';
+
+const params = z.object({ baseId: idOf('base') });
+const body = z.object({
+  ...tableMeta,
+  dbTableName: z.optional(text(63)),
+  fieldKeyType: z.optional(fieldKeyTypeSchema),
+  fields: z.optional(listOf(jsonObject, 1, MAX_CREATE_FIELDS)),
+  views: z.optional(listOf(viewCreate, 1, MAX_CREATE_VIEWS)),
+  records: z.optional(listOf(z.object({ fields: jsonObject }), 0, 1000)),
+});
+
+export const handler = defineHandler(
+  'create-table',
+  { params, body, resource: { kind: 'base', param: 'baseId' } },
+  async ({ principal, resource, body }) => {
+    const { schema, records } = await createTable(principal, resource, body);
+    const rendered = await renderRecords(schema, records, {
+      keyType: body.fieldKeyType ?? 'name',
+      cellFormat: 'json',
+      ...recordRights(principal, resource),
+    });
+    return toCreatedTable(schema, rendered);
+  },
+);

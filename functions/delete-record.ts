@@ -1,0 +1,37 @@
+import { keys } from '#shared/db/keys.ts';
+import { NotFoundError, PreconditionFailedError } from '#shared/http/errors.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { recordParams } from '#shared/http/record-schemas.ts';
+import { recordRights } from '#shared/records/context.ts';
+import { deleteRecords } from '#shared/records/delete.ts';
+import { etagOf, type RecordItem } from '#shared/records/model.ts';
+import { renderRecords } from '#shared/records/read.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+
+export const handler = defineHandler(
+  'delete-record',
+  {
+    params: recordParams,
+    resource: { kind: 'table', param: 'tableId' },
+    preload: (_, { params }) => (params ? [keys.record(params.tableId, params.recordId)] : []),
+  },
+  async ({ params, resource, principal, headers, loaded }) => {
+    const current = loaded.get(keys.record(params.tableId, params.recordId)) as RecordItem | undefined;
+    if (!current) throw new NotFoundError(`Record ${params.recordId} not found`);
+    const ifMatch = headers['if-match'];
+    if (ifMatch !== undefined && ifMatch !== etagOf(current))
+      throw new PreconditionFailedError(`Record ${params.recordId} changed since the ETag ${ifMatch}`);
+    const schema = await loadSchema(params.tableId, resource.table);
+    const [item] = await deleteRecords(
+      schema,
+      [params.recordId],
+      ifMatch !== undefined ? current.version : undefined,
+    );
+    const [record] = await renderRecords(schema, item ? [item] : [], {
+      keyType: 'id',
+      cellFormat: 'json',
+      ...recordRights(principal, resource),
+    });
+    return record;
+  },
+);

@@ -1,0 +1,12 @@
+import { defineHandler } from '#shared/http/handler.ts';
+import { baseTableParams } from '#shared/http/table-schemas.ts';
+import { assertInBase, deleteTablePermanently } from '#shared/tables/tables.ts';
+
+export const handler = defineHandler(
+  'delete-table-permanently',
+  { params: baseTableParams, resource: { kind: 'table', param: 'tableId', includeTrashed: true } },
+  async ({ params, resource, principal }) => {
+    assertInBase(resource.table, params.baseId, params.tableId);
+    await deleteTablePermanently(params.baseId, params.tableId, principal.userId);
+  },
+);

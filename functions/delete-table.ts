@@ -1,0 +1,12 @@
+import { defineHandler } from '#shared/http/handler.ts';
+import { baseTableParams } from '#shared/http/table-schemas.ts';
+import { assertInBase, trashTable } from '#shared/tables/tables.ts';
+
+export const handler = defineHandler(
+  'delete-table',
+  { params: baseTableParams, resource: { kind: 'table', param: 'tableId' } },
+  async ({ params, resource, principal }) => {
+    assertInBase(resource.table, params.baseId, params.tableId);
+    await trashTable(params.baseId, params.tableId, principal.userId);
+  },
+);

@@ -1,0 +1,39 @@
+import * as z from 'zod/mini';
+import { ValidationError } from '#shared/http/errors.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { recordParams } from '#shared/http/record-schemas.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { recordRights } from '#shared/records/context.ts';
+import { duplicateRecord } from '#shared/records/duplicate.ts';
+import { renderRecords } from '#shared/records/read.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+
+const body = z.object({
+  viewId: z.optional(idOf('view')),
+  anchorId: z.optional(idOf('record')),
+  position: z.optional(z.enum(['before', 'after'])),
+});
+
+export const handler = defineHandler(
+  'duplicate-record',
+  { params: recordParams, body, resource: { kind: 'table', param: 'tableId' }, idempotent: true },
+  async ({ params, body, resource, principal }) => {
+    const given = [body.viewId, body.anchorId, body.position].filter((v) => v !== undefined).length;
+    if (given !== 0 && given !== 3)
+      throw new ValidationError('viewId, anchorId and position go together: give all three or none');
+    const schema = await loadSchema(params.tableId, resource.table);
+    const order =
+      body.viewId && body.anchorId && body.position
+        ? { viewId: body.viewId, anchorId: body.anchorId, position: body.position }
+        : undefined;
+    const copy = await duplicateRecord(principal, resource, schema, params.recordId, order);
+    const fresh = await loadSchema(params.tableId);
+    return {
+      records: await renderRecords(fresh, [copy], {
+        keyType: 'name',
+        cellFormat: 'json',
+        ...recordRights(principal, resource),
+      }),
+    };
+  },
+);

@@ -1,0 +1,41 @@
+import * as z from 'zod/mini';
+import { keys } from '#shared/db/keys.ts';
+import { NotFoundError } from '#shared/http/errors.ts';
+import { defineHandler, Reply } from '#shared/http/handler.ts';
+import { recordParams } from '#shared/http/record-schemas.ts';
+import { cellFormatSchema, optionalQueryKeyType } from '#shared/http/table-schemas.ts';
+import { queryList, querySingle } from '#shared/http/validation.ts';
+import { recordRights } from '#shared/records/context.ts';
+import { etagOf, type RecordItem } from '#shared/records/model.ts';
+import { projectionOf, renderRecords } from '#shared/records/read.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+
+const query = z.object({
+  projection: z.optional(queryList(z.string())),
+  cellFormat: z.optional(querySingle(cellFormatSchema)),
+  fieldKeyType: optionalQueryKeyType,
+});
+
+// The record is read in the same batch as the token and the table: one round trip when warm.
+export const handler = defineHandler(
+  'get-record',
+  {
+    params: recordParams,
+    query,
+    resource: { kind: 'table', param: 'tableId' },
+    preload: (_, { params }) => (params ? [keys.record(params.tableId, params.recordId)] : []),
+  },
+  async ({ params, query, resource, loaded, principal }) => {
+    const item = loaded.get(keys.record(params.tableId, params.recordId)) as RecordItem | undefined;
+    if (!item) throw new NotFoundError(`Record ${params.recordId} not found`);
+    const schema = await loadSchema(params.tableId, resource.table);
+    const keyType = query.fieldKeyType ?? 'name';
+    const [record] = await renderRecords(schema, [item], {
+      keyType,
+      cellFormat: query.cellFormat ?? 'json',
+      projection: projectionOf(schema, query.projection, keyType),
+      ...recordRights(principal, resource),
+    });
+    return new Reply(record, { headers: { etag: etagOf(item) } });
+  },
+);

@@ -1,0 +1,13 @@
+import { defineHandler } from '#shared/http/handler.ts';
+import { baseTableParams } from '#shared/http/table-schemas.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+import { assertInBase, toTable } from '#shared/tables/tables.ts';
+
+export const handler = defineHandler(
+  'get-table',
+  { params: baseTableParams, resource: { kind: 'table', param: 'tableId' } },
+  async ({ params, resource }) => {
+    const table = assertInBase(resource.table, params.baseId, params.tableId);
+    return toTable(table, (await loadSchema(params.tableId, table)).views);
+  },
+);

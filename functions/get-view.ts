@@ -1,0 +1,16 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+import { findView, toViewOut } from '#shared/tables/views.ts';
+
+const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
+
+export const handler = defineHandler(
+  'get-view',
+  { params, resource: { kind: 'table', param: 'tableId' } },
+  async ({ params, resource }) => {
+    const schema = await loadSchema(params.tableId, resource.table);
+    return toViewOut(findView(schema, params.viewId), schema.fields);
+  },
+);

@@ -1,0 +1,26 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { listOf } from '#shared/http/validation.ts';
+import { placeRecords } from '#shared/records/order.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+
+const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
+const body = z.object({
+  anchorId: idOf('record'),
+  position: z.enum(['before', 'after']),
+  recordIds: listOf(idOf('record'), 1, Number.MAX_SAFE_INTEGER),
+});
+
+export const handler = defineHandler(
+  'update-record-order',
+  { params, body, resource: { kind: 'table', param: 'tableId' } },
+  async ({ params, body, resource }) => {
+    const schema = await loadSchema(params.tableId, resource.table);
+    await placeRecords(schema, body.recordIds, {
+      viewId: params.viewId,
+      anchorId: body.anchorId,
+      position: body.position,
+    });
+  },
+);

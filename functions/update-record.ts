@@ -1,0 +1,30 @@
+import { defineHandler, Reply } from '#shared/http/handler.ts';
+import { recordParams, updateRecordBody } from '#shared/http/record-schemas.ts';
+import { recordRights } from '#shared/records/context.ts';
+import { etagOf } from '#shared/records/model.ts';
+import { renderRecords } from '#shared/records/read.ts';
+import { updateRecords } from '#shared/records/update.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+
+export const handler = defineHandler(
+  'update-record',
+  { params: recordParams, body: updateRecordBody, resource: { kind: 'table', param: 'tableId' } },
+  async ({ params, body, resource, principal, headers }) => {
+    const schema = await loadSchema(params.tableId, resource.table);
+    const keyType = body.fieldKeyType ?? 'name';
+    const [item] = await updateRecords(principal, resource, schema, {
+      records: [{ id: params.recordId, fields: body.record.fields }],
+      fieldKeyType: keyType,
+      typecast: body.typecast ?? false,
+      order: body.order,
+      ifMatch: headers['if-match'],
+    });
+    const fresh = await loadSchema(params.tableId);
+    const [record] = await renderRecords(fresh, item ? [item] : [], {
+      keyType,
+      cellFormat: 'json',
+      ...recordRights(principal, resource),
+    });
+    return new Reply(record, { headers: item ? { etag: etagOf(item) } : {} });
+  },
+);

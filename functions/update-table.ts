@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { baseTableParams, tableMeta } from '#shared/http/table-schemas.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+import { assertInBase, toTable, updateTable } from '#shared/tables/tables.ts';
+
+const body = z.object(tableMeta);
+
+export const handler = defineHandler(
+  'update-table',
+  { params: baseTableParams, body, resource: { kind: 'table', param: 'tableId' } },
+  async ({ params, resource, body }) => {
+    assertInBase(resource.table, params.baseId, params.tableId);
+    await updateTable(params.baseId, params.tableId, body);
+    const schema = await loadSchema(params.tableId);
+    return toTable(schema.table, schema.views);
+  },
+);

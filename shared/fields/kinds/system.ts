@@ -1,0 +1,65 @@
+/**
+ * The computed record stamps (fields.md "Types"): autoNumber, createdTime, lastModifiedTime,
+ * createdBy, lastModifiedBy. Writes to them are ignored, so validate and typecast return no value;
+ * the record path hands toJson/toText the record's own stamp (number, ISO text or UserRef).
+ */
+import { isRecord, readOptions, textOf } from '../cells.ts';
+import type { FieldKind, FieldType } from '../types.ts';
+import { dateText, normalizeDateFormatting } from './date.ts';
+
+type Stamp = Pick<FieldKind, 'normalizeOptions' | 'cellValueType' | 'toText'>;
+
+const systemKind = (type: FieldType, defaultName: string, stamp: Stamp): FieldKind => ({
+  type,
+  defaultName,
+  isComputed: true,
+  allowedAsPrimary: true,
+  isMultipleCellValue: () => false,
+  validate: () => ({ value: undefined }),
+  typecast: () => ({ value: undefined }),
+  defaultValue: () => undefined,
+  toJson: (value) => value,
+  ...stamp,
+});
+
+const noOptions = (type: FieldType) => (options: unknown) => {
+  readOptions(options, type);
+  return {};
+};
+
+const timeStamp = (type: FieldType): Stamp => ({
+  normalizeOptions: (options) => ({
+    formatting: normalizeDateFormatting(readOptions(options, type).formatting, type),
+  }),
+  cellValueType: () => 'dateTime',
+  toText: (value, field) => dateText(value, field),
+});
+
+const userStamp = (type: FieldType): Stamp => ({
+  normalizeOptions: noOptions(type),
+  cellValueType: () => 'string',
+  toText: (value) => (isRecord(value) && typeof value.title === 'string' ? value.title : textOf(value)),
+});
+
+/** The record's autoNumber. */
+export const autoNumber = systemKind('autoNumber', 'ID', {
+  normalizeOptions: noOptions('autoNumber'),
+  cellValueType: () => 'number',
+  toText: (value) => String(value),
+});
+
+/** When the record was created. */
+export const createdTime = systemKind('createdTime', 'Created Time', timeStamp('createdTime'));
+
+/** When the record was last changed. */
+export const lastModifiedTime = systemKind(
+  'lastModifiedTime',
+  'Last Modified Time',
+  timeStamp('lastModifiedTime'),
+);
+
+/** Who created the record. */
+export const createdBy = systemKind('createdBy', 'Created By', userStamp('createdBy'));
+
+/** Who last changed the record. */
+export const lastModifiedBy = systemKind('lastModifiedBy', 'Last Modified By', userStamp('lastModifiedBy'));

@@ -1,0 +1,35 @@
+/** Field names and dbFieldNames (fields.md, first paragraph). Pure. */
+import { uniqueName } from '#shared/spaces/names.ts';
+
+const DB_FIELD_NAME = /^[A-Za-z_]\w{0,62}$/;
+const DB_FIELD_NAME_MAX = 63;
+
+/** True when `value` is a valid dbFieldName (`^[A-Za-z_]\w{0,62}$`). */
+export const isDbFieldName = (value: unknown): value is string =>
+  typeof value === 'string' && DB_FIELD_NAME.test(value);
+
+/**
+ * A field name reduced to the dbFieldName alphabet: every other character becomes `_`, a leading
+ * digit gets a `_` before it, the result is cut to 63 characters; nothing usable gives `field`.
+ */
+export const dbFieldNameFrom = (name: string): string => {
+  // \w without the `u` flag is ASCII only, exactly the alphabet of the pattern
+  let reduced = name.trim().replace(/\W/g, '_');
+  if (/^\d/.test(reduced)) reduced = `_${reduced}`;
+  reduced = reduced.slice(0, DB_FIELD_NAME_MAX);
+  return reduced === '' ? 'field' : reduced;
+};
+
+/** The first of `base`, `base_2`, `base_3`… not among `taken`, shortening base to stay within 63. */
+export const uniqueDbFieldName = (base: string, taken: Iterable<string>): string => {
+  const used = new Set(taken);
+  if (!used.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const suffix = `_${n}`;
+    const candidate = `${base.slice(0, DB_FIELD_NAME_MAX - suffix.length)}${suffix}`;
+    if (!used.has(candidate)) return candidate;
+  }
+};
+
+/** The first of `base`, `base 2`, `base 3`… not among `taken` (default field names). */
+export const uniqueFieldName = (base: string, taken: Iterable<string>): string => uniqueName(base, taken);

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { deleteItem, getItems, putItem, transact } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { ConflictError, InternalServerError, ValidationError } from './errors.ts';
+
+/** Remembered answers live a day (endpoints.md, "Safe retries"). */
+export const IDEMPOTENCY_SECONDS = 86_400;
+const MAX_KEY_LENGTH = 64;
+/** A remembered answer must fit one item. */
+const MAX_STORED_BYTES = 350_000;
+
+/** What a replay answers: the first call's status and body. */
+export interface Remembered {
+  status: number;
+  body: unknown;
+}
+
+/** The hash a request body is remembered by (its exact JSON text). */
+export const bodyHash = (body: unknown): string =>
+  createHash('sha256')
+    .update(JSON.stringify(body ?? null))
+    .digest('base64url');
+
+/**
+ * Runs `work` once per `Idempotency-Key` of a user on a route: the key is claimed first (a
+ * concurrent duplicate is a 409), a repeat with the same body within 24 hours answers the first
+ * answer without running again, the same key with another body is a 409. A failed first call
+ * releases the key, so the caller may retry it.
+ */
+export const withIdempotency = async (
+  userId: string,
+  route: string,
+  key: string,
+  body: unknown,
+  work: () => Promise<Remembered>,
+): Promise<Remembered> => {
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(key))
+    throw new ValidationError(`Idempotency-Key must be 1..${MAX_KEY_LENGTH} printable characters`);
+  const itemKey = keys.idempotency(userId, route, key);
+  const hash = bodyHash(body);
+  const now = Math.floor(Date.now() / 1000);
+  try {
+    await transact(
+      [
+        {
+          put: {
+            ...itemKey,
+            type: 'idempotency',
+            hash,
+            state: 'running',
+            expiresAt: now + IDEMPOTENCY_SECONDS,
+          },
+          condition: 'attribute_not_exists(pk) OR expiresAt < :now',
+          values: { ':now': now },
+        },
+      ],
+      () => new ConflictError('taken'),
+    );
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    const seen = (await getItems([itemKey])).get(itemKey);
+    if (!seen) throw new ConflictError('The Idempotency-Key is in use by another request; retry');
+    if (seen.hash !== hash) throw new ConflictError('The Idempotency-Key was used with a different body');
+    if (seen.state !== 'done')
+      throw new ConflictError('A request with this Idempotency-Key is still running; retry');
+    if (!(seen.answer instanceof Uint8Array)) throw new InternalServerError();
+    return JSON.parse(gunzipSync(seen.answer).toString('utf8')) as Remembered;
+  }
+  let answer: Remembered;
+  try {
+    answer = await work();
+  } catch (error) {
+    await deleteItem(itemKey).catch(() => undefined);
+    throw error;
+  }
+  const packed = gzipSync(JSON.stringify(answer));
+  if (packed.length <= MAX_STORED_BYTES)
+    await putItem({
+      ...itemKey,
+      type: 'idempotency',
+      hash,
+      state: 'done',
+      answer: packed,
+      expiresAt: now + IDEMPOTENCY_SECONDS,
+    });
+  else await deleteItem(itemKey);
+  return answer;
+};

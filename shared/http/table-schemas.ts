@@ -1,0 +1,48 @@
+import * as z from 'zod/mini';
+import { FIELD_KEY_TYPES } from '#shared/records/cells.ts';
+import { VIEW_TYPES } from '#shared/tables/schema.ts';
+import { idOf } from './schemas.ts';
+import { displayName, listOf, querySingle, text } from './validation.ts';
+
+/** Path of routes under `/base/{baseId}/table/{tableId}`. */
+export const baseTableParams = z.object({ baseId: idOf('base'), tableId: idOf('table') });
+/** Path of routes under `/table/{tableId}`. */
+export const tableParams = z.object({ tableId: idOf('table') });
+
+export const fieldKeyTypeSchema = z.enum(FIELD_KEY_TYPES);
+export const cellFormatSchema = z.enum(['json', 'text']);
+export const optionalQueryKeyType = z.optional(querySingle(fieldKeyTypeSchema));
+
+/** A JSON object (field definitions and record fields are checked further by the field layer). */
+export const jsonObject = z.record(z.string(), z.unknown());
+
+const sortItem = z.object({ fieldId: z.string(), order: z.enum(['asc', 'desc']) });
+
+/** The parts of a view a caller may write; field references are checked against the table. */
+export const viewWrite = {
+  name: z.optional(displayName),
+  filter: z.optional(z.nullable(jsonObject)),
+  sort: z.optional(
+    z.nullable(z.object({ sortObjs: listOf(sortItem, 0, 50), manualSort: z.optional(z.boolean()) })),
+  ),
+  group: z.optional(z.nullable(listOf(sortItem, 0, 10))),
+  columnMeta: z.optional(
+    z.record(
+      z.string(),
+      z.object({
+        order: z.optional(z.number()),
+        width: z.optional(z.number()),
+        hidden: z.optional(z.boolean()),
+      }),
+    ),
+  ),
+  options: z.optional(jsonObject),
+};
+
+export const viewCreate = z.object({ type: z.optional(z.enum(VIEW_TYPES)), ...viewWrite });
+
+export const tableMeta = {
+  name: z.optional(displayName),
+  description: z.optional(z.nullable(text(2000))),
+  icon: z.optional(z.nullable(text(100))),
+};

@@ -1,0 +1,61 @@
+import type { Principal } from '#shared/auth/permission.ts';
+import type { Located } from '#shared/auth/resources.ts';
+import { ROLE_ACTIONS } from '#shared/auth/scopes.ts';
+import { queryAll, updateItem } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { UserRef, WriteContext } from '#shared/fields/types.ts';
+import { NotFoundError } from '#shared/http/errors.ts';
+import { newId } from '#shared/ids.ts';
+import type { TableSchema } from '#shared/tables/schema.ts';
+
+/** The caller as user cells and `createdBy` hold it. */
+export const userRefOf = (principal: Principal): UserRef => ({
+  id: principal.userId,
+  title: principal.name,
+  email: principal.email,
+});
+
+/** Collaborators of the space (user cells must name one); read only when the table has a user field. */
+export const collaboratorsFor = async (schema: TableSchema, spaceId: string): Promise<UserRef[]> => {
+  if (!schema.fields.some((f) => f.type === 'user')) return [];
+  const members = await queryAll(keys.membersOf(spaceId));
+  return members.map((m) => ({ id: String(m.userId), title: String(m.userName), email: String(m.email) }));
+};
+
+/** What converting written values needs. */
+export const writeContextFor = async (
+  principal: Principal,
+  located: Located,
+  schema: TableSchema,
+): Promise<WriteContext> => ({
+  now: new Date(),
+  user: userRefOf(principal),
+  collaborators: await collaboratorsFor(schema, located.spaceId),
+  newChoiceId: () => newId('choice'),
+});
+
+/** Whether the caller may update cells and delete records here (role and token scope). */
+export const recordRights = (principal: Principal, located: Located) => {
+  const role = located.role ? ROLE_ACTIONS[located.role] : new Set();
+  return {
+    canUpdate: role.has('record|update') && principal.scopes.has('record|update'),
+    canDelete: role.has('record|delete') && principal.scopes.has('record|delete'),
+  };
+};
+
+/**
+ * Reserves `count` autoNumbers of a table (one atomic counter update); answers the first. Numbers
+ * are never reused: a write that fails after this leaves a gap.
+ */
+export const allocateAutoNumbers = async (tableId: string, count: number): Promise<number> => {
+  const item = await updateItem(
+    {
+      key: keys.table(tableId),
+      update: 'ADD autoNumber :n',
+      condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+      values: { ':n': count },
+    },
+    () => new NotFoundError(`Table ${tableId} not found`),
+  );
+  return Number(item.autoNumber) - count + 1;
+};

@@ -1,0 +1,121 @@
+import type { Principal } from '#shared/auth/permission.ts';
+import type { Located } from '#shared/auth/resources.ts';
+import { commitSteps, type Step } from '#shared/db/commit.ts';
+import { keys } from '#shared/db/keys.ts';
+import { ConflictError, PayloadTooLargeError } from '#shared/http/errors.ts';
+import { newId } from '#shared/ids.ts';
+import type { TableSchema } from '#shared/tables/schema.ts';
+import { applyDefaults, assertNotNull, convertRecords, type FieldKeyType } from './cells.ts';
+import { allocateAutoNumbers, writeContextFor } from './context.ts';
+import { resolveLinks } from './links.ts';
+import { newRecordItem, type RecordItem } from './model.ts';
+import { type Placement, placementSteps } from './placement.ts';
+import { schemaChangeSteps } from './schema-changes.ts';
+import { uniqueSteps } from './unique.ts';
+
+/** Records one call may write (endpoints.md: 1..1000). */
+export const MAX_RECORDS_PER_CALL = 1000;
+
+export interface CreateInput {
+  records: { fields: Record<string, unknown> }[];
+  fieldKeyType: FieldKeyType;
+  typecast: boolean;
+  order?: Placement;
+}
+
+/**
+ * Creates records in request order: values converted per field type, defaults filled, `notNull`
+ * and `unique` checked, links written on both sides, autoNumbers allocated, and each record placed
+ * at the end of every view's manual order (or where `order` says). All or nothing.
+ */
+export const createRecords = async (
+  principal: Principal,
+  located: Located,
+  schema: TableSchema,
+  input: CreateInput,
+): Promise<RecordItem[]> => {
+  if (input.records.length === 0) return [];
+  if (input.records.length > MAX_RECORDS_PER_CALL)
+    throw new PayloadTooLargeError(`At most ${MAX_RECORDS_PER_CALL} records per call`);
+  const tableId = located.id;
+  const ctx = await writeContextFor(principal, located, schema);
+  const converted = convertRecords(
+    schema.fields,
+    input.records.map((r) => r.fields),
+    { keyType: input.fieldKeyType, typecast: input.typecast, ctx },
+  );
+  const fields = schema.fields.map((f) => converted.changedFields.find((c) => c.id === f.id) ?? f);
+  const cells = converted.changes.map((c) => applyDefaults(fields, c, ctx));
+  for (const c of cells) assertNotNull(fields, (id) => c.get(id));
+  const ids = cells.map(() => newId('record'));
+  const links = await resolveLinks(
+    schema,
+    fields,
+    ids.map((id, i) => ({
+      recordId: id,
+      before: undefined,
+      cells: cells[i] as Map<string, unknown>,
+      titles: converted.linkTitles[i],
+    })),
+  );
+  const unique = await uniqueSteps(
+    tableId,
+    ids.flatMap((recordId, i) =>
+      fields
+        .filter((f) => f.unique)
+        .map((field) => ({ recordId, field, from: undefined, to: cells[i]?.get(field.id) })),
+    ),
+  );
+  const first = await allocateAutoNumbers(tableId, ids.length);
+  const now = ctx.now.toISOString();
+  const items = ids.map((id, i) =>
+    newRecordItem(tableId, {
+      id,
+      autoNumber: first + i,
+      cells: cells[i] as Map<string, never>,
+      user: ctx.user,
+      now,
+    }),
+  );
+  const placed = await placementSteps(schema, items, input.order, {
+    created: true,
+    nextAutoNumber: first + ids.length,
+  });
+  const steps: Step[] = [
+    ...schemaChangeSteps(schema, converted.changedFields),
+    ...items.flatMap((item): Step[] => {
+      const ord = placed.orderOf.get(item.id);
+      const withOrder = { ...item, ...(ord ? { ord } : {}) };
+      return [
+        {
+          op: { put: withOrder, condition: 'attribute_not_exists(pk)' },
+          undo: { delete: keys.record(tableId, item.id) },
+        },
+        {
+          // `pv`: the views where the record has a place of its own (it leaves the default order there).
+          op: {
+            put: {
+              ...keys.recordNumber(tableId, item.autoNumber),
+              type: 'recordNumber',
+              recordId: item.id,
+              ...(ord ? { pv: new Set(Object.keys(ord)) } : {}),
+            },
+          },
+          undo: { delete: keys.recordNumber(tableId, item.autoNumber) },
+        },
+      ];
+    }),
+    ...placed.steps,
+    ...unique,
+    ...links.steps,
+  ];
+  await commitSteps(
+    tableId,
+    steps,
+    () => new ConflictError('A concurrent change to the same table won; retry the request'),
+  );
+  return items.map((item) => ({
+    ...item,
+    ...(placed.orderOf.get(item.id) ? { ord: placed.orderOf.get(item.id) } : {}),
+  }));
+};

@@ -1,0 +1,85 @@
+import { commitSteps, type Step } from '#shared/db/commit.ts';
+import { keys } from '#shared/db/keys.ts';
+import { ConflictError, PayloadTooLargeError, PreconditionFailedError } from '#shared/http/errors.ts';
+import type { TableSchema } from '#shared/tables/schema.ts';
+import { MAX_RECORDS_PER_CALL } from './create.ts';
+import { resolveLinks } from './links.ts';
+import { cellOf, type RecordItem } from './model.ts';
+import { orderEntryKey } from './placement.ts';
+import { uniqueSteps } from './unique.ts';
+import { loadRecords } from './update.ts';
+
+/**
+ * Deletes records for good (the contract: deleting records is permanent): the items, their
+ * default-order entries, their places in views' manual orders, their unique claims, and their
+ * ids in the other side of every link. Any missing id fails the whole call (404, nothing
+ * deleted). Answers the records as they were.
+ */
+export const deleteRecords = async (
+  schema: TableSchema,
+  ids: readonly string[],
+  /** With `If-Match` on a single delete: the version the caller saw (412 when it changed). */
+  expectedVersion?: number,
+): Promise<RecordItem[]> => {
+  if (ids.length > MAX_RECORDS_PER_CALL)
+    throw new PayloadTooLargeError(`At most ${MAX_RECORDS_PER_CALL} records per call`);
+  const unique = [...new Set(ids)];
+  const tableId = String(schema.table.id);
+  const items = await loadRecords(tableId, unique);
+  const linkFields = schema.fields.filter((f) => f.type === 'link');
+  const links = await resolveLinks(
+    schema,
+    schema.fields,
+    items.map((item) => ({
+      recordId: item.id,
+      before: item,
+      cells: new Map(linkFields.map((f) => [f.id, undefined])),
+    })),
+  );
+  const claims = await uniqueSteps(
+    tableId,
+    items.flatMap((item) =>
+      schema.fields
+        .filter((f) => f.unique)
+        .map((field) => ({ recordId: item.id, field, from: cellOf(item, field), to: undefined })),
+    ),
+  );
+  const steps: Step[] = [
+    ...items.flatMap((item): Step[] => [
+      {
+        op:
+          expectedVersion === undefined
+            ? { delete: keys.record(tableId, item.id), condition: 'attribute_exists(pk)' }
+            : {
+                delete: keys.record(tableId, item.id),
+                condition: 'version = :v',
+                values: { ':v': expectedVersion },
+              },
+        undo: { put: item },
+      },
+      {
+        op: { delete: keys.recordNumber(tableId, item.autoNumber) },
+        undo: {
+          put: {
+            ...keys.recordNumber(tableId, item.autoNumber),
+            type: 'recordNumber',
+            recordId: item.id,
+            ...(item.ord ? { pv: new Set(Object.keys(item.ord)) } : {}),
+          },
+        },
+      },
+      ...Object.entries(item.ord ?? {}).map(([viewId, key]): Step => {
+        const entry = orderEntryKey(viewId, key, item.id);
+        return { op: { delete: entry }, undo: { put: { ...entry, type: 'viewOrder', recordId: item.id } } };
+      }),
+    ]),
+    ...claims,
+    ...links.steps,
+  ];
+  await commitSteps(tableId, steps, () =>
+    expectedVersion === undefined
+      ? new ConflictError('A record changed while it was being deleted; retry')
+      : new PreconditionFailedError(`Record ${ids[0]} changed since the ETag`),
+  );
+  return items;
+};

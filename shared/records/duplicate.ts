@@ -1,0 +1,36 @@
+import type { Principal } from '#shared/auth/permission.ts';
+import type { Located } from '#shared/auth/resources.ts';
+import { fieldKind } from '#shared/fields/registry.ts';
+import type { TableSchema } from '#shared/tables/schema.ts';
+import { createRecords } from './create.ts';
+import type { RecordItem } from './model.ts';
+import type { Placement } from './placement.ts';
+import { loadRecords } from './update.ts';
+
+/**
+ * Copies every non-computed cell of a record into a new record (new id, autoNumber, times and
+ * creator), through the create path: links are written on both sides, unique fields refuse the
+ * copy (400), and the copy goes where `order` says or to the end.
+ */
+export const duplicateRecord = async (
+  principal: Principal,
+  located: Located,
+  schema: TableSchema,
+  recordId: string,
+  order: Placement | undefined,
+): Promise<RecordItem> => {
+  const [source] = await loadRecords(located.id, [recordId]);
+  const fields: Record<string, unknown> = {};
+  for (const field of schema.fields) {
+    if (field.isComputed || fieldKind(field.type).isComputed) continue;
+    const value = (source as RecordItem)[field.id];
+    if (value !== undefined) fields[field.id] = value;
+  }
+  const [copy] = await createRecords(principal, located, schema, {
+    records: [{ fields }],
+    fieldKeyType: 'id',
+    typecast: false,
+    order,
+  });
+  return copy as RecordItem;
+};

@@ -1,0 +1,240 @@
+import { getItems, type Item, queryAll } from '#shared/db/client.ts';
+import type { Step } from '#shared/db/commit.ts';
+import { keys } from '#shared/db/keys.ts';
+import { fieldKind } from '#shared/fields/registry.ts';
+import type { Field, LinkRelationship, ReadContext } from '#shared/fields/types.ts';
+import { ValidationError } from '#shared/http/errors.ts';
+import { loadSchema, primaryField, type TableSchema } from '#shared/tables/schema.ts';
+import { cellOf, NO_LINKS, type RecordItem } from './model.ts';
+
+/** Link options as the schema layer completes them. */
+export interface LinkOptions {
+  relationship: LinkRelationship;
+  foreignTableId: string;
+  isOneWay?: boolean;
+  symmetricFieldId?: string;
+  lookupFieldId?: string;
+}
+
+export const linkOptions = (field: Field): LinkOptions => field.options as unknown as LinkOptions;
+
+/** True when a record on this side links at most one foreign record. */
+export const singleHere = (r: LinkRelationship) => r === 'manyOne' || r === 'oneOne';
+/** True when a foreign record is linked from at most one record on this side. */
+export const singleThere = (r: LinkRelationship) => r === 'oneMany' || r === 'oneOne';
+
+/** The relationship of the symmetric field, seen from the foreign table. */
+export const mirrorRelationship = (r: LinkRelationship): LinkRelationship =>
+  r === 'manyOne' ? 'oneMany' : r === 'oneMany' ? 'manyOne' : r;
+
+const idsOf = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+/** One record's link-relevant write: its cells after the write, its item before (updates). */
+export interface LinkWrite {
+  recordId: string;
+  before: RecordItem | undefined;
+  cells: Map<string, unknown>;
+  /** Titles to resolve (typecast), per link field id. */
+  titles?: Map<string, string[]>;
+}
+
+/** The steps that keep the other side of every changed link in step, and the resolved cells. */
+export interface LinkResolution {
+  steps: Step[];
+}
+
+const MAX_TITLE_SCAN = 100_000;
+
+/** Resolves titles to ids by the foreign primary field's text (exact, then ignoring case). */
+const resolveTitles = async (foreign: TableSchema, titles: string[]): Promise<string[]> => {
+  const primary = primaryField(foreign);
+  const items = await queryAll({
+    ...keys.recordsOf(String(foreign.table.id)),
+    projection: ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb', primary.id],
+  });
+  if (items.length > MAX_TITLE_SCAN)
+    throw new ValidationError('Too many foreign records to match titles; write record ids');
+  const kind = fieldKind(primary.type);
+  const textOf = (item: Item) => {
+    const v = cellOf(item as RecordItem, primary);
+    return v === undefined ? '' : kind.toText(v, primary, NO_LINKS);
+  };
+  const texts = items.map((i) => ({ id: String(i.id), text: textOf(i) }));
+  const out: string[] = [];
+  for (const title of titles) {
+    const exact =
+      texts.find((t) => t.text === title) ?? texts.find((t) => t.text.toLowerCase() === title.toLowerCase());
+    if (exact) out.push(exact.id);
+  }
+  return out;
+};
+
+/**
+ * For a batch of record writes: resolves link titles (typecast), checks that every linked id is
+ * a record of the foreign table (a 400 naming the field otherwise), and builds the steps that
+ * write the other side: the symmetric cells of foreign records, and, where a foreign record may
+ * be linked from one record only, the cell of the record that loses it. Every touched record is
+ * written on the condition that its version did not change since it was read.
+ */
+export const resolveLinks = async (
+  schema: TableSchema,
+  fields: readonly Field[],
+  writes: LinkWrite[],
+): Promise<LinkResolution> => {
+  const tableId = String(schema.table.id);
+  const linkFields = fields.filter((f) => f.type === 'link' && writes.some((w) => w.cells.has(f.id)));
+  if (linkFields.length === 0) return { steps: [] };
+  // Touched records of any table, keyed `table/record`, loaded once; changes apply to these copies.
+  const working = new Map<string, RecordItem>();
+  const changedKeys = new Set<string>();
+  const ref = (t: string, r: string) => `${t}/${r}`;
+  const inBatch = new Map(writes.map((w) => [w.recordId, w]));
+
+  for (const field of linkFields) {
+    const opts = linkOptions(field);
+    const foreign = await loadSchema(opts.foreignTableId);
+    for (const w of writes) {
+      if (!w.cells.has(field.id)) continue;
+      let ids = idsOf(w.cells.get(field.id));
+      const titles = w.titles?.get(field.id);
+      if (titles?.length) ids = [...new Set([...ids, ...(await resolveTitles(foreign, titles))])];
+      if (singleHere(opts.relationship) && ids.length > 1)
+        throw new ValidationError(`Field "${field.name}" (${field.id}) links at most one record`);
+      w.cells.set(field.id, ids.length ? ids : undefined);
+    }
+    // Existence of every linked id, and the current state of the foreign records.
+    const wanted = [
+      ...new Set(writes.flatMap((w) => [...idsOf(w.cells.get(field.id)), ...idsOf(w.before?.[field.id])])),
+    ];
+    const loaded = await getItems(wanted.map((id) => keys.record(opts.foreignTableId, id)));
+    for (const w of writes) {
+      for (const id of idsOf(w.cells.get(field.id))) {
+        const item = loaded.get(keys.record(opts.foreignTableId, id));
+        if (!item)
+          throw new ValidationError(
+            `Field "${field.name}" (${field.id}): record ${id} is not in table ${opts.foreignTableId}`,
+          );
+      }
+    }
+    for (const id of wanted) {
+      const item = loaded.get(keys.record(opts.foreignTableId, id));
+      if (item && !working.has(ref(opts.foreignTableId, id)))
+        working.set(ref(opts.foreignTableId, id), item as RecordItem);
+    }
+    if (opts.isOneWay || !opts.symmetricFieldId) continue;
+    const sym = opts.symmetricFieldId;
+
+    for (const w of writes) {
+      if (!w.cells.has(field.id)) continue;
+      const before = idsOf(w.before?.[field.id]);
+      const after = idsOf(w.cells.get(field.id));
+      for (const gone of before.filter((id) => !after.includes(id))) {
+        const f = working.get(ref(opts.foreignTableId, gone));
+        if (!f) continue;
+        setCell(
+          f,
+          sym,
+          idsOf(f[sym]).filter((x) => x !== w.recordId),
+        );
+        changedKeys.add(ref(opts.foreignTableId, gone));
+      }
+      for (const added of after.filter((id) => !before.includes(id))) {
+        const f = working.get(ref(opts.foreignTableId, added)) as RecordItem;
+        const holders = idsOf(f[sym]).filter((x) => x !== w.recordId);
+        if (singleThere(opts.relationship)) {
+          // The foreign record may be linked from one record only: the previous holder loses it.
+          for (const holder of holders) {
+            if (inBatch.has(holder)) {
+              const other = inBatch.get(holder) as LinkWrite;
+              other.cells.set(
+                field.id,
+                idsOf(other.cells.get(field.id) ?? other.before?.[field.id]).filter((x) => x !== added),
+              );
+              continue;
+            }
+            let h = working.get(ref(tableId, holder));
+            if (!h) {
+              h = (await getItems([keys.record(tableId, holder)])).get(keys.record(tableId, holder)) as
+                | RecordItem
+                | undefined;
+              if (!h) continue;
+              working.set(ref(tableId, holder), h);
+            }
+            setCell(
+              h,
+              field.id,
+              idsOf(h[field.id]).filter((x) => x !== added),
+            );
+            changedKeys.add(ref(tableId, holder));
+          }
+          setCell(f, sym, [w.recordId]);
+        } else setCell(f, sym, [...holders, w.recordId]);
+        changedKeys.add(ref(opts.foreignTableId, added));
+      }
+    }
+  }
+  const steps: Step[] = [];
+  for (const key of changedKeys) {
+    const item = working.get(key) as RecordItem;
+    const [t, r] = key.split('/') as [string, string];
+    if (t === tableId && inBatch.has(r)) continue; // written by the batch itself
+    steps.push(versionedPut(item));
+  }
+  return { steps };
+};
+
+const originals = new WeakMap<RecordItem, RecordItem>();
+
+const setCell = (item: RecordItem, fieldId: string, ids: string[]) => {
+  if (!originals.has(item)) originals.set(item, structuredClone(item));
+  if (ids.length) item[fieldId] = ids;
+  else delete item[fieldId];
+};
+
+/** Writes a record copy back if nobody changed it since it was read; undo puts the original back. */
+const versionedPut = (item: RecordItem): Step => {
+  const original = originals.get(item) ?? item;
+  const next = { ...item, version: original.version + 1 };
+  return {
+    op: { put: next, condition: 'version = :v', values: { ':v': original.version } },
+    undo: { put: original },
+  };
+};
+
+/**
+ * Titles of the records linked from `items` through the schema's link fields: one batched read
+ * per foreign table of only the attributes its primary field needs.
+ */
+export const linkTitlesFor = async (
+  schema: TableSchema,
+  items: readonly RecordItem[],
+  fieldIds?: ReadonlySet<string>,
+): Promise<ReadContext> => {
+  const linkFields = schema.fields.filter((f) => f.type === 'link' && (!fieldIds || fieldIds.has(f.id)));
+  if (linkFields.length === 0 || items.length === 0) return NO_LINKS;
+  const titles = new Map<string, Map<string, string>>();
+  await Promise.all(
+    linkFields.map(async (field) => {
+      const opts = linkOptions(field);
+      const ids = [...new Set(items.flatMap((i) => idsOf(i[field.id])))];
+      const map = new Map<string, string>();
+      titles.set(field.id, map);
+      if (ids.length === 0) return;
+      const foreign = await loadSchema(opts.foreignTableId);
+      const primary = primaryField(foreign);
+      const loaded = await getItems(
+        ids.map((id) => keys.record(opts.foreignTableId, id)),
+        ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb', primary.id],
+      );
+      const kind = fieldKind(primary.type);
+      for (const id of ids) {
+        const item = loaded.get(keys.record(opts.foreignTableId, id)) as RecordItem | undefined;
+        if (!item) continue;
+        const v = cellOf(item, primary);
+        map.set(id, v === undefined ? '' : kind.toText(v, primary, NO_LINKS));
+      }
+    }),
+  );
+  return { linkTitle: (fieldId, recordId) => titles.get(fieldId)?.get(recordId) };
+};

@@ -1,0 +1,124 @@
+import type { Item } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { fieldKind } from '#shared/fields/registry.ts';
+import type { Field, ReadContext, StoredCell, UserRef } from '#shared/fields/types.ts';
+import { primaryField, type TableSchema } from '#shared/tables/schema.ts';
+import { type CellChanges, type FieldKeyType, fieldKeyOf, isEmptyCell } from './cells.ts';
+
+/**
+ * A record item: the envelope (`id`, `autoNumber`, times, `cb`/`mb` creator and last editor,
+ * `version` for ETags and `ord`, the record's keys in views' manual orders) and one attribute
+ * per non-empty cell, named by field id (field ids never clash with envelope names).
+ */
+export type RecordItem = Item & {
+  id: string;
+  autoNumber: number;
+  createdTime: string;
+  lastModifiedTime: string;
+  cb: UserRef;
+  mb: UserRef;
+  version: number;
+  ord?: Record<string, string>;
+};
+
+/** The stored item of a new record. Pure. */
+export const newRecordItem = (
+  tableId: string,
+  input: { id: string; autoNumber: number; cells: CellChanges; user: UserRef; now: string },
+): RecordItem => {
+  const item: RecordItem = {
+    ...keys.record(tableId, input.id),
+    type: 'record',
+    id: input.id,
+    autoNumber: input.autoNumber,
+    createdTime: input.now,
+    lastModifiedTime: input.now,
+    cb: input.user,
+    mb: input.user,
+    version: 1,
+  };
+  for (const [fieldId, value] of input.cells) if (!isEmptyCell(value)) item[fieldId] = value;
+  return item;
+};
+
+/** The value of a field in a record, including the computed system fields. Pure. */
+export const cellOf = (item: RecordItem, field: Field): StoredCell | undefined => {
+  switch (field.type) {
+    case 'autoNumber':
+      return item.autoNumber;
+    case 'createdTime':
+      return item.createdTime;
+    case 'lastModifiedTime':
+      return item.lastModifiedTime;
+    case 'createdBy':
+      return item.cb;
+    case 'lastModifiedBy':
+      return item.mb;
+    default: {
+      const v = item[field.id];
+      return isEmptyCell(v) ? undefined : (v as StoredCell);
+    }
+  }
+};
+
+/** How a record is answered. */
+export interface RenderOptions {
+  keyType: FieldKeyType;
+  cellFormat: 'json' | 'text';
+  /** Field ids to include; all fields when absent. */
+  projection?: ReadonlySet<string>;
+  /** May the caller update cells / delete the record (role and token). */
+  canUpdate: boolean;
+  canDelete: boolean;
+}
+
+/** A link context that knows no titles (tables without link fields). */
+export const NO_LINKS: ReadContext = { linkTitle: () => undefined };
+
+/** The text of a record's primary field (`record.name`), `""` when empty. Pure. */
+export const recordName = (item: RecordItem, schema: TableSchema, ctx: ReadContext): string => {
+  const primary = primaryField(schema);
+  const value = cellOf(item, primary);
+  return value === undefined ? '' : fieldKind(primary.type).toText(value, primary, ctx);
+};
+
+/** The API record (fields.md, "The record"). Empty cells are left out. Pure. */
+export const toRecordOut = (
+  item: RecordItem,
+  schema: TableSchema,
+  options: RenderOptions,
+  ctx: ReadContext,
+) => {
+  const fields: Record<string, unknown> = {};
+  const permissions: Record<string, { read: true; update: boolean }> = {};
+  for (const field of schema.fields) {
+    if (options.projection && !options.projection.has(field.id)) continue;
+    const key = fieldKeyOf(field, options.keyType);
+    permissions[key] = {
+      read: true,
+      update: options.canUpdate && !(field.isComputed || fieldKind(field.type).isComputed),
+    };
+    const value = cellOf(item, field);
+    if (value === undefined) continue;
+    const kind = fieldKind(field.type);
+    const out =
+      options.cellFormat === 'text' ? kind.toText(value, field, ctx) : kind.toJson(value, field, ctx);
+    if (out === undefined || out === null || out === '' || (Array.isArray(out) && out.length === 0)) continue;
+    fields[key] = out;
+  }
+  return {
+    id: item.id,
+    name: recordName(item, schema, ctx),
+    fields,
+    autoNumber: item.autoNumber,
+    createdTime: item.createdTime,
+    lastModifiedTime: item.lastModifiedTime,
+    createdBy: item.cb.title,
+    lastModifiedBy: item.mb.title,
+    permissions,
+    undeletable: !options.canDelete,
+  };
+};
+
+/** The ETag of a record version (strong; the version changes with every write). */
+export const etagOf = (item: RecordItem): string => `"${item.version}"`;

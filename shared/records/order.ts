@@ -1,0 +1,42 @@
+import { commitSteps } from '#shared/db/commit.ts';
+import { ConflictError, PayloadTooLargeError, ValidationError } from '#shared/http/errors.ts';
+import type { TableSchema } from '#shared/tables/schema.ts';
+import { MAX_RECORDS_PER_CALL } from './create.ts';
+import { type Placement, placementSteps } from './placement.ts';
+import { cellUpdate, loadRecords, withoutV } from './update.ts';
+
+/** `PUT …/record-order`: places existing records before or after an anchor, values untouched. */
+export const placeRecords = async (schema: TableSchema, recordIds: readonly string[], order: Placement) => {
+  if (recordIds.length > MAX_RECORDS_PER_CALL)
+    throw new PayloadTooLargeError(`At most ${MAX_RECORDS_PER_CALL} records per call`);
+  if (new Set(recordIds).size !== recordIds.length)
+    throw new ValidationError('recordIds: an id appears twice');
+  const tableId = String(schema.table.id);
+  const items = await loadRecords(tableId, recordIds);
+  const placed = await placementSteps(schema, items, order, {
+    created: false,
+    nextAutoNumber: Number(schema.table.autoNumber ?? 0) + 1,
+  });
+  if (placed.orderOf.size === 0) return;
+  const steps = [
+    ...items
+      .filter((item) => placed.orderOf.has(item.id))
+      .map((item) => {
+        const spec = cellUpdate(item, new Map(), item.mb, item.lastModifiedTime, placed.orderOf.get(item.id));
+        return {
+          op: {
+            update: {
+              key: { pk: String(item.pk), sk: String(item.sk) },
+              update: spec.update,
+              condition: 'attribute_exists(pk)',
+              names: spec.names,
+              values: withoutV(spec.values),
+            },
+          },
+          undo: { put: item },
+        };
+      }),
+    ...placed.steps,
+  ];
+  await commitSteps(tableId, steps, () => new ConflictError('The records moved at the same time; retry'));
+};

@@ -1,0 +1,231 @@
+import { getItems, type Item, queryRange } from '#shared/db/client.ts';
+import type { Step } from '#shared/db/commit.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
+import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/keys.ts';
+import type { TableSchema } from '#shared/tables/schema.ts';
+import { findView } from '#shared/tables/views.ts';
+import type { RecordItem } from './model.ts';
+
+/** Where written records go in a view's manual order (ordering.md). */
+export interface Placement {
+  viewId: string;
+  anchorId: string;
+  position: 'before' | 'after';
+}
+
+/** A record's place in a view: its key there (placed) or its default key (by autoNumber). */
+export const effectiveKey = (item: Pick<RecordItem, 'ord' | 'autoNumber'>, viewId: string): string =>
+  item.ord?.[viewId] ?? defaultOrderKey(item.autoNumber);
+
+/**
+ * The item key of a record's entry in a view's manual order. The record id after the order key
+ * makes entries unique and breaks ties by id; `#` sorts below every key character.
+ */
+export const orderEntryKey = (viewId: string, orderKey: string, recordId: string): Key =>
+  keys.viewOrder(viewId, `${orderKey}#${recordId}`);
+
+const keyOfEntry = (sk: string) => sk.slice(0, sk.indexOf('#'));
+
+/** Highest autoNumber a default key can hold (8 base62 digits). */
+const MAX_NUMBER = 62 ** 8 - 1;
+
+/** The smallest autoNumber whose default key sorts after `key` (binary search; keys are monotonic). */
+export const firstNumberAfter = (key: string): number => {
+  let lo = 0;
+  let hi = MAX_NUMBER + 1;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (defaultOrderKey(mid) > key) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+};
+
+interface Ordered {
+  id: string;
+  key: string;
+}
+
+/** How many records around an anchor a placement reads on each side at first (the rebalance window). */
+export const WINDOW = 32;
+/** The widest window a rebalance may need (see `planPlacement`; 10,000 inserts at one spot need 1024). */
+const MAX_WINDOW = 8192;
+
+/**
+ * The records nearest to `key` on one side in a view's order: placed records from the view's
+ * order entries merged with unplaced records from the default-order index (autoNumber order),
+ * nearest first, the excluded ids left out.
+ */
+export const neighbours = async (
+  tableId: string,
+  viewId: string,
+  at: { key: string; id: string },
+  side: 'before' | 'after',
+  exclude: ReadonlySet<string>,
+  limit = WINDOW,
+): Promise<Ordered[]> => {
+  const entry = orderEntryKey(viewId, at.key, at.id).sk;
+  // Unplaced records sit at their default key: those before `key` are the autoNumbers below `first`.
+  const first = firstNumberAfter(at.key);
+  const want = limit + exclude.size;
+  const [placed, unplaced] = await Promise.all([
+    queryRange({
+      pk: keys.viewOrderOf(viewId).pk,
+      ...(side === 'before' ? { below: entry } : { above: entry }),
+      limit: want,
+    }),
+    queryRange({
+      pk: keys.recordNumbersOf(tableId).pk,
+      ...(side === 'before'
+        ? { below: keys.recordNumber(tableId, first).sk }
+        : { above: keys.recordNumber(tableId, first - 1).sk }),
+      limit: want,
+      filter: {
+        expression: 'attribute_not_exists(pv) OR NOT contains(pv, :view)',
+        values: { ':view': viewId },
+      },
+    }),
+  ]);
+  const fromPlaced = placed.map((i: Item) => ({ id: String(i.recordId), key: keyOfEntry(String(i.sk)) }));
+  const fromDefault = unplaced.map((i: Item) => ({
+    id: String(i.recordId),
+    key: defaultOrderKey(Number(i.sk)),
+  }));
+  const merged = [...fromPlaced, ...fromDefault]
+    .filter((o) => !exclude.has(o.id) && o.id !== at.id)
+    .sort((a, b) => compare(a, b) * (side === 'before' ? -1 : 1));
+  return merged.slice(0, limit);
+};
+
+const compare = (a: Ordered, b: Ordered) =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/** What a placement writes: the steps for existing records, and each record's new `ord`. */
+export interface PlacementResult {
+  steps: Step[];
+  /** Record id → its complete `ord` map after the placement (only records that moved). */
+  orderOf: Map<string, Record<string, string>>;
+}
+
+const NONE: PlacementResult = { steps: [], orderOf: new Map() };
+
+/**
+ * Places records immediately before or after an anchor in a view's manual order, in request
+ * order, keeping every other record where it is (a rebalance may give neighbours new keys, never
+ * a new relative order). For records being created the caller writes their index entry with the
+ * view marked placed; for existing records the steps here update it.
+ */
+export const placementSteps = async (
+  schema: TableSchema,
+  records: readonly RecordItem[],
+  order: Placement | undefined,
+  opts: { created: boolean; nextAutoNumber: number },
+): Promise<PlacementResult> => {
+  if (!order || records.length === 0) return NONE;
+  const tableId = String(schema.table.id);
+  findView(schema, order.viewId);
+  const moving = records.map((r) => r.id);
+  if (moving.includes(order.anchorId))
+    throw new ValidationError(`Anchor ${order.anchorId} is one of the records being moved`);
+  const anchorItem = (await getItems([keys.record(tableId, order.anchorId)])).get(
+    keys.record(tableId, order.anchorId),
+  ) as RecordItem | undefined;
+  if (!anchorItem) throw new NotFoundError(`Anchor ${order.anchorId} not found`);
+  const anchor = { id: anchorItem.id, key: effectiveKey(anchorItem, order.viewId) };
+  const exclude = new Set(moving);
+  const current = opts.created
+    ? {}
+    : Object.fromEntries(records.map((r) => [r.id, effectiveKey(r, order.viewId)]));
+  // A hot spot may need a wider neighbourhood to rebalance: read twice as far each time.
+  let plan: ReturnType<typeof planPlacement> = { widen: true };
+  for (let width = WINDOW; 'widen' in plan; width *= 2) {
+    if (width > MAX_WINDOW) throw new ConflictError('The view order is too dense around this anchor; retry');
+    const [before, after] = await Promise.all([
+      neighbours(tableId, order.viewId, anchor, 'before', exclude, width),
+      neighbours(tableId, order.viewId, anchor, 'after', exclude, width),
+    ]);
+    plan = planPlacement({
+      moving,
+      anchor,
+      position: order.position,
+      window: [...before.reverse(), anchor, ...after],
+      startsList: before.length < width,
+      endsList: after.length < width,
+      current,
+      upperBound: upperBoundFor(opts.nextAutoNumber),
+    });
+  }
+  if (plan.assign.length === 0) return NONE;
+
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const others = plan.assign.filter((a) => !byId.has(a.id));
+  const otherItems = others.length
+    ? await getItems(others.map((o) => keys.record(tableId, o.id)))
+    : undefined;
+  const steps: Step[] = [];
+  const orderOf = new Map<string, Record<string, string>>();
+  for (const { id, key } of plan.assign) {
+    const item = (byId.get(id) ?? otherItems?.get(keys.record(tableId, id))) as RecordItem | undefined;
+    if (!item) continue;
+    const old = item.ord?.[order.viewId];
+    const ord = { ...(item.ord ?? {}), [order.viewId]: key };
+    orderOf.set(id, ord);
+    const entry = orderEntryKey(order.viewId, key, id);
+    steps.push({ op: { put: { ...entry, type: 'viewOrder', recordId: id } }, undo: { delete: entry } });
+    if (old !== undefined) {
+      const oldEntry = orderEntryKey(order.viewId, old, id);
+      steps.push({
+        op: { delete: oldEntry },
+        undo: { put: { ...oldEntry, type: 'viewOrder', recordId: id } },
+      });
+    }
+    if (opts.created && byId.has(id)) continue;
+    // Existing records: mark the index entry placed, and (for neighbours moved by a rebalance) the record's key.
+    const numberKey = keys.recordNumber(tableId, item.autoNumber);
+    if (old === undefined)
+      steps.push({
+        op: { update: { key: numberKey, update: 'ADD pv :v', values: { ':v': new Set([order.viewId]) } } },
+        undo: {
+          update: { key: numberKey, update: 'DELETE pv :v', values: { ':v': new Set([order.viewId]) } },
+        },
+      });
+    if (!byId.has(id))
+      steps.push({
+        op: {
+          update: {
+            key: keys.record(tableId, id),
+            update: item.ord ? 'SET ord.#v = :k' : 'SET ord = :ord',
+            names: item.ord ? { '#v': order.viewId } : undefined,
+            values: item.ord ? { ':k': key } : { ':ord': ord },
+          },
+        },
+        undo: { put: item },
+      });
+  }
+  return { steps, orderOf };
+};
+
+/**
+ * Every record id of a table in a view's order (the order the listing engine pages through).
+ * Reads both order sources whole: for tests and small tables; the listing engine pages them.
+ */
+export const viewOrderIds = async (tableId: string, viewId: string): Promise<string[]> => {
+  const [placed, unplaced] = await Promise.all([
+    queryRange({ pk: keys.viewOrderOf(viewId).pk, limit: Number.MAX_SAFE_INTEGER }),
+    queryRange({
+      pk: keys.recordNumbersOf(tableId).pk,
+      limit: Number.MAX_SAFE_INTEGER,
+      filter: {
+        expression: 'attribute_not_exists(pv) OR NOT contains(pv, :view)',
+        values: { ':view': viewId },
+      },
+    }),
+  ]);
+  return [
+    ...placed.map((i) => ({ id: String(i.recordId), key: keyOfEntry(String(i.sk)) })),
+    ...unplaced.map((i) => ({ id: String(i.recordId), key: defaultOrderKey(Number(i.sk)) })),
+  ]
+    .sort(compare)
+    .map((o) => o.id);
+};

@@ -1,0 +1,25 @@
+import type { Step } from '#shared/db/commit.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { bumpSchemaOp, fieldItem, nextFieldOrder, type TableSchema } from '#shared/tables/schema.ts';
+
+/**
+ * The steps that store fields a record write changed (typecast added select choices): each field
+ * item, and the table's schema version bumped on the condition that nobody changed the schema
+ * since it was read (else the write fails whole and the caller retries).
+ */
+export const schemaChangeSteps = (schema: TableSchema, changed: readonly Field[]): Step[] => {
+  if (changed.length === 0) return [];
+  const tableId = String(schema.table.id);
+  return [
+    ...changed.map((field): Step => {
+      const before = schema.fields.find((f) => f.id === field.id) as Field;
+      const order = schema.fieldOrder[field.id] ?? nextFieldOrder(schema);
+      return {
+        op: { put: fieldItem(tableId, field, order) },
+        undo: { put: fieldItem(tableId, before, order) },
+      };
+    }),
+    // Undoing leaves the version bumped: harmless, caches just reload.
+    { op: bumpSchemaOp(tableId, schema.version), undo: null },
+  ];
+};

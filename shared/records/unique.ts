@@ -1,0 +1,77 @@
+import { getItems } from '#shared/db/client.ts';
+import type { Step } from '#shared/db/commit.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { Field, StoredCell } from '#shared/fields/types.ts';
+import { ValidationError } from '#shared/http/errors.ts';
+import { isEmptyCell } from './cells.ts';
+
+/** The text a unique value is claimed under (case-insensitive for text, as people expect). Pure. */
+export const uniqueText = (value: StoredCell): string =>
+  (typeof value === 'string' ? value.trim().toLowerCase() : JSON.stringify(value)).slice(0, 800);
+
+/** A change of a unique cell: the record, the value it gives up and the value it takes. */
+export interface UniqueChange {
+  recordId: string;
+  field: Field;
+  from: StoredCell | undefined;
+  to: StoredCell | undefined;
+}
+
+/**
+ * Checks unique fields for a batch: values repeated inside the batch or already held by another
+ * record are a 400 naming the field. Answers the steps that move the claims (a claim taken at the
+ * same time by another write fails the transaction: a 409).
+ */
+export const uniqueSteps = async (tableId: string, changes: readonly UniqueChange[]): Promise<Step[]> => {
+  const relevant = changes.filter(
+    (c) =>
+      c.field.unique &&
+      !isEmptyCell(c.to) &&
+      (isEmptyCell(c.from) || uniqueText(c.from as StoredCell) !== uniqueText(c.to as StoredCell)),
+  );
+  const seen = new Set<string>();
+  for (const c of relevant) {
+    const k = `${c.field.id}#${uniqueText(c.to as StoredCell)}`;
+    if (seen.has(k))
+      throw new ValidationError(
+        `Field "${c.field.name}" (${c.field.id}) must be unique: a value repeats in this request`,
+      );
+    seen.add(k);
+  }
+  const claimKeys = relevant.map((c) =>
+    keys.uniqueValue(tableId, c.field.id, uniqueText(c.to as StoredCell)),
+  );
+  const held = claimKeys.length ? await getItems(claimKeys) : undefined;
+  const steps: Step[] = [];
+  for (const [i, c] of relevant.entries()) {
+    const key = claimKeys[i] as (typeof claimKeys)[number];
+    const holder = held?.get(key);
+    if (holder && holder.recordId !== c.recordId)
+      throw new ValidationError(
+        `Field "${c.field.name}" (${c.field.id}) must be unique: the value is already used`,
+      );
+    steps.push({
+      op: {
+        put: { ...key, type: 'uniqueValue', recordId: c.recordId },
+        condition: 'attribute_not_exists(pk) OR recordId = :r',
+        values: { ':r': c.recordId },
+      },
+      undo: { delete: key },
+    });
+  }
+  // Claims given up (a value cleared or changed) are released.
+  for (const c of changes) {
+    if (!c.field.unique || isEmptyCell(c.from)) continue;
+    if (!isEmptyCell(c.to) && uniqueText(c.from as StoredCell) === uniqueText(c.to as StoredCell)) continue;
+    const key = keys.uniqueValue(tableId, c.field.id, uniqueText(c.from as StoredCell));
+    steps.push({
+      op: {
+        delete: key,
+        condition: 'attribute_not_exists(pk) OR recordId = :r',
+        values: { ':r': c.recordId },
+      },
+      undo: { put: { ...key, type: 'uniqueValue', recordId: c.recordId } },
+    });
+  }
+  return steps;
+};

@@ -1,0 +1,187 @@
+import type { Principal } from '#shared/auth/permission.ts';
+import type { Located } from '#shared/auth/resources.ts';
+import { getItems } from '#shared/db/client.ts';
+import { commitSteps, type Step } from '#shared/db/commit.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { StoredCell } from '#shared/fields/types.ts';
+import {
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PreconditionFailedError,
+  ValidationError,
+} from '#shared/http/errors.ts';
+import type { TableSchema } from '#shared/tables/schema.ts';
+import { assertNotNull, type CellChanges, convertRecords, type FieldKeyType, isEmptyCell } from './cells.ts';
+import { userRefOf, writeContextFor } from './context.ts';
+import { MAX_RECORDS_PER_CALL } from './create.ts';
+import { resolveLinks } from './links.ts';
+import { cellOf, etagOf, type RecordItem } from './model.ts';
+import { type Placement, placementSteps } from './placement.ts';
+import { schemaChangeSteps } from './schema-changes.ts';
+import { uniqueSteps } from './unique.ts';
+
+/** Reads records of a table by id; any missing id is a 404 naming it. */
+export const loadRecords = async (tableId: string, ids: readonly string[]): Promise<RecordItem[]> => {
+  const loaded = await getItems(ids.map((id) => keys.record(tableId, id)));
+  return ids.map((id) => {
+    const item = loaded.get(keys.record(tableId, id));
+    if (!item) throw new NotFoundError(`Record ${id} not found`);
+    return item as RecordItem;
+  });
+};
+
+export interface UpdateInput {
+  records: { id: string; fields: Record<string, unknown> }[];
+  fieldKeyType: FieldKeyType;
+  typecast: boolean;
+  order?: Placement;
+  /** The ETag the caller last saw (single-record PATCH with If-Match). */
+  ifMatch?: string;
+}
+
+/** The update expression that sets only the written cells (concurrent writes to other cells survive). Pure. */
+export const cellUpdate = (
+  item: RecordItem,
+  cells: CellChanges,
+  user: RecordItem['mb'],
+  now: string,
+  ord?: Record<string, string>,
+) => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':one': 1, ':now': now, ':mb': user, ':v': item.version };
+  const sets = ['version = version + :one', 'lastModifiedTime = :now', 'mb = :mb'];
+  const removes: string[] = [];
+  let i = 0;
+  for (const [fieldId, value] of cells) {
+    names[`#f${i}`] = fieldId;
+    if (isEmptyCell(value)) removes.push(`#f${i}`);
+    else {
+      values[`:f${i}`] = value;
+      sets.push(`#f${i} = :f${i}`);
+    }
+    i++;
+  }
+  if (ord) {
+    for (const [viewId, key] of Object.entries(ord)) {
+      names[`#o${i}`] = viewId;
+      values[`:o${i}`] = key;
+      sets.push(`ord.#o${i} = :o${i}`);
+      i++;
+    }
+    if (!item.ord) {
+      // `ord` does not exist yet: set the whole map instead of paths into it.
+      for (const k of Object.keys(names)) if (/^#o\d+$/.test(k)) delete names[k];
+      for (const k of Object.keys(values)) if (/^:o\d+$/.test(k)) delete values[k];
+      const kept = sets.filter((s) => !s.startsWith('ord.'));
+      sets.length = 0;
+      sets.push(...kept, 'ord = :ord');
+      values[':ord'] = ord;
+    }
+  }
+  return {
+    update: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    names: Object.keys(names).length ? names : undefined,
+    values,
+  };
+};
+
+/**
+ * Updates records: only the written cells change (a concurrent write to other cells of the same
+ * record survives; the same cell: last write wins), links are kept two-sided, `unique`/`notNull`
+ * checked, placement applied. With `ifMatch`, a record whose version changed is a 412.
+ */
+export const updateRecords = async (
+  principal: Principal,
+  located: Located,
+  schema: TableSchema,
+  input: UpdateInput,
+): Promise<RecordItem[]> => {
+  if (input.records.length === 0) return [];
+  if (input.records.length > MAX_RECORDS_PER_CALL)
+    throw new PayloadTooLargeError(`At most ${MAX_RECORDS_PER_CALL} records per call`);
+  const ids = input.records.map((r) => r.id);
+  if (new Set(ids).size !== ids.length) throw new ValidationError('A record id appears twice in records');
+  const tableId = located.id;
+  const ctx = await writeContextFor(principal, located, schema);
+  const converted = convertRecords(
+    schema.fields,
+    input.records.map((r) => r.fields),
+    { keyType: input.fieldKeyType, typecast: input.typecast, ctx },
+  );
+  const before = await loadRecords(tableId, ids);
+  if (input.ifMatch !== undefined && before[0] && input.ifMatch !== etagOf(before[0]))
+    throw new PreconditionFailedError(`Record ${ids[0]} changed since the ETag ${input.ifMatch}`);
+  const fields = schema.fields.map((f) => converted.changedFields.find((c) => c.id === f.id) ?? f);
+  // notNull: a written cell may not clear a field that must hold a value.
+  for (const cells of converted.changes)
+    assertNotNull(
+      fields.filter((f) => cells.has(f.id)),
+      (id) => cells.get(id),
+    );
+  const links = await resolveLinks(
+    schema,
+    fields,
+    ids.map((id, i) => ({
+      recordId: id,
+      before: before[i],
+      cells: converted.changes[i] as Map<string, unknown>,
+      titles: converted.linkTitles[i],
+    })),
+  );
+  const unique = await uniqueSteps(
+    tableId,
+    ids.flatMap((recordId, i) =>
+      fields
+        .filter((f) => f.unique && converted.changes[i]?.has(f.id))
+        .map((field) => ({
+          recordId,
+          field,
+          from: cellOf(before[i] as RecordItem, field),
+          to: converted.changes[i]?.get(field.id) as StoredCell | undefined,
+        })),
+    ),
+  );
+  const placed = await placementSteps(schema, before, input.order, {
+    created: false,
+    nextAutoNumber: Number(schema.table.autoNumber ?? 0) + 1,
+  });
+  const now = ctx.now.toISOString();
+  const user = userRefOf(principal);
+  const steps: Step[] = [
+    ...schemaChangeSteps(schema, converted.changedFields),
+    ...before.map((item, i): Step => {
+      const cells = converted.changes[i] as CellChanges;
+      const spec = cellUpdate(item, cells, user, now, placed.orderOf.get(item.id));
+      const guard = input.ifMatch !== undefined ? 'version = :v' : 'attribute_exists(pk)';
+      return {
+        op: {
+          update: {
+            key: keys.record(tableId, item.id),
+            update: spec.update,
+            condition: guard,
+            names: spec.names,
+            values: guard === 'version = :v' ? spec.values : withoutV(spec.values),
+          },
+        },
+        undo: { put: item },
+      };
+    }),
+    ...placed.steps,
+    ...unique,
+    ...links.steps,
+  ];
+  await commitSteps(tableId, steps, () =>
+    input.ifMatch !== undefined
+      ? new PreconditionFailedError(`Record ${ids[0]} changed since the ETag ${input.ifMatch}`)
+      : new ConflictError('A concurrent change to the same records won; retry the request'),
+  );
+  const after = await loadRecords(tableId, ids);
+  return after;
+};
+
+/** Expression values without the version (for updates not guarded by `If-Match`). */
+export const withoutV = (values: Record<string, unknown>) => {
+  const { ':v': _v, ...rest } = values;
+  return rest;
+};

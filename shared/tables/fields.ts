@@ -1,0 +1,139 @@
+import { type TransactOp, transact } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { defineField, updateField as patchField } from '#shared/fields/define.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '#shared/http/errors.ts';
+import { newId } from '#shared/ids.ts';
+import { prepareLinkField, symmetricDeleteOps } from './links.ts';
+import {
+  bumpSchemaOp,
+  fieldItem,
+  loadSchema,
+  nextFieldOrder,
+  primaryField,
+  type SortItem,
+  type TableSchema,
+  type View,
+  viewItem,
+} from './schema.ts';
+import { completeColumnMeta } from './views.ts';
+
+const schemaConflict = () => new ConflictError('The table changed at the same time; retry');
+
+/** A link without a name is named after its foreign table (fields.md, default names). */
+const linkDefaultName = async (input: Record<string, unknown>): Promise<string | undefined> => {
+  const foreignTableId = (input.options as { foreignTableId?: unknown } | undefined)?.foreignTableId;
+  if (input.type !== 'link' || typeof foreignTableId !== 'string') return undefined;
+  const foreign = await loadSchema(foreignTableId).catch(() => undefined);
+  return foreign ? String(foreign.table.name) : undefined;
+};
+
+/** Finds a field of the table by id, or a 404. */
+export const findField = (schema: TableSchema, fieldId: string): Field => {
+  const field = schema.fields.find((f) => f.id === fieldId);
+  if (!field) throw new NotFoundError(`Field ${fieldId} not found in table ${String(schema.table.id)}`);
+  return field;
+};
+
+/** Fields in a view's column order (hidden ones included), or in table order without a view. */
+export const fieldsInViewOrder = (schema: TableSchema, view: View | undefined): Field[] => {
+  if (!view) return schema.fields;
+  const meta = completeColumnMeta(view.columnMeta, schema.fields);
+  return [...schema.fields].sort((a, b) => (meta[a.id]?.order ?? 0) - (meta[b.id]?.order ?? 0));
+};
+
+/** Creates a field at the end of the table. */
+export const createField = async (schema: TableSchema, input: Record<string, unknown>) => {
+  const tableId = String(schema.table.id);
+  const defined = defineField(input, {
+    existing: schema.fields,
+    newChoiceId: () => newId('choice'),
+    defaultName: await linkDefaultName(input),
+  });
+  const order = nextFieldOrder(schema);
+  const { field, ops } =
+    defined.type === 'link'
+      ? await prepareLinkField(defined, {
+          tableId,
+          tableName: String(schema.table.name),
+          baseId: String(schema.table.baseId),
+          schema,
+          primaryFieldId: primaryField(schema).id,
+          selfOrder: order + 1,
+        })
+      : { field: defined, ops: [] };
+  await transact(
+    [
+      { put: fieldItem(tableId, field, order), condition: 'attribute_not_exists(pk)' },
+      ...ops,
+      bumpSchemaOp(tableId, schema.version),
+    ],
+    schemaConflict,
+  );
+  return field;
+};
+
+/** Changes a field's name, description, dbFieldName or options. */
+export const updateField = async (schema: TableSchema, fieldId: string, patch: Record<string, unknown>) => {
+  const tableId = String(schema.table.id);
+  const current = findField(schema, fieldId);
+  const field = patchField(current, patch, {
+    existing: schema.fields.filter((f) => f.id !== fieldId),
+    newChoiceId: () => newId('choice'),
+  });
+  const order = schema.fieldOrder[fieldId] ?? nextFieldOrder(schema);
+  await transact(
+    [
+      { put: fieldItem(tableId, field, order), condition: 'attribute_exists(pk)' },
+      bumpSchemaOp(tableId, schema.version),
+    ],
+    schemaConflict,
+  );
+  return field;
+};
+
+const withoutField = (view: View, fieldId: string): View => {
+  const keep = (items: SortItem[] | null) => items?.filter((s) => s.fieldId !== fieldId) ?? null;
+  const { [fieldId]: _dropped, ...columnMeta } = view.columnMeta;
+  return {
+    ...view,
+    filter: stripFilter(view.filter, fieldId),
+    sort: view.sort ? { ...view.sort, sortObjs: keep(view.sort.sortObjs) ?? [] } : null,
+    group: keep(view.group),
+    columnMeta,
+  };
+};
+
+/** A filter without the items on one field (empty groups dropped). Pure. */
+export const stripFilter = (filter: unknown, fieldId: string): unknown => {
+  if (!filter || typeof filter !== 'object') return filter ?? null;
+  const f = filter as { filterSet?: unknown[]; fieldId?: string };
+  if (f.fieldId !== undefined) return f.fieldId === fieldId ? null : filter;
+  const filterSet = (f.filterSet ?? []).map((i) => stripFilter(i, fieldId)).filter((i) => i !== null);
+  return { ...f, filterSet };
+};
+
+const mentions = (view: View, fieldId: string) =>
+  JSON.stringify(withoutField(view, fieldId)) !== JSON.stringify(view);
+
+/**
+ * Deletes a field; the primary field cannot be deleted (403). Views that name it lose those
+ * filter, sort, group and column entries in the same transaction. Its cells stay in the record
+ * items, unread (field ids are never reused).
+ */
+export const deleteField = async (schema: TableSchema, fieldId: string) => {
+  const tableId = String(schema.table.id);
+  const field = findField(schema, fieldId);
+  if (field.isPrimary)
+    throw new ForbiddenError(`Field ${fieldId} is the primary field and cannot be deleted`);
+  const ops: TransactOp[] = [
+    { delete: keys.field(tableId, fieldId), condition: 'attribute_exists(pk)' },
+    ...(await symmetricDeleteOps(field, tableId)),
+    ...schema.views
+      .filter((v) => mentions(v, fieldId))
+      .map((v) => ({ put: viewItem(tableId, withoutField(v, fieldId)) })),
+    bumpSchemaOp(tableId, schema.version),
+  ];
+  await transact(ops, schemaConflict);
+  return field;
+};

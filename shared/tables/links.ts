@@ -1,0 +1,93 @@
+import type { TransactOp } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/names.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { ValidationError } from '#shared/http/errors.ts';
+import { newId } from '#shared/ids.ts';
+import { type LinkOptions, mirrorRelationship } from '#shared/records/links.ts';
+import { uniqueName } from '#shared/spaces/names.ts';
+import {
+  bumpSchemaOp,
+  fieldItem,
+  loadSchema,
+  nextFieldOrder,
+  primaryField,
+  type TableSchema,
+} from './schema.ts';
+
+/**
+ * Completes a new link field and writes its other side: `lookupFieldId` is the foreign primary
+ * field, and unless the link is one-way a symmetric link field is created in the foreign table
+ * (named after this table, made unique there) pointing back. The foreign table must be a table
+ * of the same base. Answers the completed field and the operations for the foreign table.
+ */
+export const prepareLinkField = async (
+  field: Field,
+  here: {
+    tableId: string;
+    tableName: string;
+    baseId: string;
+    schema?: TableSchema;
+    primaryFieldId: string;
+    selfOrder: number;
+  },
+): Promise<{ field: Field; ops: TransactOp[] }> => {
+  const opts = field.options as unknown as LinkOptions;
+  const self = opts.foreignTableId === here.tableId;
+  let foreign: TableSchema | undefined;
+  if (!self) {
+    foreign = await loadSchema(opts.foreignTableId).catch(() => undefined);
+    if (!foreign || foreign.table.deletedTime)
+      throw new ValidationError(`Field "${field.name}": foreign table ${opts.foreignTableId} not found`);
+    if (String(foreign.table.baseId) !== here.baseId)
+      throw new ValidationError(`Field "${field.name}": the foreign table must be in the same base`);
+  }
+  const lookupFieldId = self ? here.primaryFieldId : primaryField(foreign as TableSchema).id;
+  if (opts.isOneWay) return { field: { ...field, options: { ...opts, lookupFieldId } }, ops: [] };
+  const symmetricFieldId = newId('field');
+  const completed: Field = { ...field, options: { ...opts, lookupFieldId, symmetricFieldId } };
+  const foreignFields = self ? [...(here.schema?.fields ?? []), completed] : (foreign as TableSchema).fields;
+  const name = uniqueName(
+    here.tableName,
+    foreignFields.map((f) => f.name),
+  );
+  const symmetric: Field = {
+    id: symmetricFieldId,
+    name,
+    type: 'link',
+    description: null,
+    options: {
+      relationship: mirrorRelationship(opts.relationship),
+      foreignTableId: here.tableId,
+      symmetricFieldId: field.id,
+      lookupFieldId: here.primaryFieldId,
+    },
+    dbFieldName: uniqueDbFieldName(
+      dbFieldNameFrom(name),
+      foreignFields.map((f) => f.dbFieldName),
+    ),
+    cellValueType: 'string',
+    isMultipleCellValue:
+      mirrorRelationship(opts.relationship) === 'oneMany' || opts.relationship === 'manyMany',
+  };
+  const targetTable = self ? here.tableId : opts.foreignTableId;
+  const order = self ? here.selfOrder : nextFieldOrder(foreign as TableSchema);
+  const ops: TransactOp[] = [
+    { put: fieldItem(targetTable, symmetric, order), condition: 'attribute_not_exists(pk)' },
+  ];
+  if (!self) ops.push(bumpSchemaOp(opts.foreignTableId, (foreign as TableSchema).version));
+  return { field: completed, ops };
+};
+
+/** The operations that delete the other side of a link field being deleted. */
+export const symmetricDeleteOps = async (field: Field, tableId: string): Promise<TransactOp[]> => {
+  const opts = field.options as unknown as LinkOptions;
+  if (field.type !== 'link' || opts.isOneWay || !opts.symmetricFieldId) return [];
+  if (opts.foreignTableId === tableId) return [{ delete: keys.field(tableId, opts.symmetricFieldId) }];
+  const foreign = await loadSchema(opts.foreignTableId).catch(() => undefined);
+  if (!foreign) return [];
+  return [
+    { delete: keys.field(opts.foreignTableId, opts.symmetricFieldId) },
+    bumpSchemaOp(opts.foreignTableId, foreign.version),
+  ];
+};

@@ -1,0 +1,128 @@
+import { type Item, queryAll } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { NotFoundError } from '#shared/http/errors.ts';
+
+/** View types of the contract. */
+export const VIEW_TYPES = ['grid', 'kanban', 'form', 'gallery', 'calendar'] as const;
+export type ViewType = (typeof VIEW_TYPES)[number];
+
+export interface SortItem {
+  fieldId: string;
+  order: 'asc' | 'desc';
+}
+
+export interface ColumnMeta {
+  order: number;
+  width?: number;
+  hidden?: boolean;
+}
+
+/** A view as stored and answered (endpoints.md, "View shape"). */
+export interface View {
+  id: string;
+  name: string;
+  type: ViewType;
+  order: number;
+  filter: unknown | null;
+  sort: { sortObjs: SortItem[]; manualSort?: boolean } | null;
+  group: SortItem[] | null;
+  columnMeta: Record<string, ColumnMeta>;
+  options: Record<string, unknown>;
+  createdBy: string;
+  createdTime: string;
+  lastModifiedTime: string;
+}
+
+/** A table's schema: its item, fields (creation order, primary first) and views (by order). */
+export interface TableSchema {
+  table: Item;
+  fields: Field[];
+  views: View[];
+  version: number;
+  /** Each field's order number (fields keep it for life; new fields get the next one). */
+  fieldOrder: Record<string, number>;
+}
+
+const cache = new Map<string, TableSchema>();
+const CACHE_LIMIT = 500;
+
+/** The schema version a table item carries; every schema write increments it. */
+export const schemaVersionOf = (table: Item): number => Number(table.schemaVersion ?? 0);
+
+/** Builds a schema from the items of a table's schema partition. Pure. */
+export const schemaFromItems = (items: Item[]): TableSchema => {
+  const table = items.find((i) => i.type === 'table');
+  if (!table) throw new NotFoundError('Table not found');
+  const fieldItems = items
+    .filter((i) => i.type === 'field')
+    .sort((a, b) => Number(a.order) - Number(b.order));
+  const fields = fieldItems.map((i) => i.field as Field);
+  const fieldOrder = Object.fromEntries(fieldItems.map((i) => [(i.field as Field).id, Number(i.order)]));
+  const views = items
+    .filter((i) => i.type === 'view')
+    .map((i) => i.view as View)
+    .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+  return { table, fields, views, version: schemaVersionOf(table), fieldOrder };
+};
+
+/**
+ * The schema of a table. `table` is the table item already read (with authentication): when its
+ * version matches the cached schema, no read is made; otherwise one query reads the partition.
+ */
+export const loadSchema = async (tableId: string, table?: Item): Promise<TableSchema> => {
+  const cached = cache.get(tableId);
+  if (cached && table && schemaVersionOf(table) === cached.version) return { ...cached, table };
+  const schema = schemaFromItems(await queryAll(keys.schemaOf(tableId)));
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(tableId, schema);
+  return schema;
+};
+
+/** The primary field (the first field of the table). */
+export const primaryField = (schema: TableSchema): Field => {
+  const primary = schema.fields.find((f) => f.isPrimary) ?? schema.fields[0];
+  if (!primary) throw new Error(`table ${String(schema.table.id)} has no field`);
+  return primary;
+};
+
+/** Looks a field up by id or name (filters, sorts and groups accept both). */
+export const fieldByRef = (schema: TableSchema, ref: string): Field | undefined =>
+  schema.fields.find((f) => f.id === ref) ?? schema.fields.find((f) => f.name === ref);
+
+/** The table's default view: the one with the lowest order. */
+export const defaultView = (schema: TableSchema): View => {
+  const first = schema.views[0];
+  if (!first) throw new Error(`table ${String(schema.table.id)} has no view`);
+  return first;
+};
+
+/** The operation that bumps a table's schema version, conditioned on the version read. */
+export const bumpSchemaOp = (tableId: string, readVersion: number) => ({
+  update: {
+    key: keys.table(tableId),
+    update: 'SET schemaVersion = :next, lastModifiedTime = :now',
+    condition:
+      'attribute_exists(pk) AND attribute_not_exists(deletedTime) AND (schemaVersion = :read OR (attribute_not_exists(schemaVersion) AND :read = :zero))',
+    values: { ':next': readVersion + 1, ':read': readVersion, ':zero': 0, ':now': new Date().toISOString() },
+  },
+});
+
+/** The order number of a new field: after every existing one. */
+export const nextFieldOrder = (schema: TableSchema): number =>
+  Object.values(schema.fieldOrder).reduce((m, o) => Math.max(m, o + 1), 0);
+
+/** The stored item of a field. */
+export const fieldItem = (tableId: string, field: Field, order: number): Item => ({
+  ...keys.field(tableId, field.id),
+  type: 'field',
+  order,
+  field,
+});
+
+/** The stored item of a view. */
+export const viewItem = (tableId: string, view: View): Item => ({
+  ...keys.view(tableId, view.id),
+  type: 'view',
+  view,
+});

@@ -1,0 +1,273 @@
+import type { Principal } from '#shared/auth/permission.ts';
+import type { Located } from '#shared/auth/resources.ts';
+import { type Item, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
+import { dbFieldNameFrom } from '#shared/fields/names.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
+import { newId } from '#shared/ids.ts';
+import type { FieldKeyType } from '#shared/records/cells.ts';
+import { createRecords } from '#shared/records/create.ts';
+import type { RecordItem } from '#shared/records/model.ts';
+import { uniqueName } from '#shared/spaces/names.ts';
+import { prepareLinkField } from './links.ts';
+import { purgeTable } from './purge.ts';
+import { fieldItem, schemaFromItems, type TableSchema, type View, viewItem } from './schema.ts';
+import { defineView, toViewOut, type ViewInput } from './views.ts';
+
+export const DEFAULT_TABLE_NAME = 'Table';
+/** Fields and views one create call may define: they are written in one transaction with the table. */
+export const MAX_CREATE_FIELDS = 80;
+export const MAX_CREATE_VIEWS = 10;
+
+/** The fields of a table created without `fields` (endpoints.md, "New table defaults"). */
+export const DEFAULT_FIELDS = [
+  { type: 'singleLineText', name: 'Name' },
+  { type: 'number', name: 'Count' },
+  {
+    type: 'singleSelect',
+    name: 'Status',
+    options: { choices: [{ name: 'light' }, { name: 'medium' }, { name: 'heavy' }] },
+  },
+];
+
+export interface CreateTableInput {
+  name?: string;
+  dbTableName?: string;
+  description?: string | null;
+  icon?: string | null;
+  fieldKeyType?: FieldKeyType;
+  fields?: Record<string, unknown>[];
+  views?: ViewInput[];
+  records?: { fields: Record<string, unknown> }[];
+}
+
+/** The public shape of a table. */
+export const toTable = (table: Item, views: readonly View[]) => ({
+  id: String(table.id),
+  name: String(table.name),
+  dbTableName: String(table.dbTableName),
+  description: (table.description as string | null) ?? null,
+  icon: (table.icon as string | null) ?? null,
+  order: Number(table.order),
+  defaultViewId: views[0]?.id ?? null,
+  lastModifiedTime: String(table.lastModifiedTime),
+});
+
+const tableRef = (baseId: string, table: Item) => ({
+  ...keys.baseTable(baseId, String(table.id)),
+  type: 'baseTable',
+  tableId: table.id,
+  name: table.name,
+  order: table.order,
+});
+
+/**
+ * Creates a table: its fields (the first is the primary field), views and records, with the
+ * contract's defaults (three fields, one grid view, three empty records unless `records` is
+ * given). Schema first in one transaction, then the records through the record write path.
+ */
+export const createTable = async (principal: Principal, base: Located, input: CreateTableInput) => {
+  const baseId = base.id;
+  const refs = await queryAll(keys.tablesOf(baseId));
+  const live = refs.filter((r) => !r.deletedTime);
+  const name =
+    input.name ??
+    uniqueName(
+      DEFAULT_TABLE_NAME,
+      live.map((r) => String(r.name)),
+    );
+  const fieldInputs = input.fields ?? DEFAULT_FIELDS;
+  if (fieldInputs.length === 0) throw new ValidationError('fields: a table needs at least one field');
+  if (fieldInputs.length > MAX_CREATE_FIELDS)
+    throw new ValidationError(`fields: at most ${MAX_CREATE_FIELDS} when creating a table`);
+  if ((input.views?.length ?? 0) > MAX_CREATE_VIEWS)
+    throw new ValidationError(`views: at most ${MAX_CREATE_VIEWS} when creating a table`);
+  const tableId = newId('table');
+  const now = new Date();
+  const fields: Field[] = [];
+  const foreignOps: TransactOp[] = [];
+  for (const [i, raw] of fieldInputs.entries()) {
+    let field = defineField(
+      { ...raw, isPrimary: i === 0 },
+      { existing: fields, newChoiceId: () => newId('choice') },
+    );
+    if (i === 0) assertPrimaryAllowed(field);
+    if (field.type === 'link') {
+      const primary = fields[0] ?? field;
+      const prepared = await prepareLinkField(field, {
+        tableId,
+        tableName: name,
+        baseId,
+        primaryFieldId: primary.id,
+        selfOrder: fieldInputs.length + i,
+      });
+      field = prepared.field;
+      foreignOps.push(...prepared.ops);
+    }
+    fields.push(field);
+  }
+  const views: View[] = [];
+  for (const v of input.views ?? [{ type: 'grid', name: 'Grid view' }])
+    views.push(defineView(v, fields, views, principal.userId, now));
+  const table: Item = {
+    ...keys.table(tableId),
+    type: 'table',
+    id: tableId,
+    name,
+    dbTableName: input.dbTableName ?? dbFieldNameFrom(name),
+    description: input.description ?? null,
+    icon: input.icon ?? null,
+    baseId,
+    spaceId: base.spaceId,
+    order: refs.length,
+    schemaVersion: 1,
+    autoNumber: 0,
+    createdTime: now.toISOString(),
+    createdBy: principal.userId,
+    lastModifiedTime: now.toISOString(),
+  };
+  const ops: TransactOp[] = [
+    { put: table, condition: 'attribute_not_exists(pk)' },
+    { put: tableRef(baseId, table) },
+    ...fields.map((f, i) => ({ put: fieldItem(tableId, f, i) })),
+    ...views.map((v) => ({ put: viewItem(tableId, v) })),
+    ...foreignOps,
+    { check: keys.base(baseId), condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)' },
+  ];
+  if (ops.length > 100) throw new ValidationError('Too many fields and views for one create call');
+  await transact(ops, (i) =>
+    i === ops.length - 1
+      ? new NotFoundError(`Base ${baseId} not found`)
+      : new ConflictError('A linked table changed at the same time; retry'),
+  );
+  const schema: TableSchema = schemaFromItems([
+    table,
+    ...fields.map((f, i) => fieldItem(tableId, f, i)),
+    ...views.map((v) => viewItem(tableId, v)),
+  ]);
+  const located: Located = { ...base, kind: 'table', id: tableId, table, baseId };
+  const recordInputs = input.records ?? [{ fields: {} }, { fields: {} }, { fields: {} }];
+  let records: RecordItem[] = [];
+  try {
+    records = await createRecords(principal, located, schema, {
+      records: recordInputs,
+      fieldKeyType: input.fieldKeyType ?? 'name',
+      typecast: false,
+      order: undefined,
+    });
+  } catch (error) {
+    // The table without its records is not what the caller asked for: remove it whole.
+    await transact([{ delete: keys.baseTable(baseId, tableId) }], () => new ConflictError('retry'));
+    await purgeTable(tableId);
+    throw error;
+  }
+  return { schema: { ...schema, table: { ...table, autoNumber: records.length } }, records };
+};
+
+/** Tables of a base (not in the trash), in order. */
+export const listTables = async (baseId: string) => {
+  const refs = await queryAll(keys.tablesOf(baseId));
+  return refs
+    .filter((r) => !r.deletedTime)
+    .sort((a, b) => Number(a.order) - Number(b.order))
+    .map((r) => String(r.tableId));
+};
+
+/** Answers the table of the path, or 404 when it is not a table of that base. */
+export const assertInBase = (table: Item | undefined, baseId: string, tableId: string): Item => {
+  if (!table || String(table.baseId) !== baseId)
+    throw new NotFoundError(`Table ${tableId} not found in base ${baseId}`);
+  return table;
+};
+
+/** Renames a table or changes its description or icon. */
+export const updateTable = async (
+  baseId: string,
+  tableId: string,
+  patch: { name?: string; description?: string | null; icon?: string | null },
+) => {
+  const sets: string[] = ['lastModifiedTime = :now'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': new Date().toISOString() };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) continue;
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    sets.push(`#${k} = :${k}`);
+  }
+  const ops: TransactOp[] = [
+    {
+      update: {
+        key: keys.table(tableId),
+        update: `SET ${sets.join(', ')}`,
+        condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+        names: Object.keys(names).length ? names : undefined,
+        values,
+      },
+    },
+  ];
+  if (patch.name !== undefined)
+    ops.push({
+      update: {
+        key: keys.baseTable(baseId, tableId),
+        update: 'SET #name = :name',
+        names: { '#name': 'name' },
+        values: { ':name': patch.name },
+      },
+    });
+  await transact(ops, () => new NotFoundError(`Table ${tableId} not found`));
+};
+
+/** Moves a table to the trash: every route on it and its records answers 404 from now on. */
+export const trashTable = async (baseId: string, tableId: string, userId: string) => {
+  const now = new Date().toISOString();
+  await transact(
+    [
+      {
+        update: {
+          key: keys.table(tableId),
+          update: 'SET deletedTime = :now, deletedBy = :by',
+          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+          values: { ':now': now, ':by': userId },
+        },
+      },
+      {
+        update: {
+          key: keys.baseTable(baseId, tableId),
+          update: 'SET deletedTime = :now',
+          values: { ':now': now },
+        },
+      },
+    ],
+    () => new NotFoundError(`Table ${tableId} not found`),
+  );
+};
+
+/**
+ * Deletes a table and its records for good: marked deleted first (invisible at once), then its
+ * partitions emptied and the base's reference removed; repeatable after an interruption.
+ */
+export const deleteTablePermanently = async (baseId: string, tableId: string, userId: string) => {
+  await updateItem(
+    {
+      key: keys.table(tableId),
+      update: 'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by)',
+      condition: 'attribute_exists(pk)',
+      values: { ':now': new Date().toISOString(), ':by': userId },
+    },
+    () => new NotFoundError(`Table ${tableId} not found`),
+  );
+  await transact([{ delete: keys.baseTable(baseId, tableId) }], () => new ConflictError('retry'));
+  await purgeTable(tableId);
+};
+
+/** The full table answered by create: with fields, views, records and their count. */
+export const toCreatedTable = (schema: TableSchema, records: unknown[]) => ({
+  ...toTable(schema.table, schema.views),
+  fields: schema.fields,
+  views: schema.views.map((v) => toViewOut(v, schema.fields)),
+  records,
+  total: records.length,
+});

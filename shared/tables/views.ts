@@ -1,0 +1,257 @@
+import type { Principal } from '#shared/auth/permission.ts';
+import { type TransactOp, transact } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
+import { newId } from '#shared/ids.ts';
+import { uniqueName } from '#shared/spaces/names.ts';
+import { purgePartition } from './purge.ts';
+import {
+  bumpSchemaOp,
+  type ColumnMeta,
+  fieldByRef,
+  type SortItem,
+  type TableSchema,
+  type View,
+  type ViewType,
+  viewItem,
+} from './schema.ts';
+
+/** What a caller may set on a view (create and update). */
+export interface ViewInput {
+  type?: ViewType;
+  name?: string;
+  filter?: unknown | null;
+  sort?: { sortObjs: SortItem[]; manualSort?: boolean } | null;
+  group?: SortItem[] | null;
+  columnMeta?: Record<string, Partial<ColumnMeta>>;
+  options?: Record<string, unknown>;
+}
+
+const DEFAULT_VIEW_NAME: Record<ViewType, string> = {
+  grid: 'Grid view',
+  kanban: 'Kanban view',
+  form: 'Form',
+  gallery: 'Gallery',
+  calendar: 'Calendar',
+};
+
+/** At most this many group levels (listing.md section 4). */
+export const MAX_GROUP_LEVELS = 3;
+
+const resolveRef = (fields: readonly Field[], ref: string, where: string): Field => {
+  const field = fields.find((f) => f.id === ref) ?? fields.find((f) => f.name === ref);
+  if (!field) throw new ValidationError(`${where}: field ${JSON.stringify(ref)} not found`);
+  return field;
+};
+
+/**
+ * Checks a view filter's shape and field references, answering the same filter with field
+ * names replaced by ids. Operators per field kind are checked by the query engine.
+ */
+export const normalizeFilter = (
+  filter: unknown,
+  fields: readonly Field[],
+  where = 'filter',
+  depth = 0,
+): unknown => {
+  if (filter === null || filter === undefined) return null;
+  if (depth > 8) throw new ValidationError(`${where}: nested too deep`);
+  if (typeof filter !== 'object' || Array.isArray(filter))
+    throw new ValidationError(`${where}: must be an object`);
+  const f = filter as Record<string, unknown>;
+  if ('filterSet' in f) {
+    if (f.conjunction !== 'and' && f.conjunction !== 'or')
+      throw new ValidationError(`${where}.conjunction: must be "and" or "or"`);
+    if (!Array.isArray(f.filterSet)) throw new ValidationError(`${where}.filterSet: must be a list`);
+    if (f.filterSet.length > 100) throw new ValidationError(`${where}.filterSet: at most 100 items`);
+    return {
+      conjunction: f.conjunction,
+      filterSet: f.filterSet.map((item, i) =>
+        normalizeFilter(item, fields, `${where}.filterSet.${i}`, depth + 1),
+      ),
+    };
+  }
+  if (typeof f.fieldId !== 'string')
+    throw new ValidationError(`${where}.fieldId: must be a field id or name`);
+  if (typeof f.operator !== 'string') throw new ValidationError(`${where}.operator: must be text`);
+  const field = resolveRef(fields, f.fieldId, `${where}.fieldId`);
+  return { ...f, fieldId: field.id };
+};
+
+const normalizeSortItems = (items: unknown, fields: readonly Field[], where: string): SortItem[] => {
+  if (!Array.isArray(items)) throw new ValidationError(`${where}: must be a list`);
+  return items.map((item, i) => {
+    const s = item as Partial<SortItem>;
+    if (typeof s?.fieldId !== 'string')
+      throw new ValidationError(`${where}.${i}.fieldId: must be a field id or name`);
+    if (s.order !== 'asc' && s.order !== 'desc')
+      throw new ValidationError(`${where}.${i}.order: must be "asc" or "desc"`);
+    return { fieldId: resolveRef(fields, s.fieldId, `${where}.${i}.fieldId`).id, order: s.order };
+  });
+};
+
+/** Checks a view's query parts against the table's fields; unknown fields are a 400. Pure. */
+export const normalizeViewQuery = (input: ViewInput, fields: readonly Field[]) => {
+  const out: Partial<View> = {};
+  if (input.filter !== undefined) out.filter = normalizeFilter(input.filter, fields);
+  if (input.sort !== undefined)
+    out.sort =
+      input.sort === null
+        ? null
+        : {
+            sortObjs: normalizeSortItems(input.sort.sortObjs ?? [], fields, 'sort.sortObjs'),
+            ...(input.sort.manualSort !== undefined ? { manualSort: input.sort.manualSort } : {}),
+          };
+  if (input.group !== undefined) {
+    out.group = input.group === null ? null : normalizeSortItems(input.group, fields, 'group');
+    if (out.group && out.group.length > MAX_GROUP_LEVELS)
+      throw new ValidationError(`group: at most ${MAX_GROUP_LEVELS} levels`);
+  }
+  return out;
+};
+
+/** Column metadata with every field present: stored entries first, missing fields appended. Pure. */
+export const completeColumnMeta = (
+  stored: Record<string, ColumnMeta> | undefined,
+  fields: readonly Field[],
+): Record<string, ColumnMeta> => {
+  const out: Record<string, ColumnMeta> = {};
+  let next = 0;
+  for (const f of fields) {
+    const meta = stored?.[f.id];
+    if (meta) {
+      out[f.id] = meta;
+      next = Math.max(next, meta.order + 1);
+    }
+  }
+  for (const f of fields) if (!out[f.id]) out[f.id] = { order: next++ };
+  return out;
+};
+
+const mergeColumnMeta = (
+  current: Record<string, ColumnMeta>,
+  patch: Record<string, Partial<ColumnMeta>> | undefined,
+  fields: readonly Field[],
+): Record<string, ColumnMeta> => {
+  if (!patch) return current;
+  const out = { ...current };
+  for (const [ref, meta] of Object.entries(patch)) {
+    const field = resolveRef(fields, ref, 'columnMeta');
+    const prev = out[field.id] ?? { order: Object.keys(out).length };
+    out[field.id] = {
+      order: typeof meta.order === 'number' ? meta.order : prev.order,
+      ...(meta.width !== undefined || prev.width !== undefined ? { width: meta.width ?? prev.width } : {}),
+      ...(meta.hidden !== undefined || prev.hidden !== undefined
+        ? { hidden: meta.hidden ?? prev.hidden }
+        : {}),
+    };
+  }
+  return out;
+};
+
+/** Builds a new view for a table of `fields` among `existing` views. Pure but for the id. */
+export const defineView = (
+  input: ViewInput,
+  fields: readonly Field[],
+  existing: readonly View[],
+  createdBy: string,
+  now: Date,
+): View => {
+  const type = input.type ?? 'grid';
+  const taken = existing.map((v) => v.name);
+  if (input.name && taken.includes(input.name))
+    throw new ValidationError(`A view named ${JSON.stringify(input.name)} already exists`);
+  const query = normalizeViewQuery(input, fields);
+  const time = now.toISOString();
+  return {
+    id: newId('view'),
+    name: input.name ?? uniqueName(DEFAULT_VIEW_NAME[type], taken),
+    type,
+    order: existing.reduce((m, v) => Math.max(m, v.order + 1), 0),
+    filter: query.filter ?? null,
+    sort: query.sort ?? null,
+    group: query.group ?? null,
+    columnMeta: mergeColumnMeta(completeColumnMeta(undefined, fields), input.columnMeta, fields),
+    options: input.options ?? {},
+    createdBy,
+    createdTime: time,
+    lastModifiedTime: time,
+  };
+};
+
+/** A view as answered: column metadata completed with fields added since. */
+export const toViewOut = (view: View, fields: readonly Field[]): View => ({
+  ...view,
+  columnMeta: completeColumnMeta(view.columnMeta, fields),
+});
+
+const viewNotFound = (tableId: string, viewId: string) =>
+  new NotFoundError(`View ${viewId} not found in table ${tableId}`);
+
+/** Finds a view of the table, or a 404. */
+export const findView = (schema: TableSchema, viewId: string): View => {
+  const view = schema.views.find((v) => v.id === viewId);
+  if (!view) throw viewNotFound(String(schema.table.id), viewId);
+  return view;
+};
+
+const schemaConflict = () => new ConflictError('The table changed at the same time; retry');
+
+/** Creates a view at the end of the table's views. */
+export const createView = async (principal: Principal, schema: TableSchema, input: ViewInput) => {
+  const tableId = String(schema.table.id);
+  const view = defineView(input, schema.fields, schema.views, principal.userId, new Date());
+  await transact(
+    [
+      { put: viewItem(tableId, view), condition: 'attribute_not_exists(pk)' },
+      bumpSchemaOp(tableId, schema.version),
+    ],
+    schemaConflict,
+  );
+  return toViewOut(view, schema.fields);
+};
+
+/** Changes a view's name, query, columns or options. */
+export const updateView = async (schema: TableSchema, viewId: string, input: Omit<ViewInput, 'type'>) => {
+  const tableId = String(schema.table.id);
+  const current = findView(schema, viewId);
+  if (input.name && input.name !== current.name && schema.views.some((v) => v.name === input.name))
+    throw new ValidationError(`A view named ${JSON.stringify(input.name)} already exists`);
+  const query = normalizeViewQuery(input, schema.fields);
+  const view: View = {
+    ...current,
+    ...query,
+    name: input.name ?? current.name,
+    columnMeta: mergeColumnMeta(
+      completeColumnMeta(current.columnMeta, schema.fields),
+      input.columnMeta,
+      schema.fields,
+    ),
+    options: input.options ? { ...current.options, ...input.options } : current.options,
+    lastModifiedTime: new Date().toISOString(),
+  };
+  await transact(
+    [
+      { put: viewItem(tableId, view), condition: 'attribute_exists(pk)' },
+      bumpSchemaOp(tableId, schema.version),
+    ],
+    schemaConflict,
+  );
+  return toViewOut(view, schema.fields);
+};
+
+/** Deletes a view; the last view of a table cannot be deleted (400). */
+export const deleteView = async (schema: TableSchema, viewId: string) => {
+  const tableId = String(schema.table.id);
+  findView(schema, viewId);
+  if (schema.views.length <= 1)
+    throw new ValidationError(`View ${viewId} is the last view of table ${tableId}`);
+  const ops: TransactOp[] = [
+    { delete: keys.view(tableId, viewId), condition: 'attribute_exists(pk)' },
+    bumpSchemaOp(tableId, schema.version),
+  ];
+  await transact(ops, schemaConflict);
+  // The view's manual order goes with it (after the view: nothing reads it any more).
+  await purgePartition(keys.viewOrderOf(viewId).pk);
+};
