@@ -23,9 +23,9 @@ export const handler = defineHandler(
       typecast: body.typecast ?? false,
       order: body.order,
     });
-    const fresh = await loadSchema(params.tableId);
+    // Rendering needs no choice list: the schema read before the write serves.
     return {
-      records: await renderRecords(fresh, items, {
+      records: await renderRecords(schema, items, {
         keyType,
         cellFormat: 'json',
         ...recordRights(principal, resource),

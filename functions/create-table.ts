@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
 import { idOf } from '#shared/http/schemas.ts';
 import { fieldKeyTypeSchema, jsonObject, tableMeta, viewCreate } from '#shared/http/table-schemas.ts';
-import { listOf, text } from '#shared/http/validation.ts';
+import { listOf } from '#shared/http/validation.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { createTable, MAX_CREATE_FIELDS, MAX_CREATE_VIEWS, toCreatedTable } from '#shared/tables/tables.ts';
@@ -10,7 +10,9 @@ import { createTable, MAX_CREATE_FIELDS, MAX_CREATE_VIEWS, toCreatedTable } from
 const params = z.object({ baseId: idOf('base') });
 const body = z.object({
   ...tableMeta,
-  dbTableName: z.optional(text(63)),
+  dbTableName: z.optional(
+    z.string().check(z.regex(/^[A-Za-z_]\w{0,62}$/, { error: 'must match ^[A-Za-z_]\\w{0,62}$' })),
+  ),
   fieldKeyType: z.optional(fieldKeyTypeSchema),
   fields: z.optional(listOf(jsonObject, 1, MAX_CREATE_FIELDS)),
   views: z.optional(listOf(viewCreate, 1, MAX_CREATE_VIEWS)),

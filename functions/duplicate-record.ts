@@ -27,9 +27,9 @@ export const handler = defineHandler(
         ? { viewId: body.viewId, anchorId: body.anchorId, position: body.position }
         : undefined;
     const copy = await duplicateRecord(principal, resource, schema, params.recordId, order);
-    const fresh = await loadSchema(params.tableId);
+    // Rendering needs no choice list: the schema read before the write serves.
     return {
-      records: await renderRecords(fresh, [copy], {
+      records: await renderRecords(schema, [copy], {
         keyType: 'name',
         cellFormat: 'json',
         ...recordRights(principal, resource),

@@ -19,8 +19,8 @@ export const handler = defineHandler(
       order: body.order,
       ifMatch: headers['if-match'],
     });
-    const fresh = await loadSchema(params.tableId);
-    const [record] = await renderRecords(fresh, item ? [item] : [], {
+    // Rendering needs no choice list: the schema read before the write serves.
+    const [record] = await renderRecords(schema, item ? [item] : [], {
       keyType,
       cellFormat: 'json',
       ...recordRights(principal, resource),

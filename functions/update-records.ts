@@ -23,7 +23,11 @@ export const handler = defineHandler(
       typecast: body.typecast ?? false,
       order: body.order,
     });
-    const fresh = await loadSchema(params.tableId);
-    return renderRecords(fresh, items, { keyType, cellFormat: 'json', ...recordRights(principal, resource) });
+    // Rendering needs no choice list: the schema read before the write serves.
+    return renderRecords(schema, items, {
+      keyType,
+      cellFormat: 'json',
+      ...recordRights(principal, resource),
+    });
   },
 );

@@ -65,7 +65,9 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
   const gone = () => new NotFoundError(`${LABEL[ref.kind]} ${ref.id} not found`);
   const own = loaded.get(ownKey(ref));
   if (!own) throw gone();
-  const trashed = (item: Item | undefined) => Boolean(item?.deletedTime) && !ref.includeTrashed;
+  // `includeTrashed` lets the resource itself through, never a trashed space or base above it.
+  const trashed = (item: Item | undefined) => Boolean(item?.deletedTime);
+  const ownTrashed = trashed(own) && !ref.includeTrashed;
   const spaceId = ref.kind === 'space' ? ref.id : String(own.spaceId);
   const baseId = ref.kind === 'table' ? String(own.baseId) : ref.kind === 'base' ? ref.id : undefined;
   if (ref.kind !== 'space') remember(ref.id, { spaceId, baseId: ref.kind === 'table' ? baseId : undefined });
@@ -74,8 +76,9 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
   const base = baseId ? loaded.get(keys.base(baseId)) : undefined;
   const unread = chain.filter((k) => !loaded.requested(k));
   if (unread.length) return { need: unread };
-  if (!space || trashed(space) || trashed(own) || (ref.kind === 'table' && (!base || trashed(base))))
-    throw gone();
+  const parentTrashed =
+    (ref.kind !== 'space' && trashed(space)) || (ref.kind === 'table' && (!base || trashed(base)));
+  if (!space || ownTrashed || parentTrashed) throw gone();
   return {
     located: {
       kind: ref.kind,

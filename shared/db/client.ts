@@ -318,12 +318,30 @@ export const deleteItem = async (key: Key, onMissing?: () => HttpError): Promise
  * items retried). Not atomic: callers make the owner invisible first and delete it last, so a
  * retry after a fault finishes the work.
  */
-export const deleteItems = async (keysToDelete: readonly Key[], parallel = 4): Promise<void> => {
-  const chunks: Key[][] = [];
-  for (let i = 0; i < keysToDelete.length; i += 25) chunks.push(keysToDelete.slice(i, i + 25));
+export const deleteItems = async (keysToDelete: readonly Key[], parallel = 4): Promise<void> =>
+  writeItems(
+    keysToDelete.map((k) => ({ delete: { pk: k.pk, sk: k.sk } })),
+    parallel,
+  );
+
+/**
+ * Puts and deletes many items with BatchWriteItem: 25 a call, `parallel` calls at a time,
+ * unprocessed items retried, then a 503. Unconditional and not atomic (1× write capacity
+ * instead of a transaction's 2×): callers journal what to undo.
+ */
+export const writeItems = async (
+  writes: readonly ({ put: Item } | { delete: Key })[],
+  parallel = 8,
+): Promise<void> => {
+  const chunks: (typeof writes)[] = [];
+  for (let i = 0; i < writes.length; i += 25) chunks.push(writes.slice(i, i + 25));
   const worker = async () => {
     for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-      let pending: unknown[] = chunk.map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
+      let pending: unknown[] = chunk.map((w) =>
+        'put' in w
+          ? { PutRequest: { Item: w.put } }
+          : { DeleteRequest: { Key: { pk: w.delete.pk, sk: w.delete.sk } } },
+      );
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 8) throw new ServiceUnavailableError();
         if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt));

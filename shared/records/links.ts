@@ -178,7 +178,20 @@ export const resolveLinks = async (
   for (const key of changedKeys) {
     const item = working.get(key) as RecordItem;
     const [t, r] = key.split('/') as [string, string];
-    if (t === tableId && inBatch.has(r)) continue; // written by the batch itself
+    if (t === tableId && inBatch.has(r)) {
+      // A self-link's other side on a record of the batch: one write per item, so it joins that
+      // record's own cells (a cell the caller wrote explicitly keeps the caller's value).
+      const w = inBatch.get(r) as LinkWrite;
+      const original = originals.get(item) ?? item;
+      for (const f of fields)
+        if (
+          f.type === 'link' &&
+          !w.cells.has(f.id) &&
+          idsOf(item[f.id]).join() !== idsOf(original[f.id]).join()
+        )
+          w.cells.set(f.id, idsOf(item[f.id]).length ? idsOf(item[f.id]) : undefined);
+      continue;
+    }
     steps.push(versionedPut(item));
   }
   return { steps };

@@ -173,3 +173,15 @@ describe('10,000 insertions at one spot', () => {
     );
   });
 });
+
+describe('keys next to default keys that end in 0', () => {
+  it('fit strictly between autoNumbers 61 and 62 and are never a prefix of the upper one', () => {
+    const a = defaultOrderKey(61);
+    const b = defaultOrderKey(62);
+    expect(b.endsWith('0')).toBe(true);
+    const k = keyBetween(a, b);
+    expect(a < k && k < b).toBe(true);
+    expect(b.startsWith(k)).toBe(false);
+    for (const x of keysBetween(a, b, 50)) expect(a < x && x < b && !x.endsWith('0')).toBe(true);
+  });
+});
