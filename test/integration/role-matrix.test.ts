@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { Role } from '#shared/auth/scopes.ts';
+import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
+import { newUser } from '#test/support/fixtures.ts';
+import { type CallOptions, call } from '#test/support/invoke.ts';
+
+/**
+ * Roles × routes on tables and records: a collaborator with each role calls every route of a
+ * table; the route is refused (403) exactly when the role lacks one of its actions. The expected
+ * table is the contract's (auth-errors.md, "Roles"), written out here on its own.
+ */
+const CONTRACT: Record<Role, (action: string) => boolean> = {
+  viewer: (a) => a.endsWith('|read'),
+  commenter: (a) => a.endsWith('|read') || a === 'record|comment',
+  editor: (a) =>
+    a.endsWith('|read') ||
+    a === 'record|comment' ||
+    ['record|create', 'record|update', 'record|delete', 'view|create', 'view|update', 'view|delete'].includes(
+      a,
+    ),
+  creator: (a) =>
+    CONTRACT.editor(a) ||
+    ['base|create', 'base|update', 'base|delete', 'space|invite'].includes(a) ||
+    a.startsWith('table|') ||
+    a.startsWith('field|'),
+  owner: () => true,
+};
+
+interface World {
+  baseId: string;
+  tableId: string;
+  fieldId: string;
+  viewId: string;
+  recordIds: [string, string];
+}
+
+const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
+  'create-table': (w) => ({ params: { baseId: w.baseId }, body: { name: 'T2', records: [] } }),
+  'list-tables': (w) => ({ params: { baseId: w.baseId } }),
+  'get-table': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId } }),
+  'update-table': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId }, body: { name: 'R' } }),
+  'delete-table': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId } }),
+  'delete-table-permanently': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId } }),
+  'get-default-view-id': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId } }),
+  'create-field': (w) => ({ params: { tableId: w.tableId }, body: { type: 'number' } }),
+  'list-fields': (w) => ({ params: { tableId: w.tableId } }),
+  'get-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
+  'update-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId }, body: { name: 'N' } }),
+  'delete-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
+  'create-view': (w) => ({ params: { tableId: w.tableId }, body: { type: 'kanban' } }),
+  'list-views': (w) => ({ params: { tableId: w.tableId } }),
+  'get-view': (w) => ({ params: { tableId: w.tableId, viewId: w.viewId } }),
+  'update-view': (w) => ({ params: { tableId: w.tableId, viewId: w.viewId }, body: { name: 'V' } }),
+  'delete-view': (w) => ({ params: { tableId: w.tableId, viewId: w.viewId } }),
+  'update-record-order': (w) => ({
+    params: { tableId: w.tableId, viewId: w.viewId },
+    body: { anchorId: w.recordIds[0], position: 'after', recordIds: [w.recordIds[1]] },
+  }),
+  'get-record': (w) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } }),
+  'update-record': (w) => ({
+    params: { tableId: w.tableId, recordId: w.recordIds[0] },
+    body: { record: { fields: { Name: 'x' } } },
+  }),
+  'delete-record': (w) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } }),
+  'create-records': (w) => ({ params: { tableId: w.tableId }, body: { records: [{ fields: {} }] } }),
+  'update-records': (w) => ({
+    params: { tableId: w.tableId },
+    body: { records: [{ id: w.recordIds[0], fields: { Name: 'y' } }] },
+  }),
+  'delete-records': (w) => ({ params: { tableId: w.tableId }, query: `recordIds[]=${w.recordIds[1]}` }),
+  'duplicate-record': (w) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] }, body: {} }),
+};
+
+const TABLE_ROUTES = (ROUTES as readonly (RouteDef & { handler: HandlerName })[]).filter(
+  (r) => r.path.includes('{tableId}') || r.path.startsWith('/base/{baseId}/table'),
+);
+
+const worldFor = async (role: Role) => {
+  const owner = await newUser();
+  const member = await newUser();
+  const space = await call('create-space', { token: owner.auth, body: { name: 'Roles' } });
+  const base = await call('create-base', { token: owner.auth, body: { spaceId: space.body.id } });
+  if (role !== 'owner') {
+    const added = await call('add-collaborators', {
+      token: owner.auth,
+      params: { spaceId: space.body.id },
+      body: { collaborators: [{ principalId: member.id, principalType: 'user' }], role },
+    });
+    expect(added.status).toBe(201);
+  }
+  const table = await call('create-table', {
+    token: owner.auth,
+    params: { baseId: base.body.id },
+    body: {
+      views: [{ type: 'grid' }, { type: 'grid', name: 'Second' }],
+      records: [{ fields: {} }, { fields: {} }],
+    },
+  });
+  const w: World = {
+    baseId: base.body.id,
+    tableId: table.body.id,
+    fieldId: table.body.fields[1].id,
+    viewId: table.body.views[1].id,
+    recordIds: [table.body.records[0].id, table.body.records[1].id],
+  };
+  return { w, caller: role === 'owner' ? owner : member };
+};
+
+const cases = (['viewer', 'commenter', 'editor', 'creator', 'owner'] as const).flatMap((role) =>
+  TABLE_ROUTES.map((route) => [role, `${route.method} ${route.path}`, route] as const),
+);
+
+describe('roles × table and record routes', () => {
+  it('has a sample for every table and record route', () => {
+    expect(TABLE_ROUTES.filter((r) => !SAMPLES[r.handler]).map((r) => r.handler)).toEqual([]);
+  });
+
+  it.each(cases)('%s: %s', async (role, _, route) => {
+    const { w, caller } = await worldFor(role);
+    const res = await call(route.handler, {
+      ...(SAMPLES[route.handler] as (w: World) => CallOptions)(w),
+      token: caller.auth,
+    });
+    const allowed = route.actions.every((a) => CONTRACT[role](a));
+    if (allowed) expect(res.status, JSON.stringify(res.body)).toBeLessThan(400);
+    else {
+      expect(res.status).toBe(403);
+      expect(res.body.message).toMatch(/^not allowed to operate \w+\|\w+ on /);
+    }
+  });
+});
