@@ -89,6 +89,11 @@ export const keys = {
     pk: `IDEM#${userId}`,
     sk: `${route}#${key}`,
   }),
+  /** Part 1, 2… of a remembered answer too large for the key's own item (routes never start `PART`). */
+  idempotencyPart: (userId: string, route: string, key: string, part: number): Key => ({
+    pk: `IDEM#${userId}`,
+    sk: `PART#${route}#${key}#${part}`,
+  }),
   /** One chunk of the journal of a write larger than one transaction, in a scope (a table). */
   journal: (scope: string, txnId: string, chunk: number): Key => ({
     pk: `TXN#${scope}`,

@@ -167,6 +167,24 @@ const checkLinkPatch = (field: Field, patch: Record<string, unknown>): void => {
   }
 };
 
+/** A select field's default after its choices are replaced: renamed choices followed (by id), removed ones dropped. */
+const followDefault = (field: Field, choices: unknown[]): unknown => {
+  const before = field.options.defaultValue;
+  if (isNothing(before)) return before;
+  const old = Array.isArray(field.options.choices) ? (field.options.choices as Choice[]) : [];
+  const next = choices.filter(isRecord);
+  const follow = (name: unknown): string | undefined => {
+    if (typeof name !== 'string') return undefined;
+    const oldId = old.find((c) => c.name === name)?.id;
+    const same = next.find((c) => oldId !== undefined && c.id === oldId);
+    if (typeof same?.name === 'string') return same.name.trim();
+    return next.some((c) => typeof c.name === 'string' && c.name.trim() === name) ? name : undefined;
+  };
+  if (!Array.isArray(before)) return follow(before);
+  const names = before.map(follow).filter((n) => n !== undefined);
+  return names.length ? names : undefined;
+};
+
 /**
  * A field after a PATCH of name, description, dbFieldName or options. Options are merged over the
  * stored ones and normalised again (a select's `choices` is replaced as a whole: keep the ids of
@@ -197,10 +215,11 @@ export const updateField = (
   if (!isNothing(patch.options)) {
     if (!isRecord(patch.options)) throw fail('options must be an object');
     if (field.type === 'link') checkLinkPatch(field, patch.options);
-    next.options = kind.normalizeOptions(
-      { ...field.options, ...patch.options },
-      { newChoiceId: ctx.newChoiceId ?? (() => newId('choice')) },
-    );
+    const merged = { ...field.options, ...patch.options };
+    // new choices without a new default: the default follows renamed choices and loses removed ones
+    if (Array.isArray(patch.options.choices) && !('defaultValue' in patch.options))
+      merged.defaultValue = followDefault(field, patch.options.choices);
+    next.options = kind.normalizeOptions(merged, { newChoiceId: ctx.newChoiceId ?? (() => newId('choice')) });
     delete next.isMultipleCellValue;
     Object.assign(next, derived(kind, next.options));
   }

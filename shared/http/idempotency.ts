@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { deleteItem, getItems, putItem, transact } from '#shared/db/client.ts';
+import { deleteItem, getItems, putItem, transact, writeItems } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ConflictError, InternalServerError, ValidationError } from './errors.ts';
 
 /** Remembered answers live a day (endpoints.md, "Safe retries"). */
 export const IDEMPOTENCY_SECONDS = 86_400;
 const MAX_KEY_LENGTH = 64;
-/** A remembered answer must fit one item. */
+/** Bytes of a remembered answer per item; a larger answer is stored in parts. */
 const MAX_STORED_BYTES = 350_000;
+/**
+ * How long a claim of a request still running holds its key: longer than any Lambda run, so a
+ * claim left by a crashed run frees the key for a retry instead of refusing it for a day.
+ */
+export const RUNNING_SECONDS = 15 * 60;
 
 /** What a replay answers: the first call's status and body. */
 export interface Remembered {
@@ -26,7 +31,8 @@ export const bodyHash = (body: unknown): string =>
  * Runs `work` once per `Idempotency-Key` of a user on a route: the key is claimed first (a
  * concurrent duplicate is a 409), a repeat with the same body within 24 hours answers the first
  * answer without running again, the same key with another body is a 409. A failed first call
- * releases the key, so the caller may retry it.
+ * releases the key, so the caller may retry it; a claim left by a crashed call frees it after
+ * `RUNNING_SECONDS`.
  */
 export const withIdempotency = async (
   userId: string,
@@ -49,7 +55,7 @@ export const withIdempotency = async (
             type: 'idempotency',
             hash,
             state: 'running',
-            expiresAt: now + IDEMPOTENCY_SECONDS,
+            expiresAt: now + RUNNING_SECONDS,
           },
           condition: 'attribute_not_exists(pk) OR expiresAt < :now',
           values: { ':now': now },
@@ -64,8 +70,12 @@ export const withIdempotency = async (
     if (seen.hash !== hash) throw new ConflictError('The Idempotency-Key was used with a different body');
     if (seen.state !== 'done')
       throw new ConflictError('A request with this Idempotency-Key is still running; retry');
-    if (!(seen.answer instanceof Uint8Array)) throw new InternalServerError();
-    return JSON.parse(gunzipSync(seen.answer).toString('utf8')) as Remembered;
+    const count = Number(seen.parts ?? 1);
+    const rest = Array.from({ length: count - 1 }, (_, i) => keys.idempotencyPart(userId, route, key, i + 1));
+    const stored = rest.length ? await getItems(rest) : undefined;
+    const parts = [seen.answer, ...rest.map((k) => stored?.get(k)?.answer)];
+    if (!parts.every((p): p is Uint8Array => p instanceof Uint8Array)) throw new InternalServerError();
+    return JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')) as Remembered;
   }
   let answer: Remembered;
   try {
@@ -74,16 +84,31 @@ export const withIdempotency = async (
     await deleteItem(itemKey).catch(() => undefined);
     throw error;
   }
+  // Never forget a done request (a repeat must not write again): a large answer goes in parts,
+  // written before the key's item marks the request done.
   const packed = gzipSync(JSON.stringify(answer));
-  if (packed.length <= MAX_STORED_BYTES)
-    await putItem({
-      ...itemKey,
-      type: 'idempotency',
-      hash,
-      state: 'done',
-      answer: packed,
-      expiresAt: now + IDEMPOTENCY_SECONDS,
-    });
-  else await deleteItem(itemKey);
+  const parts: Buffer[] = [];
+  for (let at = 0; at < packed.length; at += MAX_STORED_BYTES)
+    parts.push(packed.subarray(at, at + MAX_STORED_BYTES));
+  const expiresAt = now + IDEMPOTENCY_SECONDS;
+  await writeItems(
+    parts.slice(1).map((part, i) => ({
+      put: {
+        ...keys.idempotencyPart(userId, route, key, i + 1),
+        type: 'idempotencyPart',
+        answer: part,
+        expiresAt,
+      },
+    })),
+  );
+  await putItem({
+    ...itemKey,
+    type: 'idempotency',
+    hash,
+    state: 'done',
+    answer: parts[0],
+    parts: parts.length,
+    expiresAt,
+  });
   return answer;
 };

@@ -21,6 +21,8 @@ export interface CreateInput {
   fieldKeyType: FieldKeyType;
   typecast: boolean;
   order?: Placement;
+  /** Leave empty cells empty instead of filling `defaultValue` (a duplicate copies cells as they are). */
+  keepEmpty?: boolean;
 }
 
 /**
@@ -45,7 +47,9 @@ export const createRecords = async (
     { keyType: input.fieldKeyType, typecast: input.typecast, ctx },
   );
   const fields = schema.fields.map((f) => converted.changedFields.find((c) => c.id === f.id) ?? f);
-  const cells = converted.changes.map((c) => applyDefaults(fields, c, ctx));
+  const cells = input.keepEmpty
+    ? converted.changes
+    : converted.changes.map((c) => applyDefaults(fields, c, ctx));
   for (const c of cells) assertNotNull(fields, (id) => c.get(id));
   const ids = cells.map(() => newId('record'));
   const links = await resolveLinks(

@@ -3,6 +3,7 @@ import type { Located } from '#shared/auth/resources.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { createRecords } from './create.ts';
+import { linkOptions, singleThere } from './links.ts';
 import type { RecordItem } from './model.ts';
 import type { Placement } from './placement.ts';
 import { loadRecords } from './update.ts';
@@ -10,7 +11,9 @@ import { loadRecords } from './update.ts';
 /**
  * Copies every non-computed cell of a record into a new record (new id, autoNumber, times and
  * creator), through the create path: links are written on both sides, unique fields refuse the
- * copy (400), and the copy goes where `order` says or to the end.
+ * copy (400), and the copy goes where `order` says or to the end. Empty cells stay empty (no
+ * `defaultValue`). A oneOne/oneMany link cell is left empty in the copy: its foreign records may
+ * be linked from one record only, so copying it would take them away from the source.
  */
 export const duplicateRecord = async (
   principal: Principal,
@@ -23,6 +26,7 @@ export const duplicateRecord = async (
   const fields: Record<string, unknown> = {};
   for (const field of schema.fields) {
     if (field.isComputed || fieldKind(field.type).isComputed) continue;
+    if (field.type === 'link' && singleThere(linkOptions(field).relationship)) continue;
     const value = (source as RecordItem)[field.id];
     if (value !== undefined) fields[field.id] = value;
   }
@@ -31,6 +35,7 @@ export const duplicateRecord = async (
     fieldKeyType: 'id',
     typecast: false,
     order,
+    keepEmpty: true,
   });
   return copy as RecordItem;
 };

@@ -1,9 +1,10 @@
 import { type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { defineField, updateField as patchField } from '#shared/fields/define.ts';
+import { choiceChanges, defineField, updateField as patchField } from '#shared/fields/define.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
+import { rewriteChoiceCells } from '#shared/records/choices.ts';
 import { prepareLinkField, symmetricDeleteOps } from './links.ts';
 import {
   bumpSchemaOp,
@@ -89,6 +90,9 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
     ],
     schemaConflict,
   );
+  // cells hold choice names: renamed and removed choices are rewritten in the records
+  if (field.type === 'singleSelect' || field.type === 'multipleSelect')
+    await rewriteChoiceCells(tableId, field, choiceChanges(current, field));
   return field;
 };
 
@@ -109,7 +113,10 @@ export const stripFilter = (filter: unknown, fieldId: string): unknown => {
   if (!filter || typeof filter !== 'object') return filter ?? null;
   const f = filter as { filterSet?: unknown[]; fieldId?: string };
   if (f.fieldId !== undefined) return f.fieldId === fieldId ? null : filter;
-  const filterSet = (f.filterSet ?? []).map((i) => stripFilter(i, fieldId)).filter((i) => i !== null);
+  const before = f.filterSet ?? [];
+  const filterSet = before.map((i) => stripFilter(i, fieldId)).filter((i) => i !== null);
+  // a group emptied by the removal goes too (one the caller left empty stays as it was)
+  if (before.length > 0 && filterSet.length === 0) return null;
   return { ...f, filterSet };
 };
 

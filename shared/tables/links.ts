@@ -67,8 +67,10 @@ export const prepareLinkField = async (
       foreignFields.map((f) => f.dbFieldName),
     ),
     cellValueType: 'string',
-    isMultipleCellValue:
-      mirrorRelationship(opts.relationship) === 'oneMany' || opts.relationship === 'manyMany',
+    // Like every field (fields/define.ts): the flag is present only when true.
+    ...(mirrorRelationship(opts.relationship) === 'oneMany' || opts.relationship === 'manyMany'
+      ? { isMultipleCellValue: true }
+      : {}),
   };
   const targetTable = self ? here.tableId : opts.foreignTableId;
   const order = self ? here.selfOrder : nextFieldOrder(foreign as TableSchema);

@@ -7,8 +7,14 @@ import { keys } from '#shared/db/keys.ts';
  * repeated). The caller makes the table invisible first and removes the base's reference.
  */
 export const purgeTable = async (tableId: string): Promise<void> => {
-  const schema = await queryAll({ ...keys.schemaOf(tableId), projection: ['pk', 'sk', 'id', 'type'] });
-  const viewIds = schema.filter((i) => i.type === 'view').map((i) => String(i.id));
+  const schema = await queryAll({
+    ...keys.schemaOf(tableId),
+    projection: ['pk', 'sk', 'id', 'type', 'view'],
+  });
+  // a view item holds its id inside `view` (schema.ts viewItem), not at the top level
+  const viewIds = schema
+    .filter((i) => i.type === 'view')
+    .map((i) => String((i.view as { id?: string } | undefined)?.id ?? i.id));
   const partitions = [
     keys.recordsOf(tableId).pk,
     keys.recordNumbersOf(tableId).pk,

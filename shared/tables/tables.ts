@@ -13,7 +13,7 @@ import type { RecordItem } from '#shared/records/model.ts';
 import { uniqueName } from '#shared/spaces/names.ts';
 import { prepareLinkField } from './links.ts';
 import { purgeTable } from './purge.ts';
-import { fieldItem, schemaFromItems, type TableSchema, type View, viewItem } from './schema.ts';
+import { fieldItem, loadSchema, schemaFromItems, type TableSchema, type View, viewItem } from './schema.ts';
 import { defineView, toViewOut, type ViewInput } from './views.ts';
 
 export const DEFAULT_TABLE_NAME = 'Table';
@@ -121,7 +121,11 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     icon: input.icon ?? null,
     baseId,
     spaceId: base.spaceId,
-    order: refs.length,
+    // after every table (trashed ones too); a count would repeat an order once a table is purged
+    order: refs.reduce(
+      (max, r) => Math.max(max, Number.isFinite(Number(r.order)) ? Number(r.order) + 1 : max),
+      0,
+    ),
     schemaVersion: 1,
     autoNumber: 0,
     createdTime: now.toISOString(),
@@ -158,7 +162,9 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
       order: undefined,
     });
   } catch (error) {
-    // The table without its records is not what the caller asked for: remove it whole.
+    // The table without its records is not what the caller asked for: remove it whole, with the
+    // other side of its links.
+    await dropLinkSides(tableId, fields);
     await transact([{ delete: keys.baseTable(baseId, tableId) }], () => new ConflictError('retry'));
     await purgeTable(tableId);
     throw error;
@@ -260,7 +266,40 @@ export const deleteTablePermanently = async (baseId: string, tableId: string, us
     () => new NotFoundError(`Table ${tableId} not found`),
   );
   await transact([{ delete: keys.baseTable(baseId, tableId) }], () => new ConflictError('retry'));
+  const schema = await loadSchema(tableId).catch(() => undefined);
+  if (schema) await dropLinkSides(tableId, schema.fields);
   await purgeTable(tableId);
+};
+
+/**
+ * Deletes the other side of each link of a table that goes away for good, so no table keeps a link
+ * field into a table that no longer exists (a foreign table in the trash loses it too). One
+ * transaction per link: two links may point into the same table. Repeatable.
+ */
+const dropLinkSides = async (tableId: string, fields: readonly Field[]): Promise<void> => {
+  for (const field of fields) {
+    const opts = field.options as { foreignTableId?: string; symmetricFieldId?: string; isOneWay?: boolean };
+    const foreignTableId = opts.foreignTableId;
+    if (field.type !== 'link' || opts.isOneWay || !opts.symmetricFieldId || !foreignTableId) continue;
+    if (foreignTableId === tableId) continue;
+    const foreign = await loadSchema(foreignTableId).catch(() => undefined);
+    if (!foreign) continue;
+    await transact(
+      [
+        { delete: keys.field(foreignTableId, opts.symmetricFieldId) },
+        {
+          // unconditional bump (the foreign table may be in the trash): cached schemas reload
+          update: {
+            key: keys.table(foreignTableId),
+            update: 'ADD schemaVersion :one',
+            condition: 'attribute_exists(pk)',
+            values: { ':one': 1 },
+          },
+        },
+      ],
+      () => new ConflictError('A linked table changed at the same time; retry'),
+    );
+  }
 };
 
 /** The full table answered by create: with fields, views, records and their count. */

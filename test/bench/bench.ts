@@ -159,7 +159,12 @@ const requests = async () => {
   }
 };
 
-type Measure = (label: string, run: () => Promise<{ status: number }>, runs?: number, warmup?: number) => Promise<void>;
+type Measure = (
+  label: string,
+  run: () => Promise<{ status: number }>,
+  runs?: number,
+  warmup?: number,
+) => Promise<void>;
 
 /** A table of 20 fields and the record write path at the sizes issue 3 names. */
 const records = async (token: string, measure: Measure) => {
@@ -170,44 +175,142 @@ const records = async (token: string, measure: Measure) => {
     { type: 'singleLineText', name: 'Name' },
     ...Array.from({ length: 7 }, (_, i) => ({ type: 'singleLineText', name: `Text ${i}` })),
     ...Array.from({ length: 5 }, (_, i) => ({ type: 'number', name: `Number ${i}` })),
-    ...Array.from({ length: 3 }, (_, i) => ({ type: 'singleSelect', name: `Select ${i}`, options: { choices: [{ name: 'a' }, { name: 'b' }] } })),
+    ...Array.from({ length: 3 }, (_, i) => ({
+      type: 'singleSelect',
+      name: `Select ${i}`,
+      options: { choices: [{ name: 'a' }, { name: 'b' }] },
+    })),
     { type: 'date', name: 'Date' },
     { type: 'longText', name: 'Notes' },
     { type: 'checkbox', name: 'Done' },
     { type: 'rating', name: 'Rating' },
   ];
-  const table = await call('create-table', { token, params: { baseId: base }, body: { name: 'Bench', fields, records: [] } });
+  const table = await call('create-table', {
+    token,
+    params: { baseId: base },
+    body: { name: 'Bench', fields, records: [] },
+  });
   const tableId = table.body.id as string;
   const viewId = table.body.views[0].id as string;
   const row = (i: number) => ({
     fields: Object.fromEntries(
       fields.map((f) => [
         f.name,
-        f.type === 'number' ? i * 1.5 : f.type === 'singleSelect' ? 'a' : f.type === 'date' ? '2026-03-01T00:00:00.000Z' : f.type === 'checkbox' ? true : f.type === 'rating' ? 3 : `value ${i} of ${f.name}`,
+        f.type === 'number'
+          ? i * 1.5
+          : f.type === 'singleSelect'
+            ? 'a'
+            : f.type === 'date'
+              ? '2026-03-01T00:00:00.000Z'
+              : f.type === 'checkbox'
+                ? true
+                : f.type === 'rating'
+                  ? 3
+                  : `value ${i} of ${f.name}`,
       ]),
     ),
   });
   const create = async (n: number) =>
-    (await call('create-records', { token, params: { tableId }, body: { records: Array.from({ length: n }, (_, i) => row(i)) } })).body
-      .records as { id: string }[];
+    (
+      await call('create-records', {
+        token,
+        params: { tableId },
+        body: { records: Array.from({ length: n }, (_, i) => row(i)) },
+      })
+    ).body.records as { id: string }[];
   const seed = await create(200);
   const ids = seed.map((r) => r.id);
   console.log('\n## Record writes (table of 20 fields; DynamoDB Local; handler time is the median)\n');
-  console.log('| request | status | DynamoDB calls | sequential round trips | RCU | WCU | handler time | calls |');
+  console.log(
+    '| request | status | DynamoDB calls | sequential round trips | RCU | WCU | handler time | calls |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-  await measure('get 1 record', () => call('get-record', { token, params: { tableId, recordId: ids[0] as string } }));
-  await measure('create 1 record', () => call('create-records', { token, params: { tableId }, body: { records: [row(1)] } }), 10);
-  await measure('create 100 records', () => call('create-records', { token, params: { tableId }, body: { records: Array.from({ length: 100 }, (_, i) => row(i)) } }), 3, 1);
-  await measure('create 1000 records', () => call('create-records', { token, params: { tableId }, body: { records: Array.from({ length: 1000 }, (_, i) => row(i)) } }), 1, 0);
-  await measure('update 1 record', () => call('update-record', { token, params: { tableId, recordId: ids[1] as string }, body: { record: { fields: { 'Text 0': `u${Math.random()}` } } } }), 10);
-  await measure('update 100 records', () => call('update-records', { token, params: { tableId }, body: { records: ids.slice(0, 100).map((id) => ({ id, fields: { 'Text 1': `u${Math.random()}` } })) } }), 3, 1);
+  await measure('get 1 record', () =>
+    call('get-record', { token, params: { tableId, recordId: ids[0] as string } }),
+  );
+  await measure(
+    'create 1 record',
+    () => call('create-records', { token, params: { tableId }, body: { records: [row(1)] } }),
+    10,
+  );
+  await measure(
+    'create 100 records',
+    () =>
+      call('create-records', {
+        token,
+        params: { tableId },
+        body: { records: Array.from({ length: 100 }, (_, i) => row(i)) },
+      }),
+    3,
+    1,
+  );
+  await measure(
+    'create 1000 records',
+    () =>
+      call('create-records', {
+        token,
+        params: { tableId },
+        body: { records: Array.from({ length: 1000 }, (_, i) => row(i)) },
+      }),
+    1,
+    0,
+  );
+  await measure(
+    'update 1 record',
+    () =>
+      call('update-record', {
+        token,
+        params: { tableId, recordId: ids[1] as string },
+        body: { record: { fields: { 'Text 0': `u${Math.random()}` } } },
+      }),
+    10,
+  );
+  await measure(
+    'update 100 records',
+    () =>
+      call('update-records', {
+        token,
+        params: { tableId },
+        body: { records: ids.slice(0, 100).map((id) => ({ id, fields: { 'Text 1': `u${Math.random()}` } })) },
+      }),
+    3,
+    1,
+  );
   const victims = await create(100);
-  await measure('delete 100 records', () => call('delete-records', { token, params: { tableId }, query: victims.map((v) => `recordIds[]=${v.id}`).join('&') }), 1, 0);
-  await measure('duplicate 1 record', () => call('duplicate-record', { token, params: { tableId, recordId: ids[2] as string }, body: {} }), 10);
-  await measure('place 100 records before an anchor', () => call('update-record-order', { token, params: { tableId, viewId }, body: { anchorId: ids[150] as string, position: 'before', recordIds: ids.slice(0, 100) } }), 1, 0);
+  await measure(
+    'delete 100 records',
+    () =>
+      call('delete-records', {
+        token,
+        params: { tableId },
+        query: victims.map((v) => `recordIds[]=${v.id}`).join('&'),
+      }),
+    1,
+    0,
+  );
+  await measure(
+    'duplicate 1 record',
+    () => call('duplicate-record', { token, params: { tableId, recordId: ids[2] as string }, body: {} }),
+    10,
+  );
+  await measure(
+    'place 100 records before an anchor',
+    () =>
+      call('update-record-order', {
+        token,
+        params: { tableId, viewId },
+        body: { anchorId: ids[150] as string, position: 'before', recordIds: ids.slice(0, 100) },
+      }),
+    1,
+    0,
+  );
   const item = JSON.stringify(row(1));
-  console.log(`\nOne record of 20 fields is about ${(Buffer.byteLength(item) / 1024).toFixed(2)} KB of JSON; DynamoDB bills a write per started KB per item, plus 1 WCU for its small order-index item (2× in a transaction).`);
-  console.log('Reference (Teable on Postgres, published p95): create 1,000 × 20 fields 2.26 s; update 1,000 × 20 3.0 s; delete 1,000 0.56 s; move 1,000 rows in a 10,000-row view 1.6 s.');
+  console.log(
+    `\nOne record of 20 fields is about ${(Buffer.byteLength(item) / 1024).toFixed(2)} KB of JSON; DynamoDB bills a write per started KB per item, plus 1 WCU for its small order-index item (2× in a transaction).`,
+  );
+  console.log(
+    'Reference (Teable on Postgres, published p95): create 1,000 × 20 fields 2.26 s; update 1,000 × 20 3.0 s; delete 1,000 0.56 s; move 1,000 rows in a 10,000-row view 1.6 s.',
+  );
 };
 
 await bundles();

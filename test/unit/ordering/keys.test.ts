@@ -32,7 +32,9 @@ class ModelView {
   ids = () => this.order().map((o) => o.id);
   /** Places `moving` (existing or new) like the service: windows doubling until the plan fits. */
   place(moving: string[], anchorId: string, position: 'before' | 'after') {
-    const current = Object.fromEntries(moving.filter((id) => this.keys.has(id)).map((id) => [id, this.keys.get(id) as string]));
+    const current = Object.fromEntries(
+      moving.filter((id) => this.keys.has(id)).map((id) => [id, this.keys.get(id) as string]),
+    );
     const others = this.order().filter((o) => !moving.includes(o.id));
     const at = others.findIndex((o) => o.id === anchorId);
     for (let w = 32; ; w *= 2) {
@@ -140,35 +142,37 @@ describe('the contract examples (ordering.md)', () => {
 });
 
 describe('10,000 insertions at one spot', () => {
-  it.each(['before', 'after'] as const)('keep keys bounded and the order exact (%s the same anchor)', (position) => {
-    const view = new ModelView(['r1', 'r2', 'r3']);
-    const model = ['r1', 'r2', 'r3'];
-    for (let i = 0; i < 10_000; i++) {
-      const id = `n${i}`;
-      view.place([id], 'r2', position);
-      model.splice(model.indexOf('r2') + (position === 'after' ? 1 : 0), 0, id);
-    }
-    expect(view.ids()).toEqual(model);
-    expect(Math.max(...[...view.keys.values()].map((k) => k.length))).toBeLessThanOrEqual(MAX_KEY_LENGTH);
-    console.log(`10,000 inserts ${position} one anchor: ${view.rebalances} rebalances moved ${view.moved} records`);
-  });
+  it.each(['before', 'after'] as const)(
+    'keep keys bounded and the order exact (%s the same anchor)',
+    (position) => {
+      const view = new ModelView(['r1', 'r2', 'r3']);
+      const model = ['r1', 'r2', 'r3'];
+      for (let i = 0; i < 10_000; i++) {
+        const id = `n${i}`;
+        view.place([id], 'r2', position);
+        model.splice(model.indexOf('r2') + (position === 'after' ? 1 : 0), 0, id);
+      }
+      expect(view.ids()).toEqual(model);
+      expect(Math.max(...[...view.keys.values()].map((k) => k.length))).toBeLessThanOrEqual(MAX_KEY_LENGTH);
+      console.log(
+        `10,000 inserts ${position} one anchor: ${view.rebalances} rebalances moved ${view.moved} records`,
+      );
+    },
+  );
 
   it('keeps the order of random placements equal to a plain list model (property)', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 300 }),
-        (moves) => {
-          const view = new ModelView(['a', 'b', 'c', 'd']);
-          const model = ['a', 'b', 'c', 'd'];
-          moves.forEach(([pick, before], i) => {
-            const anchor = model[pick % model.length] as string;
-            const id = `x${i}`;
-            view.place([id], anchor, before ? 'before' : 'after');
-            model.splice(model.indexOf(anchor) + (before ? 0 : 1), 0, id);
-          });
-          return JSON.stringify(view.ids()) === JSON.stringify(model);
-        },
-      ),
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 300 }), (moves) => {
+        const view = new ModelView(['a', 'b', 'c', 'd']);
+        const model = ['a', 'b', 'c', 'd'];
+        moves.forEach(([pick, before], i) => {
+          const anchor = model[pick % model.length] as string;
+          const id = `x${i}`;
+          view.place([id], anchor, before ? 'before' : 'after');
+          model.splice(model.indexOf(anchor) + (before ? 0 : 1), 0, id);
+        });
+        return JSON.stringify(view.ids()) === JSON.stringify(model);
+      }),
       { numRuns: 30 },
     );
   });
