@@ -9,7 +9,6 @@ import { purgePartition } from './purge.ts';
 import {
   bumpSchemaOp,
   type ColumnMeta,
-  fieldByRef,
   type SortItem,
   type TableSchema,
   type View,
