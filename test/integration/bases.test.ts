@@ -6,6 +6,8 @@ import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import { itemsMentioning } from '#test/support/scan.ts';
+import { addMember } from '#test/support/workspace.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
@@ -22,15 +24,6 @@ const createBase = async (user: User, spaceId: string, extra: { name?: string; i
   const res = await call('create-base', { token: user.auth, body: { spaceId, ...extra } });
   expect(res.status).toBe(201);
   return res.body as { id: string; name: string; icon: string | null; spaceId: string };
-};
-
-const addMember = async (owner: User, spaceId: string, member: User, role: Role) => {
-  const res = await call('add-collaborators', {
-    token: owner.auth,
-    params: { spaceId },
-    body: { collaborators: [{ principalId: member.id, principalType: 'user' }], role },
-  });
-  expect(res.status).toBe(201);
 };
 
 /** A space owned by a fresh user, with one collaborator of every other role and one base. */
@@ -52,24 +45,6 @@ const spaceWithRoles = async () => {
 };
 
 /** Every item of the table whose key mentions one of `ids`. */
-const itemsMentioning = async (...ids: string[]): Promise<Record<string, unknown>[]> => {
-  const found: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({
-        TableName: process.env.TABLE_NAME,
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      if (ids.some((id) => String(item.pk).includes(id) || String(item.sk).includes(id))) found.push(item);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-};
-
 /**
  * A table in the base written straight to the table (the table routes are not part of this
  * file): the base's reference, the schema, a view, records, their number index and the view's order.

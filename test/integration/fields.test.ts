@@ -3,7 +3,7 @@ import type { Role } from '#shared/auth/scopes.ts';
 import { newId } from '#shared/ids.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
-import { newTable } from '#test/support/workspace.ts';
+import { newMember, newTable } from '#test/support/workspace.ts';
 
 type Table = Awaited<ReturnType<typeof newTable>>;
 type Field = {
@@ -72,17 +72,6 @@ const fieldNamed = (t: Table, name: string): Field => {
   const field = (t.table.fields as Field[]).find((f) => f.name === name);
   if (!field) throw new Error(`no field ${name}`);
   return field;
-};
-
-const addMember = async (t: Table, role: Role) => {
-  const member = await newUser();
-  const res = await call('add-collaborators', {
-    token: t.owner.auth,
-    params: { spaceId: t.spaceId },
-    body: { collaborators: [{ principalId: member.id, principalType: 'user' }], role },
-  });
-  expect(res.status).toBe(201);
-  return member;
 };
 
 describe('POST /table/{tableId}/field', () => {
@@ -451,8 +440,8 @@ describe('POST /table/{tableId}/field', () => {
 
   it('an editor may not create fields; a creator may', async () => {
     const t = await newTable();
-    const editor = await addMember(t, 'editor');
-    const creator = await addMember(t, 'creator');
+    const editor = await newMember(t, 'editor');
+    const creator = await newMember(t, 'creator');
 
     const byEditor = await createField(t, { type: 'number' }, editor.auth);
     const byCreator = await createField(t, { type: 'number' }, creator.auth);
@@ -526,7 +515,7 @@ describe('GET /table/{tableId}/field', () => {
 
   it('a viewer may list and get fields', async () => {
     const t = await newTable();
-    const viewer = await addMember(t, 'viewer');
+    const viewer = await newMember(t, 'viewer');
 
     const list = await call('list-fields', { token: viewer.auth, params: { tableId: t.tableId } });
     const one = await call('get-field', {

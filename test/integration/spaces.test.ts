@@ -4,6 +4,7 @@ import type { Role } from '#shared/auth/scopes.ts';
 import { documentClient } from '#shared/db/client.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import { addMember } from '#test/support/workspace.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
@@ -14,15 +15,6 @@ const createSpace = async (user: User, name?: string): Promise<string> => {
   const res = await call('create-space', { token: user.auth, body: name === undefined ? {} : { name } });
   expect(res.status).toBe(201);
   return res.body.id as string;
-};
-
-const addMember = async (owner: User, spaceId: string, member: User, role: Role) => {
-  const res = await call('add-collaborators', {
-    token: owner.auth,
-    params: { spaceId },
-    body: { collaborators: [{ principalId: member.id, principalType: 'user' }], role },
-  });
-  expect(res.status).toBe(201);
 };
 
 /** A space owned by a fresh user, with a creator, an editor and a viewer. */

@@ -5,7 +5,8 @@ import { documentClient } from '#shared/db/client.ts';
 import { newId } from '#shared/ids.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
-import { newTable, newWorkspace } from '#test/support/workspace.ts';
+import { itemsMentioning } from '#test/support/scan.ts';
+import { newMember, newTable, newWorkspace } from '#test/support/workspace.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
 type Workspace = Awaited<ReturnType<typeof newWorkspace>>;
@@ -34,36 +35,7 @@ const listTables = async (ws: Workspace, baseId = ws.baseId) => {
   return res.body as { id: string; name: string; order: number }[];
 };
 
-const addMember = async (ws: Workspace, role: Role) => {
-  const member = await newUser();
-  const res = await call('add-collaborators', {
-    token: ws.owner.auth,
-    params: { spaceId: ws.spaceId },
-    body: { collaborators: [{ principalId: member.id, principalType: 'user' }], role },
-  });
-  expect(res.status).toBe(201);
-  return member;
-};
-
 /** Every item whose key mentions one of `ids` (a Scan of the whole DynamoDB table). */
-const itemsMentioning = async (...ids: string[]): Promise<Record<string, unknown>[]> => {
-  const found: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({
-        TableName: process.env.TABLE_NAME,
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      if (ids.some((i) => String(item.pk).includes(i) || String(item.sk).includes(i))) found.push(item);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-};
-
 describe('POST /base/{baseId}/table', () => {
   it('creates the documented defaults: three fields, one grid view, three empty records', async () => {
     const ws = await newWorkspace();
@@ -693,7 +665,7 @@ describe('deleting tables', () => {
 describe('roles on tables', () => {
   it('a viewer may read tables but not create, update or delete them', async () => {
     const t = await newTable();
-    const viewer = await addMember(t, 'viewer');
+    const viewer = await newMember(t, 'viewer');
     const params = { baseId: t.baseId, tableId: t.tableId };
 
     const created = await createTable(t, {}, viewer);
@@ -713,7 +685,7 @@ describe('roles on tables', () => {
 
   it('an editor may not create tables but may create records', async () => {
     const t = await newTable({ records: [] });
-    const editor = await addMember(t, 'editor');
+    const editor = await newMember(t, 'editor');
 
     const table = await createTable(t, {}, editor);
     const records = await call('create-records', {
@@ -733,7 +705,7 @@ describe('roles on tables', () => {
 
   it('a creator may create, update and delete tables', async () => {
     const t = await newTable();
-    const creator = await addMember(t, 'creator');
+    const creator = await newMember(t, 'creator');
 
     const created = await createTable(t, { name: 'Theirs', records: [] }, creator);
     const params = { baseId: t.baseId, tableId: created.body.id };

@@ -3,7 +3,7 @@ import type { Role } from '#shared/auth/scopes.ts';
 import { newId } from '#shared/ids.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
-import { newTable } from '#test/support/workspace.ts';
+import { newMember, newTable } from '#test/support/workspace.ts';
 
 type Table = Awaited<ReturnType<typeof newTable>>;
 type View = { id: string; name: string; type: string; order: number; [k: string]: unknown };
@@ -49,17 +49,6 @@ const deleteView = (t: Table, viewId: string, token = t.owner.auth) =>
 const fieldIds = (t: Table) => {
   const [name, count, status] = (t.table.fields as { id: string }[]).map((f) => f.id);
   return { name: name as string, count: count as string, status: status as string };
-};
-
-const addMember = async (t: Table, role: Role) => {
-  const member = await newUser();
-  const res = await call('add-collaborators', {
-    token: t.owner.auth,
-    params: { spaceId: t.spaceId },
-    body: { collaborators: [{ principalId: member.id, principalType: 'user' }], role },
-  });
-  expect(res.status).toBe(201);
-  return member;
 };
 
 describe('POST /table/{tableId}/view', () => {
@@ -243,8 +232,8 @@ describe('POST /table/{tableId}/view', () => {
 
   it('an editor may create, change and delete views; a viewer may not', async () => {
     const t = await newTable();
-    const editor = await addMember(t, 'editor');
-    const viewer = await addMember(t, 'viewer');
+    const editor = await newMember(t, 'editor');
+    const viewer = await newMember(t, 'viewer');
 
     const byViewer = await createView(t, { type: 'form' }, viewer.auth);
     const byEditor = await createView(t, { type: 'form' }, editor.auth);

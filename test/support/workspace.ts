@@ -16,3 +16,22 @@ export const newTable = async (body: Record<string, unknown> = {}) => {
   if (res.status !== 201) throw new Error(`create-table: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...ws, table: res.body, tableId: res.body.id as string, viewId: res.body.views[0].id as string };
 };
+
+type Caller = Awaited<ReturnType<typeof newUser>>;
+
+/** Adds `member` to a space with a role (the call must succeed). */
+export const addMember = async (owner: Caller, spaceId: string, member: { id: string }, role: string) => {
+  const res = await call('add-collaborators', {
+    token: owner.auth,
+    params: { spaceId },
+    body: { collaborators: [{ principalId: member.id, principalType: 'user' }], role },
+  });
+  if (res.status !== 201) throw new Error(`add-collaborators: ${res.status} ${JSON.stringify(res.body)}`);
+};
+
+/** A new user added to the workspace's space with a role. */
+export const newMember = async (ws: { owner: Caller; spaceId: string }, role: string) => {
+  const member = await newUser();
+  await addMember(ws.owner, ws.spaceId, member, role);
+  return member;
+};
