@@ -97,7 +97,7 @@ export class ApiFunctions extends Construct {
       handler: 'handler',
       projectRoot,
       depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
-      description: `${route.method} ${API_PREFIX}${route.path}: ${route.summary}`.slice(0, 256),
+      description: `${route.method} ${API_PREFIX}${route.path}`,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: config.lambda.memoryMb,

@@ -13,6 +13,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `auth`: `token` (default) any valid token; `admin` an instance admin; `personal` a personal
  *   token only (not a temporary one).
  * - `status`: the success status (default 200).
+ * What each route is for, in words, lives with the README generator (`infra/local/route-docs.ts`):
+ * every Lambda bundles this table, so it carries only what the code needs.
  */
 export interface RouteDef {
   method: HttpMethod;
@@ -22,7 +24,6 @@ export interface RouteDef {
   actions: readonly Scope[];
   auth?: 'token' | 'admin' | 'personal';
   status?: number;
-  summary: string;
 }
 
 /** The one list of routes. The stack, the local server, the handlers and the tests read it. */
@@ -34,7 +35,6 @@ export const ROUTES = [
     handler: 'get-current-user',
     access: 'read',
     actions: [],
-    summary: 'The calling user',
   },
   {
     method: 'GET',
@@ -43,7 +43,6 @@ export const ROUTES = [
     access: 'read',
     actions: [],
     auth: 'personal',
-    summary: "A 10-minute JWT with the calling token's rights",
   },
   {
     method: 'POST',
@@ -53,7 +52,6 @@ export const ROUTES = [
     actions: [],
     auth: 'personal',
     status: 201,
-    summary: 'Create a personal access token',
   },
   {
     method: 'GET',
@@ -61,7 +59,6 @@ export const ROUTES = [
     handler: 'list-access-tokens',
     access: 'read',
     actions: [],
-    summary: "The caller's personal access tokens",
   },
   {
     method: 'PATCH',
@@ -70,7 +67,6 @@ export const ROUTES = [
     access: 'write',
     actions: [],
     auth: 'personal',
-    summary: 'Rename or re-scope a token',
   },
   {
     method: 'POST',
@@ -79,7 +75,6 @@ export const ROUTES = [
     access: 'write',
     actions: [],
     auth: 'personal',
-    summary: 'New secret and expiry; the old secret stops working',
   },
   {
     method: 'DELETE',
@@ -88,7 +83,6 @@ export const ROUTES = [
     access: 'write',
     actions: [],
     auth: 'personal',
-    summary: 'Revoke a token at once',
   },
   {
     method: 'POST',
@@ -98,7 +92,6 @@ export const ROUTES = [
     actions: [],
     auth: 'admin',
     status: 201,
-    summary: 'Create a user and its first token (instance admin)',
   },
 
   // Spaces and collaborators
@@ -109,7 +102,6 @@ export const ROUTES = [
     access: 'write',
     actions: ['space|create'],
     status: 201,
-    summary: 'Create a space; the caller becomes its owner',
   },
   {
     method: 'GET',
@@ -117,7 +109,6 @@ export const ROUTES = [
     handler: 'list-spaces',
     access: 'read',
     actions: ['space|read'],
-    summary: 'Spaces the caller belongs to',
   },
   {
     method: 'GET',
@@ -125,7 +116,6 @@ export const ROUTES = [
     handler: 'get-space',
     access: 'read',
     actions: ['space|read'],
-    summary: "One space with the caller's role",
   },
   {
     method: 'PATCH',
@@ -133,7 +123,6 @@ export const ROUTES = [
     handler: 'update-space',
     access: 'write',
     actions: ['space|update'],
-    summary: 'Rename a space',
   },
   {
     method: 'DELETE',
@@ -141,7 +130,6 @@ export const ROUTES = [
     handler: 'delete-space',
     access: 'write',
     actions: ['space|delete'],
-    summary: 'Move a space to the trash',
   },
   {
     method: 'DELETE',
@@ -149,7 +137,6 @@ export const ROUTES = [
     handler: 'delete-space-permanently',
     access: 'write',
     actions: ['space|delete'],
-    summary: 'Delete a space and everything in it for good',
   },
   {
     method: 'GET',
@@ -157,7 +144,6 @@ export const ROUTES = [
     handler: 'list-collaborators',
     access: 'read',
     actions: ['space|read'],
-    summary: 'Collaborators of a space',
   },
   {
     method: 'POST',
@@ -166,7 +152,6 @@ export const ROUTES = [
     access: 'write',
     actions: ['space|invite'],
     status: 201,
-    summary: 'Add users to a space with a role',
   },
   {
     method: 'PATCH',
@@ -174,7 +159,6 @@ export const ROUTES = [
     handler: 'update-collaborator',
     access: 'write',
     actions: ['space|grant_role'],
-    summary: "Change a collaborator's role",
   },
   {
     method: 'DELETE',
@@ -182,7 +166,6 @@ export const ROUTES = [
     handler: 'remove-collaborator',
     access: 'write',
     actions: ['space|read'],
-    summary: 'Remove a collaborator (oneself, or anyone with space|grant_role)',
   },
 
   // Bases
@@ -193,7 +176,6 @@ export const ROUTES = [
     access: 'write',
     actions: ['base|create'],
     status: 201,
-    summary: 'Create a base in a space',
   },
   {
     method: 'GET',
@@ -201,7 +183,6 @@ export const ROUTES = [
     handler: 'list-bases',
     access: 'read',
     actions: ['base|read'],
-    summary: 'Bases of a space',
   },
   {
     method: 'GET',
@@ -209,7 +190,6 @@ export const ROUTES = [
     handler: 'get-base',
     access: 'read',
     actions: ['base|read'],
-    summary: 'One base',
   },
   {
     method: 'PATCH',
@@ -217,7 +197,6 @@ export const ROUTES = [
     handler: 'update-base',
     access: 'write',
     actions: ['base|update'],
-    summary: 'Rename a base or change its icon',
   },
   {
     method: 'DELETE',
@@ -225,7 +204,6 @@ export const ROUTES = [
     handler: 'delete-base',
     access: 'write',
     actions: ['base|delete'],
-    summary: 'Move a base to the trash',
   },
   {
     method: 'DELETE',
@@ -233,7 +211,6 @@ export const ROUTES = [
     handler: 'delete-base-permanently',
     access: 'write',
     actions: ['base|delete'],
-    summary: 'Delete a base and everything in it for good',
   },
 
   // Tables, fields, views
@@ -244,7 +221,6 @@ export const ROUTES = [
     access: 'write',
     actions: ['table|create'],
     status: 201,
-    summary: 'Create a table with fields, views and records',
   },
   {
     method: 'GET',
@@ -252,7 +228,6 @@ export const ROUTES = [
     handler: 'list-tables',
     access: 'read',
     actions: ['table|read'],
-    summary: 'Tables of a base',
   },
   {
     method: 'GET',
@@ -260,7 +235,6 @@ export const ROUTES = [
     handler: 'get-table',
     access: 'read',
     actions: ['table|read'],
-    summary: 'One table',
   },
   {
     method: 'PATCH',
@@ -268,7 +242,6 @@ export const ROUTES = [
     handler: 'update-table',
     access: 'write',
     actions: ['table|update'],
-    summary: 'Rename a table, change its description or icon',
   },
   {
     method: 'DELETE',
@@ -276,7 +249,6 @@ export const ROUTES = [
     handler: 'delete-table',
     access: 'write',
     actions: ['table|delete'],
-    summary: 'Move a table to the trash',
   },
   {
     method: 'DELETE',
@@ -284,7 +256,6 @@ export const ROUTES = [
     handler: 'delete-table-permanently',
     access: 'write',
     actions: ['table|delete'],
-    summary: 'Delete a table and its records for good',
   },
   {
     method: 'GET',
@@ -292,7 +263,6 @@ export const ROUTES = [
     handler: 'get-default-view-id',
     access: 'read',
     actions: ['view|read'],
-    summary: "The id of the table's first view",
   },
   {
     method: 'POST',
@@ -301,7 +271,6 @@ export const ROUTES = [
     access: 'write',
     actions: ['field|create'],
     status: 201,
-    summary: 'Create a field',
   },
   {
     method: 'GET',
@@ -309,7 +278,6 @@ export const ROUTES = [
     handler: 'list-fields',
     access: 'read',
     actions: ['field|read'],
-    summary: "Fields of a table (in a view's column order with viewId)",
   },
   {
     method: 'GET',
@@ -317,7 +285,6 @@ export const ROUTES = [
     handler: 'get-field',
     access: 'read',
     actions: ['field|read'],
-    summary: 'One field',
   },
   {
     method: 'PATCH',
@@ -325,7 +292,6 @@ export const ROUTES = [
     handler: 'update-field',
     access: 'write',
     actions: ['field|update'],
-    summary: "Change a field's name, description, dbFieldName or options",
   },
   {
     method: 'DELETE',
@@ -333,7 +299,6 @@ export const ROUTES = [
     handler: 'delete-field',
     access: 'write',
     actions: ['field|delete'],
-    summary: 'Delete a field (not the primary field)',
   },
   {
     method: 'POST',
@@ -342,7 +307,6 @@ export const ROUTES = [
     access: 'write',
     actions: ['view|create'],
     status: 201,
-    summary: 'Create a view',
   },
   {
     method: 'GET',
@@ -350,7 +314,6 @@ export const ROUTES = [
     handler: 'list-views',
     access: 'read',
     actions: ['view|read'],
-    summary: 'Views of a table, in order',
   },
   {
     method: 'GET',
@@ -358,7 +321,6 @@ export const ROUTES = [
     handler: 'get-view',
     access: 'read',
     actions: ['view|read'],
-    summary: 'One view',
   },
   {
     method: 'PATCH',
@@ -366,7 +328,6 @@ export const ROUTES = [
     handler: 'update-view',
     access: 'write',
     actions: ['view|update'],
-    summary: "Change a view's name, filter, sort, group, columns or options",
   },
   {
     method: 'DELETE',
@@ -374,7 +335,6 @@ export const ROUTES = [
     handler: 'delete-view',
     access: 'write',
     actions: ['view|delete'],
-    summary: 'Delete a view (not the last one)',
   },
 
   {
@@ -383,7 +343,6 @@ export const ROUTES = [
     handler: 'update-record-order',
     access: 'write',
     actions: ['view|update'],
-    summary: "Place records before or after an anchor in a view's manual order",
   },
 
   // Records
@@ -393,7 +352,6 @@ export const ROUTES = [
     handler: 'get-record',
     access: 'read',
     actions: ['record|read'],
-    summary: 'One record (ETag)',
   },
   {
     method: 'PATCH',
@@ -401,7 +359,6 @@ export const ROUTES = [
     handler: 'update-record',
     access: 'write',
     actions: ['record|update'],
-    summary: 'Update one record (If-Match)',
   },
   {
     method: 'DELETE',
@@ -409,7 +366,6 @@ export const ROUTES = [
     handler: 'delete-record',
     access: 'write',
     actions: ['record|delete'],
-    summary: 'Delete one record for good (If-Match)',
   },
   {
     method: 'POST',
@@ -418,7 +374,6 @@ export const ROUTES = [
     access: 'write',
     actions: ['record|create'],
     status: 201,
-    summary: 'Create 0..1000 records (Idempotency-Key)',
   },
   {
     method: 'PATCH',
@@ -426,7 +381,6 @@ export const ROUTES = [
     handler: 'update-records',
     access: 'write',
     actions: ['record|update'],
-    summary: 'Update 1..1000 records (Idempotency-Key)',
   },
   {
     method: 'DELETE',
@@ -434,7 +388,6 @@ export const ROUTES = [
     handler: 'delete-records',
     access: 'write',
     actions: ['record|delete'],
-    summary: 'Delete 1..1000 records for good',
   },
   {
     method: 'POST',
@@ -443,7 +396,6 @@ export const ROUTES = [
     access: 'write',
     actions: ['record|create', 'record|read'],
     status: 201,
-    summary: 'Copy a record (Idempotency-Key)',
   },
 
   // Notifications
@@ -453,7 +405,6 @@ export const ROUTES = [
     handler: 'list-notifications',
     access: 'read',
     actions: [],
-    summary: "The caller's notifications, newest first, 10 a page",
   },
   {
     method: 'GET',
@@ -461,7 +412,6 @@ export const ROUTES = [
     handler: 'count-unread-notifications',
     access: 'read',
     actions: [],
-    summary: 'How many notifications are unread',
   },
   {
     method: 'PATCH',
@@ -469,7 +419,6 @@ export const ROUTES = [
     handler: 'mark-all-notifications-read',
     access: 'write',
     actions: [],
-    summary: 'Mark every notification read',
   },
   {
     method: 'PATCH',
@@ -477,7 +426,6 @@ export const ROUTES = [
     handler: 'update-notification-status',
     access: 'write',
     actions: [],
-    summary: 'Mark one notification read or unread',
   },
 ] as const satisfies readonly RouteDef[];
 

@@ -114,6 +114,8 @@ export const commitSteps = async (
   scope: string,
   steps: readonly Step[],
   onConditionFailed: (index: number) => HttpError,
+  /** The caller already ran `recoverInterrupted(scope)` (in parallel with its own reads). */
+  recovered = false,
 ): Promise<void> => {
   if (steps.length === 1) {
     await applyOne((steps[0] as Step).op, () => onConditionFailed(0));
@@ -126,7 +128,7 @@ export const commitSteps = async (
     );
     return;
   }
-  await recoverInterrupted(scope);
+  if (!recovered) await recoverInterrupted(scope);
   const txnId = newId('record').slice(3);
   const now = Date.now();
   const plain = steps.filter((s) => isPlain(s.op));

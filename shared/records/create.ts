@@ -1,6 +1,7 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import { commitSteps, type Step } from '#shared/db/commit.ts';
+import { MAX_TRANSACTION_ITEMS } from '#shared/db/client.ts';
+import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ConflictError, PayloadTooLargeError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
@@ -70,7 +71,12 @@ export const createRecords = async (
         .map((field) => ({ recordId, field, from: undefined, to: cells[i]?.get(field.id) })),
     ),
   );
-  const first = await allocateAutoNumbers(tableId, ids.length);
+  // A write this large goes through the journal: look for interrupted ones while numbers are allocated.
+  const large = ids.length * 2 > MAX_TRANSACTION_ITEMS;
+  const [first] = await Promise.all([
+    allocateAutoNumbers(tableId, ids.length),
+    large ? recoverInterrupted(tableId) : undefined,
+  ]);
   const now = ctx.now.toISOString();
   const items = ids.map((id, i) =>
     newRecordItem(tableId, {
@@ -118,6 +124,7 @@ export const createRecords = async (
     tableId,
     steps,
     () => new ConflictError('A concurrent change to the same table won; retry the request'),
+    large,
   );
   return items.map((item) => ({
     ...item,

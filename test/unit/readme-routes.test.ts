@@ -8,3 +8,12 @@ describe('README route list', () => {
     expect(readme).toBe(withRouteTable(readme));
   });
 });
+
+describe('route summaries', () => {
+  it('describe every route of the table and nothing else', async () => {
+    const { ROUTE_SUMMARIES } = await import('#infra/local/route-docs.ts');
+    const { ROUTES } = await import('#shared/routes.ts');
+    expect(Object.keys(ROUTE_SUMMARIES).sort()).toEqual(ROUTES.map((r) => r.handler).sort());
+    for (const summary of Object.values(ROUTE_SUMMARIES)) expect(summary.length).toBeGreaterThan(5);
+  });
+});
