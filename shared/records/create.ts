@@ -3,19 +3,20 @@ import type { Located } from '#shared/auth/resources.ts';
 import { MAX_TRANSACTION_ITEMS } from '#shared/db/client.ts';
 import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, PayloadTooLargeError } from '#shared/http/errors.ts';
+import { ConflictError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
-import { applyDefaults, assertNotNull, convertRecords, type FieldKeyType } from './cells.ts';
-import { allocateAutoNumbers, writeContextFor } from './context.ts';
+import { applyDefaults, assertNotNull, type FieldKeyType } from './cells.ts';
+import { allocateAutoNumbers } from './context.ts';
+import { convertWrite } from './convert-write.ts';
+import { assertBatchSize } from './limits.ts';
 import { resolveLinks } from './links.ts';
 import { newRecordItem, type RecordItem } from './model.ts';
 import { type Placement, placementSteps } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
 import { uniqueSteps } from './unique.ts';
 
-/** Records one call may write (endpoints.md: 1..1000). */
-export const MAX_RECORDS_PER_CALL = 1000;
+export { MAX_RECORDS_PER_CALL } from './limits.ts';
 
 export interface CreateInput {
   records: { fields: Record<string, unknown> }[];
@@ -38,16 +39,9 @@ export const createRecords = async (
   input: CreateInput,
 ): Promise<RecordItem[]> => {
   if (input.records.length === 0) return [];
-  if (input.records.length > MAX_RECORDS_PER_CALL)
-    throw new PayloadTooLargeError(`At most ${MAX_RECORDS_PER_CALL} records per call`);
+  assertBatchSize(input.records.length);
   const tableId = located.id;
-  const ctx = await writeContextFor(principal, located, schema);
-  const converted = convertRecords(
-    schema.fields,
-    input.records.map((r) => r.fields),
-    { keyType: input.fieldKeyType, typecast: input.typecast, ctx },
-  );
-  const fields = schema.fields.map((f) => converted.changedFields.find((c) => c.id === f.id) ?? f);
+  const { ctx, converted, fields } = await convertWrite(principal, located, schema, input.records, input);
   const cells = input.keepEmpty
     ? converted.changes
     : converted.changes.map((c) => applyDefaults(fields, c, ctx));

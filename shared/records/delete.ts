@@ -1,8 +1,8 @@
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, PayloadTooLargeError, PreconditionFailedError } from '#shared/http/errors.ts';
+import { ConflictError, PreconditionFailedError } from '#shared/http/errors.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
-import { MAX_RECORDS_PER_CALL } from './create.ts';
+import { assertBatchSize } from './limits.ts';
 import { resolveLinks } from './links.ts';
 import { cellOf, type RecordItem } from './model.ts';
 import { orderEntryKey } from './placement.ts';
@@ -21,8 +21,7 @@ export const deleteRecords = async (
   /** With `If-Match` on a single delete: the version the caller saw (412 when it changed). */
   expectedVersion?: number,
 ): Promise<RecordItem[]> => {
-  if (ids.length > MAX_RECORDS_PER_CALL)
-    throw new PayloadTooLargeError(`At most ${MAX_RECORDS_PER_CALL} records per call`);
+  assertBatchSize(ids.length);
   const unique = [...new Set(ids)];
   const tableId = String(schema.table.id);
   const items = await loadRecords(tableId, unique);

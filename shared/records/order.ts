@@ -1,14 +1,13 @@
 import { commitSteps } from '#shared/db/commit.ts';
-import { ConflictError, PayloadTooLargeError, ValidationError } from '#shared/http/errors.ts';
+import { ConflictError, ValidationError } from '#shared/http/errors.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
-import { MAX_RECORDS_PER_CALL } from './create.ts';
+import { assertBatchSize } from './limits.ts';
 import { type Placement, placementSteps } from './placement.ts';
 import { cellUpdate, loadRecords, withoutV } from './update.ts';
 
 /** `PUT …/record-order`: places existing records before or after an anchor, values untouched. */
 export const placeRecords = async (schema: TableSchema, recordIds: readonly string[], order: Placement) => {
-  if (recordIds.length > MAX_RECORDS_PER_CALL)
-    throw new PayloadTooLargeError(`At most ${MAX_RECORDS_PER_CALL} records per call`);
+  assertBatchSize(recordIds.length);
   if (new Set(recordIds).size !== recordIds.length)
     throw new ValidationError('recordIds: an id appears twice');
   const tableId = String(schema.table.id);

@@ -7,14 +7,14 @@ import type { StoredCell } from '#shared/fields/types.ts';
 import {
   ConflictError,
   NotFoundError,
-  PayloadTooLargeError,
   PreconditionFailedError,
   ValidationError,
 } from '#shared/http/errors.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
-import { assertNotNull, type CellChanges, convertRecords, type FieldKeyType, isEmptyCell } from './cells.ts';
-import { userRefOf, writeContextFor } from './context.ts';
-import { MAX_RECORDS_PER_CALL } from './create.ts';
+import { assertNotNull, type CellChanges, type FieldKeyType, isEmptyCell } from './cells.ts';
+import { userRefOf } from './context.ts';
+import { convertWrite } from './convert-write.ts';
+import { assertBatchSize } from './limits.ts';
 import { resolveLinks } from './links.ts';
 import { cellOf, etagOf, type RecordItem } from './model.ts';
 import { type Placement, placementSteps } from './placement.ts';
@@ -98,21 +98,14 @@ export const updateRecords = async (
   input: UpdateInput,
 ): Promise<RecordItem[]> => {
   if (input.records.length === 0) return [];
-  if (input.records.length > MAX_RECORDS_PER_CALL)
-    throw new PayloadTooLargeError(`At most ${MAX_RECORDS_PER_CALL} records per call`);
+  assertBatchSize(input.records.length);
   const ids = input.records.map((r) => r.id);
   if (new Set(ids).size !== ids.length) throw new ValidationError('A record id appears twice in records');
   const tableId = located.id;
-  const ctx = await writeContextFor(principal, located, schema);
-  const converted = convertRecords(
-    schema.fields,
-    input.records.map((r) => r.fields),
-    { keyType: input.fieldKeyType, typecast: input.typecast, ctx },
-  );
+  const { ctx, converted, fields } = await convertWrite(principal, located, schema, input.records, input);
   const before = await loadRecords(tableId, ids);
   if (input.ifMatch !== undefined && before[0] && input.ifMatch !== etagOf(before[0]))
     throw new PreconditionFailedError(`Record ${ids[0]} changed since the ETag ${input.ifMatch}`);
-  const fields = schema.fields.map((f) => converted.changedFields.find((c) => c.id === f.id) ?? f);
   // notNull: a written cell may not clear a field that must hold a value.
   for (const cells of converted.changes)
     assertNotNull(

@@ -1,6 +1,5 @@
-import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Role } from '#shared/auth/scopes.ts';
 import { documentClient } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Role } from '#shared/auth/scopes.ts';
 import { newId } from '#shared/ids.ts';
-import { newUser } from '#test/support/fixtures.ts';
+import { error, id, invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { newMember, newTable } from '#test/support/workspace.ts';
 
@@ -14,19 +13,6 @@ type Field = {
   options: Record<string, unknown>;
   [k: string]: unknown;
 };
-
-const id = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}[0-9A-Za-z]{16}$`));
-
-const error = (status: number, code: string, message: string | RegExp) => ({
-  status,
-  body: {
-    status,
-    code,
-    message: typeof message === 'string' ? message : expect.stringMatching(message),
-  },
-});
-const notFound = (message: string | RegExp) => error(404, 'not_found', message);
-const invalid = (message: string | RegExp) => error(400, 'validation_error', message);
 
 const createField = (t: Table, body: Record<string, unknown>, token = t.owner.auth) =>
   call('create-field', { token, params: { tableId: t.tableId }, body });

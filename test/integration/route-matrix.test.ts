@@ -134,8 +134,6 @@ const world = async (): Promise<World> => {
 /** The route table with its handler names kept. */
 const TABLE: readonly (RouteDef & { handler: HandlerName })[] = ROUTES;
 
-const onSpace = (r: RouteDef) => r.path.includes('{spaceId}');
-const onBase = (r: RouteDef) => r.path.includes('{baseId}');
 const onTableRoute = (r: RouteDef) => r.path.includes('{tableId}');
 
 describe('route matrix', () => {
@@ -174,89 +172,39 @@ describe('route matrix', () => {
     },
   );
 
-  it.each(ROUTES.filter(onSpace).map((r) => [`${r.method} ${r.path}`, r] as const))(
-    '%s by a user outside the space is 403',
-    async (_, route) => {
-      const w = await world();
-      const outsider = await newUser();
-      const res = await call(route.handler, { ...SAMPLES[route.handler](w), token: outsider.auth });
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({
-        message: `not a collaborator of space ${w.spaceId}`,
-        status: 403,
-        code: 'restricted_resource',
-      });
-    },
+  // The resource a route names in its path: a stranger to its space is refused, an unknown id is 404.
+  const LEVELS = [
+    { level: 'space', param: '{spaceId}', unknown: { spaceId: 'spc0000000000000000' } },
+    { level: 'base', param: '{baseId}', unknown: { baseId: 'bse0000000000000000' } },
+    { level: 'table', param: '{tableId}', unknown: { tableId: 'tbl0000000000000000' } },
+  ] as const;
+  const byLevel = LEVELS.flatMap(({ level, param, unknown }) =>
+    ROUTES.filter((r) => r.path.includes(param)).map(
+      (r) => [level, `${r.method} ${r.path}`, r, unknown] as const,
+    ),
   );
 
-  it.each(ROUTES.filter(onSpace).map((r) => [`${r.method} ${r.path}`, r] as const))(
-    '%s on a space that does not exist is 404',
-    async (_, route) => {
-      const w = await world();
-      const res = await call(route.handler, {
-        ...SAMPLES[route.handler]({ ...w, spaceId: 'spc0000000000000000' }),
-        token: w.owner.auth,
-      });
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe('not_found');
-    },
-  );
+  it.each(byLevel)('%s route %s by a user outside the space is 403', async (_, __, route) => {
+    const w = await world();
+    const outsider = await newUser();
+    const res = await call(route.handler, { ...SAMPLES[route.handler](w), token: outsider.auth });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      message: `not a collaborator of space ${w.spaceId}`,
+      status: 403,
+      code: 'restricted_resource',
+    });
+  });
 
-  it.each(ROUTES.filter(onBase).map((r) => [`${r.method} ${r.path}`, r] as const))(
-    "%s by a user outside the base's space is 403",
-    async (_, route) => {
-      const w = await world();
-      const outsider = await newUser();
-      const res = await call(route.handler, { ...SAMPLES[route.handler](w), token: outsider.auth });
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({
-        message: `not a collaborator of space ${w.spaceId}`,
-        status: 403,
-        code: 'restricted_resource',
-      });
-    },
-  );
-
-  it.each(ROUTES.filter(onBase).map((r) => [`${r.method} ${r.path}`, r] as const))(
-    '%s on a base that does not exist is 404',
-    async (_, route) => {
-      const w = await world();
-      const res = await call(route.handler, {
-        ...SAMPLES[route.handler]({ ...w, baseId: 'bse0000000000000000' }),
-        token: w.owner.auth,
-      });
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe('not_found');
-    },
-  );
-
-  it.each(ROUTES.filter(onTableRoute).map((r) => [`${r.method} ${r.path}`, r] as const))(
-    "%s by a user outside the table's space is 403",
-    async (_, route) => {
-      const w = await world();
-      const outsider = await newUser();
-      const res = await call(route.handler, { ...SAMPLES[route.handler](w), token: outsider.auth });
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({
-        message: `not a collaborator of space ${w.spaceId}`,
-        status: 403,
-        code: 'restricted_resource',
-      });
-    },
-  );
-
-  it.each(ROUTES.filter(onTableRoute).map((r) => [`${r.method} ${r.path}`, r] as const))(
-    '%s on a table that does not exist is 404',
-    async (_, route) => {
-      const w = await world();
-      const res = await call(route.handler, {
-        ...SAMPLES[route.handler]({ ...w, tableId: 'tbl0000000000000000' }),
-        token: w.owner.auth,
-      });
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe('not_found');
-    },
-  );
+  it.each(byLevel)('%s route %s on an id that does not exist is 404', async (_, __, route, unknown) => {
+    const w = await world();
+    const res = await call(route.handler, {
+      ...SAMPLES[route.handler]({ ...w, ...unknown }),
+      token: w.owner.auth,
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('not_found');
+  });
 
   it.each(ROUTES.filter(onTableRoute).map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s on a table in the trash is 404',

@@ -1,9 +1,7 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Role } from '#shared/auth/scopes.ts';
-import { documentClient } from '#shared/db/client.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import { itemsMentioning } from '#test/support/scan.ts';
 import { addMember } from '#test/support/workspace.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
@@ -28,23 +26,7 @@ const spaceWithRoles = async () => {
 };
 
 /** Every item of the table that belongs to the space: its partition and the users' mirrors. */
-const itemsOfSpace = async (spaceId: string): Promise<Record<string, unknown>[]> => {
-  const found: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({
-        TableName: process.env.TABLE_NAME,
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    for (const item of page.Items ?? [])
-      if (item.pk === `SPACE#${spaceId}` || item.sk === `SPACE#${spaceId}`) found.push(item);
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-};
+const itemsOfSpace = (spaceId: string) => itemsMentioning(spaceId);
 
 const notFound = (spaceId: string) => ({
   status: 404,

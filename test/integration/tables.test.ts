@@ -1,8 +1,6 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import type { Role } from '#shared/auth/scopes.ts';
-import { documentClient } from '#shared/db/client.ts';
 import { newId } from '#shared/ids.ts';
+import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
@@ -12,19 +10,6 @@ type User = Awaited<ReturnType<typeof newUser>>;
 type Workspace = Awaited<ReturnType<typeof newWorkspace>>;
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const id = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}[0-9A-Za-z]{16}$`));
-
-const error = (status: number, code: string, message: string | RegExp) => ({
-  status,
-  body: {
-    status,
-    code,
-    message: typeof message === 'string' ? message : expect.stringMatching(message),
-  },
-});
-const notFound = (message: string | RegExp) => error(404, 'not_found', message);
-const invalid = (message: string | RegExp) => error(400, 'validation_error', message);
-const forbidden = (message: string) => error(403, 'restricted_resource', message);
 
 const createTable = (ws: Workspace, body: Record<string, unknown> = {}, user: User = ws.owner) =>
   call('create-table', { token: user.auth, params: { baseId: ws.baseId }, body });

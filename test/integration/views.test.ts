@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Role } from '#shared/auth/scopes.ts';
 import { newId } from '#shared/ids.ts';
-import { newUser } from '#test/support/fixtures.ts';
+import { error, id, invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { newMember, newTable } from '#test/support/workspace.ts';
 
@@ -9,18 +8,6 @@ type Table = Awaited<ReturnType<typeof newTable>>;
 type View = { id: string; name: string; type: string; order: number; [k: string]: unknown };
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const id = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}[0-9A-Za-z]{16}$`));
-
-const error = (status: number, code: string, message: string | RegExp) => ({
-  status,
-  body: {
-    status,
-    code,
-    message: typeof message === 'string' ? message : expect.stringMatching(message),
-  },
-});
-const notFound = (message: string | RegExp) => error(404, 'not_found', message);
-const invalid = (message: string | RegExp) => error(400, 'validation_error', message);
 
 const createView = (t: Table, body: Record<string, unknown>, token = t.owner.auth) =>
   call('create-view', { token, params: { tableId: t.tableId }, body });

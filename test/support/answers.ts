@@ -1,0 +1,17 @@
+import { expect } from 'vitest';
+
+/** Matches an id of the contract's shape: the prefix and 16 base62 characters. */
+export const id = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}[0-9A-Za-z]{16}$`));
+
+/** Matches an error answer: the status and the contract's body (message exact, or a pattern). */
+export const error = (status: number, code: string, message: string | RegExp) => ({
+  status,
+  body: {
+    status,
+    code,
+    message: typeof message === 'string' ? message : expect.stringMatching(message),
+  },
+});
+export const notFound = (message: string | RegExp) => error(404, 'not_found', message);
+export const invalid = (message: string | RegExp) => error(400, 'validation_error', message);
+export const forbidden = (message: string | RegExp) => error(403, 'restricted_resource', message);
