@@ -1,15 +1,22 @@
+import { keys } from '#shared/db/keys.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordParams, updateRecordBody } from '#shared/http/record-schemas.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { etagOf } from '#shared/records/model.ts';
+import { etagOf, type RecordItem } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { updateRecords } from '#shared/records/update.ts';
 import { loadSchema } from '#shared/tables/schema.ts';
 
 export const handler = defineHandler(
   'update-record',
-  { params: recordParams, body: updateRecordBody, resource: { kind: 'table', param: 'tableId' } },
-  async ({ params, body, resource, principal, headers }) => {
+  {
+    params: recordParams,
+    body: updateRecordBody,
+    resource: { kind: 'table', param: 'tableId' },
+    // The record is read in the same batch as the token (one round trip less).
+    preload: (_, { params }) => (params ? [keys.record(params.tableId, params.recordId)] : []),
+  },
+  async ({ params, body, resource, principal, headers, loaded }) => {
     const schema = await loadSchema(params.tableId, resource.table);
     const keyType = body.fieldKeyType ?? 'name';
     const [item] = await updateRecords(principal, resource, schema, {
@@ -18,6 +25,7 @@ export const handler = defineHandler(
       typecast: body.typecast ?? false,
       order: body.order,
       ifMatch: headers['if-match'],
+      current: [loaded.get(keys.record(params.tableId, params.recordId)) as RecordItem | undefined],
     });
     // Rendering needs no choice list: the schema read before the write serves.
     const [record] = await renderRecords(schema, item ? [item] : [], {

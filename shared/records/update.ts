@@ -21,6 +21,14 @@ import { type Placement, placementSteps } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
 import { uniqueSteps } from './unique.ts';
 
+/** The records read beforehand, or a 404 naming the first that was not found. */
+const ensureFound = (ids: readonly string[], items: readonly (RecordItem | undefined)[]): RecordItem[] =>
+  ids.map((id, i) => {
+    const item = items[i];
+    if (!item) throw new NotFoundError(`Record ${id} not found`);
+    return item;
+  });
+
 /** Reads records of a table by id; any missing id is a 404 naming it. */
 export const loadRecords = async (tableId: string, ids: readonly string[]): Promise<RecordItem[]> => {
   const loaded = await getItems(ids.map((id) => keys.record(tableId, id)));
@@ -38,6 +46,8 @@ export interface UpdateInput {
   order?: Placement;
   /** The ETag the caller last saw (single-record PATCH with If-Match). */
   ifMatch?: string;
+  /** The records as already read (with authentication), in `records` order; read here when absent. */
+  current?: readonly (RecordItem | undefined)[];
 }
 
 /** The update expression that sets only the written cells (concurrent writes to other cells survive). Pure. */
@@ -103,7 +113,7 @@ export const updateRecords = async (
   if (new Set(ids).size !== ids.length) throw new ValidationError('A record id appears twice in records');
   const tableId = located.id;
   const { ctx, converted, fields } = await convertWrite(principal, located, schema, input.records, input);
-  const before = await loadRecords(tableId, ids);
+  const before = input.current ? ensureFound(ids, input.current) : await loadRecords(tableId, ids);
   if (input.ifMatch !== undefined && before[0] && input.ifMatch !== etagOf(before[0]))
     throw new PreconditionFailedError(`Record ${ids[0]} changed since the ETag ${input.ifMatch}`);
   // notNull: a written cell may not clear a field that must hold a value.
