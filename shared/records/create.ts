@@ -11,7 +11,7 @@ import { allocateAutoNumbers } from './context.ts';
 import { convertWrite } from './convert-write.ts';
 import { assertBatchSize } from './limits.ts';
 import { resolveLinks } from './links.ts';
-import { newRecordItem, type RecordItem } from './model.ts';
+import { newRecordItem, type RecordItem, recordNumberItem } from './model.ts';
 import { type Placement, placementSteps } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
 import { uniqueSteps } from './unique.ts';
@@ -97,15 +97,7 @@ export const createRecords = async (
           undo: { delete: keys.record(tableId, item.id) },
         },
         {
-          // `pv`: the views where the record has a place of its own (it leaves the default order there).
-          op: {
-            put: {
-              ...keys.recordNumber(tableId, item.autoNumber),
-              type: 'recordNumber',
-              recordId: item.id,
-              ...(ord ? { pv: new Set(Object.keys(ord)) } : {}),
-            },
-          },
+          op: { put: recordNumberItem(tableId, item.autoNumber, item.id, ord) },
           undo: { delete: keys.recordNumber(tableId, item.autoNumber) },
         },
       ];

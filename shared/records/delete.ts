@@ -4,7 +4,7 @@ import { ConflictError, PreconditionFailedError } from '#shared/http/errors.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { resolveLinks } from './links.ts';
-import { cellOf, type RecordItem } from './model.ts';
+import { cellOf, type RecordItem, recordNumberItem } from './model.ts';
 import { orderEntryKey } from './placement.ts';
 import { uniqueSteps } from './unique.ts';
 import { loadRecords } from './update.ts';
@@ -58,14 +58,7 @@ export const deleteRecords = async (
       },
       {
         op: { delete: keys.recordNumber(tableId, item.autoNumber) },
-        undo: {
-          put: {
-            ...keys.recordNumber(tableId, item.autoNumber),
-            type: 'recordNumber',
-            recordId: item.id,
-            ...(item.ord ? { pv: new Set(Object.keys(item.ord)) } : {}),
-          },
-        },
+        undo: { put: recordNumberItem(tableId, item.autoNumber, item.id, item.ord) },
       },
       ...Object.entries(item.ord ?? {}).map(([viewId, key]): Step => {
         const entry = orderEntryKey(viewId, key, item.id);

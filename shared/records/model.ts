@@ -41,6 +41,22 @@ export const newRecordItem = (
   return item;
 };
 
+/**
+ * The default-order index entry of a record; `pv` lists the views where the record has a place of
+ * its own (there it leaves the default order). Pure.
+ */
+export const recordNumberItem = (
+  tableId: string,
+  autoNumber: number,
+  recordId: string,
+  ord?: Record<string, string>,
+): Item => ({
+  ...keys.recordNumber(tableId, autoNumber),
+  type: 'recordNumber',
+  recordId,
+  ...(ord && Object.keys(ord).length ? { pv: new Set(Object.keys(ord)) } : {}),
+});
+
 /** The value of a field in a record, including the computed system fields. Pure. */
 export const cellOf = (item: RecordItem, field: Field): StoredCell | undefined => {
   switch (field.type) {
