@@ -61,3 +61,9 @@ export const isId = (kind: IdKind, value: unknown): value is string =>
   value.length === ID_PREFIX[kind].length + ID_BODY_LENGTH &&
   value.startsWith(ID_PREFIX[kind]) &&
   /^[0-9A-Za-z]+$/.test(value.slice(ID_PREFIX[kind].length));
+
+/**
+ * The project node of a table or dashboard: `nod` plus the resource id's body, so whoever holds
+ * the resource id finds its node without a lookup (unique and never reused, as the resource id is).
+ */
+export const nodeIdOf = (resourceId: string): string => `${ID_PREFIX.node}${resourceId.slice(3)}`;

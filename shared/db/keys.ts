@@ -58,6 +58,13 @@ export const keys = {
   basesOf: (spaceId: string) => ({ pk: `SPACE#${spaceId}`, skPrefix: 'BASE#' }),
   basePartition: (baseId: string) => `BASE#${baseId}`,
 
+  /**
+   * A project node of a base's sidebar tree. Everything a base owns (nodes, dashboards, their
+   * plugin installs) lives in the base's partition, so a base's permanent delete takes it along.
+   */
+  node: (baseId: string, nodeId: string): Key => ({ pk: `BASE#${baseId}`, sk: `NODE#${nodeId}` }),
+  nodesOf: (baseId: string) => ({ pk: `BASE#${baseId}`, skPrefix: 'NODE#' }),
+
   table: (tableId: string): Key => ({ pk: `TABLE#${tableId}`, sk: 'TABLE' }),
   /** A base's reference to one of its tables, for listing. */
   baseTable: (baseId: string, tableId: string): Key => ({ pk: `BASE#${baseId}`, sk: `TABLE#${tableId}` }),
