@@ -4,6 +4,8 @@ import { keys } from '#shared/db/keys.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
+import { resolveFilter } from '#shared/query/filter.ts';
+import type { FilterGroup } from '#shared/query/types.ts';
 import { uniqueName } from '#shared/spaces/names.ts';
 import { purgePartition } from './purge.ts';
 import {
@@ -45,38 +47,15 @@ const resolveRef = (fields: readonly Field[], ref: string, where: string): Field
 };
 
 /**
- * Checks a view filter's shape and field references, answering the same filter with field
- * names replaced by ids. Operators per field kind are checked by the query engine.
+ * Checks a view filter as a request's filter is checked (`resolveFilter`: shape, field
+ * references, operators per field kind, value shapes), answering it with field names replaced by
+ * ids; a 400 names the path (`filter.filterSet.0.fieldId: …`).
  */
 export const normalizeFilter = (
   filter: unknown,
   fields: readonly Field[],
   where = 'filter',
-  depth = 0,
-): unknown => {
-  if (filter === null || filter === undefined) return null;
-  if (depth > 8) throw new ValidationError(`${where}: nested too deep`);
-  if (typeof filter !== 'object' || Array.isArray(filter))
-    throw new ValidationError(`${where}: must be an object`);
-  const f = filter as Record<string, unknown>;
-  if ('filterSet' in f) {
-    if (f.conjunction !== 'and' && f.conjunction !== 'or')
-      throw new ValidationError(`${where}.conjunction: must be "and" or "or"`);
-    if (!Array.isArray(f.filterSet)) throw new ValidationError(`${where}.filterSet: must be a list`);
-    if (f.filterSet.length > 100) throw new ValidationError(`${where}.filterSet: at most 100 items`);
-    return {
-      conjunction: f.conjunction,
-      filterSet: f.filterSet.map((item, i) =>
-        normalizeFilter(item, fields, `${where}.filterSet.${i}`, depth + 1),
-      ),
-    };
-  }
-  if (typeof f.fieldId !== 'string')
-    throw new ValidationError(`${where}.fieldId: must be a field id or name`);
-  if (typeof f.operator !== 'string') throw new ValidationError(`${where}.operator: must be text`);
-  const field = resolveRef(fields, f.fieldId, `${where}.fieldId`);
-  return { ...f, fieldId: field.id };
-};
+): FilterGroup | null => resolveFilter(filter, fields, where);
 
 const normalizeSortItems = (items: unknown, fields: readonly Field[], where: string): SortItem[] => {
   if (!Array.isArray(items)) throw new ValidationError(`${where}: must be a list`);

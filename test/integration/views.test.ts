@@ -163,6 +163,21 @@ describe('POST /table/{tableId}/view', () => {
       'filter.filterSet.0.operator: must be text',
     ],
     [
+      'a filter operator the field kind does not allow',
+      { filter: { conjunction: 'and', filterSet: [{ fieldId: 'Count', operator: 'contains', value: 1 }] } },
+      /^filter\.filterSet\.0\.operator: "contains" is not allowed on number field "Count"; allowed: is, isNot/,
+    ],
+    [
+      'a filter value of the wrong shape',
+      {
+        filter: {
+          conjunction: 'and',
+          filterSet: [{ fieldId: 'Status', operator: 'isAnyOf', value: 'heavy' }],
+        },
+      },
+      'filter.filterSet.0.value: isAnyOf takes a non-empty list',
+    ],
+    [
       'a sort on an unknown field',
       { sort: { sortObjs: [{ fieldId: 'Nope', order: 'asc' }] } },
       'sort.sortObjs.0.fieldId: field "Nope" not found',
