@@ -1,15 +1,22 @@
 import * as path from 'node:path';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
 import { BUNDLE_ENVIRONMENT, LAMBDA_BUNDLING } from './bundling.ts';
 import { jwtIssuerFor, type StageConfig } from './config.ts';
+
+/**
+ * Seconds a purge waits after the delete: longer than any route's run, so a write that passed
+ * its permission check just before the delete has landed before the purge reads what to delete.
+ */
+export const PURGE_DELAY_SECONDS = 30;
 
 export type TableAccess = RouteDef['access'];
 
@@ -102,7 +109,11 @@ export class ApiFunctions extends Construct {
       architecture: lambda.Architecture.ARM_64,
       memorySize: config.lambda.memoryMb,
       timeout: Duration.seconds(config.lambda.timeoutSeconds),
-      role: this.bindTable(route.access),
+      role: route.sendsMail
+        ? this.mailRole(route.access)
+        : route.purges
+          ? this.purgeRole(route.access)
+          : this.bindTable(route.access),
       loggingFormat: lambda.LoggingFormat.JSON,
       logGroup: this.logGroup,
       bundling: LAMBDA_BUNDLING,
@@ -117,8 +128,93 @@ export class ApiFunctions extends Construct {
         POWERTOOLS_LOG_LEVEL: config.logLevel,
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         ...BUNDLE_ENVIRONMENT,
+        ...(route.purges ? this.purgeEnvironment() : {}),
       },
     });
+  }
+
+  /** The queue of the purge worker; set (infra/purge-worker.ts) before the routes that purge are added. */
+  purgeQueue: sqs.IQueue | undefined;
+
+  private purgeRoleOf: iam.Role | undefined;
+
+  private requirePurgeQueue(): sqs.IQueue {
+    if (!this.purgeQueue) throw new Error('add the purge worker before the routes that purge');
+    return this.purgeQueue;
+  }
+
+  /** What a route that purges reads: the queue, and the grace delay before a purge starts. */
+  private purgeEnvironment(): Record<string, string> {
+    return {
+      PURGE_QUEUE_URL: this.requirePurgeQueue().queueUrl,
+      PURGE_DELAY_SECONDS: String(PURGE_DELAY_SECONDS),
+    };
+  }
+
+  /**
+   * The role of routes that delete for good: their table access plus `sqs:SendMessage` on the
+   * purge queue only. One role for all such routes; no other route may enqueue.
+   */
+  purgeRole(access: TableAccess): iam.IRole {
+    if (access !== 'write') throw new Error('routes that purge are write routes');
+    const queue = this.requirePurgeQueue();
+    this.purgeRoleOf ??= new iam.Role(this, 'PurgeRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Workspace API ${this.props.config.stage}: Lambdas that delete for good`,
+      inlinePolicies: {
+        Access: new iam.PolicyDocument({
+          statements: [
+            ...this.statementsFor(access),
+            new iam.PolicyStatement({
+              sid: 'EnqueuePurge',
+              actions: ['sqs:SendMessage'],
+              resources: [queue.queueArn],
+            }),
+          ],
+        }),
+      },
+    });
+    return this.purgeRoleOf;
+  }
+
+  /** The statements of a role with this table access (the purge worker's role builds on them). */
+  tableStatements(access: TableAccess): iam.PolicyStatement[] {
+    return this.statementsFor(access);
+  }
+
+  /**
+   * The role of routes that send mail: their table access plus `ses:SendEmail`, only from the
+   * stage's sender (its address and domain identities, and `ses:FromAddress` fixed to it). One
+   * role for all such routes; no other Lambda may send mail.
+   */
+  mailRole(access: TableAccess): iam.IRole {
+    if (access !== 'write') throw new Error('routes that send mail are write routes');
+    this.mailRoleOf ??= new iam.Role(this, 'MailRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Workspace API ${this.props.config.stage}: Lambdas that send mail`,
+      inlinePolicies: {
+        Access: new iam.PolicyDocument({
+          statements: [...this.statementsFor(access), ...this.mailStatements()],
+        }),
+      },
+    });
+    return this.mailRoleOf;
+  }
+
+  private mailRoleOf: iam.Role | undefined;
+
+  private mailStatements(): iam.PolicyStatement[] {
+    const from = this.props.config.mailFrom;
+    const identity = (name: string) =>
+      Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: name });
+    return [
+      new iam.PolicyStatement({
+        sid: 'SendMail',
+        actions: ['ses:SendEmail'],
+        resources: [identity(from), identity(from.slice(from.lastIndexOf('@') + 1))],
+        conditions: { StringEquals: { 'ses:FromAddress': from } },
+      }),
+    ];
   }
 
   private statementsFor(access: TableAccess): iam.PolicyStatement[] {

@@ -8,6 +8,7 @@ import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { ApiFunctions } from './api-construct.ts';
 import type { StageConfig } from './config.ts';
+import { PurgeWorker } from './purge-worker.ts';
 
 export interface WorkspaceApiStackProps extends StackProps {
   config: StageConfig;
@@ -66,6 +67,10 @@ export class WorkspaceApiStack extends Stack {
       signingKeys,
       projectRoot,
     });
+
+    // Permanent deletes hand their bulk work to the purge worker (before the routes: they need its queue).
+    if (routes.some((r) => (r as RouteDef).purges))
+      new PurgeWorker(this, 'Purge', { config, table, functions, projectRoot });
 
     // The stage is created by hand because HttpApi's automatic default stage takes no throttling.
     const api = new HttpApi(this, 'Api', {

@@ -15,4 +15,8 @@ export const config = {
   /** Issuer and audience of temporary tokens. */
   jwtIssuer: process.env.JWT_ISSUER ?? 'workspace-api',
   jwtAudience: process.env.JWT_AUDIENCE ?? 'workspace-api',
+  /** SQS queue of the purge worker (cloud); unset, permanent deletes are purged in process. */
+  purgeQueueUrl: process.env.PURGE_QUEUE_URL,
+  /** Delay before a purge starts, so writes that passed the permission check just before finish. */
+  purgeDelaySeconds: Number(process.env.PURGE_DELAY_SECONDS ?? 0),
 } as const;

@@ -24,6 +24,10 @@ export interface RouteDef {
   actions: readonly Scope[];
   auth?: 'token' | 'admin' | 'personal';
   status?: number;
+  /** The route sends mail: its Lambda alone may call SES, from the stage's sender only. */
+  sendsMail?: boolean;
+  /** The route deletes for good: its Lambda may send jobs to the purge queue (and nothing else may). */
+  purges?: boolean;
 }
 
 /** The one list of routes. The stack, the local server, the handlers and the tests read it. */
@@ -136,6 +140,7 @@ export const ROUTES = [
     path: '/space/{spaceId}/permanent',
     handler: 'delete-space-permanently',
     access: 'write',
+    purges: true,
     actions: ['space|delete'],
   },
   {
@@ -210,6 +215,7 @@ export const ROUTES = [
     path: '/base/{baseId}/permanent',
     handler: 'delete-base-permanently',
     access: 'write',
+    purges: true,
     actions: ['base|delete'],
   },
 
@@ -255,6 +261,7 @@ export const ROUTES = [
     path: '/base/{baseId}/table/{tableId}/permanent',
     handler: 'delete-table-permanently',
     access: 'write',
+    purges: true,
     actions: ['table|delete'],
   },
   {
@@ -395,6 +402,283 @@ export const ROUTES = [
     handler: 'duplicate-record',
     access: 'write',
     actions: ['record|create', 'record|read'],
+    status: 201,
+  },
+
+  // Plugins and plugin context menus (shared/plugins/*)
+  {
+    method: 'POST',
+    path: '/plugin',
+    handler: 'create-plugin',
+    access: 'write',
+    actions: [],
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/plugin',
+    handler: 'list-plugins',
+    access: 'read',
+    actions: [],
+  },
+  {
+    method: 'GET',
+    path: '/plugin/{pluginId}',
+    handler: 'get-plugin',
+    access: 'read',
+    actions: [],
+  },
+  {
+    method: 'DELETE',
+    path: '/plugin/{pluginId}',
+    handler: 'delete-plugin',
+    access: 'write',
+    actions: [],
+  },
+  {
+    method: 'PATCH',
+    path: '/admin/plugin/{pluginId}/publish',
+    handler: 'publish-plugin',
+    access: 'write',
+    actions: [],
+    auth: 'admin',
+  },
+  {
+    method: 'POST',
+    path: '/table/{tableId}/plugin-context-menu/install',
+    handler: 'install-context-menu-plugin',
+    access: 'write',
+    actions: ['table|update'],
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/table/{tableId}/plugin-context-menu',
+    handler: 'list-context-menu-plugins',
+    access: 'read',
+    actions: ['table|read'],
+  },
+  {
+    method: 'DELETE',
+    path: '/table/{tableId}/plugin-context-menu/{pluginInstallId}',
+    handler: 'remove-context-menu-plugin',
+    access: 'write',
+    actions: ['table|update'],
+  },
+  {
+    method: 'PUT',
+    path: '/table/{tableId}/plugin-context-menu/{pluginInstallId}/move',
+    handler: 'move-context-menu-plugin',
+    access: 'write',
+    actions: ['table|update'],
+  },
+
+  // Project nodes and dashboards (shared/nodes/*, shared/dashboards/*): deleting a node checks
+  // the delete right on its resource in the code (table|delete for a table, base|update otherwise)
+  {
+    method: 'GET',
+    path: '/base/{baseId}/node',
+    handler: 'list-nodes',
+    access: 'read',
+    actions: ['base|read'],
+  },
+  {
+    method: 'POST',
+    path: '/base/{baseId}/node',
+    handler: 'create-node',
+    access: 'write',
+    actions: ['base|update'],
+    status: 201,
+  },
+  {
+    method: 'PUT',
+    path: '/base/{baseId}/node/{nodeId}/move',
+    handler: 'move-node',
+    access: 'write',
+    actions: ['base|update'],
+  },
+  {
+    method: 'DELETE',
+    path: '/base/{baseId}/node/{nodeId}',
+    handler: 'delete-node',
+    access: 'write',
+    actions: ['base|read'],
+  },
+  {
+    method: 'DELETE',
+    path: '/base/{baseId}/node/{nodeId}/permanent',
+    handler: 'delete-node-permanently',
+    access: 'write',
+    purges: true,
+    actions: ['base|read'],
+  },
+  {
+    method: 'POST',
+    path: '/base/{baseId}/dashboard',
+    handler: 'create-dashboard',
+    access: 'write',
+    actions: ['base|update'],
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/base/{baseId}/dashboard',
+    handler: 'list-dashboards',
+    access: 'read',
+    actions: ['base|read'],
+  },
+  {
+    method: 'GET',
+    path: '/base/{baseId}/dashboard/{dashboardId}',
+    handler: 'get-dashboard',
+    access: 'read',
+    actions: ['base|read'],
+  },
+  {
+    method: 'PATCH',
+    path: '/base/{baseId}/dashboard/{dashboardId}/rename',
+    handler: 'rename-dashboard',
+    access: 'write',
+    actions: ['base|update'],
+  },
+  {
+    method: 'DELETE',
+    path: '/base/{baseId}/dashboard/{dashboardId}',
+    handler: 'delete-dashboard',
+    access: 'write',
+    actions: ['base|update'],
+  },
+  {
+    method: 'POST',
+    path: '/base/{baseId}/dashboard/{dashboardId}/plugin',
+    handler: 'install-dashboard-plugin',
+    access: 'write',
+    actions: ['base|update'],
+    status: 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/base/{baseId}/dashboard/{dashboardId}/plugin/{pluginInstallId}',
+    handler: 'remove-dashboard-plugin',
+    access: 'write',
+    actions: ['base|update'],
+  },
+  {
+    method: 'PATCH',
+    path: '/base/{baseId}/dashboard/{dashboardId}/plugin/{pluginInstallId}/rename',
+    handler: 'rename-dashboard-plugin',
+    access: 'write',
+    actions: ['base|update'],
+  },
+
+  // Organizations and domain verification (shared/organizations/*)
+  {
+    method: 'POST',
+    path: '/enterprise',
+    handler: 'create-organization',
+    access: 'write',
+    actions: ['enterprise|update'],
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/enterprise/{organizationId}',
+    handler: 'get-organization',
+    access: 'read',
+    actions: ['enterprise|read'],
+  },
+  {
+    method: 'POST',
+    path: '/enterprise/{organizationId}/domain-verification',
+    handler: 'add-organization-domain',
+    access: 'write',
+    actions: ['enterprise|update'],
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/enterprise/{organizationId}/domain-verification',
+    handler: 'list-organization-domains',
+    access: 'read',
+    actions: ['enterprise|read'],
+  },
+  {
+    method: 'DELETE',
+    path: '/enterprise/{organizationId}/domain-verification/{domain}',
+    handler: 'delete-organization-domain',
+    access: 'write',
+    actions: ['enterprise|update'],
+  },
+  {
+    method: 'POST',
+    path: '/enterprise/{organizationId}/domain-verification/verify',
+    handler: 'verify-organization-domain',
+    access: 'write',
+    actions: ['enterprise|update'],
+  },
+  {
+    method: 'POST',
+    path: '/enterprise/{organizationId}/domain-verification/send-verification-email',
+    handler: 'send-domain-verification-email',
+    access: 'write',
+    actions: ['enterprise|update'],
+    sendsMail: true,
+  },
+
+  // Trash (shared/trash/*): restore and ★9 check the delete right on the item's resource themselves
+  {
+    method: 'GET',
+    path: '/trash',
+    handler: 'list-trash',
+    access: 'read',
+    actions: [],
+  },
+  {
+    method: 'GET',
+    path: '/trash/items',
+    handler: 'list-trash-items',
+    access: 'read',
+    actions: ['table|delete'],
+  },
+  {
+    method: 'POST',
+    path: '/trash/restore/{trashId}',
+    handler: 'restore-trash-item',
+    access: 'write',
+    actions: [],
+    status: 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/trash/reset-items',
+    handler: 'reset-trash-items',
+    access: 'write',
+    purges: true,
+    actions: ['table|delete'],
+  },
+  {
+    method: 'DELETE',
+    path: '/trash/{trashId}',
+    handler: 'delete-trash-item',
+    access: 'write',
+    purges: true,
+    actions: [],
+  },
+
+  // Record listing (shared/listing/*)
+  {
+    method: 'GET',
+    path: '/table/{tableId}/record',
+    handler: 'list-records',
+    access: 'read',
+    actions: ['record|read'],
+  },
+  {
+    method: 'POST',
+    path: '/query-params',
+    handler: 'create-query-params',
+    access: 'write',
+    actions: ['record|read'],
     status: 201,
   },
 

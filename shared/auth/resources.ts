@@ -64,7 +64,8 @@ export type LocateResult = { located: Located } | { need: Key[] };
 export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): LocateResult => {
   const gone = () => new NotFoundError(`${LABEL[ref.kind]} ${ref.id} not found`);
   const own = loaded.get(ownKey(ref));
-  if (!own) throw gone();
+  // a permanent delete in progress (the purge worker empties it): gone for every route
+  if (!own || own.purgeTime) throw gone();
   // `includeTrashed` lets the resource itself through, never a trashed space or base above it.
   const trashed = (item: Item | undefined) => Boolean(item?.deletedTime);
   const ownTrashed = trashed(own) && !ref.includeTrashed;

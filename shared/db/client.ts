@@ -68,8 +68,21 @@ const send = async <T>(op: DbCall['op'], command: Sendable): Promise<T> => {
     if (isUnavailable(error)) throw new ServiceUnavailableError();
     throw error;
   } finally {
-    recordCall(op, start, performance.now(), output?.ConsumedCapacity);
+    recordCall(op, start, performance.now(), output?.ConsumedCapacity, countItems(output));
   }
+};
+
+/** How many items a read answered (for metrics). */
+const countItems = (output: unknown): number => {
+  const o = output as
+    | { Items?: unknown[]; Item?: unknown; Responses?: Record<string, unknown[]> | unknown[] }
+    | undefined;
+  if (!o) return 0;
+  if (Array.isArray(o.Items)) return o.Items.length;
+  if (o.Item) return 1;
+  if (Array.isArray(o.Responses)) return o.Responses.filter((r) => (r as { Item?: unknown })?.Item).length;
+  if (o.Responses) return Object.values(o.Responses).reduce((n, list) => n + list.length, 0);
+  return 0;
 };
 
 const CAPACITY = { ReturnConsumedCapacity: 'TOTAL' as const };
@@ -271,6 +284,68 @@ export const queryRange = async (input: {
     startKey = out.LastEvaluatedKey;
   } while (startKey && items.length < input.limit);
   return items.slice(0, input.limit);
+};
+
+/**
+ * Items of a partition whose sort key lies between `from` and `to` (both inclusive, either may be
+ * absent), in sort-key order, strongly consistent, following pages until `limit` items passed the
+ * optional filter (all items without a limit). `projection` names top-level attributes. Answers
+ * the items and, when it stopped early, the key to continue from.
+ */
+export const queryBetween = async (input: {
+  pk: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  startKey?: Record<string, unknown>;
+  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  projection?: readonly string[];
+}): Promise<QueryPage> => {
+  const names: Record<string, string> = { '#pk': 'pk', ...input.filter?.names };
+  const values: Record<string, unknown> = { ':pk': input.pk, ...input.filter?.values };
+  let condition = '#pk = :pk';
+  if (input.from !== undefined || input.to !== undefined) names['#sk'] = 'sk';
+  if (input.from !== undefined && input.to !== undefined) {
+    condition += ' AND #sk BETWEEN :from AND :to';
+    values[':from'] = input.from;
+    values[':to'] = input.to;
+  } else if (input.from !== undefined) {
+    condition += ' AND #sk >= :from';
+    values[':from'] = input.from;
+  } else if (input.to !== undefined) {
+    condition += ' AND #sk <= :to';
+    values[':to'] = input.to;
+  }
+  const params: QueryCommandInput = {
+    TableName: TABLE,
+    KeyConditionExpression: condition,
+    FilterExpression: input.filter?.expression,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ConsistentRead: true,
+    ...CAPACITY,
+  };
+  if (input.projection) {
+    params.ProjectionExpression = input.projection.map((_, i) => `#p${i}`).join(', ');
+    for (const [i, name] of input.projection.entries()) names[`#p${i}`] = name;
+  }
+  const items: Item[] = [];
+  let startKey = input.startKey;
+  do {
+    const remaining = input.limit === undefined ? undefined : input.limit - items.length;
+    const out = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
+      'Query',
+      new QueryCommand({
+        ...params,
+        // The limit counts items read before the filter: with a filter, more pages follow if it dropped some.
+        Limit: remaining !== undefined ? Math.max(1, remaining) : undefined,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && (input.limit === undefined || items.length < input.limit));
+  return { items, lastKey: startKey };
 };
 
 /** Every item of a partition (or of a sort-key prefix in it), following pages. */

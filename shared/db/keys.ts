@@ -6,14 +6,31 @@
  *   belongs to, notifications (sort key by read state, newest last) and the unread counter.
  * - `EMAIL#<lower-case email>`: claims an email for one user (uniqueness).
  * - `SPACE#<spc>`: the space, one item per collaborator, one reference per base (name kept in step).
- * - `BASE#<bse>`: the base and one reference per table.
- * - `TABLE#<tbl>`: the table, its fields and its views (the schema, read in one query).
+ * - `BASE#<bse>`: the base, one reference per table, the project nodes (`NODE#<nod>`), the
+ *   dashboards (`DASH#<dsh>`) and their plugin installs (`DASH#<dsh>#PLI#<pli>`); one query of
+ *   the partition reads the whole sidebar tree.
+ * - `TABLE#<tbl>`: the table, its fields and its views (the schema, read in one query), and the
+ *   table's plugin context menu (`MENU#<pli>`, ordered by a fractional key attribute).
+ * - `PLUGIN#<plg>`: a plugin (the record of truth).
+ * - `PLUGINS#published`: a copy of every published plugin, for listing; the creator's own plugins
+ *   are copied into `USER#<usr>` (`PLUGIN#<plg>`).
  * - `RECORDS#<tbl>`: the records, keyed by record id.
  * - `RECNUM#<tbl>`: one small index item per record, keyed by autoNumber (default order).
  * - `VORDER#<viw>`: a view's manual order, keyed by fractional order key.
  * - `UNIQ#<tbl>`: one item per value of a `unique` field, claiming it for a record.
- * - `IDEM#<usr>`: remembered answers of requests with an `Idempotency-Key` (24 h TTL).
+ * - `QUERY#<qry_…>`: saved listing parameters (`POST /query-params`, 24 h TTL), one item each.
+ * - `IDEM#<usr>`: remembered answers of requests with an `Idempotency-Key` (24 h TTL) on routes
+ *   that act on no table; `IDEM#<tbl>` (sort key led by the user id) those of table routes, so a
+ *   table's permanent delete empties them with the table.
+ * - `TRASH#<trs>`: a trash item, read by its id alone. Its listing copy lives in the parent's
+ *   partition: `SPACE#<spc>` `TRASH#<trs>` for a trashed base, `BASE#<bse>` `TRASH#<trs>` for a
+ *   trashed table (trash ids are time-ordered, so the sort key orders by deletion time). Trashed
+ *   spaces are found from the user's space mirrors (the space item carries `trashId`).
+ * - `PURGE`: one item per permanent delete the purge worker has not finished (`<kind>#<id>`).
  * - `TXN#<scope>`: the journal of writes larger than one transaction in a scope, while they apply.
+ * - `ORG#<org>`: an organization (with its admins' ids) and one `DOMAIN#<domain>` item per domain
+ *   it added (status, the verification code's hash and salt, expiry, wrong attempts, last mail).
+ * - `DOMAIN#<domain>`: claims a verified domain for the one organization that verified it.
  */
 export interface Key {
   pk: string;
@@ -65,6 +82,22 @@ export const keys = {
   node: (baseId: string, nodeId: string): Key => ({ pk: `BASE#${baseId}`, sk: `NODE#${nodeId}` }),
   nodesOf: (baseId: string) => ({ pk: `BASE#${baseId}`, skPrefix: 'NODE#' }),
 
+  // Dashboards and their plugin installs (shared/dashboards/*), in the base's partition
+  dashboard: (baseId: string, dashboardId: string): Key => ({
+    pk: `BASE#${baseId}`,
+    sk: `DASH#${dashboardId}`,
+  }),
+  /** A dashboard and its plugin installs (ids have a fixed length: the prefix matches no other dashboard). */
+  dashboardWithPlugins: (baseId: string, dashboardId: string) => ({
+    pk: `BASE#${baseId}`,
+    skPrefix: `DASH#${dashboardId}`,
+  }),
+  /** One plugin installed on a dashboard (holds the plugin id, its name and its layout box). */
+  dashboardPlugin: (baseId: string, dashboardId: string, pluginInstallId: string): Key => ({
+    pk: `BASE#${baseId}`,
+    sk: `DASH#${dashboardId}#PLI#${pluginInstallId}`,
+  }),
+
   table: (tableId: string): Key => ({ pk: `TABLE#${tableId}`, sk: 'TABLE' }),
   /** A base's reference to one of its tables, for listing. */
   baseTable: (baseId: string, tableId: string): Key => ({ pk: `BASE#${baseId}`, sk: `TABLE#${tableId}` }),
@@ -73,6 +106,21 @@ export const keys = {
   schemaOf: (tableId: string) => ({ pk: `TABLE#${tableId}` }),
   field: (tableId: string, fieldId: string): Key => ({ pk: `TABLE#${tableId}`, sk: `FIELD#${fieldId}` }),
   view: (tableId: string, viewId: string): Key => ({ pk: `TABLE#${tableId}`, sk: `VIEW#${viewId}` }),
+
+  // Plugins and plugin context menus (shared/plugins/*)
+  plugin: (pluginId: string): Key => ({ pk: `PLUGIN#${pluginId}`, sk: 'PLUGIN' }),
+  /** The listing copy of a published plugin. */
+  publishedPlugin: (pluginId: string): Key => ({ pk: 'PLUGINS#published', sk: `PLUGIN#${pluginId}` }),
+  publishedPlugins: () => ({ pk: 'PLUGINS#published', skPrefix: 'PLUGIN#' }),
+  /** The listing copy of a plugin in its creator's partition. */
+  userPlugin: (userId: string, pluginId: string): Key => ({ pk: `USER#${userId}`, sk: `PLUGIN#${pluginId}` }),
+  pluginsOf: (userId: string) => ({ pk: `USER#${userId}`, skPrefix: 'PLUGIN#' }),
+  /** One entry of a table's plugin context menu, in the table's schema partition (purged with it). */
+  contextMenuItem: (tableId: string, pluginInstallId: string): Key => ({
+    pk: `TABLE#${tableId}`,
+    sk: `MENU#${pluginInstallId}`,
+  }),
+  contextMenuOf: (tableId: string) => ({ pk: `TABLE#${tableId}`, skPrefix: 'MENU#' }),
 
   record: (tableId: string, recordId: string): Key => ({ pk: `RECORDS#${tableId}`, sk: recordId }),
   recordsOf: (tableId: string) => ({ pk: `RECORDS#${tableId}` }),
@@ -92,19 +140,50 @@ export const keys = {
   }),
   uniqueValuesOf: (tableId: string) => ({ pk: `UNIQ#${tableId}` }),
 
-  idempotency: (userId: string, route: string, key: string): Key => ({
-    pk: `IDEM#${userId}`,
-    sk: `${route}#${key}`,
-  }),
+  /** A remembered answer: in the table's partition for a table route, else in the user's. */
+  // Saved listing parameters (shared/listing/saved-queries.ts)
+  /** Parameters saved by `POST /query-params`, used by `GET …/record?queryId=` (24 h TTL). */
+  savedQuery: (queryId: string): Key => ({ pk: `QUERY#${queryId}`, sk: 'QUERY' }),
+
+  idempotency: (userId: string, route: string, key: string, tableId?: string): Key =>
+    tableId
+      ? { pk: `IDEM#${tableId}`, sk: `${userId}#${route}#${key}` }
+      : { pk: `IDEM#${userId}`, sk: `${route}#${key}` },
   /** Part 1, 2… of a remembered answer too large for the key's own item (routes never start `PART`). */
-  idempotencyPart: (userId: string, route: string, key: string, part: number): Key => ({
-    pk: `IDEM#${userId}`,
-    sk: `PART#${route}#${key}#${part}`,
-  }),
+  idempotencyPart: (userId: string, route: string, key: string, part: number, tableId?: string): Key =>
+    tableId
+      ? { pk: `IDEM#${tableId}`, sk: `PART#${userId}#${route}#${key}#${part}` }
+      : { pk: `IDEM#${userId}`, sk: `PART#${route}#${key}#${part}` },
+  /** Every remembered answer of a table's routes (emptied by the table's permanent delete). */
+  idempotencyOfTable: (tableId: string) => ({ pk: `IDEM#${tableId}` }),
   /** One chunk of the journal of a write larger than one transaction, in a scope (a table). */
   journal: (scope: string, txnId: string, chunk: number): Key => ({
     pk: `TXN#${scope}`,
     sk: `${txnId}#${String(chunk).padStart(4, '0')}`,
   }),
   journalsOf: (scope: string) => ({ pk: `TXN#${scope}` }),
+
+  // Trash and permanent deletes (shared/trash/*)
+  /** A trash item, found by its id in one read (restore, DELETE /trash/{trashId}). */
+  trashItem: (trashId: string): Key => ({ pk: `TRASH#${trashId}`, sk: 'TRASH' }),
+  /** The listing copy of a trashed base, in its space's partition. */
+  spaceTrash: (spaceId: string, trashId: string): Key => ({ pk: `SPACE#${spaceId}`, sk: `TRASH#${trashId}` }),
+  spaceTrashOf: (spaceId: string) => ({ pk: `SPACE#${spaceId}`, skPrefix: 'TRASH#' }),
+  /** The listing copy of a trashed table, in its base's partition. */
+  baseTrash: (baseId: string, trashId: string): Key => ({ pk: `BASE#${baseId}`, sk: `TRASH#${trashId}` }),
+  baseTrashOf: (baseId: string) => ({ pk: `BASE#${baseId}`, skPrefix: 'TRASH#' }),
+  /** A permanent delete the purge worker has not finished; one partition, so unfinished jobs can be listed. */
+  purgeJob: (kind: 'space' | 'base' | 'table', resourceId: string): Key => ({
+    pk: 'PURGE',
+    sk: `${kind}#${resourceId}`,
+  }),
+  purgeJobs: () => ({ pk: 'PURGE' }),
+
+  // Organizations and domain verification (shared/organizations/*)
+  organization: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  /** A domain an organization added (lower-case, normalised hostname). */
+  orgDomain: (orgId: string, domain: string): Key => ({ pk: `ORG#${orgId}`, sk: `DOMAIN#${domain}` }),
+  orgDomainsOf: (orgId: string) => ({ pk: `ORG#${orgId}`, skPrefix: 'DOMAIN#' }),
+  /** The organization holding a domain verified (at most one). */
+  domainClaim: (domain: string): Key => ({ pk: `DOMAIN#${domain}`, sk: 'CLAIM' }),
 } as const;

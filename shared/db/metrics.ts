@@ -18,6 +18,8 @@ export interface DbCall {
 }
 
 let calls: DbCall[] = [];
+/** Items returned by reads since the last reset (the listing bench reports it). */
+let items = 0;
 
 interface Capacity {
   CapacityUnits?: number;
@@ -28,7 +30,14 @@ interface Capacity {
 const WRITE_OPS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
 
 /** Notes a finished call; consumed capacity may be one object or a list (batch calls). */
-export const recordCall = (op: DbCall['op'], start: number, end: number, consumed: unknown): void => {
+export const recordCall = (
+  op: DbCall['op'],
+  start: number,
+  end: number,
+  consumed: unknown,
+  itemCount = 0,
+): void => {
+  items += itemCount;
   const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as Capacity[];
   let readUnits = 0;
   let writeUnits = 0;
@@ -45,6 +54,7 @@ export const recordCall = (op: DbCall['op'], start: number, end: number, consume
 /** Starts a fresh record of calls (one per request). */
 export const resetCalls = (): void => {
   calls = [];
+  items = 0;
 };
 
 /** Summary of the calls since the last reset. */
@@ -67,3 +77,6 @@ export const callSummary = () => {
     ops: calls.map((c) => c.op),
   };
 };
+
+/** Items the reads since the last reset returned (Query, BatchGetItem, GetItem, TransactGetItems). */
+export const itemsRead = (): number => items;

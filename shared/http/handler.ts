@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -22,6 +23,7 @@ import {
   HttpError,
   InternalServerError,
   PayloadTooLargeError,
+  ServiceUnavailableError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.ts';
@@ -152,6 +154,49 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   body: body === undefined ? '' : JSON.stringify(body),
 });
 
+/** Bodies above this size are gzipped when the caller accepts it (smaller ones gain little). */
+export const GZIP_THRESHOLD_BYTES = 8 * 1024;
+/**
+ * Largest body a Lambda behind API Gateway may answer: the 6 MB invocation payload limit less
+ * room for the status and headers of the payload's JSON envelope.
+ */
+export const MAX_RESPONSE_BYTES = 6 * 1024 * 1024 - 16 * 1024;
+
+const acceptsGzip = (header: string | undefined): boolean =>
+  !!header &&
+  header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== '*') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+
+/**
+ * Makes a success response fit Lambda's limits: gzipped (base64, `Content-Encoding: gzip`) when the
+ * caller accepts it and the body is above the threshold; a body still over the limit becomes a 413
+ * telling the caller to ask for less (never a truncated or failed response).
+ */
+export const fitResponse = (result: Result, acceptEncoding: string | undefined): Result => {
+  const body = result.body ?? '';
+  let out = result;
+  if (acceptsGzip(acceptEncoding) && Buffer.byteLength(body) > GZIP_THRESHOLD_BYTES) {
+    out = {
+      ...result,
+      headers: { ...result.headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
+      body: gzipSync(body).toString('base64'),
+      isBase64Encoded: true,
+    };
+  }
+  const size = out.isBase64Encoded ? (out.body ?? '').length : Buffer.byteLength(out.body ?? '');
+  if (size > MAX_RESPONSE_BYTES)
+    return errorResponse(
+      new PayloadTooLargeError(
+        `The answer is larger than the 6 MB a response may carry${out.isBase64Encoded ? ' even compressed' : ''}; lower \`take\` (or ask for fewer fields with \`projection\`${out.isBase64Encoded ? '' : ', or send Accept-Encoding: gzip'})`,
+      ),
+    );
+  return out;
+};
+
 /** Turns any error into the contract's error response; unexpected errors are logged in full. */
 export const errorResponse = (error: unknown): Result => {
   if (error instanceof HttpError && error.status < 500) {
@@ -245,18 +290,36 @@ export const defineHandler = <
     const idempotencyKey = spec.idempotent ? event.headers?.['idempotency-key'] : undefined;
     const [out] = await Promise.all([
       idempotencyKey !== undefined
-        ? withIdempotency(principal.userId, route.handler, idempotencyKey, input.body, answer)
+        ? withIdempotency(
+            principal.userId,
+            route.handler,
+            idempotencyKey,
+            input.body,
+            answer,
+            resource?.kind === 'table' ? resource.id : undefined,
+          )
         : answer(),
       shouldTouch(token) ? touchAccessToken(userId, credential.tokenId).catch(() => undefined) : undefined,
     ]);
-    return json(
-      out.status,
-      out.body,
-      'headers' in out ? (out.headers as Record<string, string> | undefined) : undefined,
+    return fitResponse(
+      json(
+        out.status,
+        out.body,
+        'headers' in out ? (out.headers as Record<string, string> | undefined) : undefined,
+      ),
+      event.headers?.['accept-encoding'],
     );
   };
 
-  return middy<Event, Result, Error, Context>()
+  // A request about to pass the Lambda's time limit is answered with a clean 503, never a bare 500.
+  return middy<Event, Result, Error, Context>({
+    timeoutEarlyInMillis: 250,
+    timeoutEarlyResponse: () => {
+      throw new ServiceUnavailableError(
+        'The request did not finish within the time limit; retry, or ask for less (a narrower filter, a lower take)',
+      );
+    },
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(httpHeaderNormalizer())
     .use({

@@ -32,7 +32,8 @@ export const bodyHash = (body: unknown): string =>
  * concurrent duplicate is a 409), a repeat with the same body within 24 hours answers the first
  * answer without running again, the same key with another body is a 409. A failed first call
  * releases the key, so the caller may retry it; a claim left by a crashed call frees it after
- * `RUNNING_SECONDS`.
+ * `RUNNING_SECONDS`. With `tableId` (a table route) the answer lives in the table's partition,
+ * so the table's permanent delete takes it along.
  */
 export const withIdempotency = async (
   userId: string,
@@ -40,10 +41,11 @@ export const withIdempotency = async (
   key: string,
   body: unknown,
   work: () => Promise<Remembered>,
+  tableId?: string,
 ): Promise<Remembered> => {
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(key))
     throw new ValidationError(`Idempotency-Key must be 1..${MAX_KEY_LENGTH} printable characters`);
-  const itemKey = keys.idempotency(userId, route, key);
+  const itemKey = keys.idempotency(userId, route, key, tableId);
   const hash = bodyHash(body);
   const now = Math.floor(Date.now() / 1000);
   try {
@@ -71,7 +73,9 @@ export const withIdempotency = async (
     if (seen.state !== 'done')
       throw new ConflictError('A request with this Idempotency-Key is still running; retry');
     const count = Number(seen.parts ?? 1);
-    const rest = Array.from({ length: count - 1 }, (_, i) => keys.idempotencyPart(userId, route, key, i + 1));
+    const rest = Array.from({ length: count - 1 }, (_, i) =>
+      keys.idempotencyPart(userId, route, key, i + 1, tableId),
+    );
     const stored = rest.length ? await getItems(rest) : undefined;
     const parts = [seen.answer, ...rest.map((k) => stored?.get(k)?.answer)];
     if (!parts.every((p): p is Uint8Array => p instanceof Uint8Array)) throw new InternalServerError();
@@ -94,7 +98,7 @@ export const withIdempotency = async (
   await writeItems(
     parts.slice(1).map((part, i) => ({
       put: {
-        ...keys.idempotencyPart(userId, route, key, i + 1),
+        ...keys.idempotencyPart(userId, route, key, i + 1, tableId),
         type: 'idempotencyPart',
         answer: part,
         expiresAt,

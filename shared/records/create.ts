@@ -5,6 +5,7 @@ import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts
 import { keys } from '#shared/db/keys.ts';
 import { ConflictError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
+import { cellTagSteps } from '#shared/notifications/cell-tags.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { applyDefaults, assertNotNull, type FieldKeyType } from './cells.ts';
 import { allocateAutoNumbers } from './context.ts';
@@ -105,6 +106,16 @@ export const createRecords = async (
     ...placed.steps,
     ...unique,
     ...links.steps,
+    ...cellTagSteps(
+      {
+        schema,
+        fields,
+        baseId: String(located.baseId ?? schema.table.baseId),
+        writer: { userId: principal.userId, userName: principal.name },
+        records: items.map((item, i) => ({ item, cells: cells[i] as Map<string, unknown> })),
+      },
+      ctx.now,
+    ),
   ];
   await commitSteps(
     tableId,

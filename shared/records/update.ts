@@ -10,6 +10,7 @@ import {
   PreconditionFailedError,
   ValidationError,
 } from '#shared/http/errors.ts';
+import { cellTagSteps } from '#shared/notifications/cell-tags.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { assertNotNull, type CellChanges, type FieldKeyType, isEmptyCell } from './cells.ts';
 import { userRefOf } from './context.ts';
@@ -173,6 +174,19 @@ export const updateRecords = async (
     ...placed.steps,
     ...unique,
     ...links.steps,
+    ...cellTagSteps(
+      {
+        schema,
+        fields,
+        baseId: String(located.baseId ?? schema.table.baseId),
+        writer: { userId: principal.userId, userName: principal.name },
+        records: before.map((item, i) => {
+          const cells = converted.changes[i] as CellChanges;
+          return { item: { ...item, ...Object.fromEntries(cells) }, before: item, cells };
+        }),
+      },
+      ctx.now,
+    ),
   ];
   await commitSteps(tableId, steps, () =>
     input.ifMatch !== undefined

@@ -1,20 +1,13 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ROLE_ACTIONS, type Role, roleAtLeast } from '#shared/auth/scopes.ts';
-import {
-  deleteItems,
-  getItems,
-  type Item,
-  queryAll,
-  type TransactOp,
-  transact,
-  updateItem,
-} from '#shared/db/client.ts';
+import { getItems, type Item, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { notificationOps } from '#shared/notifications/notifications.ts';
-import { deleteBasePermanently } from '#shared/workspace/bases.ts';
+import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
+import { enqueuePurge, purgeJobOp } from '#shared/trash/purge-queue.ts';
 import { uniqueName } from './names.ts';
 
 export const DEFAULT_SPACE_NAME = 'Space';
@@ -130,56 +123,54 @@ export const renameSpace = async (spaceId: string, name: string) => {
 
 /**
  * Moves a space to the trash: from now on every route answers 404 for it and everything in it.
- * (The trash list and restore arrive with the trash routes.)
+ * The space's mark and its trash item are one transaction (the space item carries `trashId`:
+ * the trash lists spaces from the user's mirrors, see shared/trash/trash.ts).
  */
 export const trashSpace = async (spaceId: string, userId: string, now = new Date()) => {
-  await updateItem(
-    {
-      key: keys.space(spaceId),
-      update: 'SET deletedTime = :now, deletedBy = :by',
-      condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
-      values: { ':now': now.toISOString(), ':by': userId },
-    },
-    spaceGone(spaceId),
+  const entry = newTrashEntry('space', spaceId, { spaceId }, userId, now);
+  await transact(
+    [
+      {
+        update: {
+          key: keys.space(spaceId),
+          update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+          values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
+        },
+      },
+      ...putTrashOps(entry),
+    ],
+    (i) => (i === 0 ? spaceGone(spaceId)() : new ConflictError('retry')),
   );
 };
 
 /**
- * Deletes a space and every item of it for good. The space is first marked deleted (invisible
- * at once), then its bases are deleted for good, the members' mirrors and the partition are
- * emptied, the space item last: a fault part-way leaves it in the trash, and repeating the call
- * finishes the work.
+ * Deletes a space and every item of it for good. The request makes it invisible at once, in
+ * one transaction: the purge mark (`purgeTime`: even the permanent route answers 404 from now
+ * on), its trash item and the durable purge job. The purge worker then deletes its bases, the
+ * members' mirrors and the partition in the background (shared/trash/purge-worker.ts).
  */
-export const deleteSpacePermanently = async (spaceId: string, userId: string) => {
-  await updateItem(
-    {
-      key: keys.space(spaceId),
-      update: 'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by)',
-      condition: 'attribute_exists(pk)',
-      values: { ':now': new Date().toISOString(), ':by': userId },
-    },
-    spaceGone(spaceId),
+export const deleteSpacePermanently = async (spaceId: string, userId: string, now = new Date()) => {
+  const space = (await getItems([keys.space(spaceId)])).get(keys.space(spaceId));
+  if (!space || space.purgeTime) throw spaceGone(spaceId)();
+  const trashId = typeof space.trashId === 'string' ? space.trashId : undefined;
+  await transact(
+    [
+      {
+        update: {
+          key: keys.space(spaceId),
+          update:
+            'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by), purgeTime = :now',
+          condition: 'attribute_exists(pk) AND attribute_not_exists(purgeTime)',
+          values: { ':now': now.toISOString(), ':by': userId },
+        },
+      },
+      ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'space', spaceId }) : []),
+      purgeJobOp({ kind: 'space', resourceId: spaceId }, { spaceId, userId }, now),
+    ],
+    (i) => (i === 0 ? spaceGone(spaceId)() : new ConflictError('retry')),
   );
-  const items = await queryAll({
-    pk: keys.spacePartition(spaceId),
-    projection: ['pk', 'sk', 'userId', 'baseId', 'type'],
-  });
-  // Each base removes the space's reference to it last, so a repeated call still finds it; a base
-  // deleted meanwhile by its own route is a 404 here and nothing left to do.
-  for (const ref of items.filter((i) => i.type === 'spaceBase'))
-    await deleteBasePermanently(String(ref.baseId), spaceId, userId).catch((error: unknown) => {
-      if (!(error instanceof NotFoundError)) throw error;
-    });
-  const mirrors = items
-    .filter((i) => i.type === 'member')
-    .map((m) => keys.userSpace(String(m.userId), spaceId));
-  const spaceKey = keys.space(spaceId);
-  const rest = items
-    .filter((i) => i.type !== 'spaceBase')
-    .map((i) => ({ pk: String(i.pk), sk: String(i.sk) }))
-    .filter((k) => !(k.pk === spaceKey.pk && k.sk === spaceKey.sk));
-  await deleteItems([...mirrors, ...rest]);
-  await deleteItems([spaceKey]);
+  await enqueuePurge({ kind: 'space', resourceId: spaceId });
 };
 
 /** Collaborators of a space, owners first then by name. */

@@ -1,16 +1,19 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import { type Item, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
+import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
 import { dbFieldNameFrom } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
-import { newId } from '#shared/ids.ts';
+import { newId, nodeIdOf } from '#shared/ids.ts';
+import { newRootNodeOp } from '#shared/nodes/append.ts';
 import type { FieldKeyType } from '#shared/records/cells.ts';
 import { createRecords } from '#shared/records/create.ts';
 import type { RecordItem } from '#shared/records/model.ts';
 import { uniqueName } from '#shared/spaces/names.ts';
+import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
+import { enqueuePurge, purgeJobOp } from '#shared/trash/purge-queue.ts';
 import { prepareLinkField } from './links.ts';
 import { purgeTable } from './purge.ts';
 import { fieldItem, loadSchema, schemaFromItems, type TableSchema, type View, viewItem } from './schema.ts';
@@ -60,6 +63,8 @@ const tableRef = (baseId: string, table: Item) => ({
   type: 'baseTable',
   tableId: table.id,
   name: table.name,
+  // the icon is kept in step too: the project tree reads names and icons from these references
+  icon: table.icon,
   order: table.order,
 });
 
@@ -70,7 +75,12 @@ const tableRef = (baseId: string, table: Item) => ({
  */
 export const createTable = async (principal: Principal, base: Located, input: CreateTableInput) => {
   const baseId = base.id;
-  const refs = await queryAll(keys.tablesOf(baseId));
+  const tableId = newId('table');
+  // the table's project node goes to the end of the base's root, in the create transaction
+  const [refs, nodeOp] = await Promise.all([
+    queryAll(keys.tablesOf(baseId)),
+    newRootNodeOp(baseId, 'table', tableId),
+  ]);
   const live = refs.filter((r) => !r.deletedTime);
   const name =
     input.name ??
@@ -84,7 +94,6 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     throw new ValidationError(`fields: at most ${MAX_CREATE_FIELDS} when creating a table`);
   if ((input.views?.length ?? 0) > MAX_CREATE_VIEWS)
     throw new ValidationError(`views: at most ${MAX_CREATE_VIEWS} when creating a table`);
-  const tableId = newId('table');
   const now = new Date();
   const fields: Field[] = [];
   const foreignOps: TransactOp[] = [];
@@ -138,6 +147,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     ...fields.map((f, i) => ({ put: fieldItem(tableId, f, i) })),
     ...views.map((v) => ({ put: viewItem(tableId, v) })),
     ...foreignOps,
+    nodeOp,
     { check: keys.base(baseId), condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)' },
   ];
   if (ops.length > 100) throw new ValidationError('Too many fields and views for one create call');
@@ -214,61 +224,90 @@ export const updateTable = async (
       },
     },
   ];
-  if (patch.name !== undefined)
+  const refSets = (['name', 'icon'] as const).filter((k) => patch[k] !== undefined);
+  if (refSets.length)
     ops.push({
       update: {
         key: keys.baseTable(baseId, tableId),
-        update: 'SET #name = :name',
-        names: { '#name': 'name' },
-        values: { ':name': patch.name },
+        update: `SET ${refSets.map((k) => `#${k} = :${k}`).join(', ')}`,
+        names: Object.fromEntries(refSets.map((k) => [`#${k}`, k])),
+        values: Object.fromEntries(refSets.map((k) => [`:${k}`, patch[k]])),
       },
     });
   await transact(ops, () => new NotFoundError(`Table ${tableId} not found`));
 };
 
-/** Moves a table to the trash: every route on it and its records answers 404 from now on. */
-export const trashTable = async (baseId: string, tableId: string, userId: string) => {
-  const now = new Date().toISOString();
+/**
+ * Moves a table to the trash: every route on it and its records answers 404 from now on. The
+ * trash item is written in the same transaction (shared/trash/items.ts), so every way of
+ * trashing a table (its route, its project node) lists it in the base's trash. `spaceId` saves
+ * a read when the caller knows it.
+ */
+export const trashTable = async (baseId: string, tableId: string, userId: string, spaceId?: string) => {
+  const now = new Date();
+  const space =
+    spaceId ?? String((await getItems([keys.table(tableId)])).get(keys.table(tableId))?.spaceId ?? '');
+  if (!space) throw new NotFoundError(`Table ${tableId} not found`);
+  const entry = newTrashEntry('table', tableId, { spaceId: space, baseId }, userId, now);
   await transact(
     [
       {
         update: {
           key: keys.table(tableId),
-          update: 'SET deletedTime = :now, deletedBy = :by',
-          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
-          values: { ':now': now, ':by': userId },
+          update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime) AND baseId = :base',
+          values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id, ':base': baseId },
         },
       },
       {
         update: {
           key: keys.baseTable(baseId, tableId),
-          update: 'SET deletedTime = :now',
-          values: { ':now': now },
+          update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+          condition: 'attribute_exists(pk)',
+          values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
         },
       },
+      ...putTrashOps(entry),
     ],
-    () => new NotFoundError(`Table ${tableId} not found`),
+    (i) => (i <= 1 ? new NotFoundError(`Table ${tableId} not found`) : new ConflictError('retry')),
   );
 };
 
 /**
- * Deletes a table and its records for good: marked deleted first (invisible at once), then its
- * partitions emptied and the base's reference removed; repeatable after an interruption.
+ * Deletes a table and its records for good. The request makes it invisible at once and removes
+ * what points at it, in one transaction: the purge mark (`purgeTime`: even the permanent routes
+ * answer 404 from now on), the base's reference, its project node, its trash item, and the
+ * durable purge job; then the other side of each link goes, and the purge worker empties the
+ * table's partitions in the background (shared/trash/purge-worker.ts).
  */
 export const deleteTablePermanently = async (baseId: string, tableId: string, userId: string) => {
-  await updateItem(
-    {
-      key: keys.table(tableId),
-      update: 'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by)',
-      condition: 'attribute_exists(pk)',
-      values: { ':now': new Date().toISOString(), ':by': userId },
-    },
-    () => new NotFoundError(`Table ${tableId} not found`),
+  const table = (await getItems([keys.table(tableId)])).get(keys.table(tableId));
+  if (!table || table.purgeTime || String(table.baseId) !== baseId)
+    throw new NotFoundError(`Table ${tableId} not found`);
+  const now = new Date();
+  const trashId = typeof table.trashId === 'string' ? table.trashId : undefined;
+  const spaceId = String(table.spaceId);
+  await transact(
+    [
+      {
+        update: {
+          key: keys.table(tableId),
+          update:
+            'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by), purgeTime = :now',
+          condition: 'attribute_exists(pk) AND attribute_not_exists(purgeTime)',
+          values: { ':now': now.toISOString(), ':by': userId },
+        },
+      },
+      { delete: keys.baseTable(baseId, tableId) },
+      { delete: keys.node(baseId, nodeIdOf(tableId)) },
+      ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'table', spaceId, baseId }) : []),
+      purgeJobOp({ kind: 'table', resourceId: tableId }, { spaceId, baseId, userId }, now),
+    ],
+    (i) => (i === 0 ? new NotFoundError(`Table ${tableId} not found`) : new ConflictError('retry')),
   );
-  await transact([{ delete: keys.baseTable(baseId, tableId) }], () => new ConflictError('retry'));
   const schema = await loadSchema(tableId).catch(() => undefined);
   if (schema) await dropLinkSides(tableId, schema.fields);
-  await purgeTable(tableId);
+  await enqueuePurge({ kind: 'table', resourceId: tableId });
 };
 
 /**
@@ -276,7 +315,7 @@ export const deleteTablePermanently = async (baseId: string, tableId: string, us
  * field into a table that no longer exists (a foreign table in the trash loses it too). One
  * transaction per link: two links may point into the same table. Repeatable.
  */
-const dropLinkSides = async (tableId: string, fields: readonly Field[]): Promise<void> => {
+export const dropLinkSides = async (tableId: string, fields: readonly Field[]): Promise<void> => {
   for (const field of fields) {
     const opts = field.options as { foreignTableId?: string; symmetricFieldId?: string; isOneWay?: boolean };
     const foreignTableId = opts.foreignTableId;

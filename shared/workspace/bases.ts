@@ -1,11 +1,12 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import { deleteItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
+import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ConflictError, NotFoundError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { uniqueName } from '#shared/spaces/names.ts';
-import { purgeTable } from '#shared/tables/purge.ts';
+import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
+import { enqueuePurge, purgeJobOp } from '#shared/trash/purge-queue.ts';
 
 export const DEFAULT_BASE_NAME = 'Untitled Base';
 
@@ -151,41 +152,33 @@ export const updateBase = async (located: Located, changes: BaseChanges, now = n
 };
 
 /**
- * Marks the base and the space's reference deleted. The trash needs both live; a permanent
- * delete only needs them present and keeps an earlier mark.
- */
-const markOps = (
-  baseId: string,
-  spaceId: string,
-  userId: string,
-  now: Date,
-  keepFirstMark: boolean,
-): TransactOp[] =>
-  [keys.base(baseId), keys.spaceBase(spaceId, baseId)].map((key) => ({
-    update: {
-      key,
-      update: keepFirstMark
-        ? 'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by)'
-        : 'SET deletedTime = :now, deletedBy = :by',
-      condition: keepFirstMark ? 'attribute_exists(pk)' : LIVE,
-      values: { ':now': now.toISOString(), ':by': userId },
-    },
-  }));
-
-/**
  * Moves a base to the trash: from now on every route on the base or its tables answers 404 and
- * the space's list leaves it out. (The trash list and restore arrive with the trash routes.)
+ * the space's list leaves it out. The base, the space's reference and the trash item change in
+ * one transaction.
  */
 export const trashBase = async (located: Located, userId: string, now = new Date()): Promise<void> => {
-  await transact(markOps(located.id, located.spaceId, userId, now, false), () => baseGone(located.id));
+  const entry = newTrashEntry('base', located.id, { spaceId: located.spaceId }, userId, now);
+  const ops: TransactOp[] = [keys.base(located.id), keys.spaceBase(located.spaceId, located.id)].map(
+    (key) => ({
+      update: {
+        key,
+        update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+        condition: LIVE,
+        values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
+      },
+    }),
+  );
+  await transact([...ops, ...putTrashOps(entry)], (i) =>
+    i <= 1 ? baseGone(located.id) : new ConflictError('retry'),
+  );
 };
 
 /**
- * Deletes a base and everything in it for good. The base and the space's reference are first
- * marked deleted (invisible at once), then every table is purged and the base's partition
- * emptied; the base item and the reference go last, together, so a fault part-way leaves the
- * base in the trash and repeating the call (here or through the space's permanent delete)
- * finishes the work.
+ * Deletes a base and everything in it for good. The request makes it invisible at once and
+ * removes what points at it, in one transaction: the purge mark (`purgeTime`: even the
+ * permanent routes answer 404 from now on), the space's reference, the base's trash item and the
+ * durable purge job. The purge worker then deletes every table and the base's partition in the
+ * background (shared/trash/purge-worker.ts).
  */
 export const deleteBasePermanently = async (
   baseId: string,
@@ -193,13 +186,25 @@ export const deleteBasePermanently = async (
   userId: string,
   now = new Date(),
 ): Promise<void> => {
-  await transact(markOps(baseId, spaceId, userId, now, true), () => baseGone(baseId));
-  const tableRefs = await queryAll({ ...keys.tablesOf(baseId), projection: ['tableId'] });
-  for (const ref of tableRefs) await purgeTable(String(ref.tableId));
-  const baseKey = keys.base(baseId);
-  const rest = (await queryAll({ pk: keys.basePartition(baseId), projection: ['pk', 'sk'] }))
-    .map((i) => ({ pk: String(i.pk), sk: String(i.sk) }))
-    .filter((k) => k.sk !== baseKey.sk);
-  await deleteItems(rest);
-  await transact([{ delete: keys.spaceBase(spaceId, baseId) }, { delete: baseKey }], () => baseGone(baseId));
+  const base = (await getItems([keys.base(baseId)])).get(keys.base(baseId));
+  if (!base || base.purgeTime || String(base.spaceId) !== spaceId) throw baseGone(baseId);
+  const trashId = typeof base.trashId === 'string' ? base.trashId : undefined;
+  await transact(
+    [
+      {
+        update: {
+          key: keys.base(baseId),
+          update:
+            'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by), purgeTime = :now',
+          condition: 'attribute_exists(pk) AND attribute_not_exists(purgeTime)',
+          values: { ':now': now.toISOString(), ':by': userId },
+        },
+      },
+      { delete: keys.spaceBase(spaceId, baseId) },
+      ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'base', spaceId }) : []),
+      purgeJobOp({ kind: 'base', resourceId: baseId }, { spaceId, userId }, now),
+    ],
+    (i) => (i === 0 ? baseGone(baseId) : new ConflictError('retry')),
+  );
+  await enqueuePurge({ kind: 'base', resourceId: baseId });
 };

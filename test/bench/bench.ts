@@ -75,6 +75,7 @@ const requests = async () => {
       signingKeysFile: await ensureSigningKeys(outDir),
     });
     process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    process.env.LOCAL_OUTBOX_DIR = join(outDir, 'outbox'); // mail goes to files, never to SES
     await ensureTable(tableName, dynamo.endpoint);
     const { call } = await import('#test/support/invoke.ts');
     const { newUser } = await import('#test/support/fixtures.ts');
@@ -154,9 +155,55 @@ const requests = async () => {
       0,
     );
     await records(owner.auth, measure);
+    // Listing (issue 4): test/bench/listing.ts; the 100,000-record table is opt-in (BENCH_LISTING_100K=1).
+    const { listingBench } = await import('./listing.ts');
+    await listingBench(owner.auth);
+    await organizations(owner.auth, measure);
+    await contextMenu(owner.auth, measure);
+    await nodesAndDashboards(owner.auth, measure);
+    // Permanent deletes (issue 5): test/bench/purge.ts; 100,000 records are opt-in (BENCH_PURGE_100K=1).
+    const { purgeBench } = await import('./purge.ts');
+    await purgeBench(owner.auth);
   } finally {
     await dynamo.stop();
   }
+};
+
+/** ★14 send the verification mail, and verify with its code (each run on a domain of its own). */
+const organizations = async (token: string, measure: Measure) => {
+  const { call } = await import('#test/support/invoke.ts');
+  const { latestCode } = await import('#test/support/outbox.ts');
+  const organizationId = (await call('create-organization', { token, body: { name: 'Bench' } })).body.id;
+  const params = { organizationId };
+  const domains = Array.from({ length: 8 }, (_, i) => `bench${Date.now()}x${i}.example.test`);
+  for (const domain of domains) await call('add-organization-domain', { token, params, body: { domain } });
+  const toSend = [...domains];
+  await measure(
+    '★14 POST …/send-verification-email (mail to the local outbox)',
+    () => {
+      const domain = toSend.shift() as string;
+      return call('send-domain-verification-email', {
+        token,
+        params,
+        body: { domain, email: `it@${domain}` },
+      });
+    },
+    5,
+    1,
+  );
+  const toVerify = domains.slice(0, 6);
+  const codes = await Promise.all(toVerify.map((d) => latestCode(`it@${d}`)));
+  await measure(
+    'POST …/domain-verification/verify (right code; notifies the admin)',
+    () =>
+      call('verify-organization-domain', {
+        token,
+        params,
+        body: { domain: toVerify.shift(), code: codes.shift() },
+      }),
+    5,
+    1,
+  );
 };
 
 type Measure = (
@@ -311,6 +358,138 @@ const records = async (token: string, measure: Measure) => {
   console.log(
     'Reference (Teable on Postgres, published p95): create 1,000 × 20 fields 2.26 s; update 1,000 × 20 3.0 s; delete 1,000 0.56 s; move 1,000 rows in a 10,000-row view 1.6 s.',
   );
+};
+
+/** A table's plugin context menu: install, list and ★13 move (goal ≤ 3 sequential round trips). */
+const contextMenu = async (token: string, measure: Measure) => {
+  const { call } = await import('#test/support/invoke.ts');
+  const space = (await call('create-space', { token, body: { name: 'Menus' } })).body.id;
+  const base = (await call('create-base', { token, body: { spaceId: space } })).body.id;
+  const tableId = (await call('create-table', { token, params: { baseId: base }, body: {} })).body.id;
+  const pluginId = (await call('create-plugin', { token, body: { name: 'P', positions: ['contextMenu'] } }))
+    .body.id;
+  const ids: string[] = [];
+  for (let i = 0; i < 10; i++)
+    ids.push(
+      (await call('install-context-menu-plugin', { token, params: { tableId }, body: { pluginId } })).body
+        .pluginInstallId,
+    );
+  console.log('\n## Plugin context menu (a menu of 10 plugins)\n');
+  console.log(
+    '| request | status | DynamoDB calls | sequential round trips | RCU | WCU | handler time | calls |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  await measure('GET /table/{id}/plugin-context-menu', () =>
+    call('list-context-menu-plugins', { token, params: { tableId } }),
+  );
+  // Alternate two moves so that every call really moves an entry (a move to where it is writes nothing).
+  let turn = 0;
+  await measure('★13 move a context-menu plugin (goal ≤ 3)', () => {
+    turn++;
+    const [moved, anchor] = turn % 2 ? [ids[8], ids[3]] : [ids[3], ids[8]];
+    return call('move-context-menu-plugin', {
+      token,
+      params: { tableId, pluginInstallId: moved as string },
+      body: { anchorId: anchor, position: 'before' },
+    });
+  });
+  await measure(
+    'POST /table/{id}/plugin-context-menu/install',
+    () => call('install-context-menu-plugin', { token, params: { tableId }, body: { pluginId } }),
+    5,
+  );
+};
+
+/** Dashboards and project nodes: ★12 rename an install (goal ≤ 2), the tree, a move and ★15. */
+const nodesAndDashboards = async (token: string, measure: Measure) => {
+  const { call } = await import('#test/support/invoke.ts');
+  const { resetCalls } = await import('#shared/db/metrics.ts');
+  const { drainPurges } = await import('#shared/trash/purge-queue.ts');
+  const { nodeIdOf } = await import('#shared/ids.ts');
+  const space = (await call('create-space', { token, body: { name: 'Nodes' } })).body.id;
+  const baseId = (await call('create-base', { token, body: { spaceId: space } })).body.id as string;
+  const onBase = { token, params: { baseId } };
+  const pluginId = (await call('create-plugin', { token, body: { name: 'P', positions: ['dashboard'] } }))
+    .body.id;
+  const dashboardId = (await call('create-dashboard', { ...onBase, body: { name: 'D' } })).body.id as string;
+  const installs: string[] = [];
+  for (let i = 0; i < 5; i++)
+    installs.push(
+      (await call('install-dashboard-plugin', { token, params: { baseId, dashboardId }, body: { pluginId } }))
+        .body.pluginInstallId,
+    );
+  const tables: string[] = [];
+  for (let i = 0; i < 7; i++)
+    tables.push((await call('create-table', { ...onBase, body: { name: `T${i}`, records: [] } })).body.id);
+  const dashboards: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    const id = (await call('create-dashboard', { ...onBase, body: { name: `D${i}` } })).body.id as string;
+    await call('install-dashboard-plugin', {
+      token,
+      params: { baseId, dashboardId: id },
+      body: { pluginId },
+    });
+    dashboards.push(id);
+  }
+  const folders: string[] = [];
+  for (let i = 0; i < RUNS + 2; i++)
+    folders.push(
+      (await call('create-node', { ...onBase, body: { resourceType: 'folder', name: `F${i}` } })).body.id,
+    );
+  console.log(
+    `\n## Dashboards and project nodes (a base of 7 tables, 8 dashboards with ${installs.length + 7} installs, ${folders.length} folders)\n`,
+  );
+  console.log(
+    '| request | status | DynamoDB calls | sequential round trips | RCU | WCU | handler time | calls |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  let n = 0;
+  await measure('★12 rename a dashboard plugin install (goal ≤ 2)', () =>
+    call('rename-dashboard-plugin', {
+      token,
+      params: { baseId, dashboardId, pluginInstallId: installs[n++ % installs.length] as string },
+      body: { name: `R${n}` },
+    }),
+  );
+  await measure('GET /base/{id}/dashboard/{id} (5 installs)', () =>
+    call('get-dashboard', { token, params: { baseId, dashboardId } }),
+  );
+  await measure('GET /base/{id}/node (the tree)', () => call('list-nodes', onBase));
+  let turn = 0;
+  await measure('PUT /base/{id}/node/{id}/move', () => {
+    turn++;
+    const [moved, anchor] = turn % 2 ? [tables[5], tables[1]] : [tables[1], tables[5]];
+    return call('move-node', {
+      token,
+      params: { baseId, nodeId: nodeIdOf(moved as string) },
+      body: { anchorId: nodeIdOf(anchor as string), position: 'before' },
+    });
+  });
+  await measure('★15 delete an empty folder for good', () =>
+    call('delete-node-permanently', { token, params: { baseId, nodeId: folders.pop() as string } }),
+  );
+  await measure(
+    '★15 delete a dashboard (1 install) for good',
+    () =>
+      call('delete-node-permanently', {
+        token,
+        params: { baseId, nodeId: nodeIdOf(dashboards.pop() as string) },
+      }),
+    5,
+  );
+  await measure(
+    '★15 delete a table for good (the request; its partitions are purged in the background)',
+    async () => {
+      await drainPurges(); // the previous table's background purge must not count here
+      resetCalls();
+      return call('delete-node-permanently', {
+        token,
+        params: { baseId, nodeId: nodeIdOf(tables.pop() as string) },
+      });
+    },
+    5,
+  );
+  await drainPurges();
 };
 
 await bundles();

@@ -97,10 +97,17 @@ describe('WorkspaceApiStack (dev)', () => {
   const template = synth('dev');
   const [readRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.includes('ReadRole'));
   const [writeRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.includes('WriteRole'));
+  const [mailRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.includes('MailRole'));
+  const [purgeRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) =>
+    id.startsWith('FunctionsPurgeRole'),
+  );
+  const [workerRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('PurgeRole'));
+  /** The functions behind API routes (the purge worker is not one). */
+  const routeFunctions = () => [...functionByRouteKey(template).values()];
 
-  it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route', () => {
+  it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge worker)', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length);
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length);
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1);
     const routes = functionByRouteKey(template);
     expect([...routes.keys()].sort()).toEqual(ROUTES.map(routeKey).sort());
     // Every route reaches a function of its own.
@@ -109,9 +116,8 @@ describe('WorkspaceApiStack (dev)', () => {
   });
 
   it('runs every function on nodejs22.x, arm64, with the shared JSON log group', () => {
-    const functions = template.findResources('AWS::Lambda::Function');
     const [logGroupId] = logicalIdsOf(template, 'AWS::Logs::LogGroup');
-    for (const fn of Object.values(functions)) {
+    for (const fn of routeFunctions()) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
@@ -129,8 +135,15 @@ describe('WorkspaceApiStack (dev)', () => {
   it('gives every function the environment the handlers read', () => {
     const [tableId] = logicalIdsOf(template, 'AWS::DynamoDB::Table');
     const [secretId] = logicalIdsOf(template, 'AWS::SecretsManager::Secret');
-    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
-      expect(fn.Properties.Environment.Variables).toEqual({
+    const byKey = functionByRouteKey(template);
+    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.includes('Queue'));
+    for (const route of ROUTES) {
+      const fn = byKey.get(routeKey(route)) as Resource;
+      const env = (fn.Properties?.Environment as { Variables: unknown } | undefined)?.Variables;
+      expect(env, routeKey(route)).toEqual({
+        ...((route as RouteDef).purges
+          ? { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '30' }
+          : {}),
         TABLE_NAME: { Ref: tableId },
         STAGE: 'dev',
         SIGNING_KEYS_SECRET_ARN: { Ref: secretId },
@@ -212,10 +225,13 @@ describe('WorkspaceApiStack (dev)', () => {
     template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
   });
 
-  it('has exactly two function roles, read and write', () => {
-    template.resourceCountIs('AWS::IAM::Role', 2);
+  it('has exactly five function roles: read, write, write plus mail, write plus enqueue, the purge worker', () => {
+    template.resourceCountIs('AWS::IAM::Role', 5);
     expect(readRoleId).toBeDefined();
     expect(writeRoleId).toBeDefined();
+    expect(mailRoleId).toBeDefined();
+    expect(purgeRoleId).toBeDefined();
+    expect(workerRoleId).toBeDefined();
     // Grants are inline in the roles: no extra policy resources.
     template.resourceCountIs('AWS::IAM::Policy', 0);
   });
@@ -286,10 +302,137 @@ describe('WorkspaceApiStack (dev)', () => {
     const byKey = functionByRouteKey(template);
     for (const route of ROUTES) {
       const fn = byKey.get(routeKey(route));
-      expect(fn?.Properties?.Role, routeKey(route)).toEqual({
-        'Fn::GetAtt': [route.access === 'read' ? readRoleId : writeRoleId, 'Arn'],
-      });
+      const role = (route as RouteDef).sendsMail
+        ? mailRoleId
+        : (route as RouteDef).purges
+          ? purgeRoleId
+          : route.access === 'read'
+            ? readRoleId
+            : writeRoleId;
+      expect(fn?.Properties?.Role, routeKey(route)).toEqual({ 'Fn::GetAtt': [role, 'Arn'] });
     }
+  });
+
+  it('lets only the send-verification-email Lambda send mail, from the stage sender identity only', () => {
+    const mailRoutes = ROUTES.filter((r) => (r as RouteDef).sendsMail);
+    expect(mailRoutes.map((r) => r.handler)).toEqual(['send-domain-verification-email']);
+    // No statement anywhere else mentions SES.
+    const sesStatements = allStatements(template).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('ses:')),
+    );
+    const mailStatements = roleStatements(template, mailRoleId as string);
+    expect(sesStatements).toEqual(
+      mailStatements.filter((s) => actionsOf(s).some((a) => a.startsWith('ses:'))),
+    );
+    const [send] = sesStatements;
+    expect(sesStatements).toHaveLength(1);
+    expect(actionsOf(send as Statement)).toEqual(['ses:SendEmail']);
+    const from = stageConfig('dev').mailFrom;
+    const identityArn = (name: string) => ({
+      'Fn::Join': [
+        '',
+        [
+          'arn:',
+          { Ref: 'AWS::Partition' },
+          ':ses:',
+          { Ref: 'AWS::Region' },
+          ':',
+          { Ref: 'AWS::AccountId' },
+          `:identity/${name}`,
+        ],
+      ],
+    });
+    expect(send?.Resource).toHaveLength(2);
+    expect(send?.Resource).toEqual(
+      expect.arrayContaining([identityArn(from), identityArn(from.split('@')[1] as string)]),
+    );
+    expect(send?.Condition).toEqual({ StringEquals: { 'ses:FromAddress': from } });
+    // Besides mail, the role has exactly the write role's grants.
+    const withoutSes = mailStatements.filter((s) => !actionsOf(s).some((a) => a.startsWith('ses:')));
+    expect(withoutSes).toEqual(roleStatements(template, writeRoleId as string));
+    const byKey = functionByRouteKey(template);
+    expect(byKey.get(routeKey(mailRoutes[0] as RouteDef))?.Properties?.Role).toEqual({
+      'Fn::GetAtt': [mailRoleId, 'Arn'],
+    });
+  });
+
+  it('hands permanent deletes to a purge worker: queue with a dead-letter queue, worker Lambda, hourly sweep', () => {
+    const queues = template.findResources('AWS::SQS::Queue');
+    expect(Object.keys(queues)).toHaveLength(2);
+    const [dlqId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.includes('DeadLetters'));
+    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => !id.includes('DeadLetters'));
+    expect(queues[queueId as string]?.Properties).toMatchObject({
+      VisibilityTimeout: 960,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    const functions = template.findResources('AWS::Lambda::Function');
+    const routeFns = new Set(routeFunctions());
+    const workers = Object.entries(functions).filter(([, fn]) => !routeFns.has(fn as Resource));
+    expect(workers).toHaveLength(1);
+    const [workerId, worker] = workers[0] as [string, Resource];
+    expect(worker.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: 900,
+      Role: { 'Fn::GetAtt': [workerRoleId, 'Arn'] },
+    });
+    expect((worker.Properties?.Environment as { Variables: object } | undefined)?.Variables).toMatchObject({
+      PURGE_QUEUE_URL: { Ref: queueId },
+      PURGE_DELAY_SECONDS: '0',
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: workerId },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 hour)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [workerId, 'Arn'] } })],
+    });
+  });
+
+  it('lets only the routes that delete for good enqueue purges, and only the worker consume them', () => {
+    const queueArn = (id: string | undefined) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => !id.includes('DeadLetters'));
+    const sqsStatements = allStatements(template).filter((s) =>
+      actionsOf(s).some((a) => a.startsWith('sqs:')),
+    );
+    const purgeStatements = roleStatements(template, purgeRoleId as string);
+    const workerStatements = roleStatements(template, workerRoleId as string);
+    const enqueue = purgeStatements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
+    const consume = workerStatements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
+    expect(sqsStatements).toEqual([...enqueue, ...consume]);
+    expect(enqueue).toEqual([
+      expect.objectContaining({ Action: 'sqs:SendMessage', Resource: queueArn(queueId) }),
+    ]);
+    expect(actionsOf(consume[0] as Statement).sort()).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:ReceiveMessage',
+      'sqs:SendMessage',
+    ]);
+    expect(consume[0]?.Resource).toEqual(queueArn(queueId));
+    // besides the queue, the purge role has exactly the write role's grants
+    expect(purgeStatements.filter((s) => !enqueue.includes(s))).toEqual(
+      roleStatements(template, writeRoleId as string),
+    );
+    // the worker: the write role's table grant, no signing keys
+    expect(workerStatements.some((s) => actionsOf(s).includes('secretsmanager:GetSecretValue'))).toBe(false);
+    expect(workerStatements.some((s) => actionsOf(s).includes('dynamodb:BatchWriteItem'))).toBe(true);
+    expect(
+      ROUTES.filter((r) => (r as RouteDef).purges)
+        .map((r) => r.handler)
+        .sort(),
+    ).toEqual([
+      'delete-base-permanently',
+      'delete-node-permanently',
+      'delete-space-permanently',
+      'delete-table-permanently',
+      'delete-trash-item',
+      'reset-trash-items',
+    ]);
   });
 
   it('stays well under the 500-resource limit with the current routes', () => {
@@ -320,15 +463,13 @@ describe('WorkspaceApiStack (prod)', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit },
     });
-    template.allResourcesProperties('AWS::Lambda::Function', {
-      Environment: {
-        Variables: Match.objectLike({
-          STAGE: 'prod',
-          JWT_ISSUER: 'workspace-api-prod',
-          POWERTOOLS_LOG_LEVEL: 'INFO',
-        }),
-      },
-    });
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+      const env = fn.Properties.Environment.Variables;
+      expect(env).toMatchObject({ STAGE: 'prod', POWERTOOLS_LOG_LEVEL: 'INFO' });
+      // every route checks tokens; the purge worker (no signing keys) checks none
+      if (env.SIGNING_KEYS_SECRET_ARN) expect(env.JWT_ISSUER).toBe('workspace-api-prod');
+      else expect(env.PURGE_QUEUE_URL).toBeDefined();
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { documentClient } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';
+import { drainPurges } from '#shared/trash/purge-queue.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
@@ -247,6 +248,7 @@ describe('GET /space/{spaceId}/base', () => {
     const gone = await createBase(user, spaceId, { name: 'Gone' });
     await call('delete-base', { token: user.auth, params: { baseId: trashed.id } });
     await call('delete-base-permanently', { token: user.auth, params: { baseId: gone.id } });
+    await drainPurges();
     const res = await call('list-bases', { token: user.auth, params: { spaceId } });
     expect(res.body).toEqual([kept]);
   });
@@ -555,6 +557,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
     expect(await itemsMentioning(...ids)).toHaveLength(2 + tables.reduce((n, t) => n + t.count, 0));
 
     const res = await call('delete-base-permanently', { token: owner.auth, params: { baseId } });
+    await drainPurges();
     expect(res.status).toBe(200);
     expect(res.body).toBeUndefined();
 
@@ -573,6 +576,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
     await seedTable(baseId, 2);
     await call('delete-base', { token: owner.auth, params: { baseId } });
     const res = await call('delete-base-permanently', { token: owner.auth, params: { baseId } });
+    await drainPurges();
     expect(res.status).toBe(200);
     expect(await itemsMentioning(baseId)).toEqual([]);
   });
@@ -587,6 +591,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
     await purgePartition(keys.recordsOf(table.tableId).pk);
 
     const res = await call('delete-base-permanently', { token: owner.auth, params: { baseId } });
+    await drainPurges();
     expect(res.status).toBe(200);
     expect(await itemsMentioning(baseId, table.tableId, table.viewId)).toEqual([]);
     expect((await call('list-bases', { token: owner.auth, params: { spaceId } })).body).toEqual([]);
@@ -598,6 +603,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
     expect((await call('delete-base-permanently', { token: owner.auth, params: { baseId } })).status).toBe(
       200,
     );
+    await drainPurges();
     expect(await call('delete-base-permanently', { token: owner.auth, params: { baseId } })).toMatchObject(
       notFound(baseId),
     );
@@ -609,6 +615,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
       token: roles.creator.auth,
       params: { baseId: roles.baseId },
     });
+    await drainPurges();
     expect(res.status).toBe(200);
     expect(await itemsMentioning(roles.baseId)).toEqual([]);
   });
@@ -621,6 +628,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
         token: roles[role].auth,
         params: { baseId: roles.baseId },
       });
+      await drainPurges();
       expect(res).toMatchObject(forbidden('base|delete', roles.baseId));
       expect(await itemsMentioning(roles.baseId)).toHaveLength(2);
     },
@@ -634,6 +642,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
       token: stranger.auth,
       params: { baseId: roles.baseId },
     });
+    await drainPurges();
     expect(res).toMatchObject({
       status: 403,
       body: { code: 'restricted_resource', message: `not a collaborator of space ${roles.spaceId}` },
@@ -662,6 +671,7 @@ describe('DELETE /space/{spaceId}/permanent with bases', () => {
     await call('delete-base', { token: user.auth, params: { baseId: trashed.id } });
 
     const res = await call('delete-space-permanently', { token: user.auth, params: { spaceId } });
+    await drainPurges();
     expect(res.status).toBe(200);
     expect(
       await itemsMentioning(spaceId, live.id, trashed.id, ...tables.flatMap((t) => [t.tableId, t.viewId])),

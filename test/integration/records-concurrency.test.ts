@@ -413,7 +413,7 @@ describe('Idempotency-Key', () => {
     let claim: Record<string, unknown> | undefined;
     injectChunkFault((i) => {
       if (i !== 0) return;
-      claim = readIdempotencyItemInAnotherProcess(t.owner.id, 'create-records', 'crash');
+      claim = readIdempotencyItemInAnotherProcess(t.owner.id, 'create-records', 'crash', t.tableId);
       throw new Error('crash');
     });
     try {
@@ -477,7 +477,7 @@ describe('Idempotency-Key', () => {
 });
 
 /** Reads an idempotency claim through a child process, synchronously (from inside a write). */
-const readIdempotencyItemInAnotherProcess = (userId: string, route: string, k: string) => {
+const readIdempotencyItemInAnotherProcess = (userId: string, route: string, k: string, tableId: string) => {
   const script = `
     const { DynamoDBClient } = require('@aws-sdk/client-dynamodb');
     const { DynamoDBDocumentClient, GetCommand } = require('@aws-sdk/lib-dynamodb');
@@ -487,7 +487,7 @@ const readIdempotencyItemInAnotherProcess = (userId: string, route: string, k: s
       .catch((e) => { console.error(e); process.exit(1); });`;
   const out = execFileSync(process.execPath, ['-e', script], {
     cwd: new URL('../../', import.meta.url).pathname,
-    env: { ...process.env, KEY: JSON.stringify(keys.idempotency(userId, route, k)) },
+    env: { ...process.env, KEY: JSON.stringify(keys.idempotency(userId, route, k, tableId)) },
   });
   return JSON.parse(out.toString('utf8')) as Record<string, unknown> | undefined;
 };

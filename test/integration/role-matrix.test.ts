@@ -32,6 +32,8 @@ interface World {
   fieldId: string;
   viewId: string;
   recordIds: [string, string];
+  pluginId: string;
+  pluginInstallIds: [string, string];
 }
 
 const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
@@ -57,6 +59,7 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
     body: { anchorId: w.recordIds[0], position: 'after', recordIds: [w.recordIds[1]] },
   }),
   'get-record': (w) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } }),
+  'list-records': (w) => ({ params: { tableId: w.tableId }, query: 'take=1' }),
   'update-record': (w) => ({
     params: { tableId: w.tableId, recordId: w.recordIds[0] },
     body: { record: { fields: { Name: 'x' } } },
@@ -69,6 +72,15 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
   }),
   'delete-records': (w) => ({ params: { tableId: w.tableId }, query: `recordIds[]=${w.recordIds[1]}` }),
   'duplicate-record': (w) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] }, body: {} }),
+  'install-context-menu-plugin': (w) => ({ params: { tableId: w.tableId }, body: { pluginId: w.pluginId } }),
+  'list-context-menu-plugins': (w) => ({ params: { tableId: w.tableId } }),
+  'remove-context-menu-plugin': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+  }),
+  'move-context-menu-plugin': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[1] },
+    body: { anchorId: w.pluginInstallIds[0], position: 'before' },
+  }),
 };
 
 const TABLE_ROUTES = (ROUTES as readonly (RouteDef & { handler: HandlerName })[]).filter(
@@ -96,12 +108,28 @@ const worldFor = async (role: Role) => {
       records: [{ fields: {} }, { fields: {} }],
     },
   });
+  // A published plugin (installable by every role that may update the table), installed twice.
+  const plugin = await call('create-plugin', {
+    token: owner.auth,
+    body: { name: 'Role plugin', positions: ['contextMenu'] },
+  });
+  const admin = await newUser({ isAdmin: true });
+  await call('publish-plugin', { token: admin.auth, params: { pluginId: plugin.body.id } });
+  const install = () =>
+    call('install-context-menu-plugin', {
+      token: owner.auth,
+      params: { tableId: table.body.id },
+      body: { pluginId: plugin.body.id },
+    });
+  const installs = [await install(), await install()];
   const w: World = {
     baseId: base.body.id,
     tableId: table.body.id,
     fieldId: table.body.fields[1].id,
     viewId: table.body.views[1].id,
     recordIds: [table.body.records[0].id, table.body.records[1].id],
+    pluginId: plugin.body.id,
+    pluginInstallIds: [installs[0]?.body.pluginInstallId, installs[1]?.body.pluginInstallId],
   };
   return { w, caller: role === 'owner' ? owner : member };
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '#shared/auth/scopes.ts';
+import { randomBase62 } from '#shared/ids.ts';
 import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { createAccessToken } from '#shared/users/access-tokens.ts';
 import { newUser } from '#test/support/fixtures.ts';
@@ -20,6 +21,18 @@ interface World {
   recordIds: [string, string];
   tokenId: string;
   notificationId: string;
+  /** An organization of the owner's, with `domain` added (pending). */
+  organizationId: string;
+  domain: string;
+  pluginId: string;
+  pluginInstallIds: [string, string];
+  /** A trash item: a second base of the space, in the trash. */
+  trashId: string;
+  dashboardId: string;
+  /** A plugin installed on the dashboard. */
+  dashboardInstallId: string;
+  /** Two empty folders at the root of the base. */
+  folderIds: [string, string];
 }
 
 const future = () => new Date(Date.now() + 86_400_000).toISOString();
@@ -27,6 +40,7 @@ const future = () => new Date(Date.now() + 86_400_000).toISOString();
 const onTable = (w: World) => ({ params: { tableId: w.tableId } });
 const onBaseTable = (w: World) => ({ params: { baseId: w.baseId, tableId: w.tableId } });
 const onRecord = (w: World) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } });
+const onOrg = (w: World) => ({ params: { organizationId: w.organizationId } });
 
 const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'create-table': (w) => ({ params: { baseId: w.baseId }, body: { name: 'T2', records: [] } }),
@@ -51,6 +65,8 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     body: { anchorId: w.recordIds[0], position: 'after', recordIds: [w.recordIds[1]] },
   }),
   'get-record': onRecord,
+  'list-records': (w) => ({ ...onTable(w), query: 'take=1' }),
+  'create-query-params': () => ({ body: { params: { take: 10 } } }),
   'update-record': (w) => ({ ...onRecord(w), body: { record: { fields: { Name: 'x' } } } }),
   'delete-record': onRecord,
   'create-records': (w) => ({ ...onTable(w), body: { records: [{ fields: {} }] } }),
@@ -100,6 +116,65 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     params: { notificationId: w.notificationId },
     body: { isRead: true },
   }),
+  'create-organization': () => ({ body: { name: 'O' } }),
+  'get-organization': onOrg,
+  'list-organization-domains': onOrg,
+  'add-organization-domain': (w) => ({
+    ...onOrg(w),
+    body: { domain: `n${randomBase62(10).toLowerCase()}.example.test` },
+  }),
+  'delete-organization-domain': (w) => ({ params: { organizationId: w.organizationId, domain: w.domain } }),
+  'verify-organization-domain': (w) => ({ ...onOrg(w), body: { domain: w.domain, code: '123456' } }),
+  'send-domain-verification-email': (w) => ({
+    ...onOrg(w),
+    body: { domain: w.domain, email: `a@${w.domain}` },
+  }),
+  'create-plugin': () => ({ body: { name: 'P', positions: ['contextMenu'] } }),
+  'list-plugins': () => ({}),
+  'get-plugin': (w) => ({ params: { pluginId: w.pluginId } }),
+  'delete-plugin': (w) => ({ params: { pluginId: w.pluginId } }),
+  'publish-plugin': (w) => ({ params: { pluginId: w.pluginId } }),
+  'install-context-menu-plugin': (w) => ({ ...onTable(w), body: { pluginId: w.pluginId } }),
+  'list-context-menu-plugins': onTable,
+  'remove-context-menu-plugin': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+  }),
+  'move-context-menu-plugin': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[1] },
+    body: { anchorId: w.pluginInstallIds[0], position: 'before' },
+  }),
+  'list-trash': () => ({ query: 'resourceType=base' }),
+  'list-trash-items': (w) => ({ query: `resourceType=base&resourceId=${w.baseId}` }),
+  'restore-trash-item': (w) => ({ params: { trashId: w.trashId } }),
+  'reset-trash-items': (w) => ({ query: `resourceType=base&resourceId=${w.baseId}` }),
+  'delete-trash-item': (w) => ({ params: { trashId: w.trashId } }),
+  'list-nodes': (w) => ({ params: { baseId: w.baseId } }),
+  'create-node': (w) => ({ params: { baseId: w.baseId }, body: { resourceType: 'folder', name: 'F' } }),
+  'move-node': (w) => ({
+    params: { baseId: w.baseId, nodeId: w.folderIds[1] },
+    body: { anchorId: w.folderIds[0], position: 'before' },
+  }),
+  'delete-node': (w) => ({ params: { baseId: w.baseId, nodeId: w.folderIds[0] } }),
+  'delete-node-permanently': (w) => ({ params: { baseId: w.baseId, nodeId: w.folderIds[1] } }),
+  'create-dashboard': (w) => ({ params: { baseId: w.baseId }, body: { name: 'D' } }),
+  'list-dashboards': (w) => ({ params: { baseId: w.baseId } }),
+  'get-dashboard': (w) => ({ params: { baseId: w.baseId, dashboardId: w.dashboardId } }),
+  'rename-dashboard': (w) => ({
+    params: { baseId: w.baseId, dashboardId: w.dashboardId },
+    body: { name: 'R' },
+  }),
+  'delete-dashboard': (w) => ({ params: { baseId: w.baseId, dashboardId: w.dashboardId } }),
+  'install-dashboard-plugin': (w) => ({
+    params: { baseId: w.baseId, dashboardId: w.dashboardId },
+    body: { pluginId: w.pluginId },
+  }),
+  'remove-dashboard-plugin': (w) => ({
+    params: { baseId: w.baseId, dashboardId: w.dashboardId, pluginInstallId: w.dashboardInstallId },
+  }),
+  'rename-dashboard-plugin': (w) => ({
+    params: { baseId: w.baseId, dashboardId: w.dashboardId, pluginInstallId: w.dashboardInstallId },
+    body: { name: 'R' },
+  }),
 };
 
 const world = async (): Promise<World> => {
@@ -118,6 +193,36 @@ const world = async (): Promise<World> => {
       records: [{ fields: {} }, { fields: {} }],
     },
   });
+  const plugin = await call('create-plugin', {
+    token: owner.auth,
+    body: { name: 'Matrix plugin', positions: ['contextMenu', 'dashboard'] },
+  });
+  const install = () =>
+    call('install-context-menu-plugin', {
+      token: owner.auth,
+      params: { tableId: table.body.id },
+      body: { pluginId: plugin.body.id },
+    });
+  const installs = [await install(), await install()];
+  const trashed = await call('create-base', { token: owner.auth, body: { spaceId: space.body.id } });
+  await call('delete-base', { token: owner.auth, params: { baseId: trashed.body.id } });
+  const trash = await call('list-trash', { token: owner.auth, query: 'resourceType=base' });
+  const onBase = { token: owner.auth, params: { baseId: base.body.id } };
+  const dashboard = await call('create-dashboard', { ...onBase, body: { name: 'Matrix' } });
+  const dashboardInstall = await call('install-dashboard-plugin', {
+    token: owner.auth,
+    params: { baseId: base.body.id, dashboardId: dashboard.body.id },
+    body: { pluginId: plugin.body.id },
+  });
+  const folder = () => call('create-node', { ...onBase, body: { resourceType: 'folder', name: 'F' } });
+  const folders = [await folder(), await folder()];
+  const org = await call('create-organization', { token: owner.auth, body: { name: 'Matrix org' } });
+  const domain = `m${randomBase62(10).toLowerCase()}.example.test`;
+  await call('add-organization-domain', {
+    token: owner.auth,
+    params: { organizationId: org.body.id },
+    body: { domain },
+  });
   return {
     owner,
     spaceId: space.body.id,
@@ -128,6 +233,14 @@ const world = async (): Promise<World> => {
     recordIds: [table.body.records[0].id, table.body.records[1].id],
     tokenId: token.body.id,
     notificationId: 'not0000000000000000',
+    organizationId: org.body.id,
+    domain,
+    pluginId: plugin.body.id,
+    pluginInstallIds: [installs[0]?.body.pluginInstallId, installs[1]?.body.pluginInstallId],
+    trashId: trash.body.trashItems[0].id,
+    dashboardId: dashboard.body.id,
+    dashboardInstallId: dashboardInstall.body.pluginInstallId,
+    folderIds: [folders[0]?.body.id, folders[1]?.body.id],
   };
 };
 
@@ -229,4 +342,24 @@ describe('route matrix', () => {
       expect(res.status).toBe(403);
     },
   );
+
+  // Organization routes: only the organization's admins (403 for anyone else), 404 for an unknown one.
+  const onOrgRoutes = ROUTES.filter((r) => r.path.includes('{organizationId}')).map(
+    (r) => [`${r.method} ${r.path}`, r] as const,
+  );
+  it.each(onOrgRoutes)('%s by a user who is not the organization admin is 403', async (_, route) => {
+    const w = await world();
+    const outsider = await newUser();
+    const res = await call(route.handler, { ...SAMPLES[route.handler](w), token: outsider.auth });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toContain('not an admin of the organization');
+  });
+  it.each(onOrgRoutes)('%s on an organization that does not exist is 404', async (_, route) => {
+    const w = await world();
+    const res = await call(route.handler, {
+      ...SAMPLES[route.handler]({ ...w, organizationId: 'org0000000000000000' }),
+      token: w.owner.auth,
+    });
+    expect(res).toMatchObject({ status: 404, body: { code: 'not_found' } });
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { drainPurges } from '#shared/trash/purge-queue.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
@@ -360,6 +361,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
     expect(await itemsOfSpace(spaceId)).toHaveLength(9);
 
     const res = await call('delete-space-permanently', { token: owner.auth, params: { spaceId } });
+    await drainPurges();
     expect(res.status).toBe(200);
     expect(res.body).toBeUndefined();
 
@@ -390,6 +392,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
     expect((await call('delete-space-permanently', { token: owner.auth, params: { spaceId } })).status).toBe(
       200,
     );
+    await drainPurges();
     expect(await itemsOfSpace(spaceId)).toEqual([]);
     expect((await call('list-spaces', { token: members[0]?.auth })).body).toEqual([]);
   });
@@ -399,6 +402,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
     const spaceId = await createSpace(user);
     await call('delete-space', { token: user.auth, params: { spaceId } });
     const res = await call('delete-space-permanently', { token: user.auth, params: { spaceId } });
+    await drainPurges();
     expect(res.status).toBe(200);
     expect(await itemsOfSpace(spaceId)).toEqual([]);
   });
@@ -407,7 +411,9 @@ describe('DELETE /space/{spaceId}/permanent', () => {
     const user = await newUser();
     const spaceId = await createSpace(user);
     await call('delete-space-permanently', { token: user.auth, params: { spaceId } });
+    await drainPurges();
     const again = await call('delete-space-permanently', { token: user.auth, params: { spaceId } });
+    await drainPurges();
     expect(again).toMatchObject(notFound(spaceId));
   });
 
@@ -419,6 +425,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
         token: roles[role].auth,
         params: { spaceId: roles.spaceId },
       });
+      await drainPurges();
       expect(res.status).toBe(403);
       expect(res.body).toEqual({
         status: 403,
@@ -434,6 +441,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
     const spaceId = await createSpace(owner);
     await call('delete-space', { token: owner.auth, params: { spaceId } });
     const res = await call('delete-space-permanently', { token: stranger.auth, params: { spaceId } });
+    await drainPurges();
     expect(res).toMatchObject({ status: 403, body: { code: 'restricted_resource' } });
     expect(await itemsOfSpace(spaceId)).toHaveLength(3);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '#shared/ids.ts';
+import { drainPurges } from '#shared/trash/purge-queue.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
@@ -400,6 +401,7 @@ describe('reading and changing tables', () => {
         token: ws.owner.auth,
         params: { baseId: ws.baseId, tableId },
       });
+    await drainPurges();
 
     const added: string[] = [];
     for (const name of ['E', 'F', 'G']) added.push((await createTable(ws, { name, records: [] })).body.name);
@@ -590,6 +592,7 @@ describe('deleting tables', () => {
       token: t.owner.auth,
       params: { baseId: t.baseId, tableId: t.tableId },
     });
+    await drainPurges();
 
     expect(res.status).toBe(200);
     expect(await itemsMentioning(t.tableId, ...viewIds)).toEqual([]);
@@ -620,6 +623,7 @@ describe('deleting tables', () => {
       token: t.owner.auth,
       params: { baseId: t.baseId, tableId: gone.body.id },
     });
+    await drainPurges();
 
     expect(res.status).toBe(200);
     const fields = await call('list-fields', { token: t.owner.auth, params: { tableId: t.tableId } });
@@ -638,6 +642,7 @@ describe('deleting tables', () => {
     await call('delete-table', { token: t.owner.auth, params });
 
     const res = await call('delete-table-permanently', { token: t.owner.auth, params });
+    await drainPurges();
 
     expect(res.status).toBe(200);
     expect(await itemsMentioning(t.tableId)).toEqual([]);
@@ -657,6 +662,7 @@ describe('roles on tables', () => {
     const updated = await call('update-table', { token: viewer.auth, params, body: { name: 'Mine' } });
     const trashed = await call('delete-table', { token: viewer.auth, params });
     const purged = await call('delete-table-permanently', { token: viewer.auth, params });
+    await drainPurges();
     const read = await call('get-table', { token: viewer.auth, params });
 
     expect(created).toMatchObject(forbidden(`not allowed to operate table|create on ${t.baseId}`));

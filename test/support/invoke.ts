@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { lambdaContext, toApiGatewayEvent } from '#infra/local/api-gateway-event.ts';
 import { API_PREFIX, type HandlerName, routeOf } from '#shared/routes.ts';
@@ -50,7 +51,14 @@ export const call = async (name: HandlerName, options: CallOptions = {}): Promis
     params,
   );
   const result = await handler(event, lambdaContext(name));
-  const text = result.body ?? '';
+  // A gzipped answer (the caller sent Accept-Encoding: gzip) is read as a client would.
+  const text = result.isBase64Encoded
+    ? String(
+        /gzip/i.test(String(result.headers?.['content-encoding'] ?? ''))
+          ? gunzipSync(Buffer.from(result.body ?? '', 'base64'))
+          : Buffer.from(result.body ?? '', 'base64'),
+      )
+    : (result.body ?? '');
   const responseHeaders: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) responseHeaders[k.toLowerCase()] = String(v);
   return {

@@ -1,0 +1,25 @@
+import * as z from 'zod/mini';
+import { keys } from '#shared/db/keys.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
+import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
+import { addDomain } from '#shared/organizations/verification.ts';
+
+const body = z.object({ domain: domainName });
+
+// The domain's claim (held when another organization verified it) is read with authentication.
+export const handler = defineHandler(
+  'add-organization-domain',
+  {
+    params,
+    body,
+    preload: (_, { params, body }) => organizationKeys(params.organizationId, keys.domainClaim(body.domain)),
+  },
+  async ({ principal, loaded, params, body }) =>
+    addDomain(
+      checkOrganization(principal, loaded, params.organizationId, 'enterprise|update'),
+      body.domain,
+      loaded.get(keys.domainClaim(body.domain)),
+      principal,
+    ),
+);

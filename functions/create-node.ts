@@ -1,0 +1,19 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { displayName } from '#shared/http/validation.ts';
+import { createFolder } from '#shared/nodes/nodes.ts';
+
+const params = z.object({ baseId: idOf('base') });
+// Tables and dashboards get their nodes from their own create routes: only folders are made here.
+const body = z.object({
+  resourceType: z.literal('folder'),
+  name: displayName,
+  parentId: z.optional(z.nullable(idOf('node'))),
+});
+
+export const handler = defineHandler(
+  'create-node',
+  { params, body, resource: { kind: 'base', param: 'baseId' } },
+  async ({ params, body }) => createFolder(params.baseId, { name: body.name, parentId: body.parentId }),
+);

@@ -1,0 +1,14 @@
+import * as z from 'zod/mini';
+import { deleteDashboard } from '#shared/dashboards/dashboards.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+
+const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
+
+export const handler = defineHandler(
+  'delete-dashboard',
+  { params, resource: { kind: 'base', param: 'baseId' } },
+  async ({ params }) => {
+    await deleteDashboard(params.baseId, params.dashboardId);
+  },
+);

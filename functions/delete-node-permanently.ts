@@ -1,0 +1,13 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { deleteNodePermanently } from '#shared/nodes/nodes.ts';
+
+const params = z.object({ baseId: idOf('base'), nodeId: idOf('node') });
+
+// ★15. The route needs base|read; the delete right on the node's resource is checked once the node is read.
+export const handler = defineHandler(
+  'delete-node-permanently',
+  { params, resource: { kind: 'base', param: 'baseId' } },
+  async ({ params, principal, resource }) => deleteNodePermanently(principal, resource, params.nodeId),
+);

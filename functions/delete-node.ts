@@ -1,0 +1,15 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { deleteNode } from '#shared/nodes/nodes.ts';
+
+const params = z.object({ baseId: idOf('base'), nodeId: idOf('node') });
+
+// The route needs base|read; the delete right on the node's resource is checked once the node is read.
+export const handler = defineHandler(
+  'delete-node',
+  { params, resource: { kind: 'base', param: 'baseId' } },
+  async ({ params, principal, resource }) => {
+    await deleteNode(principal, resource, params.nodeId);
+  },
+);

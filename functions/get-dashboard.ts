@@ -1,0 +1,12 @@
+import * as z from 'zod/mini';
+import { getDashboard } from '#shared/dashboards/dashboards.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+
+const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
+
+export const handler = defineHandler(
+  'get-dashboard',
+  { params, resource: { kind: 'base', param: 'baseId' } },
+  async ({ params }) => getDashboard(params.baseId, params.dashboardId),
+);

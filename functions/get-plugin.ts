@@ -1,0 +1,10 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { getPlugin } from '#shared/plugins/plugins.ts';
+
+const params = z.object({ pluginId: idOf('plugin') });
+
+export const handler = defineHandler('get-plugin', { params }, async ({ principal, params }) =>
+  getPlugin(principal, params.pluginId),
+);

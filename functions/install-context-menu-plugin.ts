@@ -1,0 +1,28 @@
+import * as z from 'zod/mini';
+import { keys } from '#shared/db/keys.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { displayName } from '#shared/http/validation.ts';
+import { installContextMenuPlugin } from '#shared/plugins/context-menu.ts';
+
+const params = z.object({ tableId: idOf('table') });
+const body = z.object({ pluginId: idOf('plugin'), name: z.optional(displayName) });
+
+export const handler = defineHandler(
+  'install-context-menu-plugin',
+  {
+    params,
+    body,
+    resource: { kind: 'table', param: 'tableId' },
+    // The plugin comes with authentication: no extra round trip to check it.
+    preload: (_userId, { body }) => [keys.plugin(body.pluginId)],
+  },
+  async ({ params, body, principal, loaded }) =>
+    installContextMenuPlugin({
+      tableId: params.tableId,
+      userId: principal.userId,
+      pluginId: body.pluginId,
+      pluginItem: loaded.get(keys.plugin(body.pluginId)),
+      name: body.name,
+    }),
+);

@@ -1,0 +1,29 @@
+import * as z from 'zod/mini';
+import { installDashboardPlugin } from '#shared/dashboards/dashboards.ts';
+import { keys } from '#shared/db/keys.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { displayName } from '#shared/http/validation.ts';
+
+const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
+const body = z.object({ pluginId: idOf('plugin'), name: z.optional(displayName) });
+
+export const handler = defineHandler(
+  'install-dashboard-plugin',
+  {
+    params,
+    body,
+    resource: { kind: 'base', param: 'baseId' },
+    // The plugin comes with authentication: no extra round trip to check it.
+    preload: (_userId, { body }) => [keys.plugin(body.pluginId)],
+  },
+  async ({ params, body, principal, loaded }) =>
+    installDashboardPlugin({
+      baseId: params.baseId,
+      dashboardId: params.dashboardId,
+      userId: principal.userId,
+      pluginId: body.pluginId,
+      pluginItem: loaded.get(keys.plugin(body.pluginId)),
+      name: body.name,
+    }),
+);

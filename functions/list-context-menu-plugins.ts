@@ -1,0 +1,12 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { listContextMenu } from '#shared/plugins/context-menu.ts';
+
+const params = z.object({ tableId: idOf('table') });
+
+export const handler = defineHandler(
+  'list-context-menu-plugins',
+  { params, resource: { kind: 'table', param: 'tableId' } },
+  async ({ params }) => listContextMenu(params.tableId),
+);

@@ -1,0 +1,12 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { listNodes } from '#shared/nodes/nodes.ts';
+
+const params = z.object({ baseId: idOf('base') });
+
+export const handler = defineHandler(
+  'list-nodes',
+  { params, resource: { kind: 'base', param: 'baseId' } },
+  async ({ params }) => listNodes(params.baseId),
+);

@@ -1,0 +1,17 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { querySingle } from '#shared/http/validation.ts';
+import { listTrashItems } from '#shared/trash/trash.ts';
+
+const query = z.object({
+  resourceType: querySingle(z.literal('base')),
+  resourceId: querySingle(idOf('base')),
+  cursor: z.optional(querySingle(idOf('trash'))),
+});
+
+export const handler = defineHandler(
+  'list-trash-items',
+  { query, resource: { kind: 'base', param: 'resourceId', in: 'query' } },
+  async ({ query }) => listTrashItems(query.resourceId, query.cursor),
+);

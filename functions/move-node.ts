@@ -1,0 +1,17 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { moveNode } from '#shared/nodes/nodes.ts';
+
+const params = z.object({ baseId: idOf('base'), nodeId: idOf('node') });
+const body = z.object({
+  anchorId: z.optional(idOf('node')),
+  position: z.optional(z.enum(['before', 'after'])),
+  parentId: z.optional(z.nullable(idOf('node'))),
+});
+
+export const handler = defineHandler(
+  'move-node',
+  { params, body, resource: { kind: 'base', param: 'baseId' } },
+  async ({ params, body }) => moveNode(params.baseId, params.nodeId, body),
+);

@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+import { removeDashboardPlugin } from '#shared/dashboards/dashboards.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+
+const params = z.object({
+  baseId: idOf('base'),
+  dashboardId: idOf('dashboard'),
+  pluginInstallId: idOf('pluginInstall'),
+});
+
+export const handler = defineHandler(
+  'remove-dashboard-plugin',
+  { params, resource: { kind: 'base', param: 'baseId' } },
+  async ({ params }) => {
+    await removeDashboardPlugin(params.baseId, params.dashboardId, params.pluginInstallId);
+  },
+);

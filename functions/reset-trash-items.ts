@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { idOf } from '#shared/http/schemas.ts';
+import { querySingle } from '#shared/http/validation.ts';
+import { resetTrashItems } from '#shared/trash/trash.ts';
+
+const query = z.object({
+  resourceType: querySingle(z.literal('base')),
+  resourceId: querySingle(idOf('base')),
+});
+
+export const handler = defineHandler(
+  'reset-trash-items',
+  { query, resource: { kind: 'base', param: 'resourceId', in: 'query' } },
+  async ({ query, principal }) => {
+    await resetTrashItems(query.resourceId, principal.userId);
+  },
+);

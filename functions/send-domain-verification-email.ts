@@ -1,0 +1,27 @@
+import * as z from 'zod/mini';
+import { keys } from '#shared/db/keys.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
+import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
+import { sendVerificationEmail } from '#shared/organizations/verification.ts';
+
+const body = z.object({ domain: domainName, email: z.optional(z.string().check(z.maxLength(254))) });
+
+// ★14: the organization and the domain item come with authentication; one conditional write; the mail.
+export const handler = defineHandler(
+  'send-domain-verification-email',
+  {
+    params,
+    body,
+    preload: (_, { params, body }) =>
+      organizationKeys(params.organizationId, keys.orgDomain(params.organizationId, body.domain)),
+  },
+  async ({ principal, loaded, params, body }) =>
+    sendVerificationEmail(
+      principal,
+      checkOrganization(principal, loaded, params.organizationId, 'enterprise|update'),
+      body.domain,
+      loaded.get(keys.orgDomain(params.organizationId, body.domain)),
+      body.email,
+    ),
+);

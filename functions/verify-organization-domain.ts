@@ -1,0 +1,29 @@
+import * as z from 'zod/mini';
+import { keys } from '#shared/db/keys.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
+import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
+import { verifyDomain } from '#shared/organizations/verification.ts';
+
+const body = z.object({
+  domain: domainName,
+  code: z.string().check(z.trim(), z.regex(/^\d{6}$/, { error: 'must be the 6-digit code from the mail' })),
+});
+
+export const handler = defineHandler(
+  'verify-organization-domain',
+  {
+    params,
+    body,
+    preload: (_, { params, body }) =>
+      organizationKeys(params.organizationId, keys.orgDomain(params.organizationId, body.domain)),
+  },
+  async ({ principal, loaded, params, body }) =>
+    verifyDomain(
+      principal,
+      checkOrganization(principal, loaded, params.organizationId, 'enterprise|update'),
+      body.domain,
+      loaded.get(keys.orgDomain(params.organizationId, body.domain)),
+      body.code,
+    ),
+);

@@ -1,0 +1,108 @@
+import * as path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { ApiFunctions } from './api-construct.ts';
+import { BUNDLE_ENVIRONMENT, LAMBDA_BUNDLING } from './bundling.ts';
+import type { StageConfig } from './config.ts';
+
+export interface PurgeWorkerProps {
+  config: StageConfig;
+  table: ITable;
+  functions: ApiFunctions;
+  projectRoot: string;
+}
+
+/** The worker's timeout: Lambda's maximum; it stops a minute before and sends the rest again. */
+export const PURGE_WORKER_TIMEOUT = Duration.minutes(15);
+/** Receives before a failing job goes to the dead-letter queue (its job item stays for the sweep). */
+export const PURGE_MAX_RECEIVES = 5;
+
+/**
+ * The background half of a permanent delete: a queue (with a dead-letter queue), the worker
+ * Lambda that consumes it one job at a time (`functions/workers/purge-worker.ts`, not a route),
+ * and an hourly schedule that makes the worker sweep unfinished jobs whose message was lost. The
+ * routes that purge get `sqs:SendMessage` on the queue (ApiFunctions.purgeRole).
+ */
+export class PurgeWorker extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetters: sqs.Queue;
+  readonly worker: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: PurgeWorkerProps) {
+    super(scope, id);
+    const { config, table, functions, projectRoot } = props;
+    this.deadLetters = new sqs.Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14) });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      // longer than a run of the worker, so a message in work is not handed to a second worker
+      visibilityTimeout: PURGE_WORKER_TIMEOUT.plus(Duration.minutes(1)),
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: PURGE_MAX_RECEIVES },
+    });
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Workspace API ${config.stage}: the purge worker`,
+      inlinePolicies: {
+        Access: new iam.PolicyDocument({
+          statements: [
+            ...functions.tableStatements('write').filter((s) => s.sid !== 'SigningKeys'),
+            new iam.PolicyStatement({
+              sid: 'ConsumePurges',
+              actions: [
+                'sqs:ReceiveMessage',
+                'sqs:DeleteMessage',
+                'sqs:ChangeMessageVisibility',
+                'sqs:GetQueueAttributes',
+                'sqs:SendMessage',
+              ],
+              resources: [this.queue.queueArn],
+            }),
+          ],
+        }),
+      },
+    });
+    this.worker = new NodejsFunction(this, 'Worker', {
+      entry: path.join(projectRoot, 'functions', 'workers', 'purge-worker.ts'),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+      description: 'Purge worker: empties what permanent deletes left',
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: config.lambda.memoryMb,
+      timeout: PURGE_WORKER_TIMEOUT,
+      role,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      logGroup: functions.logGroup,
+      bundling: LAMBDA_BUNDLING,
+      environment: {
+        TABLE_NAME: table.tableName,
+        STAGE: config.stage,
+        PURGE_QUEUE_URL: this.queue.queueUrl,
+        PURGE_DELAY_SECONDS: '0',
+        POWERTOOLS_SERVICE_NAME: 'workspace-api',
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...BUNDLE_ENVIRONMENT,
+      },
+    });
+    // A plain mapping: the role above already holds the consume grant (no extra policy resource).
+    new lambda.EventSourceMapping(this, 'FromQueue', {
+      target: this.worker,
+      eventSourceArn: this.queue.queueArn,
+      batchSize: 1,
+      reportBatchItemFailures: true,
+    });
+    new events.Rule(this, 'Sweep', {
+      description: 'Hourly: send unfinished purge jobs again',
+      schedule: events.Schedule.rate(Duration.hours(1)),
+      targets: [new targets.LambdaFunction(this.worker)],
+    });
+    functions.purgeQueue = this.queue;
+  }
+}

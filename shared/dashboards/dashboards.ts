@@ -1,0 +1,287 @@
+import { deleteItem, type Item, queryAll, transact, updateItem } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
+import { newId, nodeIdOf } from '#shared/ids.ts';
+import { newRootNodeOp } from '#shared/nodes/append.ts';
+import { buildTree } from '#shared/nodes/tree.ts';
+import { checkInstallable } from '#shared/plugins/plugins.ts';
+
+/**
+ * Dashboards and the plugins installed on them (endpoints.md "Dashboards and plugins", ★12).
+ *
+ * Storage: everything lives in the base's partition, so the base's permanent delete removes it.
+ * A dashboard is `DASH#<dsh>` (name, `layoutVersion`); each install is its own item
+ * `DASH#<dsh>#PLI#<pli>` holding the plugin id, the install's name and its layout box, so ★12
+ * (rename an install) is one conditional UpdateItem that also answers the plugin id: with
+ * authentication, 2 sequential round trips.
+ *
+ * Decisions where the contract is silent:
+ * - A new install's box is `{x: 0, y: <bottom of the current layout>, w: 2, h: 2}`: below every
+ *   box there is (the layout's bottom is the greatest y + h, 0 when empty); removing a box leaves
+ *   the others where they are. `layout` lists the boxes top to bottom (then left to right, then by
+ *   install time). Installing bumps the dashboard's `layoutVersion` in the same transaction, so
+ *   two installs racing never take the same place (the loser re-reads and retries), and a
+ *   dashboard deleted meanwhile makes the install a 404 rather than an orphan.
+ * - A dashboard holds at most MAX_DASHBOARD_PLUGINS installs (400 beyond), so deleting it with
+ *   its installs and its node is one transaction.
+ * - The install's name defaults to the plugin's name. `pluginMap` entries are
+ *   `{id: <plugin id>, pluginInstallId, name, positionId: <dashboard id>, position: "dashboard", url?}`.
+ * - `GET /base/{baseId}/dashboard` lists `{id, name}` in the order of the base's tree.
+ * - Create, rename, delete and the install routes need `base|update`; reading needs `base|read`.
+ */
+
+export const MAX_DASHBOARD_PLUGINS = 50;
+const DASHBOARD = 'dashboard';
+const INSTALL = 'dashboardPlugin';
+const BOX = { w: 2, h: 2 } as const;
+
+export interface LayoutBox {
+  pluginInstallId: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const dashboardGone = (id: string) => new NotFoundError(`Dashboard ${id} not found`);
+const installGone = (id: string) => new NotFoundError(`Plugin install ${id} not found in this dashboard`);
+
+/**
+ * A dashboard and its installs (one query, or none when the base's items were read already);
+ * 404 when the dashboard does not exist.
+ */
+const readDashboard = async (baseId: string, dashboardId: string, baseItems?: readonly Item[]) => {
+  const items = baseItems ?? (await queryAll(keys.dashboardWithPlugins(baseId, dashboardId)));
+  const dashboard = items.find((i) => i.type === DASHBOARD && i.id === dashboardId);
+  if (!dashboard) throw dashboardGone(dashboardId);
+  return { dashboard, installs: items.filter((i) => i.type === INSTALL && i.dashboardId === dashboardId) };
+};
+
+/** Layout boxes top to bottom, then left to right, then by install time. Pure. */
+export const layoutOf = (installs: readonly Item[]): LayoutBox[] =>
+  [...installs]
+    .sort(
+      (a, b) =>
+        Number(a.y) - Number(b.y) ||
+        Number(a.x) - Number(b.x) ||
+        String(a.createdTime).localeCompare(String(b.createdTime)) ||
+        String(a.id).localeCompare(String(b.id)),
+    )
+    .map((i) => ({
+      pluginInstallId: String(i.id),
+      x: Number(i.x),
+      y: Number(i.y),
+      w: Number(i.w),
+      h: Number(i.h),
+    }));
+
+/** Where the next box goes: at the left, below every box (0 on an empty dashboard). Pure. */
+export const nextBox = (installs: readonly Item[]): { x: number; y: number; w: number; h: number } => ({
+  x: 0,
+  y: installs.reduce((bottom, i) => Math.max(bottom, Number(i.y) + Number(i.h)), 0),
+  ...BOX,
+});
+
+const pluginEntry = (install: Item, dashboardId: string) => ({
+  id: String(install.pluginId),
+  pluginInstallId: String(install.id),
+  name: String(install.name),
+  positionId: dashboardId,
+  position: 'dashboard' as const,
+  ...(typeof install.url === 'string' ? { url: install.url } : {}),
+});
+
+/** Creates a dashboard with its node at the end of the base's root. */
+export const createDashboard = async (
+  baseId: string,
+  userId: string,
+  name: string,
+): Promise<{ id: string; name: string }> => {
+  const id = newId('dashboard');
+  const now = new Date();
+  const nodeOp = await newRootNodeOp(baseId, 'dashboard', id, now);
+  await transact(
+    [
+      {
+        put: {
+          ...keys.dashboard(baseId, id),
+          type: DASHBOARD,
+          id,
+          name,
+          layoutVersion: 0,
+          createdBy: userId,
+          createdTime: now.toISOString(),
+        },
+        condition: 'attribute_not_exists(pk)',
+      },
+      nodeOp,
+      { check: keys.base(baseId), condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)' },
+    ],
+    (i) => (i === 2 ? new NotFoundError(`Base ${baseId} not found`) : new ConflictError('retry the request')),
+  );
+  return { id, name };
+};
+
+/** Dashboards of a base, `{id, name}`, in the order of the base's tree (one query). */
+export const listDashboards = async (baseId: string): Promise<{ id: string; name: string }[]> => {
+  const items = await queryAll({ pk: keys.basePartition(baseId) });
+  const tree = buildTree(items);
+  const inTree = tree.ordered.filter((n) => n.resourceType === 'dashboard').map((n) => n.resourceId);
+  const all = items.filter((i) => i.type === DASHBOARD);
+  const rank = new Map(inTree.map((id, i) => [id, i]));
+  return all
+    .sort(
+      (a, b) =>
+        (rank.get(String(a.id)) ?? Number.MAX_SAFE_INTEGER) -
+          (rank.get(String(b.id)) ?? Number.MAX_SAFE_INTEGER) ||
+        String(a.createdTime).localeCompare(String(b.createdTime)),
+    )
+    .map((d) => ({ id: String(d.id), name: String(d.name) }));
+};
+
+/** One dashboard with its layout and the plugins installed on it. */
+export const getDashboard = async (baseId: string, dashboardId: string) => {
+  const { dashboard, installs } = await readDashboard(baseId, dashboardId);
+  return {
+    id: dashboardId,
+    name: String(dashboard.name),
+    layout: layoutOf(installs),
+    pluginMap: Object.fromEntries(installs.map((i) => [String(i.id), pluginEntry(i, dashboardId)])),
+  };
+};
+
+/** Renames a dashboard (one conditional update). */
+export const renameDashboard = async (
+  baseId: string,
+  dashboardId: string,
+  name: string,
+): Promise<{ id: string; name: string }> => {
+  await updateItem(
+    {
+      key: keys.dashboard(baseId, dashboardId),
+      update: 'SET #name = :name, lastModifiedTime = :now',
+      condition: 'attribute_exists(pk)',
+      names: { '#name': 'name' },
+      values: { ':name': name, ':now': new Date().toISOString() },
+    },
+    () => dashboardGone(dashboardId),
+    'NONE',
+  );
+  return { id: dashboardId, name };
+};
+
+/**
+ * Deletes a dashboard with its plugin installs and its project node, in one transaction
+ * conditioned on the layout read, so an install racing with the delete is never left behind.
+ */
+export const deleteDashboard = async (
+  baseId: string,
+  dashboardId: string,
+  /** Every item of the base's partition, when the caller read them already. */
+  baseItems?: readonly Item[],
+): Promise<void> => {
+  const { dashboard, installs } = await readDashboard(baseId, dashboardId, baseItems);
+  await transact(
+    [
+      {
+        delete: keys.dashboard(baseId, dashboardId),
+        condition: 'attribute_exists(pk) AND layoutVersion = :v',
+        values: { ':v': dashboard.layoutVersion ?? 0 },
+      },
+      ...installs.map((i) => ({ delete: keys.dashboardPlugin(baseId, dashboardId, String(i.id)) })),
+      { delete: keys.node(baseId, nodeIdOf(dashboardId)) },
+    ],
+    () => new ConflictError('The dashboard changed during the delete; retry the request'),
+  );
+};
+
+/**
+ * Installs a plugin on a dashboard, its box appended to the layout. `pluginItem` is the plugin's
+ * item read with authentication: 404 unknown, 403 developing and not the caller's, 400 when the
+ * plugin does not list `dashboard`.
+ */
+export const installDashboardPlugin = async (input: {
+  baseId: string;
+  dashboardId: string;
+  userId: string;
+  pluginId: string;
+  pluginItem: Item | undefined;
+  name?: string;
+}): Promise<{ id: string; pluginId: string; pluginInstallId: string; name: string }> => {
+  const plugin = checkInstallable(input.pluginItem, input.pluginId, input.userId, 'dashboard');
+  const { baseId, dashboardId } = input;
+  const pluginInstallId = newId('pluginInstall');
+  const name = input.name ?? plugin.name;
+  for (let attempt = 0; ; attempt++) {
+    const { dashboard, installs } = await readDashboard(baseId, dashboardId);
+    if (installs.length >= MAX_DASHBOARD_PLUGINS)
+      throw new ValidationError(`A dashboard holds at most ${MAX_DASHBOARD_PLUGINS} plugins`);
+    const version = Number(dashboard.layoutVersion ?? 0);
+    const raced = new ConflictError('The dashboard changed at the same time; retry the request');
+    try {
+      await transact(
+        [
+          {
+            update: {
+              key: keys.dashboard(baseId, dashboardId),
+              update: 'SET layoutVersion = :next',
+              condition: 'attribute_exists(pk) AND layoutVersion = :v',
+              values: { ':v': version, ':next': version + 1 },
+            },
+          },
+          {
+            put: {
+              ...keys.dashboardPlugin(baseId, dashboardId, pluginInstallId),
+              type: INSTALL,
+              id: pluginInstallId,
+              dashboardId,
+              pluginId: input.pluginId,
+              name,
+              ...(plugin.url ? { url: plugin.url } : {}),
+              ...nextBox(installs),
+              createdBy: input.userId,
+              createdTime: new Date().toISOString(),
+            },
+            condition: 'attribute_not_exists(pk)',
+          },
+        ],
+        () => raced,
+      );
+      return { id: dashboardId, pluginId: input.pluginId, pluginInstallId, name };
+    } catch (error) {
+      // another install (or a delete) won the race: read again; a deleted dashboard is a 404 there
+      if (error !== raced || attempt >= 4) throw error;
+    }
+  }
+};
+
+/** Removes a plugin install and its box from a dashboard (404 when not on this dashboard). */
+export const removeDashboardPlugin = async (
+  baseId: string,
+  dashboardId: string,
+  pluginInstallId: string,
+): Promise<void> =>
+  deleteItem(keys.dashboardPlugin(baseId, dashboardId, pluginInstallId), () => installGone(pluginInstallId));
+
+/**
+ * ★12: renames a plugin installed on a dashboard: one conditional UpdateItem whose answer holds
+ * the plugin id (404 when the install is not on this dashboard of this base).
+ */
+export const renameDashboardPlugin = async (
+  baseId: string,
+  dashboardId: string,
+  pluginInstallId: string,
+  name: string,
+): Promise<{ id: string; pluginInstallId: string; name: string }> => {
+  const item = await updateItem(
+    {
+      key: keys.dashboardPlugin(baseId, dashboardId, pluginInstallId),
+      update: 'SET #name = :name, lastModifiedTime = :now',
+      condition: 'attribute_exists(pk)',
+      names: { '#name': 'name' },
+      values: { ':name': name, ':now': new Date().toISOString() },
+    },
+    () => installGone(pluginInstallId),
+  );
+  return { id: String(item.pluginId), pluginInstallId, name: String(item.name) };
+};

@@ -1,0 +1,168 @@
+/**
+ * `GET /table/{tableId}/record` (contract `listing.md`): the listing, in two paths.
+ *
+ * - View order (no filter, sort, group, search or picker, from the request or the view): the
+ *   order index is walked for the page's ids (`view-order.ts`), then only the page's records are
+ *   read. Round trips beyond authentication: the index walk (both streams concurrently) and one
+ *   batch read of the page (plus one for link titles when a projected link field has values).
+ * - General: every record is read with only the attributes the query needs, over concurrent
+ *   slices of the records partition (`rows.ts`); the pure engine (`shared/query/engine.ts`)
+ *   filters, sorts, groups, searches and pages; then the page's records are read whole.
+ *
+ * Both read strongly consistent main-table items only, so a write that returned is listed.
+ */
+import type { Item } from '#shared/db/client.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
+import type { QueryResult, Row } from '#shared/query/types.ts';
+import type { FieldKeyType } from '#shared/records/cells.ts';
+import { linkTitlesFor } from '#shared/records/links.ts';
+import type { RecordItem } from '#shared/records/model.ts';
+import { renderRecords } from '#shared/records/read.ts';
+import { primaryField, type TableSchema } from '#shared/tables/schema.ts';
+import type { ListParams } from './params.ts';
+import {
+  candidateRule,
+  findPickerLink,
+  linkCellIds,
+  linkedThroughColumn,
+  type PickerLink,
+} from './pickers.ts';
+import { type ListPlan, planListing } from './resolve.ts';
+import { readAllRecords, readRecords, rowAttributes, slicesFor, toRow } from './rows.ts';
+import { viewOrderPage } from './view-order.ts';
+
+const ENVELOPE = ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb', 'version', 'ord'];
+
+export interface ListContext {
+  schema: TableSchema;
+  userId: string;
+  canUpdate: boolean;
+  canDelete: boolean;
+  now?: Date;
+}
+
+export interface ListAnswer {
+  records: ReturnType<typeof renderRecords> extends Promise<infer R> ? R : never;
+  extra: Pick<QueryResult, 'groupPoints' | 'allGroupHeaderRefs' | 'searchHitIndex'>;
+}
+
+/** The attributes to read for the page's records: all, or the envelope and projected cells. */
+const pageAttributes = (schema: TableSchema, projection: ReadonlySet<string> | undefined) =>
+  projection ? [...new Set([...ENVELOPE, primaryField(schema).id, ...projection])] : undefined;
+
+/** Reads the page's records in the given order and renders them. */
+const renderPage = async (
+  ctx: ListContext,
+  params: ListParams,
+  plan: Pick<ListPlan, 'projection'>,
+  ids: readonly string[],
+) => {
+  const tableId = String(ctx.schema.table.id);
+  const attrs = pageAttributes(ctx.schema, plan.projection);
+  const items = ids.length ? await readRecords(tableId, ids, attrs) : ([] as Item[]);
+  return renderRecords(ctx.schema, items as RecordItem[], {
+    keyType: params.fieldKeyType as FieldKeyType,
+    cellFormat: params.cellFormat,
+    projection: plan.projection,
+    canUpdate: ctx.canUpdate,
+    canDelete: ctx.canDelete,
+  });
+};
+
+const NO_EXTRA: ListAnswer['extra'] = { groupPoints: null, searchHitIndex: null };
+
+/** Lists records per the contract; see the file comment for how. */
+export const listRecords = async (ctx: ListContext, params: ListParams): Promise<ListAnswer> => {
+  const { schema } = ctx;
+  const tableId = String(schema.table.id);
+  const plan = planListing(schema, params);
+
+  const pickerRef = params.filterLinkCellCandidate ?? params.filterLinkCellSelected;
+  const pickerParam = params.filterLinkCellCandidate ? 'filterLinkCellCandidate' : 'filterLinkCellSelected';
+  const link = pickerRef ? await findPickerLink(schema, pickerRef, pickerParam) : undefined;
+
+  // The records in one cell, in the cell's order: view, filter and sort do not apply.
+  if (params.filterLinkCellSelected?.recordId && link) {
+    const cell = await linkCellIds(link, params.filterLinkCellSelected.recordId);
+    const ids = cell.slice(params.skip, params.skip + params.take);
+    return { records: await renderPage(ctx, params, plan, ids), extra: NO_EXTRA };
+  }
+
+  if (plan.viewOrderOnly) {
+    const ids = await viewOrderPage(
+      tableId,
+      plan.view.id,
+      params.skip,
+      params.take,
+      Number(schema.table.autoNumber ?? 0),
+    );
+    return { records: await renderPage(ctx, params, plan, ids), extra: NO_EXTRA };
+  }
+
+  const result = await runGeneral(ctx, params, plan, link);
+  return {
+    records: await renderPage(ctx, params, plan, result.ids),
+    extra: {
+      groupPoints: result.groupPoints,
+      ...(result.allGroupHeaderRefs ? { allGroupHeaderRefs: result.allGroupHeaderRefs } : {}),
+      searchHitIndex: result.searchHitIndex?.length ? result.searchHitIndex : null,
+    },
+  };
+};
+
+/** The general path: rows with the needed attributes, restricted by pickers, through the engine. */
+const runGeneral = async (
+  ctx: ListContext,
+  params: ListParams,
+  plan: ListPlan,
+  link: PickerLink | undefined,
+): Promise<QueryResult> => {
+  const { schema } = ctx;
+  const tableId = String(schema.table.id);
+  const needed = queryFieldIds(plan.query);
+  if (link?.symmetricFieldId) needed.add(link.symmetricFieldId);
+  const fields: Field[] = schema.fields.filter((f) => needed.has(f.id));
+  const attrs = rowAttributes(schema.fields, needed);
+
+  const candidate = params.filterLinkCellCandidate;
+  const selectedLink = params.filterLinkCellSelected;
+  const linkedAnywhere =
+    link && !link.symmetricFieldId && (selectedLink || candidateRule(link).excludeLinkedAnywhere);
+  // Only selected records: read just those. Otherwise the whole table, sliced.
+  const onlySelected = params.selectedRecordIds && !candidate;
+  const [items, linkedSet, cell] = await Promise.all([
+    onlySelected
+      ? readRecords(tableId, [...new Set(params.selectedRecordIds)], attrs)
+      : readAllRecords(tableId, attrs, slicesFor(Number(schema.table.autoNumber ?? 0))),
+    linkedAnywhere && link ? linkedThroughColumn(link) : undefined,
+    candidate?.recordId && link ? linkCellIds(link, candidate.recordId) : undefined,
+  ]);
+
+  let rows: Row[] = items.map((item) => toRow(item, fields, plan.view.id));
+  if (link) {
+    const isLinked = (row: Row) =>
+      link.symmetricFieldId
+        ? Array.isArray(row.cells[link.symmetricFieldId]) &&
+          (row.cells[link.symmetricFieldId] as unknown[]).length > 0
+        : (linkedSet?.has(row.id) ?? false);
+    if (selectedLink) rows = rows.filter(isLinked);
+    else {
+      const exclude = new Set([...(cell ?? []), ...(params.selectedRecordIds ?? [])]);
+      const anywhere = candidateRule(link).excludeLinkedAnywhere;
+      rows = rows.filter((row) => !exclude.has(row.id) && !(anywhere && isLinked(row)));
+    }
+  }
+
+  const queried = queryFieldIds(plan.query);
+  const linkFieldIds = new Set(fields.filter((f) => f.type === 'link' && queried.has(f.id)).map((f) => f.id));
+  const titles = linkFieldIds.size
+    ? await linkTitlesFor(schema, items as RecordItem[], linkFieldIds)
+    : undefined;
+  return runQuery(rows, plan.query, {
+    fields: new Map(schema.fields.map((f) => [f.id, f])),
+    userId: ctx.userId,
+    now: ctx.now ?? new Date(),
+    linkTitle: (fieldId, recordId) => titles?.linkTitle(fieldId, recordId),
+  });
+};

@@ -1,0 +1,116 @@
+/**
+ * Turns the listing parameters and the table's schema into the engine's query (contract
+ * `listing.md` sections 1–5): the view, its filter and sort (unless `ignoreViewQuery`), the
+ * request's filter (or `filterByTql`), `orderBy`, `groupBy`, search fields and the projection.
+ * Pure. Decisions: the view's own `group` does not group the listing (the contract names only the
+ * view's filter, sort, manual order and hidden columns); `groupBy` does. A saved view filter
+ * member that a later field change made invalid is dropped, not answered with a 400.
+ */
+import type { Field } from '#shared/fields/types.ts';
+import { ValidationError } from '#shared/http/errors.ts';
+import { andFilters, resolveFilter } from '#shared/query/filter.ts';
+import { searchFieldIds } from '#shared/query/search.ts';
+import { parseTql } from '#shared/query/tql.ts';
+import type { FilterGroup, Query, SortSpec } from '#shared/query/types.ts';
+import { projectionOf } from '#shared/records/read.ts';
+import { defaultView, fieldByRef, type TableSchema, type View } from '#shared/tables/schema.ts';
+import { completeColumnMeta, findView, MAX_GROUP_LEVELS } from '#shared/tables/views.ts';
+import type { ListParams } from './params.ts';
+
+/** What the listing does, decided from the parameters before any record is read. */
+export interface ListPlan {
+  view: View;
+  query: Query;
+  /** Field ids answered per record; undefined means every field. */
+  projection?: ReadonlySet<string>;
+  /**
+   * True when the answer is simply the view's order (no filter, sort, group or search from the
+   * request or the view): the index walk serves it.
+   */
+  viewOrderOnly: boolean;
+}
+
+/** `orderBy` / `groupBy` items: field ids or names, `asc` / `desc`; unknown fields are a 400. */
+export const resolveSortItems = (raw: unknown, fields: readonly Field[], param: string): SortSpec[] => {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw new ValidationError(`${param}: must be a list of {fieldId, order}`);
+  if (raw.length > 50) throw new ValidationError(`${param}: at most 50 items`);
+  return raw.map((item, i) => {
+    const s = item as { fieldId?: unknown; order?: unknown } | null;
+    if (!s || typeof s !== 'object' || typeof s.fieldId !== 'string')
+      throw new ValidationError(`${param}.${i}.fieldId: must be a field id or name`);
+    const order = s.order ?? 'asc';
+    if (order !== 'asc' && order !== 'desc')
+      throw new ValidationError(`${param}.${i}.order: must be "asc" or "desc"`);
+    const field = fields.find((f) => f.id === s.fieldId) ?? fields.find((f) => f.name === s.fieldId);
+    if (!field)
+      throw new ValidationError(`${param}.${i}.fieldId: field ${JSON.stringify(s.fieldId)} not found`);
+    return { fieldId: field.id, order };
+  });
+};
+
+/** The view's fields in column order, hidden ones left out unless `withHidden`. Pure. */
+export const viewFieldIds = (schema: TableSchema, view: View, withHidden: boolean): string[] => {
+  const meta = completeColumnMeta(view.columnMeta, schema.fields);
+  return schema.fields
+    .filter((f) => withHidden || !meta[f.id]?.hidden)
+    .sort((a, b) => (meta[a.id]?.order ?? 0) - (meta[b.id]?.order ?? 0))
+    .map((f) => f.id);
+};
+
+/** Builds the listing plan; every bad parameter is a 400 naming it, an unknown view a 404. */
+export const planListing = (schema: TableSchema, params: ListParams): ListPlan => {
+  const view = params.viewId ? findView(schema, params.viewId) : defaultView(schema);
+  const useView = !params.ignoreViewQuery;
+  const fields = schema.fields;
+
+  const requested = projectionOf(schema, params.projection, params.fieldKeyType);
+  const columns = viewFieldIds(schema, view, !useView);
+  const projection = requested ?? (columns.length < fields.length ? new Set(columns) : undefined);
+  const visible = requested ? columns.filter((id) => requested.has(id)) : columns;
+
+  const requestFilter: FilterGroup | null =
+    params.filterByTql !== undefined
+      ? parseTql(params.filterByTql, fields)
+      : resolveFilter(params.filter, fields, 'filter');
+  const viewFilter =
+    useView && view.filter ? resolveFilter(view.filter, fields, 'view filter', { dropInvalid: true }) : null;
+  const filter = andFilters(viewFilter, requestFilter);
+
+  const orderBy = resolveSortItems(params.orderBy, fields, 'orderBy');
+  const groupBy = resolveSortItems(params.groupBy, fields, 'groupBy');
+  if (groupBy.length > MAX_GROUP_LEVELS)
+    throw new ValidationError(`groupBy: at most ${MAX_GROUP_LEVELS} items`);
+  const named = new Set(orderBy.map((s) => s.fieldId));
+  const viewSort = useView
+    ? (view.sort?.sortObjs ?? []).filter((s) => fieldByRef(schema, s.fieldId) && !named.has(s.fieldId))
+    : [];
+  const sort = [...orderBy, ...viewSort];
+
+  const search = params.search
+    ? {
+        value: params.search.value,
+        fieldIds: searchFieldIds(params.search.fields, fields, visible),
+        hide: params.search.hide,
+      }
+    : null;
+
+  const query: Query = {
+    filter,
+    groupBy,
+    sort,
+    collapsedGroupIds: params.collapsedGroupIds,
+    search,
+    skip: params.skip,
+    take: params.take,
+  };
+  const viewOrderOnly =
+    !filter &&
+    sort.length === 0 &&
+    groupBy.length === 0 &&
+    !search &&
+    !params.selectedRecordIds &&
+    !params.filterLinkCellCandidate &&
+    !params.filterLinkCellSelected;
+  return { view, query, projection, viewOrderOnly };
+};

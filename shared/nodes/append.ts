@@ -1,0 +1,28 @@
+import { queryAll, type TransactOp } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { nodeIdOf } from '#shared/ids.ts';
+import { keyAfter, type NodeType, nodeItem } from './tree.ts';
+
+/**
+ * The write that gives a new table or dashboard its project node at the end of the base's root
+ * (one query of the base's nodes, keys and parents only), to add to the transaction that
+ * creates the resource. Two creates racing may get the same key; the tree breaks the tie by
+ * node id, so both show, one after the other.
+ */
+export const newRootNodeOp = async (
+  baseId: string,
+  resourceType: Exclude<NodeType, 'folder'>,
+  resourceId: string,
+  now = new Date(),
+): Promise<TransactOp> => {
+  const nodes = await queryAll({ ...keys.nodesOf(baseId), projection: ['parentId', 'orderKey'] });
+  const rootKeys = nodes.filter((n) => typeof n.parentId !== 'string').map((n) => String(n.orderKey));
+  return {
+    put: nodeItem(
+      baseId,
+      { id: nodeIdOf(resourceId), parentId: null, resourceType, resourceId, orderKey: keyAfter(rootKeys) },
+      now,
+    ),
+    condition: 'attribute_not_exists(pk)',
+  };
+};

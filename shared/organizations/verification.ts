@@ -1,0 +1,290 @@
+import type { Principal } from '#shared/auth/permission.ts';
+import { getItem, type Item, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import {
+  ConflictError,
+  HttpError,
+  NotFoundError,
+  TooManyRequestsError,
+  ValidationError,
+} from '#shared/http/errors.ts';
+import { mailTransport } from '#shared/mail/transport.ts';
+import { notificationOps } from '#shared/notifications/notifications.ts';
+import {
+  CODE_TTL_MS,
+  codeMatches,
+  hashCode,
+  MAIL_INTERVAL_MS,
+  MAX_CODE_ATTEMPTS,
+  newSalt,
+  newVerificationCode,
+  normalizeEmail,
+  verificationMail,
+} from './domains.ts';
+import { adminIdsOf } from './organizations.ts';
+
+/**
+ * Domain verification. A domain item (`ORG#<org>` `DOMAIN#<domain>`) holds its status and, while a
+ * code is out, only the code's salted hash, its expiry, the wrong attempts and when the last mail
+ * went. Decisions:
+ * - Several organizations may add the same domain while it is pending (adding proves nothing), but
+ *   only one may hold it verified: verifying writes a claim item (`DOMAIN#<domain>`) in the same
+ *   transaction, so adding a domain another organization verified is a 409, and so is verifying
+ *   one that another organization verified first. Deleting a verified domain releases the claim.
+ * - Verifying a domain that is already verified answers 200 again (a retried call succeeds) and
+ *   writes nothing; sending a code for it is a 400.
+ * - The address must be exactly at the domain (`x@example.com` for `example.com`, not a subdomain).
+ */
+
+const domainGone = (orgId: string, domain: string) =>
+  new NotFoundError(`Domain ${domain} is not added to organization ${orgId}`);
+
+/** Adds a domain to an organization (pending). */
+export const addDomain = async (
+  org: Item,
+  domain: string,
+  claim: Item | undefined,
+  principal: Principal,
+  now = new Date(),
+) => {
+  const orgId = String(org.id);
+  if (claim && claim.orgId !== orgId)
+    throw new ConflictError(`Domain ${domain} is verified by another organization`);
+  const item = {
+    ...keys.orgDomain(orgId, domain),
+    type: 'orgDomain',
+    orgId,
+    domain,
+    status: 'pending',
+    createdTime: now.toISOString(),
+    createdBy: principal.userId,
+  };
+  await transact(
+    [{ put: item, condition: 'attribute_not_exists(pk)' }],
+    () => new ConflictError(`Domain ${domain} is already added to organization ${orgId}`),
+  );
+  return { domain, status: 'pending' as const };
+};
+
+/** Removes a domain from an organization (and its claim, when this organization verified it). */
+export const deleteDomain = async (orgId: string, domain: string, item: Item | undefined) => {
+  if (!item) throw domainGone(orgId, domain);
+  const ops: TransactOp[] = [{ delete: keys.orgDomain(orgId, domain), condition: 'attribute_exists(pk)' }];
+  if (item.status === 'verified')
+    ops.push({
+      delete: keys.domainClaim(domain),
+      condition: 'attribute_not_exists(pk) OR orgId = :org',
+      values: { ':org': orgId },
+    });
+  await transact(ops, (i) =>
+    i === 0
+      ? domainGone(orgId, domain)
+      : new ConflictError(`Domain ${domain} changed at the same time; retry`),
+  );
+};
+
+/** The address a code goes to: the given one, else the caller's, and it must be at the domain. */
+const recipientFor = (domain: string, given: string | undefined, principal: Principal): string => {
+  const email = normalizeEmail(given ?? principal.email);
+  if (given !== undefined && !email) throw new ValidationError('Invalid body.email: not an email address');
+  if (!email || email.domain !== domain)
+    throw new ValidationError(
+      given !== undefined
+        ? `Invalid body.email: the address must be at the domain ${domain}`
+        : `Your email is not at the domain ${domain}: give body.email, an address at ${domain}`,
+    );
+  return email.address;
+};
+
+/** Seconds until another mail may go for a domain item. Pure. */
+const retryAfterSeconds = (item: Item, now: Date) =>
+  Math.max(1, Math.ceil((Date.parse(String(item.lastSentTime)) + MAIL_INTERVAL_MS - now.getTime()) / 1000));
+
+const tooSoon = (domain: string, item: Item, now: Date) => {
+  const wait = retryAfterSeconds(item, now);
+  return new TooManyRequestsError(
+    `A verification mail for ${domain} was sent less than 60 seconds ago; retry in ${wait} s`,
+    wait,
+  );
+};
+
+const sentRecently = (item: Item, now: Date) =>
+  typeof item.lastSentTime === 'string' && Date.parse(item.lastSentTime) + MAIL_INTERVAL_MS > now.getTime();
+
+/**
+ * ★14: stores a new code's hash (the previous code is void) and mails the code. At most one mail
+ * per domain per 60 s, enforced by the write's condition on `lastSentTime` (two racing calls: one
+ * wins, the other is a 429 with `Retry-After`). When the mail cannot be sent the stored code and
+ * the sending time are put back, so the caller may retry at once.
+ */
+export const sendVerificationEmail = async (
+  principal: Principal,
+  org: Item,
+  domain: string,
+  item: Item | undefined,
+  email: string | undefined,
+  now = new Date(),
+) => {
+  const orgId = String(org.id);
+  if (!item) throw domainGone(orgId, domain);
+  if (item.status === 'verified') throw new ValidationError(`Domain ${domain} is already verified`);
+  const sentTo = recipientFor(domain, email, principal);
+  if (sentRecently(item, now)) throw tooSoon(domain, item, now);
+  const code = newVerificationCode();
+  const salt = newSalt();
+  const hash = hashCode(salt, orgId, domain, code);
+  const expiresTime = new Date(now.getTime() + CODE_TTL_MS).toISOString();
+  const sentTime = now.toISOString();
+  const cutoff = new Date(now.getTime() - MAIL_INTERVAL_MS).toISOString();
+  try {
+    await updateItem(
+      {
+        key: keys.orgDomain(orgId, domain),
+        update:
+          'SET codeHash = :hash, codeSalt = :salt, expiresTime = :exp, attempts = :zero, lastSentTime = :now, sentTo = :to',
+        condition:
+          'attribute_exists(pk) AND #status = :pending AND (attribute_not_exists(lastSentTime) OR lastSentTime <= :cutoff)',
+        names: { '#status': 'status' },
+        values: {
+          ':hash': hash,
+          ':salt': salt,
+          ':exp': expiresTime,
+          ':zero': 0,
+          ':now': sentTime,
+          ':to': sentTo,
+          ':pending': 'pending',
+          ':cutoff': cutoff,
+        },
+      },
+      () => new ConflictError('condition'),
+      'NONE',
+    );
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    // Lost to a concurrent change: say which one.
+    const current = await getItem(keys.orgDomain(orgId, domain));
+    if (!current) throw domainGone(orgId, domain);
+    if (current.status === 'verified') throw new ValidationError(`Domain ${domain} is already verified`);
+    throw tooSoon(domain, current, now);
+  }
+  try {
+    await (await mailTransport()).send(
+      verificationMail({ to: sentTo, domain, organizationName: String(org.name), code, expiresTime }),
+    );
+  } catch (error) {
+    await restoreAfterFailedMail(orgId, domain, item, hash);
+    throw error instanceof HttpError ? error : new Error('mail transport failed', { cause: error });
+  }
+  return { domain, sentTo, expiresTime };
+};
+
+/** Puts back the code state from before a send whose mail failed (unless another call changed it). */
+const restoreAfterFailedMail = async (orgId: string, domain: string, before: Item, hash: string) => {
+  const fields = ['codeHash', 'codeSalt', 'expiresTime', 'attempts', 'lastSentTime', 'sentTo'] as const;
+  const sets = fields.filter((f) => before[f] !== undefined);
+  const removes = fields.filter((f) => before[f] === undefined);
+  const update = [
+    sets.length ? `SET ${sets.map((f) => `${f} = :${f}`).join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  await updateItem(
+    {
+      key: keys.orgDomain(orgId, domain),
+      update,
+      condition: 'codeHash = :hash',
+      values: { ':hash': hash, ...Object.fromEntries(sets.map((f) => [`:${f}`, before[f]])) },
+    },
+    () => new ConflictError('changed'),
+    'NONE',
+  ).catch(() => undefined);
+};
+
+const voidCode = (domain: string) =>
+  new ValidationError(
+    `The code for ${domain} is void after ${MAX_CODE_ATTEMPTS} wrong attempts; request a new code`,
+  );
+
+/**
+ * Checks a code. Right: the domain is verified, its claim written and every admin of the
+ * organization gets a `system` notification, all in one transaction whose condition also
+ * re-checks the code's attempts and expiry (so a code is never accepted after its fifth wrong
+ * attempt, however many guesses race). Wrong: the attempt is counted first (conditional `ADD`),
+ * then answered; the fifth voids the code.
+ */
+export const verifyDomain = async (
+  principal: Principal,
+  org: Item,
+  domain: string,
+  item: Item | undefined,
+  code: string,
+  now = new Date(),
+) => {
+  const orgId = String(org.id);
+  if (!item) throw domainGone(orgId, domain);
+  if (item.status === 'verified') return { domain, status: 'verified' as const };
+  if (typeof item.codeHash !== 'string' || typeof item.codeSalt !== 'string')
+    throw new ValidationError(`No verification code was sent for ${domain}; request one first`);
+  if (Number(item.attempts ?? 0) >= MAX_CODE_ATTEMPTS) throw voidCode(domain);
+  if (!(Date.parse(String(item.expiresTime)) > now.getTime()))
+    throw new ValidationError(`The code for ${domain} has expired; request a new code`);
+  const key = keys.orgDomain(orgId, domain);
+  if (!codeMatches({ salt: item.codeSalt, hash: item.codeHash }, orgId, domain, code)) {
+    const after = await updateItem(
+      {
+        key,
+        update: 'ADD attempts :one',
+        condition: 'codeHash = :hash AND attempts < :max',
+        values: { ':one': 1, ':hash': item.codeHash, ':max': MAX_CODE_ATTEMPTS },
+      },
+      () => voidCode(domain),
+    );
+    const left = MAX_CODE_ATTEMPTS - Number(after.attempts);
+    throw left <= 0
+      ? voidCode(domain)
+      : new ValidationError(`Wrong code for ${domain}; ${left} attempt${left === 1 ? '' : 's'} left`);
+  }
+  const verifiedTime = now.toISOString();
+  const message = `The domain ${domain} of the organization "${String(org.name)}" is verified`;
+  const lost = new ValidationError(`The code for ${domain} is no longer valid; request a new code`);
+  const applied = await transact(
+    [
+      {
+        update: {
+          key,
+          update:
+            'SET #status = :verified, verifiedTime = :now, verifiedBy = :by REMOVE codeHash, codeSalt, expiresTime, attempts, sentTo',
+          condition: '#status = :pending AND codeHash = :hash AND attempts < :max AND expiresTime > :now',
+          names: { '#status': 'status' },
+          values: {
+            ':verified': 'verified',
+            ':pending': 'pending',
+            ':now': verifiedTime,
+            ':by': principal.userId,
+            ':hash': item.codeHash,
+            ':max': MAX_CODE_ATTEMPTS,
+          },
+        },
+      },
+      {
+        put: { ...keys.domainClaim(domain), type: 'domainClaim', domain, orgId, verifiedTime },
+        condition: 'attribute_not_exists(pk) OR orgId = :org',
+        values: { ':org': orgId },
+      },
+      ...adminIdsOf(org).flatMap((userId) =>
+        notificationOps({ userId, notifyType: 'system', message, url: `/enterprise/${orgId}` }, now),
+      ),
+    ],
+    (i) => (i === 1 ? new ConflictError(`Domain ${domain} is verified by another organization`) : lost),
+  ).then(
+    () => true,
+    (error) => {
+      if (error !== lost) throw error;
+      return false;
+    },
+  );
+  // The code changed under us: a concurrent call with the same code may have verified it already.
+  if (!applied && (await getItem(key))?.status !== 'verified') throw lost;
+  return { domain, status: 'verified' as const };
+};

@@ -1,0 +1,86 @@
+import type { Item, TransactOp } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { newTimeOrderedId } from '#shared/ids.ts';
+
+/** What can be in the trash. */
+export type TrashType = 'space' | 'base' | 'table';
+
+/**
+ * A trash item: one per space, base or table in the trash. Written in the same transaction as
+ * the resource's deleted mark (the resource item also gets `trashId`), removed in the same
+ * transaction as a restore or a permanent delete: the trash never lists what is not in it.
+ */
+export interface TrashEntry {
+  id: string;
+  resourceId: string;
+  resourceType: TrashType;
+  deletedTime: string;
+  deletedBy: string;
+  spaceId: string;
+  baseId?: string;
+}
+
+/** A new trash entry; its id is time-ordered, so listing copies sort by deletion time. */
+export const newTrashEntry = (
+  resourceType: TrashType,
+  resourceId: string,
+  parents: { spaceId: string; baseId?: string },
+  userId: string,
+  now: Date,
+): TrashEntry => ({
+  id: newTimeOrderedId('trash', now.getTime()),
+  resourceId,
+  resourceType,
+  deletedTime: now.toISOString(),
+  deletedBy: userId,
+  spaceId: parents.spaceId,
+  ...(resourceType === 'table' ? { baseId: parents.baseId } : {}),
+});
+
+/**
+ * The listing copy of an entry: a trashed base in its space's partition, a trashed table in its
+ * base's partition. A trashed space has none (spaces are listed from the user's mirrors).
+ */
+const listingKey = (entry: Pick<TrashEntry, 'id' | 'resourceType' | 'spaceId' | 'baseId'>) =>
+  entry.resourceType === 'base'
+    ? keys.spaceTrash(entry.spaceId, entry.id)
+    : entry.resourceType === 'table' && entry.baseId
+      ? keys.baseTrash(entry.baseId, entry.id)
+      : undefined;
+
+/** Operations that put an entry and its listing copy (to join the deleted mark's transaction). */
+export const putTrashOps = (entry: TrashEntry): TransactOp[] => {
+  const listing = listingKey(entry);
+  return [
+    { put: { ...keys.trashItem(entry.id), type: 'trash', ...entry }, condition: 'attribute_not_exists(pk)' },
+    ...(listing ? [{ put: { ...listing, type: 'trashRef', ...entry } }] : []),
+  ];
+};
+
+/** Operations that remove an entry and its listing copy (unconditional: repeatable). */
+export const removeTrashOps = (
+  entry: Pick<TrashEntry, 'id' | 'resourceType' | 'spaceId' | 'baseId'>,
+): TransactOp[] => {
+  const listing = listingKey(entry);
+  return [{ delete: keys.trashItem(entry.id) }, ...(listing ? [{ delete: listing }] : [])];
+};
+
+/** The entry stored in an item (the canonical item or a listing copy). */
+export const entryOf = (item: Item): TrashEntry => ({
+  id: String(item.id),
+  resourceId: String(item.resourceId),
+  resourceType: item.resourceType as TrashType,
+  deletedTime: String(item.deletedTime),
+  deletedBy: String(item.deletedBy),
+  spaceId: String(item.spaceId),
+  ...(typeof item.baseId === 'string' ? { baseId: item.baseId } : {}),
+});
+
+/** The public shape of a trash item. */
+export const toTrashItem = (entry: TrashEntry) => ({
+  id: entry.id,
+  resourceId: entry.resourceId,
+  resourceType: entry.resourceType,
+  deletedTime: entry.deletedTime,
+  deletedBy: entry.deletedBy,
+});

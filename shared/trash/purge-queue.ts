@@ -1,0 +1,99 @@
+import { config } from '#shared/config.ts';
+import type { TransactOp } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { logger } from '#shared/http/logger.ts';
+import type { TrashType } from './items.ts';
+
+/**
+ * A permanent delete the purge worker still has to empty. The request that deletes writes the
+ * job item (`keys.purgeJob`) in the same transaction as the resource's purge mark, then sends
+ * this message; the worker deletes the job item when nothing of the resource is left.
+ */
+export interface PurgeJob {
+  kind: TrashType;
+  resourceId: string;
+}
+
+/** Where permanent deletes are handed to the purge worker. */
+export interface PurgeQueue {
+  send(job: PurgeJob, options?: { delaySeconds?: number }): Promise<void>;
+}
+
+/** The durable job item, to join the transaction that marks the resource. */
+export const purgeJobOp = (
+  job: PurgeJob,
+  context: { spaceId: string; baseId?: string; userId: string },
+  now: Date,
+): TransactOp => ({
+  put: {
+    ...keys.purgeJob(job.kind, job.resourceId),
+    type: 'purgeJob',
+    ...job,
+    ...context,
+    createdTime: now.toISOString(),
+    runs: 0,
+  },
+});
+
+/** True when a message body is a purge job (anything else is dropped by the worker). */
+export const isPurgeJob = (value: unknown): value is PurgeJob => {
+  const v = value as Partial<PurgeJob> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v.kind === 'space' || v.kind === 'base' || v.kind === 'table') &&
+    typeof v.resourceId === 'string'
+  );
+};
+
+/**
+ * Runs jobs in this process, after the request that sent them has answered (local server,
+ * tests). A job whose budget runs out is sent again, as the cloud worker does.
+ */
+class InProcessPurgeQueue implements PurgeQueue {
+  private readonly running = new Set<Promise<void>>();
+  private readonly failures: unknown[] = [];
+
+  async send(job: PurgeJob): Promise<void> {
+    const run: Promise<void> = (async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const { runPurgeJob } = await import('./purge-worker.ts');
+      if ((await runPurgeJob(job)) === 'more') await this.send(job);
+    })()
+      .catch((error: unknown) => {
+        logger.error('purge failed; the job item stays for a later run', { job, error: error as Error });
+        this.failures.push(error);
+      })
+      .finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  /** Waits until every job sent (and every job those sent) has finished; rethrows the first failure. */
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+    const failure = this.failures.shift();
+    this.failures.length = 0;
+    if (failure) throw failure;
+  }
+}
+
+const inProcess = new InProcessPurgeQueue();
+let chosen: Promise<PurgeQueue> | undefined;
+
+/**
+ * The queue of this environment: Amazon SQS when `PURGE_QUEUE_URL` is set (the cloud), the
+ * in-process queue otherwise (local server, tests).
+ */
+export const purgeQueue = (): Promise<PurgeQueue> => {
+  chosen ??= config.purgeQueueUrl
+    ? import('./sqs-purge-queue.ts').then((m) => m.sqsPurgeQueue(config.purgeQueueUrl as string))
+    : Promise.resolve(inProcess);
+  return chosen;
+};
+
+/** Sends a job on this environment's queue, with the grace delay for writes still in flight. */
+export const enqueuePurge = async (job: PurgeJob): Promise<void> =>
+  (await purgeQueue()).send(job, { delaySeconds: config.purgeDelaySeconds });
+
+/** Waits for every purge of the in-process queue (tests, bench). */
+export const drainPurges = (): Promise<void> => inProcess.drain();

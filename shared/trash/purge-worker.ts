@@ -1,0 +1,116 @@
+import { deleteItems, getItems, queryAll, queryPage, updateItem } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { NotFoundError } from '#shared/http/errors.ts';
+import { type Budget, purgePartition, purgeTable } from '#shared/tables/purge.ts';
+import { loadSchema } from '#shared/tables/schema.ts';
+import { dropLinkSides } from '#shared/tables/tables.ts';
+import { enqueuePurge, type PurgeJob } from './purge-queue.ts';
+
+const unlimited: Budget = () => true;
+
+/** A budget that lasts `ms` from now (the worker Lambda keeps a margin before its timeout). */
+export const budgetOf = (ms: number): Budget => {
+  const end = performance.now() + ms;
+  return () => performance.now() < end;
+};
+
+/**
+ * Deletes every item of a base for good: each of its tables (live or in the trash), then its
+ * partition (table references, project nodes, dashboards and their plugin installs, listing
+ * copies of trashed tables), its trash item, and the base item last. True when done.
+ */
+export const purgeBase = async (baseId: string, budget: Budget = unlimited): Promise<boolean> => {
+  const baseKey = keys.base(baseId);
+  const base = (await getItems([baseKey])).get(baseKey);
+  for (;;) {
+    const refs = await queryPage({
+      ...keys.tablesOf(baseId),
+      limit: 100,
+      projection: ['pk', 'sk', 'tableId'],
+    });
+    for (const ref of refs.items) {
+      if (!(await purgeTable(String(ref.tableId), budget))) return false;
+      await deleteItems([{ pk: String(ref.pk), sk: String(ref.sk) }]);
+      if (!budget()) return false;
+    }
+    if (!refs.lastKey) break;
+  }
+  if (!(await purgePartition(baseKey.pk, budget, (i) => i.sk === baseKey.sk))) return false;
+  if (typeof base?.trashId === 'string') await deleteItems([keys.trashItem(base.trashId)]);
+  await deleteItems([baseKey]);
+  return true;
+};
+
+/**
+ * Deletes every item of a space for good: each base, the members' mirrors, the space's
+ * partition (members, base references, listing copies of trashed bases), its trash item, and
+ * the space item last. True when done.
+ */
+export const purgeSpace = async (spaceId: string, budget: Budget = unlimited): Promise<boolean> => {
+  const spaceKey = keys.space(spaceId);
+  const space = (await getItems([spaceKey])).get(spaceKey);
+  const refs = await queryAll({ ...keys.basesOf(spaceId), projection: ['pk', 'sk', 'baseId'] });
+  for (const ref of refs) {
+    if (!(await purgeBase(String(ref.baseId), budget))) return false;
+    await deleteItems([{ pk: String(ref.pk), sk: String(ref.sk) }]);
+    if (!budget()) return false;
+  }
+  const members = await queryAll({ ...keys.membersOf(spaceId), projection: ['pk', 'sk', 'userId'] });
+  await deleteItems(members.map((m) => keys.userSpace(String(m.userId), spaceId)));
+  if (!(await purgePartition(spaceKey.pk, budget, (i) => i.sk === spaceKey.sk))) return false;
+  if (typeof space?.trashId === 'string') await deleteItems([keys.trashItem(space.trashId)]);
+  await deleteItems([spaceKey]);
+  return true;
+};
+
+/**
+ * Runs one purge job as far as the budget allows: `done` when nothing of the resource is left
+ * (the job item is deleted last), `more` when the budget ran out (the caller sends the job
+ * again). Idempotent and safe to run twice at once: it only deletes, and reads what is left
+ * rather than remembering progress; a job whose item is gone was finished by an earlier run.
+ */
+export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Promise<'done' | 'more'> => {
+  const jobKey = keys.purgeJob(job.kind, job.resourceId);
+  try {
+    await updateItem(
+      {
+        key: jobKey,
+        update: 'SET updatedTime = :now ADD runs :one',
+        condition: 'attribute_exists(pk)',
+        values: { ':now': new Date().toISOString(), ':one': 1 },
+      },
+      () => new NotFoundError('purge job finished'),
+      'NONE',
+    );
+  } catch (error) {
+    if (error instanceof NotFoundError) return 'done';
+    throw error;
+  }
+  let done: boolean;
+  if (job.kind === 'table') {
+    // the request already dropped the other sides of the links; a run after a fault there repeats it
+    const schema = await loadSchema(job.resourceId).catch(() => undefined);
+    if (schema) await dropLinkSides(job.resourceId, schema.fields);
+    done = await purgeTable(job.resourceId, budget);
+  } else if (job.kind === 'base') done = await purgeBase(job.resourceId, budget);
+  else done = await purgeSpace(job.resourceId, budget);
+  if (!done) return 'more';
+  await deleteItems([jobKey]);
+  return 'done';
+};
+
+/** How long a job may go without a run before the sweep sends it again (its message was lost). */
+export const STALE_JOB_MS = 20 * 60 * 1000;
+
+/**
+ * Sends again every job that no worker has run for `STALE_JOB_MS` (a message lost, a send that
+ * failed after the delete committed, a message in the dead-letter queue). One query: unfinished
+ * jobs share one partition. Answers how many were sent.
+ */
+export const sweepPurgeJobs = async (now = Date.now(), staleMs = STALE_JOB_MS): Promise<number> => {
+  const jobs = await queryAll(keys.purgeJobs());
+  const stale = jobs.filter((j) => now - Date.parse(String(j.updatedTime ?? j.createdTime)) >= staleMs);
+  for (const j of stale)
+    await enqueuePurge({ kind: j.kind as PurgeJob['kind'], resourceId: String(j.resourceId) });
+  return stale.length;
+};

@@ -1,0 +1,198 @@
+import { checkAccess, type Principal, tokenCovers } from '#shared/auth/permission.ts';
+import { ROLE_ACTIONS, ROLES, type Role } from '#shared/auth/scopes.ts';
+import {
+  getItems,
+  type Item,
+  type ItemLookup,
+  queryAll,
+  type TransactOp,
+  transact,
+} from '#shared/db/client.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '#shared/http/errors.ts';
+import { deleteSpacePermanently } from '#shared/spaces/spaces.ts';
+import { deleteTablePermanently } from '#shared/tables/tables.ts';
+import { deleteBasePermanently } from '#shared/workspace/bases.ts';
+import { entryOf, removeTrashOps, type TrashEntry, type TrashType, toTrashItem } from './items.ts';
+
+/** Trash items one page answers (newest first). */
+export const TRASH_PAGE_SIZE = 50;
+
+const roleOf = (item: Item | undefined): Role | undefined =>
+  item && (ROLES as readonly string[]).includes(String(item.role)) ? (item.role as Role) : undefined;
+
+/** May the caller delete this kind of resource in a space where it has `role`? Role and token both. */
+const mayDelete = (principal: Principal, role: Role | undefined, type: TrashType) =>
+  role !== undefined && ROLE_ACTIONS[role].has(`${type}|delete`) && principal.scopes.has(`${type}|delete`);
+
+/** One page of entries, newest first; the cursor is the last trash id of the previous page. */
+const page = (entries: TrashEntry[], cursor: string | undefined, size = TRASH_PAGE_SIZE) => {
+  const sorted = entries
+    .filter((e) => cursor === undefined || e.id < cursor)
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  const shown = sorted.slice(0, size);
+  return {
+    trashItems: shown.map(toTrashItem),
+    nextCursor: sorted.length > size ? (shown.at(-1)?.id ?? null) : null,
+  };
+};
+
+/**
+ * The caller's trash (`GET /trash`). Decided: `space` lists the trashed spaces where the caller
+ * may delete spaces (owners); `base` lists the trashed bases of the live spaces where the
+ * caller may delete bases (creators and owners). Both need the matching `…|delete` scope and
+ * respect the token's space/base limits. Reads the user's space mirrors (one query), the
+ * spaces (one batch) and, for bases, each such space's trash copies (one query per space, in
+ * parallel): no scan. Rights are read now, not when the item was trashed.
+ */
+export const listTrash = async (principal: Principal, resourceType: 'space' | 'base', cursor?: string) => {
+  const mirrors = (await queryAll(keys.spacesOf(principal.userId))).filter((m) =>
+    mayDelete(principal, roleOf(m), resourceType),
+  );
+  const spaces = await getItems(mirrors.map((m) => keys.space(String(m.spaceId))));
+  const spaceOf = (m: Item) => spaces.get(keys.space(String(m.spaceId)));
+  if (resourceType === 'space') {
+    const entries = mirrors
+      .map(spaceOf)
+      .filter((s): s is Item => Boolean(s?.deletedTime && s.trashId && !s.purgeTime))
+      .filter((s) => tokenCovers(principal, { id: String(s.id), spaceId: String(s.id) }))
+      .map(
+        (s): TrashEntry => ({
+          id: String(s.trashId),
+          resourceId: String(s.id),
+          resourceType: 'space',
+          deletedTime: String(s.deletedTime),
+          deletedBy: String(s.deletedBy),
+          spaceId: String(s.id),
+        }),
+      );
+    return page(entries, cursor);
+  }
+  const live = mirrors.filter((m) => {
+    const s = spaceOf(m);
+    return s !== undefined && !s.deletedTime;
+  });
+  const copies = await Promise.all(live.map((m) => queryAll(keys.spaceTrashOf(String(m.spaceId)))));
+  const entries = copies
+    .flat()
+    .map(entryOf)
+    .filter((e) => tokenCovers(principal, { id: e.resourceId, spaceId: e.spaceId, baseId: e.resourceId }));
+  return page(entries, cursor);
+};
+
+/** The trashed tables of a base (`GET /trash/items`), newest first: one query on the base's partition. */
+export const listTrashItems = async (baseId: string, cursor?: string) =>
+  page((await queryAll(keys.baseTrashOf(baseId))).map(entryOf), cursor);
+
+/** The key a route preloads with authentication, so the trash item costs no round trip of its own. */
+export const trashItemKey = (trashId: string): Key => keys.trashItem(trashId);
+
+/** A trash item found and checked, with the items of its resource and parents. */
+export interface ResolvedTrash {
+  entry: TrashEntry;
+  items: ItemLookup;
+}
+
+/**
+ * Finds a trash item (404 when unknown) and checks the caller's right on its resource: the
+ * caller's role in the resource's space and the token must both allow `<type>|delete`, as on
+ * the resource's own delete route. One batch read of the space, the membership and the
+ * resource (with its base).
+ */
+export const resolveTrashItem = async (
+  principal: Principal,
+  loaded: ItemLookup,
+  trashId: string,
+): Promise<ResolvedTrash> => {
+  const item = loaded.get(trashItemKey(trashId));
+  if (!item) throw new NotFoundError(`Trash item ${trashId} not found`);
+  const entry = entryOf(item);
+  const baseId = entry.resourceType === 'base' ? entry.resourceId : entry.baseId;
+  const items = await getItems([
+    keys.space(entry.spaceId),
+    keys.member(entry.spaceId, principal.userId),
+    ...(baseId ? [keys.base(baseId)] : []),
+    ...(entry.resourceType === 'table' ? [keys.table(entry.resourceId)] : []),
+  ]);
+  checkAccess({
+    principal,
+    resource: { id: entry.resourceId, spaceId: entry.spaceId, baseId },
+    role: roleOf(items.get(keys.member(entry.spaceId, principal.userId))),
+    actions: [`${entry.resourceType}|delete`],
+  });
+  return { entry, items };
+};
+
+const CLEAR = 'REMOVE deletedTime, deletedBy, trashId';
+const MARKED = 'attribute_exists(pk) AND trashId = :trs AND attribute_not_exists(purgeTime)';
+const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletedTime)';
+
+/**
+ * Restores a trashed space, base or table: the deleted marks of the resource and of its
+ * reference are cleared and the trash item removed, in one transaction. A base whose space is
+ * in the trash, or a table whose base or space is, cannot be restored (403): restore the parent
+ * first. The parents' state is also checked inside the transaction.
+ */
+export const restoreTrashItem = async ({ entry, items }: ResolvedTrash): Promise<void> => {
+  const { resourceType: type, resourceId: id, spaceId } = entry;
+  const values = { ':trs': entry.id };
+  const space = items.get(keys.space(spaceId));
+  const base = entry.baseId ? items.get(keys.base(entry.baseId)) : undefined;
+  if (type !== 'space' && (!space || space.deletedTime))
+    throw new ForbiddenError(
+      `${type === 'base' ? 'Base' : 'Table'} ${id} is in a space in the trash; restore the space first`,
+    );
+  if (type === 'table' && (!base || base.deletedTime))
+    throw new ForbiddenError(`Table ${id} is in a base in the trash; restore the base first`);
+  const marked: Key[] =
+    type === 'space'
+      ? [keys.space(id)]
+      : type === 'base'
+        ? [keys.base(id), keys.spaceBase(spaceId, id)]
+        : [keys.table(id), keys.baseTable(String(entry.baseId), id)];
+  const parents: Key[] =
+    type === 'space'
+      ? []
+      : type === 'base'
+        ? [keys.space(spaceId)]
+        : [keys.space(spaceId), keys.base(String(entry.baseId))];
+  const ops: TransactOp[] = [
+    ...marked.map((key) => ({ update: { key, update: CLEAR, condition: MARKED, values } })),
+    ...removeTrashOps(entry),
+    ...parents.map((key) => ({ check: key, condition: LIVE })),
+  ];
+  const firstCheck = ops.length - parents.length;
+  await transact(ops, (i) =>
+    i < marked.length
+      ? new NotFoundError(`Trash item ${entry.id} not found`)
+      : i >= firstCheck
+        ? new ForbiddenError(`The parent of ${id} was moved to the trash; restore it first`)
+        : new ConflictError('The trash changed at the same time; retry'),
+  );
+};
+
+/** ★9: deletes the trashed resource for good (see the permanent deletes for what goes, and when). */
+export const deleteTrashItemForGood = async ({ entry }: ResolvedTrash, userId: string): Promise<void> => {
+  if (entry.resourceType === 'space') await deleteSpacePermanently(entry.resourceId, userId);
+  else if (entry.resourceType === 'base')
+    await deleteBasePermanently(entry.resourceId, entry.spaceId, userId);
+  else await deleteTablePermanently(String(entry.baseId), entry.resourceId, userId);
+};
+
+/**
+ * Deletes every trashed table of a base for good (`DELETE /trash/reset-items`), one table at a
+ * time; a table deleted meanwhile by another call is skipped. Answers how many were deleted.
+ */
+export const resetTrashItems = async (baseId: string, userId: string): Promise<number> => {
+  const entries = (await queryAll(keys.baseTrashOf(baseId))).map(entryOf);
+  let deleted = 0;
+  for (const entry of entries) {
+    try {
+      await deleteTablePermanently(baseId, entry.resourceId, userId);
+      deleted++;
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  return deleted;
+};

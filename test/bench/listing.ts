@@ -1,0 +1,260 @@
+/**
+ * Listing figures (issue 4), printed by `npm run bench` (and alone by
+ * `npx tsx test/bench/listing.ts`, which starts its own DynamoDB Local). Tables of 1,000 and
+ * 10,000 records × 20 fields, and 100,000 when `BENCH_LISTING_100K=1` (seeding it takes minutes),
+ * seeded with `seed.ts`. Per request: sequential round trips, items read, read capacity, handler
+ * time and peak heap; plus the engine's CPU at 100,000 rows and ten 1,000-record pages of a
+ * 10,000 × 50 table beside the reference (Teable on Postgres).
+ */
+import type { StoredCell } from '#shared/fields/types.ts';
+
+type Call = typeof import('#test/support/invoke.ts')['call'];
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+};
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`);
+const q = (params: Record<string, unknown>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
+    .join('&');
+
+/** `n` fields of mixed kinds: a primary text, then text, numbers, selects, dates, checkboxes, ratings. */
+const fieldsOf = (n: number) => {
+  const kinds = [
+    'singleLineText',
+    'number',
+    'singleSelect',
+    'singleLineText',
+    'date',
+    'number',
+    'checkbox',
+    'rating',
+    'longText',
+  ];
+  return Array.from({ length: n }, (_, i) => {
+    if (i === 0) return { type: 'singleLineText', name: 'Name' };
+    const type = kinds[i % kinds.length] as string;
+    const name = `${type} ${i}`;
+    if (type === 'singleSelect')
+      return { type, name, options: { choices: ['a', 'b', 'c', 'd'].map((c) => ({ name: c })) } };
+    if (type === 'number') return { type, name, options: { formatting: { type: 'decimal', precision: 1 } } };
+    return { type, name };
+  });
+};
+
+interface FieldRef {
+  id: string;
+  name: string;
+  type: string;
+}
+
+/** The cells of record `i` (every field filled, ~0.45 KB for 20 fields). */
+const cellsFor =
+  (fields: FieldRef[]) =>
+  (i: number): Record<string, StoredCell> => {
+    const out: Record<string, StoredCell> = {};
+    for (const [k, f] of fields.entries()) {
+      if (f.type === 'singleLineText')
+        out[f.id] = k === 0 ? `Record ${i}` : `value ${(i * 7 + k) % 1000} of ${f.name}`;
+      else if (f.type === 'longText') out[f.id] = `Some longer notes for record ${i}, field ${k}.`;
+      else if (f.type === 'number') out[f.id] = ((i * 31 + k) % 2000) / 2;
+      else if (f.type === 'singleSelect') out[f.id] = ['a', 'b', 'c', 'd'][(i + k) % 4] as string;
+      else if (f.type === 'date')
+        out[f.id] = new Date(Date.UTC(2026, 0, 1) + ((i + k) % 365) * 86_400_000).toISOString();
+      else if (f.type === 'checkbox') {
+        if ((i + k) % 2) out[f.id] = true;
+      } else if (f.type === 'rating') out[f.id] = ((i + k) % 5) + 1;
+    }
+    return out;
+  };
+
+/** A table of `size` records × `width` fields, seeded directly (BatchWrite). */
+const seededTable = async (call: Call, token: string, baseId: string, size: number, width: number) => {
+  const { seedRecords } = await import('./seed.ts');
+  const table = await call('create-table', {
+    token,
+    params: { baseId },
+    body: { name: `Bench ${size}×${width}`, fields: fieldsOf(width), records: [] },
+  });
+  if (table.status !== 201) throw new Error(`create-table ${table.status} ${JSON.stringify(table.body)}`);
+  const fields = table.body.fields as FieldRef[];
+  const start = performance.now();
+  await seedRecords(table.body.id, size, cellsFor(fields));
+  return { tableId: table.body.id as string, fields, seedMs: performance.now() - start };
+};
+
+/** The filter + sort + group query of the figures: two conditions, one sort item, two group levels. */
+const fsgQuery = (fields: FieldRef[]) => {
+  const select = fields.filter((f) => f.type === 'singleSelect');
+  const number = fields.find((f) => f.type === 'number') as FieldRef;
+  const text = fields.find((f) => f.type === 'singleLineText' && f.name !== 'Name') as FieldRef;
+  return q({
+    filter: {
+      conjunction: 'and',
+      filterSet: [
+        { fieldId: (select[0] as FieldRef).id, operator: 'isAnyOf', value: ['a', 'b', 'c'] },
+        { fieldId: number.id, operator: 'isGreater', value: 100 },
+      ],
+    },
+    orderBy: [{ fieldId: text.id, order: 'asc' }],
+    groupBy: [
+      { fieldId: (select[1] ?? (select[0] as FieldRef)).id, order: 'asc' },
+      { fieldId: number.id, order: 'desc' },
+    ],
+  });
+};
+
+/** Runs `act` while sampling the heap; answers the peak heap used. */
+const withPeakHeap = async <T>(act: () => Promise<T>): Promise<{ value: T; peak: number }> => {
+  let peak = process.memoryUsage().heapUsed;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  }, 2);
+  try {
+    const value = await act();
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    return { value, peak };
+  } finally {
+    clearInterval(timer);
+  }
+};
+
+/** The listing figures; `call` and the metrics module are the bench's (same DynamoDB, same process). */
+export const listingBench = async (token: string, options: { include100k?: boolean } = {}) => {
+  const { call } = await import('#test/support/invoke.ts');
+  const { callSummary, itemsRead, resetCalls } = await import('#shared/db/metrics.ts');
+  const { queryBetween } = await import('#shared/db/client.ts');
+  const { keys } = await import('#shared/db/keys.ts');
+  const include100k = options.include100k ?? process.env.BENCH_LISTING_100K === '1';
+
+  const space = (await call('create-space', { token, body: { name: 'Listing' } })).body.id;
+  const baseId = (await call('create-base', { token, body: { spaceId: space } })).body.id as string;
+
+  const measure = async (label: string, run: () => Promise<{ status: number }>, runs: number) => {
+    const times: number[] = [];
+    let first: { s: ReturnType<typeof callSummary>; items: number; peak: number; status: number } | undefined;
+    for (let i = 0; i < runs + 1; i++) {
+      resetCalls();
+      const t = performance.now();
+      const { value, peak } = await withPeakHeap(run);
+      const elapsed = performance.now() - t;
+      if (i === 0) continue; // warm-up: module load, schema cache, connections
+      times.push(elapsed);
+      if (!first) first = { s: callSummary(), items: itemsRead(), peak, status: value.status };
+    }
+    const f = first as NonNullable<typeof first>;
+    console.log(
+      `| ${label} | ${f.status} | ${f.s.sequentialRoundTrips} | ${f.items.toLocaleString('en')} | ${Math.round(f.s.readUnits).toLocaleString('en')} | ${ms(median(times))} | ${mb(f.peak)} |`,
+    );
+  };
+
+  console.log('\n## Record listing (DynamoDB Local; warm handler; median handler time)\n');
+  console.log(
+    "Tables of 20 fields (≈0.45 KB a record), seeded with BatchWrite of the write path's own items (test/bench/seed.ts).",
+  );
+  console.log(
+    'Round trips count authentication too (one BatchGetItem). Items read: every item DynamoDB returned (index entries + records).\n',
+  );
+  const sizes = include100k ? [1000, 10_000, 100_000] : [1000, 10_000];
+  const seeded: string[] = [];
+  const rows: (() => Promise<void>)[] = [];
+  for (const size of sizes) {
+    const t = await seededTable(call, token, baseId, size, 20);
+    seeded.push(`${size.toLocaleString('en')}: ${ms(t.seedMs)}`);
+    const list = (query: string) => call('list-records', { token, params: { tableId: t.tableId }, query });
+    const runs = size >= 100_000 ? 2 : 5;
+    rows.push(async () => {
+      const n = size.toLocaleString('en');
+      await measure(`${n} · first page, view order (take 100)`, () => list('take=100'), 5);
+      if (size >= 50_000) {
+        await measure(`${n} · deep page, view order (skip 50,000)`, () => list('take=100&skip=50000'), 3);
+        resetCalls();
+        await queryBetween({ pk: keys.recordsOf(t.tableId).pk, limit: 50_000 });
+        const full = callSummary();
+        console.log(
+          `| ${n} · for comparison: reading 50,000 full records | — | ${full.sequentialRoundTrips} | ${itemsRead().toLocaleString('en')} | ${Math.round(full.readUnits).toLocaleString('en')} | — | — |`,
+        );
+      }
+      await measure(
+        `${n} · filter + sort + group, first page`,
+        () => list(`${fsgQuery(t.fields)}&take=100`),
+        runs,
+      );
+      await measure(
+        `${n} · search all fields, first page`,
+        () => list(`search[]=${encodeURIComponent('value 42 of')}&search[]=&search[]=true&take=100`),
+        runs,
+      );
+    });
+  }
+  console.log(
+    `Seeding: ${seeded.join('; ')}${include100k ? '' : ' (100,000 is opt-in: BENCH_LISTING_100K=1)'}.\n`,
+  );
+  console.log(
+    '| table · request | status | sequential round trips | items read | RCU | handler time | peak heap |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) await row();
+
+  const { benchEngine } = await import('./engine-rows.ts');
+  const engineMs = benchEngine(100_000);
+  console.log(
+    `\nQuery engine alone (filter + 2 sorts + 2 group levels + search), 100,000 rows × 20 fields: ${engineMs.toFixed(0)} ms CPU (goal < 300 ms).`,
+  );
+
+  // Ten 1,000-record pages of a 10,000 × 50 table, in view order and with filter + sort + group.
+  const wide = await seededTable(call, token, baseId, 10_000, 50);
+  const tenPages = async (extra: string) => {
+    const times: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const t = performance.now();
+      for (let page = 0; page < 10; page++) {
+        const res = await call('list-records', {
+          token,
+          params: { tableId: wide.tableId },
+          query: `take=1000&skip=${page * 1000}${extra}`,
+        });
+        if (res.status !== 200) throw new Error(`list-records ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      times.push(performance.now() - t);
+    }
+    return Math.max(...times.slice(1)); // the first round warms the handler
+  };
+  const plain = await tenPages('');
+  const fsg = await tenPages(`&${fsgQuery(wide.fields)}`);
+  console.log(
+    '\n| ten 1,000-record pages of a 10,000 × 50 table | ours (worst of 2 warm rounds) | reference (Teable, p95) |',
+  );
+  console.log('|---|---:|---:|');
+  console.log(`| view order | ${ms(plain)} | 3.8 s |`);
+  console.log(
+    `| added by filter + sort + group | ${ms(Math.max(0, fsg - plain))} (total ${ms(fsg)}) | 2.2 s |`,
+  );
+};
+
+// Alone: its own DynamoDB Local and user.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { join } = await import('node:path');
+  const { startDynamoDbLocal } = await import('#infra/local/dynamodb-local.ts');
+  const { configureEnvironment, ensureSigningKeys } = await import('#infra/local/environment.ts');
+  const { ensureTable } = await import('#infra/local/table.ts');
+  const dynamo = await startDynamoDbLocal();
+  try {
+    const tableName = `bench-listing-${Date.now()}`;
+    configureEnvironment({
+      endpoint: dynamo.endpoint,
+      tableName,
+      signingKeysFile: await ensureSigningKeys(join(new URL('../../', import.meta.url).pathname, '.bench')),
+    });
+    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    await ensureTable(tableName, dynamo.endpoint);
+    const { newUser } = await import('#test/support/fixtures.ts');
+    const owner = await newUser({ name: 'Lister' });
+    await listingBench(owner.auth, { include100k: process.argv.includes('--100k') || undefined });
+  } finally {
+    await dynamo.stop();
+  }
+}
