@@ -22,6 +22,7 @@
 
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { ValidationError } from '#shared/http/errors.ts';
+import { filterKindOf } from './filter.ts';
 import type { QueryContext, Row, SortSpec } from './types.ts';
 
 /** How a field's cells compare and group (section 3 and 4 step 1). */
@@ -36,45 +37,24 @@ export type ValueClass =
   | 'link'
   | 'attachment';
 
-/** The comparison class of a field: by type, else (formula, rollup) by its cell value type. */
+/**
+ * The comparison class of a field: its filter kind (by type, else formula and rollup by their
+ * cell value type) with single and multiple users and links merged; a looked-up single select
+ * holds a list, so it compares as a multiple select.
+ */
 export const valueClassOf = (field: Field): ValueClass => {
-  switch (field.type) {
-    case 'singleLineText':
-    case 'longText':
-      return 'text';
-    case 'number':
-    case 'rating':
-    case 'autoNumber':
-      return 'number';
-    case 'checkbox':
-      return 'checkbox';
-    case 'date':
-    case 'createdTime':
-    case 'lastModifiedTime':
-      return 'date';
+  const kind = filterKindOf(field);
+  switch (kind) {
+    case 'singleUser':
+    case 'multipleUser':
+      return 'user';
+    case 'singleLink':
+    case 'multipleLink':
+      return 'link';
     case 'singleSelect':
       return field.isLookup ? 'multipleSelect' : 'singleSelect';
-    case 'multipleSelect':
-      return 'multipleSelect';
-    case 'user':
-    case 'createdBy':
-    case 'lastModifiedBy':
-      return 'user';
-    case 'link':
-      return 'link';
-    case 'attachment':
-      return 'attachment';
     default:
-      switch (field.cellValueType) {
-        case 'number':
-          return 'number';
-        case 'dateTime':
-          return 'date';
-        case 'boolean':
-          return 'checkbox';
-        default:
-          return 'text';
-      }
+      return kind;
   }
 };
 

@@ -7,7 +7,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#
 import { newId } from '#shared/ids.ts';
 import { notificationOps } from '#shared/notifications/notifications.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
-import { enqueuePurge, purgeJobOp } from '#shared/trash/purge-queue.ts';
+import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/trash/purge-queue.ts';
 import { uniqueName } from './names.ts';
 
 export const DEFAULT_SPACE_NAME = 'Space';
@@ -156,15 +156,7 @@ export const deleteSpacePermanently = async (spaceId: string, userId: string, no
   const trashId = typeof space.trashId === 'string' ? space.trashId : undefined;
   await transact(
     [
-      {
-        update: {
-          key: keys.space(spaceId),
-          update:
-            'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by), purgeTime = :now',
-          condition: 'attribute_exists(pk) AND attribute_not_exists(purgeTime)',
-          values: { ':now': now.toISOString(), ':by': userId },
-        },
-      },
+      markPurgedOp(keys.space(spaceId), userId, now),
       ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'space', spaceId }) : []),
       purgeJobOp({ kind: 'space', resourceId: spaceId }, { spaceId, userId }, now),
     ],

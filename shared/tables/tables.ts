@@ -13,7 +13,7 @@ import { createRecords } from '#shared/records/create.ts';
 import type { RecordItem } from '#shared/records/model.ts';
 import { uniqueName } from '#shared/spaces/names.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
-import { enqueuePurge, purgeJobOp } from '#shared/trash/purge-queue.ts';
+import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/trash/purge-queue.ts';
 import { prepareLinkField } from './links.ts';
 import { purgeTable } from './purge.ts';
 import { fieldItem, loadSchema, schemaFromItems, type TableSchema, type View, viewItem } from './schema.ts';
@@ -289,15 +289,7 @@ export const deleteTablePermanently = async (baseId: string, tableId: string, us
   const spaceId = String(table.spaceId);
   await transact(
     [
-      {
-        update: {
-          key: keys.table(tableId),
-          update:
-            'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by), purgeTime = :now',
-          condition: 'attribute_exists(pk) AND attribute_not_exists(purgeTime)',
-          values: { ':now': now.toISOString(), ':by': userId },
-        },
-      },
+      markPurgedOp(keys.table(tableId), userId, now),
       { delete: keys.baseTable(baseId, tableId) },
       { delete: keys.node(baseId, nodeIdOf(tableId)) },
       ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'table', spaceId, baseId }) : []),

@@ -1,6 +1,6 @@
 import { config } from '#shared/config.ts';
 import type { TransactOp } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 import { logger } from '#shared/http/logger.ts';
 import type { TrashType } from './items.ts';
 
@@ -32,6 +32,20 @@ export const purgeJobOp = (
     ...context,
     createdTime: now.toISOString(),
     runs: 0,
+  },
+});
+
+/**
+ * The update that makes a space, base or table invisible for good (`purgeTime`), keeping when and
+ * by whom it was first deleted; fails if it is gone or already being purged.
+ */
+export const markPurgedOp = (key: Key, userId: string, now: Date): TransactOp => ({
+  update: {
+    key,
+    update:
+      'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by), purgeTime = :now',
+    condition: 'attribute_exists(pk) AND attribute_not_exists(purgeTime)',
+    values: { ':now': now.toISOString(), ':by': userId },
   },
 });
 

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { uniqueName } from '#shared/spaces/names.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
-import { enqueuePurge, purgeJobOp } from '#shared/trash/purge-queue.ts';
+import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/trash/purge-queue.ts';
 
 export const DEFAULT_BASE_NAME = 'Untitled Base';
 
@@ -191,15 +191,7 @@ export const deleteBasePermanently = async (
   const trashId = typeof base.trashId === 'string' ? base.trashId : undefined;
   await transact(
     [
-      {
-        update: {
-          key: keys.base(baseId),
-          update:
-            'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by), purgeTime = :now',
-          condition: 'attribute_exists(pk) AND attribute_not_exists(purgeTime)',
-          values: { ':now': now.toISOString(), ':by': userId },
-        },
-      },
+      markPurgedOp(keys.base(baseId), userId, now),
       { delete: keys.spaceBase(spaceId, baseId) },
       ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'base', spaceId }) : []),
       purgeJobOp({ kind: 'base', resourceId: baseId }, { spaceId, userId }, now),

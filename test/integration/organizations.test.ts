@@ -1,8 +1,7 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Principal } from '#shared/auth/permission.ts';
 import { SCOPES } from '#shared/auth/scopes.ts';
-import { documentClient, getItem } from '#shared/db/client.ts';
+import { getItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ServiceUnavailableError } from '#shared/http/errors.ts';
 import { randomBase62 } from '#shared/ids.ts';
@@ -13,6 +12,7 @@ import { createUser } from '#shared/users/users.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { latestCode, mailsTo } from '#test/support/outbox.ts';
+import { scanTable } from '#test/support/scan.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
@@ -414,19 +414,7 @@ describe('★14 verification mail and verify', () => {
     const code = await latestCode(email);
     const item = await getItem(keys.orgDomain(organizationId, domain));
     expect(item).toMatchObject({ codeHash: expect.any(String), codeSalt: expect.any(String), attempts: 0 });
-    let startKey: Record<string, unknown> | undefined;
-    const holding: unknown[] = [];
-    do {
-      const page = await documentClient.send(
-        new ScanCommand({
-          TableName: process.env.TABLE_NAME,
-          ExclusiveStartKey: startKey,
-          ConsistentRead: true,
-        }),
-      );
-      for (const i of page.Items ?? []) if (JSON.stringify(i).includes(code)) holding.push(i);
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const holding = (await scanTable()).filter((i) => JSON.stringify(i).includes(code));
     expect(holding).toEqual([]);
   });
 

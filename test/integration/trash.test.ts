@@ -1,8 +1,7 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '#shared/auth/scopes.ts';
-import { documentClient, getItems, transact } from '#shared/db/client.ts';
+import { getItems, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { drainPurges, purgeJobOp } from '#shared/trash/purge-queue.ts';
@@ -12,29 +11,11 @@ import { createAccessToken } from '#shared/users/access-tokens.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
-import { itemsMentioning } from '#test/support/scan.ts';
+import { itemsMentioning, scanTable } from '#test/support/scan.ts';
 import { newMember, newWorkspace } from '#test/support/workspace.ts';
 
 type Ws = Awaited<ReturnType<typeof newWorkspace>>;
 type Item = Record<string, unknown>;
-
-/** Every item of the table (one scan). */
-const scanAll = async (): Promise<Item[]> => {
-  const found: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({
-        TableName: process.env.TABLE_NAME,
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    found.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-};
 
 /**
  * Items that mention one of the ids anywhere (keys or attributes, e.g. a trash item's
@@ -42,7 +23,7 @@ const scanAll = async (): Promise<Item[]> => {
  * field (cells of deleted fields stay in record items, never read again: README).
  */
 const leftovers = async (ids: string[], except: (item: Item) => boolean = () => false) =>
-  (await scanAll()).filter((item) => !except(item) && ids.some((i) => JSON.stringify(item).includes(i)));
+  (await scanTable()).filter((item) => !except(item) && ids.some((i) => JSON.stringify(item).includes(i)));
 
 const keyText = (i: Item) => `${String(i.pk)} ${String(i.sk)}`;
 

@@ -14,6 +14,7 @@ import {
   normalizeDomain,
   normalizeEmail,
 } from '#shared/organizations/domains.ts';
+import { retryAfterSeconds } from '#shared/organizations/verification.ts';
 
 describe('normalizeDomain', () => {
   it.each([
@@ -137,5 +138,24 @@ describe('mail transports', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('retryAfterSeconds', () => {
+  const sentAt = new Date('2026-11-24T10:00:00.000Z');
+  const item = { lastSentTime: sentAt.toISOString() };
+  const at = (ms: number) => new Date(sentAt.getTime() + ms);
+
+  it('counts the whole seconds left of the 60 s interval', () => {
+    expect(retryAfterSeconds(item, at(0))).toBe(60);
+    expect(retryAfterSeconds(item, at(1))).toBe(60);
+    expect(retryAfterSeconds(item, at(30_500))).toBe(30);
+    expect(retryAfterSeconds(item, at(59_999))).toBe(1);
+  });
+
+  it('never says less than 1 s, nor more than 60 s for a call whose clock predates the winner', () => {
+    expect(retryAfterSeconds(item, at(60_000))).toBe(1);
+    expect(retryAfterSeconds(item, at(-5))).toBe(60);
+    expect(retryAfterSeconds(item, at(-2_000))).toBe(60);
   });
 });
