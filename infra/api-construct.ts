@@ -9,7 +9,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
-import { BUNDLE_ENVIRONMENT, LAMBDA_BUNDLING } from './bundling.ts';
+import { BUNDLE_ENVIRONMENT, bundlingFor } from './bundling.ts';
 import { jwtIssuerFor, type StageConfig } from './config.ts';
 
 /**
@@ -116,7 +116,7 @@ export class ApiFunctions extends Construct {
           : this.bindTable(route.access),
       loggingFormat: lambda.LoggingFormat.JSON,
       logGroup: this.logGroup,
-      bundling: LAMBDA_BUNDLING,
+      bundling: bundlingFor(route.handler),
       environment: {
         TABLE_NAME: table.tableName,
         STAGE: config.stage,

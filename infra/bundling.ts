@@ -1,5 +1,6 @@
 import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+import { ROUTES } from '#shared/routes.ts';
 
 /**
  * The esbuild settings of every Lambda, shared by the stack (NodejsFunction) and scripts that
@@ -37,8 +38,24 @@ export const LAMBDA_BUNDLING: BundlingOptions = {
   logLevel: LogLevel.WARNING,
 };
 
-/** The esbuild options equivalent to `LAMBDA_BUNDLING`, for a script that bundles one handler itself. */
-export const esbuildOptionsFor = (entryPath: string, outfile?: string): BuildOptions => ({
+/**
+ * The `define` of a route's Lambda: `BUNDLED_ROUTE`, the JSON text of its route, which
+ * `shared/routes.ts` `routeOf` answers instead of searching the table, so each bundle carries one
+ * route rather than all of them. Empty for code that serves no route (workers).
+ */
+export const routeDefine = (handler: string | undefined): Record<string, string> => {
+  const route = ROUTES.find((r) => r.handler === handler);
+  return route ? { BUNDLED_ROUTE: JSON.stringify(JSON.stringify(route)) } : {};
+};
+
+/** The NodejsFunction `bundling` options of the Lambda of a route (or of a worker: no handler). */
+export const bundlingFor = (handler?: string): BundlingOptions => ({
+  ...LAMBDA_BUNDLING,
+  define: routeDefine(handler),
+});
+
+/** The esbuild options equivalent to `bundlingFor(handler)`, for a script that bundles one handler itself. */
+export const esbuildOptionsFor = (entryPath: string, outfile?: string, handler?: string): BuildOptions => ({
   entryPoints: [entryPath],
   ...(outfile ? { outfile } : {}),
   bundle: true,
@@ -51,5 +68,6 @@ export const esbuildOptionsFor = (entryPath: string, outfile?: string): BuildOpt
   external: EXTERNAL_MODULES,
   mainFields: MAIN_FIELDS,
   banner: { js: ESM_REQUIRE_BANNER },
+  define: routeDefine(handler),
   logLevel: 'warning',
 });

@@ -13,8 +13,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `auth`: `token` (default) any valid token; `admin` an instance admin; `personal` a personal
  *   token only (not a temporary one).
  * - `status`: the success status (default 200).
- * What each route is for, in words, lives with the README generator (`infra/local/route-docs.ts`):
- * every Lambda bundles this table, so it carries only what the code needs.
+ * What each route is for, in words, lives with the README generator (`infra/local/route-docs.ts`).
+ * A Lambda's bundle carries only its own route (`routeOf`, `BUNDLED_ROUTE`), the local server and
+ * the tests the whole table.
  */
 export interface RouteDef {
   method: HttpMethod;
@@ -715,9 +716,24 @@ export const ROUTES = [
 
 export type HandlerName = (typeof ROUTES)[number]['handler'];
 
-/** The route served by a handler; every handler module looks itself up here at load. */
-export const routeOf = (handler: HandlerName): RouteDef => {
+/**
+ * The JSON text of the one route a Lambda serves, put in by the bundler (`infra/bundling.ts`
+ * `bundlingFor`). With it, `routeOf` never touches `ROUTES`, so the bundle leaves the table out.
+ */
+declare const BUNDLED_ROUTE: string | undefined;
+
+const bundledRoute = (json: string, handler: HandlerName): RouteDef => {
+  const route = JSON.parse(json) as RouteDef;
+  if (route.handler !== handler) throw new Error(`Bundled for ${route.handler}, not ${handler}`);
+  return route;
+};
+
+const lookUpRoute = (handler: HandlerName): RouteDef => {
   const route = ROUTES.find((r) => r.handler === handler);
   if (!route) throw new Error(`No route for handler ${handler}`);
   return route;
 };
+
+/** The route served by a handler; every handler module looks itself up here at load. */
+export const routeOf = (handler: HandlerName): RouteDef =>
+  typeof BUNDLED_ROUTE === 'string' ? bundledRoute(BUNDLED_ROUTE, handler) : lookUpRoute(handler);

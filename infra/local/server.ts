@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ROUTES, type RouteDef } from '#shared/routes.ts';
+import { runPurgesInProcess } from '#shared/trash/purge-queue.ts';
+import { runPurgeJob } from '#shared/trash/purge-worker.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';
 
 type LambdaHandler = (
@@ -45,6 +47,8 @@ const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
  * into a payload 2.0 event and calls the same handler code the Lambda runs.
  */
 export const createLocalServer = (routes: readonly RouteDef[] = ROUTES): Server => {
+  // no SQS here: permanent deletes are purged in this process after their request answered
+  runPurgesInProcess(runPurgeJob);
   const match = routeMatcher(routes);
   return createServer(async (req, res) => {
     try {

@@ -51,10 +51,10 @@ const main = async () => {
     const { ensureAdmin } = await import('./admin.ts');
     const { createLocalServer, listen } = await import('./server.ts');
     const admin = await ensureAdmin(inMemory ? undefined : join(LOCAL_DIR, 'state.json'));
+    const server = createLocalServer();
     // Permanent deletes a previous run left unfinished (the in-process purge queue died with it).
     const { sweepPurgeJobs } = await import('#shared/trash/purge-worker.ts');
     await sweepPurgeJobs(Date.now(), 0);
-    const server = createLocalServer();
     const bound = await listen(server, port);
     console.log(
       `DynamoDB Local ${dynamo.endpoint} (${inMemory ? 'in memory, nothing kept' : `data in ${join(LOCAL_DIR, 'dynamodb')}`})`,

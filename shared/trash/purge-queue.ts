@@ -60,19 +60,29 @@ export const isPurgeJob = (value: unknown): value is PurgeJob => {
   );
 };
 
+/** Runs one job as far as it can: `purge-worker.ts` `runPurgeJob`. */
+export type PurgeRunner = (job: PurgeJob) => Promise<'done' | 'more'>;
+
 /**
  * Runs jobs in this process, after the request that sent them has answered (local server,
- * tests). A job whose budget runs out is sent again, as the cloud worker does.
+ * tests, bench). A job whose budget runs out is sent again, as the cloud worker does. The worker
+ * is handed in (`runPurgesInProcess`) rather than imported, so route bundles do not carry it.
+ * With no worker handed in, a job is logged and left to the sweep (its job item is durable).
  */
 class InProcessPurgeQueue implements PurgeQueue {
   private readonly running = new Set<Promise<void>>();
   private readonly failures: unknown[] = [];
+  runner: PurgeRunner | undefined;
 
   async send(job: PurgeJob): Promise<void> {
+    const runner = this.runner;
+    if (!runner) {
+      logger.warn('no purge queue and no in-process worker: the job waits for the sweep', { job });
+      return;
+    }
     const run: Promise<void> = (async () => {
       await new Promise((resolve) => setImmediate(resolve));
-      const { runPurgeJob } = await import('./purge-worker.ts');
-      if ((await runPurgeJob(job)) === 'more') await this.send(job);
+      if ((await runner(job)) === 'more') await this.send(job);
     })()
       .catch((error: unknown) => {
         logger.error('purge failed; the job item stays for a later run', { job, error: error as Error });
@@ -108,6 +118,11 @@ export const purgeQueue = (): Promise<PurgeQueue> => {
 /** Sends a job on this environment's queue, with the grace delay for writes still in flight. */
 export const enqueuePurge = async (job: PurgeJob): Promise<void> =>
   (await purgeQueue()).send(job, { delaySeconds: config.purgeDelaySeconds });
+
+/** Makes this process run purge jobs itself when there is no SQS queue (local server, tests, bench). */
+export const runPurgesInProcess = (runner: PurgeRunner): void => {
+  inProcess.runner = runner;
+};
 
 /** Waits for every purge of the in-process queue (tests, bench). */
 export const drainPurges = (): Promise<void> => inProcess.drain();

@@ -31,7 +31,7 @@ const bundles = async () => {
   const rows: { handler: string; bytes: number; gzip: number; loadMs: number }[] = [];
   for (const route of ROUTES) {
     const outfile = join(outDir, route.handler, 'index.mjs');
-    await build(esbuildOptionsFor(join(root, 'functions', `${route.handler}.ts`), outfile));
+    await build(esbuildOptionsFor(join(root, 'functions', `${route.handler}.ts`), outfile, route.handler));
     const bytes = (await stat(outfile)).size;
     const gzip = gzipSync(readFileSync(outfile)).length;
     // Module load in a fresh process: what a cold start pays for our code (the SDK is the runtime's).
@@ -77,6 +77,7 @@ const requests = async () => {
     process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
     process.env.LOCAL_OUTBOX_DIR = join(outDir, 'outbox'); // mail goes to files, never to SES
     await ensureTable(tableName, dynamo.endpoint);
+    await import('#test/support/in-process-purges.ts');
     const { call } = await import('#test/support/invoke.ts');
     const { newUser } = await import('#test/support/fixtures.ts');
     const { callSummary, resetCalls } = await import('#shared/db/metrics.ts');

@@ -15,6 +15,7 @@ import { ensureTable } from '#infra/local/table.ts';
 
 /** Times and DynamoDB calls of the permanent delete of a seeded table of each size. */
 export const purgeBench = async (token: string) => {
+  await import('#test/support/in-process-purges.ts');
   const { call } = await import('#test/support/invoke.ts');
   const { callSummary, resetCalls } = await import('#shared/db/metrics.ts');
   const { drainPurges } = await import('#shared/trash/purge-queue.ts');
