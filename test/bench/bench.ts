@@ -179,6 +179,11 @@ const organizations = async (token: string, measure: Measure) => {
   const domains = Array.from({ length: 8 }, (_, i) => `bench${Date.now()}x${i}.example.test`);
   for (const domain of domains) await call('add-organization-domain', { token, params, body: { domain } });
   const toSend = [...domains];
+  console.log('\n## Organizations: domain verification (mail to the local outbox)\n');
+  console.log(
+    '| request | status | DynamoDB calls | sequential round trips | RCU | WCU | handler time | calls |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
   await measure(
     '★14 POST …/send-verification-email (mail to the local outbox)',
     () => {
