@@ -1,5 +1,12 @@
 /** Field names and dbFieldNames (fields.md, first paragraph). Pure. */
 import { uniqueName } from '#shared/spaces/names.ts';
+import type { Field } from './types.ts';
+
+/** A field by id, else by name (filters, sorts, groups and projections accept both). */
+export const fieldByRef = <F extends Pick<Field, 'id' | 'name'>>(
+  fields: readonly F[],
+  ref: string,
+): F | undefined => fields.find((f) => f.id === ref) ?? fields.find((f) => f.name === ref);
 
 const DB_FIELD_NAME = /^[A-Za-z_]\w{0,62}$/;
 const DB_FIELD_NAME_MAX = 63;

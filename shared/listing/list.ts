@@ -120,7 +120,8 @@ const runGeneral = async (
 ): Promise<QueryResult> => {
   const { schema } = ctx;
   const tableId = String(schema.table.id);
-  const needed = queryFieldIds(plan.query);
+  const queried = queryFieldIds(plan.query);
+  const needed = new Set(queried);
   if (link?.symmetricFieldId) needed.add(link.symmetricFieldId);
   const fields: Field[] = schema.fields.filter((f) => needed.has(f.id));
   const attrs = rowAttributes(schema.fields, needed);
@@ -154,7 +155,6 @@ const runGeneral = async (
     }
   }
 
-  const queried = queryFieldIds(plan.query);
   const linkFieldIds = new Set(fields.filter((f) => f.type === 'link' && queried.has(f.id)).map((f) => f.id));
   const titles = linkFieldIds.size
     ? await linkTitlesFor(schema, items as RecordItem[], linkFieldIds)

@@ -6,6 +6,7 @@
  * view's filter, sort, manual order and hidden columns); `groupBy` does. A saved view filter
  * member that a later field change made invalid is dropped, not answered with a 400.
  */
+import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { ValidationError } from '#shared/http/errors.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
@@ -42,7 +43,7 @@ export const resolveSortItems = (raw: unknown, fields: readonly Field[], param: 
     const order = s.order ?? 'asc';
     if (order !== 'asc' && order !== 'desc')
       throw new ValidationError(`${param}.${i}.order: must be "asc" or "desc"`);
-    const field = fields.find((f) => f.id === s.fieldId) ?? fields.find((f) => f.name === s.fieldId);
+    const field = fieldIn(fields, s.fieldId);
     if (!field)
       throw new ValidationError(`${param}.${i}.fieldId: field ${JSON.stringify(s.fieldId)} not found`);
     return { fieldId: field.id, order };

@@ -28,6 +28,7 @@
 import { isRecord } from '#shared/fields/cells.ts';
 import { canonicalTimeZone, isoOf } from '#shared/fields/format.ts';
 import { isMultipleRelationship } from '#shared/fields/kinds/link.ts';
+import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { ValidationError } from '#shared/http/errors.ts';
 import {
@@ -214,9 +215,6 @@ const fail = (path: string, message: string) => new ValidationError(`${path}: ${
 
 const describeField = (field: Field, kind: FilterKind) => `${kind} field ${JSON.stringify(field.name)}`;
 
-const findField = (fields: readonly Field[], ref: string): Field | undefined =>
-  fields.find((f) => f.id === ref) ?? fields.find((f) => f.name === ref);
-
 /** Text or a number as text (text fields); `""` counts as no value. */
 const textValue = (value: unknown, path: string): string | null => {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -378,7 +376,7 @@ interface Walk {
 const resolveItem = (raw: Record<string, unknown>, walk: Walk, path: string): FilterItem => {
   if (typeof raw.fieldId !== 'string') throw fail(`${path}.fieldId`, 'must be a field id or name');
   if (typeof raw.operator !== 'string') throw fail(`${path}.operator`, 'must be text');
-  const field = findField(walk.fields, raw.fieldId);
+  const field = fieldByRef(walk.fields, raw.fieldId);
   if (!field) throw fail(`${path}.fieldId`, `field ${JSON.stringify(raw.fieldId.slice(0, 200))} not found`);
   const kind = filterKindOf(field);
   let operator = raw.operator;

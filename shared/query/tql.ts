@@ -18,6 +18,7 @@
  * `\uXXXX`; any other escaped character stands for itself) and a doubled quote (`'it''s'`).
  * Blank text is no condition (an empty filter, matching every record).
  */
+import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { ValidationError } from '#shared/http/errors.ts';
 import { MAX_FILTER_DEPTH, resolveFilter, resolveFilterItem } from './filter.ts';
@@ -257,7 +258,7 @@ class Parser {
     if (ref.kind !== 'field')
       throw fail(`expected a field reference like {Name} or "(", found ${show(ref)}`, ref.at);
     const name = ref.text.trim();
-    const field = this.fields.find((f) => f.id === name) ?? this.fields.find((f) => f.name === name);
+    const field = fieldByRef(this.fields, name);
     if (!field) throw fail(`field {${name.slice(0, 200)}} not found`, ref.at);
     const opToken = this.peek();
     const { symbol, value, valueAt } = this.operatorAndValue();

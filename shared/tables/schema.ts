@@ -1,5 +1,6 @@
 import { type Item, queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { NotFoundError } from '#shared/http/errors.ts';
 
@@ -88,7 +89,7 @@ export const primaryField = (schema: TableSchema): Field => {
 
 /** Looks a field up by id or name (filters, sorts and groups accept both). */
 export const fieldByRef = (schema: TableSchema, ref: string): Field | undefined =>
-  schema.fields.find((f) => f.id === ref) ?? schema.fields.find((f) => f.name === ref);
+  fieldIn(schema.fields, ref);
 
 /** The table's default view: the one with the lowest order. */
 export const defaultView = (schema: TableSchema): View => {

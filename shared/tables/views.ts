@@ -1,6 +1,7 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import { type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
@@ -41,7 +42,7 @@ const DEFAULT_VIEW_NAME: Record<ViewType, string> = {
 export const MAX_GROUP_LEVELS = 3;
 
 const resolveRef = (fields: readonly Field[], ref: string, where: string): Field => {
-  const field = fields.find((f) => f.id === ref) ?? fields.find((f) => f.name === ref);
+  const field = fieldByRef(fields, ref);
   if (!field) throw new ValidationError(`${where}: field ${JSON.stringify(ref)} not found`);
   return field;
 };

@@ -40,7 +40,9 @@ describe('Lambda bundling', () => {
 
   it('gives the stack the same define, and workers none', () => {
     expect(bundlingFor('get-space')).toMatchObject({ ...LAMBDA_BUNDLING, define: routeDefine('get-space') });
-    expect(JSON.parse(JSON.parse(String(routeDefine('get-space').BUNDLED_ROUTE)))).toEqual(routeOf('get-space'));
+    expect(JSON.parse(JSON.parse(String(routeDefine('get-space').BUNDLED_ROUTE)))).toEqual(
+      routeOf('get-space'),
+    );
     expect(bundlingFor().define).toEqual({});
   });
 });
