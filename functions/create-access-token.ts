@@ -4,15 +4,16 @@ import { idOf, scopeSchema } from '#shared/http/schemas.ts';
 import { displayName, futureIsoTime, listOf, text } from '#shared/http/validation.ts';
 import { createAccessToken } from '#shared/users/access-tokens.ts';
 
+// A limit list is never empty (auth-errors.md): absent or null means no limit.
 const body = z.object({
   name: displayName,
   description: z.optional(z.nullable(text(1000))),
   scopes: listOf(scopeSchema, 1, 100),
-  spaceIds: z.optional(listOf(idOf('space'), 0, 100)),
-  baseIds: z.optional(listOf(idOf('base'), 0, 100)),
+  spaceIds: z.optional(z.nullable(listOf(idOf('space'), 1, 100))),
+  baseIds: z.optional(z.nullable(listOf(idOf('base'), 1, 100))),
   expiredTime: futureIsoTime,
 });
 
 export const handler = defineHandler('create-access-token', { body }, async ({ principal, body }) =>
-  createAccessToken(principal.userId, { ...body, scopes: [...new Set(body.scopes)] }),
+  createAccessToken(principal, { ...body, scopes: [...new Set(body.scopes)] }),
 );

@@ -9,7 +9,8 @@ const body = z.object({
   isAdmin: z.optional(z.boolean()),
 });
 
-export const handler = defineHandler('create-user', { body }, async ({ body }) => {
-  const { id, name, email, token } = await createUser(body);
+// The new user's first token is capped by the calling token's scopes: a token never hands out more.
+export const handler = defineHandler('create-user', { body }, async ({ body, principal }) => {
+  const { id, name, email, token } = await createUser({ ...body, scopes: [...principal.scopes] });
   return { id, name, email, token };
 });

@@ -2,14 +2,14 @@ import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
 import { idOf } from '#shared/http/schemas.ts';
 import { futureIsoTime } from '#shared/http/validation.ts';
-import { refreshAccessToken } from '#shared/users/access-tokens.ts';
+import { accessTokenKey, refreshAccessToken } from '#shared/users/access-tokens.ts';
 
 const params = z.object({ accessTokenId: idOf('accessToken') });
 const body = z.object({ expiredTime: futureIsoTime });
 
 export const handler = defineHandler(
   'refresh-access-token',
-  { params, body },
-  async ({ principal, params, body }) =>
-    refreshAccessToken(principal.userId, params.accessTokenId, body.expiredTime),
+  { params, body, preload: (userId, { params }) => [accessTokenKey(userId, params.accessTokenId)] },
+  async ({ principal, params, body, loaded }) =>
+    refreshAccessToken(principal, params.accessTokenId, body.expiredTime, loaded),
 );

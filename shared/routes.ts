@@ -10,8 +10,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `access`: what the Lambda may do to the table (read routes get no write grant).
  * - `actions`: what the caller needs, in both its role on the resource's space and its token's
  *   scopes (routes on no space resource check only the token's scopes).
- * - `auth`: `token` (default) any valid token; `admin` an instance admin; `personal` a personal
- *   token only (not a temporary one).
+ * - `auth`: `token` (default) any valid token; `personal` a personal token only (not a temporary
+ *   one). An instance-admin route says so by needing `instance|admin`, which also needs the
+ *   user's admin flag.
+ * A route with no actions must be on the commented allow-list of `test/unit/route-access.test.ts`.
  * - `status`: the success status (default 200).
  * What each route is for, in words, lives with the README generator (`infra/local/route-docs.ts`).
  * A Lambda's bundle carries only its own route (`routeOf`, `BUNDLED_ROUTE`), the local server and
@@ -23,7 +25,7 @@ export interface RouteDef {
   handler: string;
   access: 'read' | 'write';
   actions: readonly Scope[];
-  auth?: 'token' | 'admin' | 'personal';
+  auth?: 'token' | 'personal';
   status?: number;
   /** The route sends mail: its Lambda alone may call SES, from the stage's sender only. */
   sendsMail?: boolean;
@@ -94,8 +96,7 @@ export const ROUTES = [
     path: '/admin/users',
     handler: 'create-user',
     access: 'write',
-    actions: [],
-    auth: 'admin',
+    actions: ['instance|admin'],
     status: 201,
   },
 
@@ -412,7 +413,7 @@ export const ROUTES = [
     path: '/plugin',
     handler: 'create-plugin',
     access: 'write',
-    actions: [],
+    actions: ['plugin|create'],
     status: 201,
   },
   {
@@ -420,29 +421,28 @@ export const ROUTES = [
     path: '/plugin',
     handler: 'list-plugins',
     access: 'read',
-    actions: [],
+    actions: ['plugin|read'],
   },
   {
     method: 'GET',
     path: '/plugin/{pluginId}',
     handler: 'get-plugin',
     access: 'read',
-    actions: [],
+    actions: ['plugin|read'],
   },
   {
     method: 'DELETE',
     path: '/plugin/{pluginId}',
     handler: 'delete-plugin',
     access: 'write',
-    actions: [],
+    actions: ['plugin|delete'],
   },
   {
     method: 'PATCH',
     path: '/admin/plugin/{pluginId}/publish',
     handler: 'publish-plugin',
     access: 'write',
-    actions: [],
-    auth: 'admin',
+    actions: ['instance|admin', 'plugin|update'],
   },
   {
     method: 'POST',

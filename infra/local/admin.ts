@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { credentialKeys, principalFrom, readCredential } from '#shared/auth/authenticate.ts';
-import { SCOPES } from '#shared/auth/scopes.ts';
+import { scopesFor } from '#shared/auth/scopes.ts';
 import { getItems } from '#shared/db/client.ts';
-import { createAccessToken } from '#shared/users/access-tokens.ts';
+import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { createUser, FIRST_TOKEN_DAYS } from '#shared/users/users.ts';
 import { readJson } from './environment.ts';
 
@@ -14,11 +14,12 @@ interface AdminState {
   token: string;
 }
 
+/** The saved token still authenticates and carries every scope an admin may have (new scopes appear). */
 const stillWorks = async (token: string): Promise<boolean> => {
   try {
     const credential = await readCredential(`Bearer ${token}`);
-    principalFrom(credential, await getItems(credentialKeys(credential)));
-    return true;
+    const principal = principalFrom(credential, await getItems(credentialKeys(credential)));
+    return scopesFor(true).every((s) => principal.scopes.has(s));
   } catch {
     return false;
   }
@@ -35,9 +36,9 @@ export const ensureAdmin = async (stateFile: string | undefined): Promise<AdminS
   if (saved && (await stillWorks(saved.token))) state = saved;
   else if (saved) {
     const expiredTime = new Date(Date.now() + FIRST_TOKEN_DAYS * 86_400_000).toISOString();
-    const { token } = await createAccessToken(saved.userId, {
+    const { token } = await createOperatorToken(saved.userId, {
       name: 'Local server',
-      scopes: [...SCOPES],
+      scopes: scopesFor(true),
       expiredTime,
     });
     state = { ...saved, token };

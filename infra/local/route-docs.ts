@@ -109,18 +109,16 @@ export const END = '<!-- routes:end -->';
 /** The markdown table of every route. Pure. */
 export const renderRouteTable = (routes: readonly RouteDef[] = ROUTES): string => {
   const rows = routes.map((r) => {
-    const who =
-      r.auth === 'admin'
-        ? 'an instance admin'
-        : r.auth === 'personal'
-          ? 'a personal token'
-          : 'any valid token';
-    const needs = !r.actions.length
+    const who = r.auth === 'personal' ? 'a personal token' : 'any valid token';
+    const actions = r.actions as readonly string[];
+    const outsideSpaces = actions.every((a) => /^(enterprise|plugin|instance)\|/.test(a));
+    const needs = !actions.length
       ? who
-      : r.actions.every((a) => a.startsWith('enterprise|'))
-        ? `${r.actions.join(', ')} (token scope)${r.path.includes('{organizationId}') ? ' and organization admin' : ''}`
-        : `${r.actions.join(', ')} (role and token scope)`;
-    return `| ${r.method} | \`${API_PREFIX}${r.path}\` | ${ROUTE_SUMMARIES[r.handler as HandlerName]} | ${needs} | \`functions/${r.handler}.ts\` |`;
+      : outsideSpaces
+        ? `${actions.join(', ')} (token scope)${actions.includes('instance|admin') ? ' and an instance admin' : ''}${r.path.includes('{organizationId}') ? ' and organization admin' : ''}`
+        : `${actions.join(', ')} (role and token scope)`;
+    // A pipe inside a cell must be escaped, or it splits the cell.
+    return `| ${r.method} | \`${API_PREFIX}${r.path}\` | ${ROUTE_SUMMARIES[r.handler as HandlerName]} | ${needs.replaceAll('|', '\\|')} | \`functions/${r.handler}.ts\` |`;
   });
   return ['| method | path | what | needs | code |', '|---|---|---|---|---|', ...rows].join('\n');
 };

@@ -39,8 +39,9 @@ export const credentialKeys = (c: Credential): Key[] => [
   keys.user(c.userId),
 ];
 
+/** A stored limit list; an empty one limits to nothing (it never means "no limit"). */
 const list = (v: unknown): string[] | undefined =>
-  Array.isArray(v) && v.length > 0 ? v.filter((x): x is string => typeof x === 'string') : undefined;
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
 
 interface Limits {
   spaceIds?: string[];

@@ -42,7 +42,13 @@ export const checkAccess = (input: {
   actions: readonly Scope[];
 }): void => {
   const { principal, resource, role, actions } = input;
-  if (!role) throw new ForbiddenError(`not a collaborator of space ${resource.spaceId}`);
+  // The caller named the resource's id; the space above it is not theirs to learn.
+  if (!role)
+    throw new ForbiddenError(
+      resource.id === resource.spaceId
+        ? `not a collaborator of space ${resource.id}`
+        : `not a collaborator of the space that holds ${resource.id}`,
+    );
   if (!tokenCovers(principal, resource))
     throw new ForbiddenError(`this token is limited to other spaces or bases than ${resource.id}`);
   for (const action of actions) {

@@ -29,6 +29,11 @@ export const SCOPES = [
   'record|comment',
   'enterprise|read',
   'enterprise|update',
+  'plugin|create',
+  'plugin|read',
+  'plugin|update',
+  'plugin|delete',
+  'instance|admin',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -39,7 +44,20 @@ export const isScope = (value: string): value is Scope => (SCOPES as readonly st
 export const ROLES = ['owner', 'creator', 'editor', 'commenter', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-const reads = SCOPES.filter((s) => s.endsWith('|read') && !s.startsWith('enterprise'));
+/**
+ * Scopes that no space role gives: organizations, the plugin registry and the instance are not
+ * resources of a space, so only the token (and, for `instance|admin`, the user's flag) decides.
+ */
+const OUTSIDE_SPACES = ['enterprise|', 'plugin|', 'instance|'];
+const inSpaces = (s: Scope) => !OUTSIDE_SPACES.some((prefix) => s.startsWith(prefix));
+
+/** The scope only an instance admin's token may carry; admin routes need it and the user's flag. */
+export const ADMIN_SCOPE = 'instance|admin' satisfies Scope;
+
+/** Every scope a token of this user may carry: all of them, `instance|admin` for admins only. */
+export const scopesFor = (isAdmin: boolean): Scope[] => SCOPES.filter((s) => isAdmin || s !== ADMIN_SCOPE);
+
+const reads = SCOPES.filter((s) => s.endsWith('|read') && inSpaces(s));
 const viewer: Scope[] = [...reads];
 const commenter: Scope[] = [...viewer, 'record|comment'];
 const editor: Scope[] = [
@@ -64,7 +82,7 @@ const creator: Scope[] = [
   'field|delete',
   'space|invite',
 ];
-const owner: Scope[] = SCOPES.filter((s) => !s.startsWith('enterprise'));
+const owner: Scope[] = SCOPES.filter(inSpaces);
 
 /** The actions each role gives on its space (auth-errors.md, "Roles"). */
 export const ROLE_ACTIONS: Readonly<Record<Role, ReadonlySet<Scope>>> = {

@@ -13,6 +13,7 @@ import {
 } from '#shared/auth/authenticate.ts';
 import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
 import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
+import { ADMIN_SCOPE } from '#shared/auth/scopes.ts';
 import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
@@ -250,7 +251,8 @@ export const defineHandler = <
       throw new ForbiddenError(
         'a temporary token cannot be used for this route; use a personal access token',
       );
-    if (route.auth === 'admin' && !principal.isAdmin)
+    // An admin route needs the user's flag (read now) as well as the `instance|admin` scope (below).
+    if (route.actions.includes(ADMIN_SCOPE) && !principal.isAdmin)
       throw new ForbiddenError('only an instance admin may do this');
     if (inputError || !input) throw inputError;
     let resource: Located | undefined;

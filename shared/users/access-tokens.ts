@@ -1,16 +1,27 @@
+import type { Principal } from '#shared/auth/permission.ts';
 import { mintPersonalToken } from '#shared/auth/personal-token.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
-import { deleteItem, type Item, putItem, queryAll, updateItem } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { basesToPlace, checkWithinCeiling, type TokenRights } from '#shared/auth/token-ceiling.ts';
+import {
+  deleteItem,
+  getItems,
+  type Item,
+  type ItemLookup,
+  putItem,
+  queryAll,
+  updateItem,
+} from '#shared/db/client.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 import { NotFoundError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 
+/** A token's fields as a caller gives them; a limit list is never empty (null or absent: no limit). */
 export interface TokenFields {
   name: string;
   description?: string | null;
   scopes: Scope[];
-  spaceIds?: string[];
-  baseIds?: string[];
+  spaceIds?: string[] | null;
+  baseIds?: string[] | null;
   expiredTime: string;
 }
 
@@ -26,8 +37,8 @@ export const accessTokenItem = (input: TokenFields & { userId: string; now?: Dat
     name: input.name,
     description: input.description ?? null,
     scopes: input.scopes,
-    spaceIds: input.spaceIds?.length ? input.spaceIds : null,
-    baseIds: input.baseIds?.length ? input.baseIds : null,
+    spaceIds: input.spaceIds ?? null,
+    baseIds: input.baseIds ?? null,
     expiredTime: input.expiredTime,
     createdTime: (input.now ?? new Date()).toISOString(),
     lastUsedTime: null,
@@ -51,8 +62,55 @@ export const toTokenInfo = (item: Item) => ({
 
 const notFound = (id: string) => () => new NotFoundError(`Access token ${id} not found`);
 
-/** Creates a token for the user; returns its info with the token text. */
-export const createAccessToken = async (userId: string, fields: TokenFields) => {
+/** The stored rights of a token item. */
+const rightsOf = (item: Item): TokenRights => ({
+  scopes: (item.scopes as Scope[] | undefined) ?? [],
+  spaceIds: (item.spaceIds as string[] | null | undefined) ?? null,
+  baseIds: (item.baseIds as string[] | null | undefined) ?? null,
+});
+
+/**
+ * Checks that `wanted` lies within the calling token's rights (a 403 otherwise). Reads the bases
+ * it names that the caller does not list itself, to learn their spaces (one batch, only for a
+ * limited caller).
+ */
+const checkCeiling = async (caller: Principal, wanted: TokenRights): Promise<void> => {
+  const unplaced = basesToPlace(caller, wanted);
+  const bases = unplaced.length ? await getItems(unplaced.map((b) => keys.base(b))) : undefined;
+  checkWithinCeiling(caller, wanted, (b) => {
+    const base = bases?.get(keys.base(b));
+    return base && !base.deletedTime ? String(base.spaceId) : undefined;
+  });
+};
+
+/** The key of the caller's own token `id`: the routes that change a token read it with authentication. */
+export const accessTokenKey = (userId: string, id: string): Key => keys.accessToken(userId, id);
+
+/**
+ * One of the caller's tokens that the calling token may manage: it must exist (404) and lie
+ * within the calling token's rights (403), so a narrowed token cannot refresh, widen or revoke a
+ * stronger sibling.
+ */
+const manageable = async (caller: Principal, id: string, loaded: ItemLookup): Promise<Item> => {
+  const item = loaded.get(accessTokenKey(caller.userId, id));
+  if (!item) throw notFound(id)();
+  if (id !== caller.tokenId) await checkCeiling(caller, rightsOf(item));
+  return item;
+};
+
+/**
+ * Creates a token for the calling user within the calling token's rights (`checkWithinCeiling`);
+ * returns its info with the token text.
+ */
+export const createAccessToken = async (caller: Principal, fields: TokenFields) => {
+  await checkCeiling(caller, fields);
+  const { item, token } = accessTokenItem({ ...fields, userId: caller.userId });
+  await putItem(item);
+  return { ...toTokenInfo(item), token };
+};
+
+/** Creates a token with no ceiling check: for the operator's tools, which act as the user. */
+export const createOperatorToken = async (userId: string, fields: TokenFields) => {
   const { item, token } = accessTokenItem({ ...fields, userId });
   await putItem(item);
   return { ...toTokenInfo(item), token };
@@ -72,22 +130,34 @@ export const tokenPatch = (patch: Partial<Omit<TokenFields, 'expiredTime'>>) => 
   for (const [field, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     names[`#${field}`] = field;
-    values[`:${field}`] = Array.isArray(value) && value.length === 0 && field !== 'scopes' ? null : value;
+    values[`:${field}`] = value;
     sets.push(`#${field} = :${field}`);
   }
   return { sets, names, values };
 };
 
-/** Changes name, description, scopes or limits of one of the user's tokens (404 if not there). */
+/**
+ * Changes name, description, scopes or limits of one of the user's tokens (404 if not there).
+ * The token must be one the caller may manage, and its rights after the change must lie within
+ * the caller's (403 otherwise, nothing written). `null` limits mean "no limit".
+ */
 export const updateAccessToken = async (
-  userId: string,
+  caller: Principal,
   id: string,
   patch: Partial<Omit<TokenFields, 'expiredTime'>>,
+  loaded: ItemLookup,
 ) => {
+  const current = await manageable(caller, id, loaded);
+  const before = rightsOf(current);
+  await checkCeiling(caller, {
+    scopes: patch.scopes ?? before.scopes,
+    spaceIds: patch.spaceIds === undefined ? before.spaceIds : patch.spaceIds,
+    baseIds: patch.baseIds === undefined ? before.baseIds : patch.baseIds,
+  });
   const { sets, names, values } = tokenPatch(patch);
   const item = await updateItem(
     {
-      key: keys.accessToken(userId, id),
+      key: keys.accessToken(caller.userId, id),
       update: sets.length ? `SET ${sets.join(', ')}` : 'SET #id = #id',
       condition: 'attribute_exists(pk)',
       // An empty patch rewrites the id onto itself; '#id' must not be named when unused.
@@ -99,12 +169,21 @@ export const updateAccessToken = async (
   return toTokenInfo(item);
 };
 
-/** Gives a token a new secret and expiry; the old text stops working at once. */
-export const refreshAccessToken = async (userId: string, id: string, expiredTime: string) => {
-  const { token, secretHash } = mintPersonalToken(id, userId);
+/**
+ * Gives one of the caller's tokens (one it may manage) a new secret and expiry; the old text
+ * stops working at once.
+ */
+export const refreshAccessToken = async (
+  caller: Principal,
+  id: string,
+  expiredTime: string,
+  loaded: ItemLookup,
+) => {
+  await manageable(caller, id, loaded);
+  const { token, secretHash } = mintPersonalToken(id, caller.userId);
   const item = await updateItem(
     {
-      key: keys.accessToken(userId, id),
+      key: keys.accessToken(caller.userId, id),
       update: 'SET secretHash = :h, expiredTime = :e, refreshedTime = :now',
       condition: 'attribute_exists(pk)',
       values: { ':h': secretHash, ':e': expiredTime, ':now': new Date().toISOString() },
@@ -114,9 +193,10 @@ export const refreshAccessToken = async (userId: string, id: string, expiredTime
   return { ...toTokenInfo(item), token };
 };
 
-/** Revokes a token at once. */
-export const deleteAccessToken = async (userId: string, id: string): Promise<void> => {
-  await deleteItem(keys.accessToken(userId, id), notFound(id));
+/** Revokes one of the caller's tokens (one it may manage) at once. */
+export const deleteAccessToken = async (caller: Principal, id: string, loaded: ItemLookup): Promise<void> => {
+  await manageable(caller, id, loaded);
+  await deleteItem(keys.accessToken(caller.userId, id), notFound(id));
 };
 
 /** Records that a token was used (at most hourly, see `shouldTouch`). */

@@ -1,4 +1,4 @@
-import { SCOPES } from '#shared/auth/scopes.ts';
+import { type Scope, scopesFor } from '#shared/auth/scopes.ts';
 import { type Item, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ConflictError, InternalServerError } from '#shared/http/errors.ts';
@@ -12,6 +12,11 @@ export interface NewUser {
   name: string;
   email: string;
   isAdmin?: boolean;
+  /**
+   * The scopes of the first token, at most those a user of this kind may have (`scopesFor`);
+   * every one of them when absent (the operator's tools).
+   */
+  scopes?: readonly Scope[];
 }
 
 /** The public shape of a user. */
@@ -22,7 +27,7 @@ export const toUser = (item: Item) => ({
 });
 
 /**
- * Creates a user with a personal token holding every scope (valid 30 days), atomically with the
+ * Creates a user with a personal token (valid 30 days) holding `input.scopes` or every scope, atomically with the
  * claim on its email; an email already taken is a 409. Returns the user and the token text.
  */
 export const createUser = async (input: NewUser, now = new Date()) => {
@@ -40,7 +45,7 @@ export const createUser = async (input: NewUser, now = new Date()) => {
   const { item: tokenItem, token } = accessTokenItem({
     userId,
     name: 'Default token',
-    scopes: [...SCOPES],
+    scopes: scopesFor(input.isAdmin === true).filter((s) => !input.scopes || input.scopes.includes(s)),
     expiredTime: new Date(now.getTime() + FIRST_TOKEN_DAYS * 86_400_000).toISOString(),
     now,
   });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from '#shared/auth/scopes.ts';
+import { scopesFor } from '#shared/auth/scopes.ts';
 import { getItems } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { randomBase62 } from '#shared/ids.ts';
@@ -53,7 +53,7 @@ describe('POST /admin/users', () => {
     expect(list.body[0]).toMatchObject({
       id: created.body.token.split('_')[1],
       name: 'Default token',
-      scopes: [...SCOPES],
+      scopes: scopesFor(false),
       spaceIds: null,
       baseIds: null,
     });

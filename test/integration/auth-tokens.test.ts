@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashSecret } from '#shared/auth/personal-token.ts';
-import { SCOPES } from '#shared/auth/scopes.ts';
+import { scopesFor } from '#shared/auth/scopes.ts';
 import { deleteItem, getItems, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { NotFoundError } from '#shared/http/errors.ts';
@@ -345,7 +345,7 @@ describe('GET /access-token', () => {
       id: user.tokenId,
       name: 'Default token',
       description: null,
-      scopes: [...SCOPES],
+      scopes: scopesFor(false),
       spaceIds: null,
       baseIds: null,
       expiredTime: expect.stringMatching(ISO),
@@ -423,10 +423,13 @@ describe('PATCH /access-token/{id}', () => {
       params,
       body: { spaceIds: [spaceId] },
     });
-    const cleared = await call('update-access-token', { token: user.auth, params, body: { spaceIds: [] } });
+    const cleared = await call('update-access-token', { token: user.auth, params, body: { spaceIds: null } });
+    const emptied = await call('update-access-token', { token: user.auth, params, body: { spaceIds: [] } });
 
     expect(limited).toMatchObject({ status: 200, body: { spaceIds: [spaceId], name: 'Script' } });
     expect(cleared).toMatchObject({ status: 200, body: { spaceIds: null, name: 'Script' } });
+    // An empty list would read as "no space at all" or "no limit": neither is what a caller means.
+    expect(emptied).toMatchObject({ status: 400, body: { code: 'validation_error' } });
   });
 
   it('narrowing the scopes takes effect on the very next request', async () => {

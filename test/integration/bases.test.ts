@@ -300,7 +300,7 @@ describe('GET /base/{baseId}', () => {
       body: {
         status: 403,
         code: 'restricted_resource',
-        message: `not a collaborator of space ${roles.spaceId}`,
+        message: `not a collaborator of the space that holds ${roles.baseId}`,
       },
     });
   });
@@ -504,7 +504,10 @@ describe('DELETE /base/{baseId}', () => {
     const res = await call('delete-base', { token: stranger.auth, params: { baseId: roles.baseId } });
     expect(res).toMatchObject({
       status: 403,
-      body: { code: 'restricted_resource', message: `not a collaborator of space ${roles.spaceId}` },
+      body: {
+        code: 'restricted_resource',
+        message: `not a collaborator of the space that holds ${roles.baseId}`,
+      },
     });
   });
 
@@ -645,7 +648,10 @@ describe('DELETE /base/{baseId}/permanent', () => {
     await drainPurges();
     expect(res).toMatchObject({
       status: 403,
-      body: { code: 'restricted_resource', message: `not a collaborator of space ${roles.spaceId}` },
+      body: {
+        code: 'restricted_resource',
+        message: `not a collaborator of the space that holds ${roles.baseId}`,
+      },
     });
     expect(await itemsMentioning(roles.baseId)).toHaveLength(2);
   });

@@ -7,7 +7,7 @@ import { ServiceUnavailableError } from '#shared/http/errors.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { useMailTransport } from '#shared/mail/transport.ts';
 import { sendVerificationEmail } from '#shared/organizations/verification.ts';
-import { createAccessToken } from '#shared/users/access-tokens.ts';
+import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { createUser } from '#shared/users/users.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
@@ -133,7 +133,7 @@ describe('organizations', () => {
   it('needs enterprise|read to read and enterprise|update to write, and no space limits', async () => {
     const { admin, organizationId, domain } = await orgWithDomain();
     const token = async (scopes: (typeof SCOPES)[number][], spaceIds?: string[]) =>
-      `Bearer ${(await createAccessToken(admin.id, { name: 't', scopes, expiredTime: future(), spaceIds })).token}`;
+      `Bearer ${(await createOperatorToken(admin.id, { name: 't', scopes, expiredTime: future(), spaceIds })).token}`;
     const readOnly = await token(['enterprise|read']);
     expect((await call('get-organization', { token: readOnly, params: { organizationId } })).status).toBe(
       200,

@@ -718,6 +718,6 @@ describe('roles on tables', () => {
       params: { baseId: t.baseId, tableId: t.tableId },
     });
 
-    expect(res).toMatchObject(forbidden(`not a collaborator of space ${t.spaceId}`));
+    expect(res).toMatchObject(forbidden(`not a collaborator of the space that holds ${t.tableId}`));
   });
 });

@@ -7,7 +7,7 @@ import { newId, nodeIdOf } from '#shared/ids.ts';
 import { drainPurges, purgeJobOp } from '#shared/trash/purge-queue.ts';
 import { runPurgeJob, STALE_JOB_MS, sweepPurgeJobs } from '#shared/trash/purge-worker.ts';
 import { TRASH_PAGE_SIZE } from '#shared/trash/trash.ts';
-import { createAccessToken } from '#shared/users/access-tokens.ts';
+import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
@@ -101,7 +101,7 @@ describe('GET /trash/items (trashed tables of a base)', () => {
       forbidden(`not allowed to operate table|delete on ${ws.baseId}`),
     );
     expect(await trashItems(ws, ws.baseId, stranger.auth)).toMatchObject(
-      forbidden(`not a collaborator of space ${ws.spaceId}`),
+      forbidden(`not a collaborator of the space that holds ${ws.baseId}`),
     );
     const unknown = newId('base');
     expect(await trashItems(ws, unknown)).toMatchObject(notFound(`Base ${unknown} not found`));
@@ -289,7 +289,7 @@ describe('POST /trash/restore/{trashId}', () => {
     ).toMatchObject(forbidden(`not allowed to operate table|delete on ${t.id}`));
     expect(
       await call('restore-trash-item', { token: stranger.auth, params: { trashId: tableTrash } }),
-    ).toMatchObject(forbidden(`not a collaborator of space ${ws.spaceId}`));
+    ).toMatchObject(forbidden(`not a collaborator of the space that holds ${t.id}`));
     expect(
       (await call('restore-trash-item', { token: creator.auth, params: { trashId: tableTrash } })).status,
     ).toBe(201);
@@ -315,12 +315,12 @@ describe('POST /trash/restore/{trashId}', () => {
     await call('delete-base', { token: ws.owner.auth, params: { baseId: ws.baseId } });
     const trashId = (await trashList(ws.owner.auth, 'base')).body.trashItems[0].id;
     const expiredTime = new Date(Date.now() + 86_400_000).toISOString();
-    const narrow = await createAccessToken(ws.owner.id, {
+    const narrow = await createOperatorToken(ws.owner.id, {
       name: 'no base|delete',
       scopes: SCOPES.filter((s) => s !== 'base|delete'),
       expiredTime,
     });
-    const elsewhere = await createAccessToken(ws.owner.id, {
+    const elsewhere = await createOperatorToken(ws.owner.id, {
       name: 'other space',
       scopes: [...SCOPES],
       spaceIds: [other.spaceId],

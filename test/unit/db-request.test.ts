@@ -180,7 +180,7 @@ describe('access token request builders', () => {
       userId: 'usrAAAAAAAAAAAAAAAA',
       name: 'CI',
       scopes: ['record|read'],
-      spaceIds: [],
+      spaceIds: null,
       expiredTime: '2027-01-01T00:00:00.000Z',
       now,
     });
@@ -236,8 +236,8 @@ describe('access token request builders', () => {
       { sets: ['#name = :name'], names: { '#name': 'name' }, values: { ':name': 'New' } },
     ],
     [
-      'an emptied limit list becomes null',
-      { spaceIds: [] },
+      'a null limit list removes the limit',
+      { spaceIds: null },
       { sets: ['#spaceIds = :spaceIds'], names: { '#spaceIds': 'spaceIds' }, values: { ':spaceIds': null } },
     ],
     [

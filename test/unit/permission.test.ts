@@ -56,6 +56,11 @@ const LEAST_ROLE: Record<Scope, 'viewer' | 'commenter' | 'editor' | 'creator' | 
   'record|comment': 'commenter',
   'enterprise|read': 'none',
   'enterprise|update': 'none',
+  'plugin|create': 'none',
+  'plugin|read': 'none',
+  'plugin|update': 'none',
+  'plugin|delete': 'none',
+  'instance|admin': 'none',
 };
 const STRENGTH = ['viewer', 'commenter', 'editor', 'creator', 'owner'] as const;
 const allowed = (role: Role, scope: Scope) => {
@@ -78,7 +83,7 @@ const forbidden = (fn: () => void): ForbiddenError => {
 describe('checkAccess: role × action (token with every scope)', () => {
   it('the hand-written table covers every scope of the contract', () => {
     expect(Object.keys(LEAST_ROLE).sort()).toEqual([...SCOPES].sort());
-    expect(MATRIX).toHaveLength(5 * 29);
+    expect(MATRIX).toHaveLength(5 * 34);
   });
 
   it.each(MATRIX)('%s may %s: %s', (role, scope, expected) => {
@@ -123,7 +128,8 @@ describe('checkAccess: the other steps', () => {
 
     expect(error.status).toBe(403);
     expect(error.code).toBe('restricted_resource');
-    expect(error.message).toBe(`not a collaborator of space ${SPACE}`);
+    expect(error.message).toBe(`not a collaborator of the space that holds ${resource.id}`);
+    expect(error.message).not.toContain(SPACE);
   });
 
   it('a non-collaborator is refused even for a route needing no action', () => {

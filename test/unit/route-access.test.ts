@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ROUTES } from '#shared/routes.ts';
+
+/**
+ * The only routes that may declare no actions, each with what guards it instead. Adding a route
+ * without actions fails this test until it is listed here with a reason a reviewer can check.
+ */
+const NO_ACTIONS_ALLOWED: Record<string, string> = {
+  // The caller's own data: nothing of a space is read or written.
+  'GET /auth/user/me': 'answers the calling user only',
+  'GET /notifications': "the caller's own notifications",
+  'GET /notifications/unread-count': "the caller's own counter",
+  'PATCH /notifications/read-all': "the caller's own notifications",
+  'PATCH /notifications/{notificationId}/status': "the caller's own notification (404 for another's)",
+  'GET /access-token': "the caller's own tokens, never a secret",
+  // Tokens: the token ceiling (shared/auth/token-ceiling.ts) bounds what a token may give.
+  'GET /auth/temp-token': "a copy of the calling token's own scopes and limits",
+  'POST /access-token': 'scopes and limits within the calling token (403 otherwise)',
+  'PATCH /access-token/{accessTokenId}': 'the token and its new rights within the calling token',
+  'POST /access-token/{accessTokenId}/refresh': 'only a token within the calling token',
+  'DELETE /access-token/{accessTokenId}': 'only a token within the calling token',
+  // Trash: the right depends on the trashed item's kind, checked on it (shared/trash/trash.ts).
+  'GET /trash': 'lists only what the role and token may delete (`<type>|delete`)',
+  'POST /trash/restore/{trashId}': "checks `<type>|delete` on the item's resource",
+  'DELETE /trash/{trashId}': "checks `<type>|delete` on the item's resource",
+};
+
+const name = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+describe('route access declarations', () => {
+  it('every route declares the actions it needs, unless it is on the commented allow-list', () => {
+    const undeclared = ROUTES.filter((r) => r.actions.length === 0).map(name);
+
+    expect(undeclared.filter((r) => !(r in NO_ACTIONS_ALLOWED))).toEqual([]);
+  });
+
+  it('the allow-list names only routes that exist and still declare no actions', () => {
+    const undeclared = new Set(ROUTES.filter((r) => r.actions.length === 0).map(name));
+
+    expect(Object.keys(NO_ACTIONS_ALLOWED).filter((r) => !undeclared.has(r))).toEqual([]);
+  });
+
+  it('every /admin route needs instance|admin (and with it the admin flag)', () => {
+    const admin = ROUTES.filter((r) => r.path.startsWith('/admin/'));
+
+    expect(admin.length).toBeGreaterThan(0);
+    for (const route of admin) expect(route.actions as readonly string[]).toContain('instance|admin');
+  });
+
+  it('every /plugin route needs a plugin scope', () => {
+    const plugin = ROUTES.filter((r) => /^\/(admin\/)?plugin(\/|$)/.test(r.path));
+
+    expect(plugin.map(name).sort()).toEqual([
+      'DELETE /plugin/{pluginId}',
+      'GET /plugin',
+      'GET /plugin/{pluginId}',
+      'PATCH /admin/plugin/{pluginId}/publish',
+      'POST /plugin',
+    ]);
+    for (const route of plugin)
+      expect((route.actions as readonly string[]).some((a) => a.startsWith('plugin|'))).toBe(true);
+  });
+});

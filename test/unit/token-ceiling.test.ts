@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '#shared/auth/permission.ts';
+import { SCOPES, type Scope, scopesFor } from '#shared/auth/scopes.ts';
+import { basesToPlace, checkWithinCeiling, type TokenRights } from '#shared/auth/token-ceiling.ts';
+import { ForbiddenError } from '#shared/http/errors.ts';
+
+const caller = (over: Partial<Principal> = {}): Principal => ({
+  userId: 'usr0000000000000001',
+  name: 'A',
+  email: 'a@example.test',
+  isAdmin: false,
+  tokenId: 'acc0000000000000001',
+  kind: 'personal',
+  scopes: new Set<Scope>(scopesFor(false)),
+  ...over,
+});
+
+const SPACE_A = 'spcAAAAAAAAAAAAAAAA';
+const SPACE_B = 'spcBBBBBBBBBBBBBBBB';
+const BASE_IN_A = 'bseAAAAAAAAAAAAAAAA';
+const BASE_IN_B = 'bseBBBBBBBBBBBBBBBB';
+const spaceOf = (b: string) => ({ [BASE_IN_A]: SPACE_A, [BASE_IN_B]: SPACE_B })[b];
+
+const refusal = (who: Principal, wanted: TokenRights) => {
+  try {
+    checkWithinCeiling(who, wanted, spaceOf);
+    return undefined;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ForbiddenError);
+    return (error as Error).message;
+  }
+};
+
+describe('checkWithinCeiling', () => {
+  const readOnly = caller({ scopes: new Set<Scope>(['record|read']) });
+  const inA = caller({ spaceIds: [SPACE_A] });
+  const onBaseA = caller({ baseIds: [BASE_IN_A] });
+
+  it.each([
+    ['the same scopes', readOnly, { scopes: ['record|read'] }],
+    ['fewer scopes', caller(), { scopes: ['record|read', 'space|read'] }],
+    ['any limits from an unlimited token', caller(), { scopes: ['record|read'], spaceIds: [SPACE_B] }],
+    ['its own space', inA, { scopes: ['record|read'], spaceIds: [SPACE_A] }],
+    ['a base inside its space', inA, { scopes: ['record|read'], baseIds: [BASE_IN_A] }],
+    ['its own base', onBaseA, { scopes: ['record|read'], baseIds: [BASE_IN_A] }],
+    [
+      'instance|admin from an admin',
+      caller({ isAdmin: true, scopes: new Set(SCOPES) }),
+      { scopes: ['instance|admin'] },
+    ],
+  ] as [string, Principal, TokenRights][])('allows %s', (_, who, wanted) => {
+    expect(refusal(who, wanted)).toBeUndefined();
+  });
+
+  it.each([
+    [
+      'a scope it lacks',
+      readOnly,
+      { scopes: ['record|read', 'space|delete'] },
+      /cannot give scopes .*: space\|delete$/,
+    ],
+    ['every scope', readOnly, { scopes: scopesFor(false) }, /cannot give scopes/],
+    [
+      'instance|admin from a non-admin',
+      caller({ scopes: new Set(SCOPES) }),
+      { scopes: ['instance|admin'] },
+      /only an instance admin/,
+    ],
+    ['no limit from a limited token', inA, { scopes: ['record|read'] }, /so must be the tokens it gives/],
+    [
+      'null limits from a limited token',
+      inA,
+      { scopes: ['record|read'], spaceIds: null, baseIds: null },
+      /so must be/,
+    ],
+    [
+      'another space',
+      inA,
+      { scopes: ['record|read'], spaceIds: [SPACE_B] },
+      new RegExp(`do not cover ${SPACE_B}$`),
+    ],
+    ['a base in another space', inA, { scopes: ['record|read'], baseIds: [BASE_IN_B] }, /do not cover bse/],
+    ['an unknown base', inA, { scopes: ['record|read'], baseIds: ['bseUnknownUnknownUn'] }, /do not cover/],
+    ['the space of its base', onBaseA, { scopes: ['record|read'], spaceIds: [SPACE_A] }, /do not cover spc/],
+    ['an empty space list', inA, { scopes: ['record|read'], spaceIds: [], baseIds: [] }, undefined],
+  ] as [string, Principal, TokenRights, RegExp | undefined][])('refuses %s', (_, who, wanted, message) => {
+    const refused = refusal(who, wanted);
+    // An empty list gives nothing, so it is within any ceiling; the routes answer it with a 400 first.
+    if (message === undefined) expect(refused).toBeUndefined();
+    else expect(refused).toMatch(message);
+  });
+});
+
+describe('basesToPlace', () => {
+  it('names only the bases a limited caller does not list itself', () => {
+    const who = caller({ spaceIds: [SPACE_A], baseIds: [BASE_IN_A] });
+
+    expect(basesToPlace(who, { scopes: [], baseIds: [BASE_IN_A, BASE_IN_B] })).toEqual([BASE_IN_B]);
+    expect(basesToPlace(caller(), { scopes: [], baseIds: [BASE_IN_B] })).toEqual([]);
+  });
+});
