@@ -9,6 +9,7 @@ import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { ApiFunctions } from './api-construct.ts';
 import type { StageConfig } from './config.ts';
 import { PurgeWorker } from './purge-worker.ts';
+import { RepairWorker } from './repair-worker.ts';
 
 export interface WorkspaceApiStackProps extends StackProps {
   config: StageConfig;
@@ -71,6 +72,9 @@ export class WorkspaceApiStack extends Stack {
     // Permanent deletes hand their bulk work to the purge worker (before the routes: they need its queue).
     if (routes.some((r) => (r as RouteDef).purges))
       new PurgeWorker(this, 'Purge', { config, table, functions, projectRoot });
+
+    // Interrupted large writes are finished or undone within two minutes, whatever stopped them.
+    new RepairWorker(this, 'Repair', { config, table, functions, projectRoot });
 
     // The stage is created by hand because HttpApi's automatic default stage takes no throttling.
     const api = new HttpApi(this, 'Api', {

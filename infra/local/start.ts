@@ -55,6 +55,9 @@ const main = async () => {
     // Permanent deletes a previous run left unfinished (the in-process purge queue died with it).
     const { sweepPurgeJobs } = await import('#shared/trash/purge-worker.ts');
     await sweepPurgeJobs(Date.now(), 0);
+    // The repair worker's schedule: interrupted large writes are finished or undone within a minute or two.
+    const { startRepairTimer } = await import('./repair-timer.ts');
+    startRepairTimer();
     const bound = await listen(server, port);
     console.log(
       `DynamoDB Local ${dynamo.endpoint} (${inMemory ? 'in memory, nothing kept' : `data in ${join(LOCAL_DIR, 'dynamodb')}`})`,

@@ -14,9 +14,15 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config.ts';
-import { ConflictError, type HttpError, ServiceUnavailableError } from '#shared/http/errors.ts';
+import {
+  ConflictError,
+  type HttpError,
+  OutcomeUnknownError,
+  ServiceUnavailableError,
+} from '#shared/http/errors.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
+import { noteWriteSent, remainingMs, requestScope } from './request-scope.ts';
 
 export type Item = Record<string, unknown>;
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -57,15 +63,51 @@ export const isUnavailable = (error: unknown): boolean => {
 // biome-ignore lint/suspicious/noExplicitAny: the document client's commands share no usable supertype
 type Sendable = any;
 
-/** Sends one command, records it for metrics and turns database faults into a 503. */
+const WRITES = new Set<DbCall['op']>([
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'TransactWriteItems',
+]);
+/** Faults after which a write surely did not happen: refused before it reached the table. */
+const NOT_APPLIED = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** The least time a request must have left to send its first write (a write takes ms; a stall, seconds). */
+export const MIN_WRITE_MS = 1000;
+
+/**
+ * Sends one command, records it for metrics and turns database faults into a 503. A write that
+ * was sent and then timed out (or lost its connection) may have been made: that is an
+ * `OutcomeUnknownError`, never "nothing was written". A request too close to its deadline to
+ * write safely is refused before its first write.
+ */
 const send = async <T>(op: DbCall['op'], command: Sendable): Promise<T> => {
+  const write = WRITES.has(op);
+  if (write) {
+    const scope = requestScope();
+    if (scope && scope.writesSent === 0 && remainingMs() < MIN_WRITE_MS)
+      throw new ServiceUnavailableError('Not enough time left to write; nothing was written, retry', 1);
+    noteWriteSent();
+  }
   const start = performance.now();
   let output: { ConsumedCapacity?: unknown } | undefined;
   try {
     output = (await documentClient.send(command as never)) as { ConsumedCapacity?: unknown };
     return output as T;
   } catch (error) {
-    if (isUnavailable(error)) throw new ServiceUnavailableError();
+    if (isUnavailable(error)) {
+      const e = error as { name?: string; code?: string };
+      if (write && !NOT_APPLIED.has(e?.name ?? '') && !NOT_APPLIED.has(e?.code ?? ''))
+        throw new OutcomeUnknownError();
+      throw new ServiceUnavailableError();
+    }
     throw error;
   } finally {
     recordCall(op, start, performance.now(), output?.ConsumedCapacity, countItems(output));

@@ -1,16 +1,24 @@
-import { type HttpError, ServiceUnavailableError } from '#shared/http/errors.ts';
+import {
+  ConflictError,
+  type HttpError,
+  ServiceUnavailableError,
+  WriteInterruptedError,
+} from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import {
   applyOne,
   deleteItems,
   type Item,
   MAX_TRANSACTION_ITEMS,
+  putItem,
   queryAll,
   type TransactOp,
   transact,
+  updateItem,
   writeItems,
 } from './client.ts';
 import { type Key, keys } from './keys.ts';
+import { remainingMs, requestScope } from './request-scope.ts';
 
 /** One operation of a write and the operation that undoes it once applied. */
 export interface Step {
@@ -21,19 +29,38 @@ export interface Step {
 
 /** A journal item must stay well under DynamoDB's 400 KB item limit. */
 const JOURNAL_BYTES = 300_000;
-/** How long an interrupted write may stay before the next large write on the table undoes it. */
+/**
+ * Journals without a head (written before heads existed) are undone once this old, at the next
+ * large write in their scope.
+ */
 export const JOURNAL_STALE_MS = 15 * 60_000;
+/** How long a writer's lease lasts without a heartbeat; then the repair worker may take over. */
+export const LEASE_MS = 20_000;
+/** How often a writer renews its lease. */
+const HEARTBEAT_MS = 5_000;
+/** How often the repair worker runs (the stack's schedule; the local server runs it twice as often). */
+export const REPAIR_EVERY_SECONDS = 60;
+/**
+ * The longest an interrupted write stays before the repair worker (every minute) has finished or
+ * undone it: the lease, the schedule and the repair itself. Callers are told to retry after it.
+ */
+export const REPAIR_WITHIN_SECONDS = 120;
+/** Time kept back before the request's deadline for the answer and the last calls in flight. */
+const MARGIN_MS = 1_000;
 
 const sizeOf = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 
-/** Splits steps into chunks that fit one transaction with their journal item. Pure. */
+/**
+ * Splits steps into chunks that fit one transaction with their journal item and the check of
+ * the writer's lease. Pure.
+ */
 export const chunkSteps = (steps: readonly Step[]): Step[][] => {
   const chunks: Step[][] = [];
   let chunk: Step[] = [];
   let bytes = 0;
   for (const step of steps) {
     const size = sizeOf(step.undo);
-    if (chunk.length > 0 && (chunk.length + 1 >= MAX_TRANSACTION_ITEMS || bytes + size > JOURNAL_BYTES)) {
+    if (chunk.length > 0 && (chunk.length + 2 >= MAX_TRANSACTION_ITEMS || bytes + size > JOURNAL_BYTES)) {
       chunks.push(chunk);
       chunk = [];
       bytes = 0;
@@ -45,7 +72,32 @@ export const chunkSteps = (steps: readonly Step[]): Step[][] => {
   return chunks;
 };
 
-/** Test seam: throws before a chunk is sent, to prove compensation (a fault DynamoDB Local cannot stage). */
+/**
+ * The undo of a step, guarded so it never overwrites a newer edit: an item the step changed (a
+ * put with a `version` over an earlier image) gets its earlier image back only while it still
+ * holds the version the step wrote (a versioned update bumps it by one); an item the step deleted is put back only while nobody has
+ * written it since. Decided: an item the step created is deleted whatever happened to it since,
+ * with its index entries: the write it belonged to never happened, and a record half-kept would
+ * leave its indexes inconsistent. Items without a version are undone as they are. Pure.
+ */
+export const guardedUndo = (step: Step): TransactOp | null => {
+  const { op, undo } = step;
+  if (!undo || !('put' in undo)) return undo;
+  const guard = (v: number): TransactOp => ({
+    ...undo,
+    condition: '#v = :v',
+    names: { '#v': 'version' },
+    values: { ':v': v },
+  });
+  if ('put' in op && typeof op.put.version === 'number' && typeof undo.put.version === 'number')
+    return guard(op.put.version);
+  // A versioned update (a record's cells) bumps the version by exactly one.
+  if ('update' in op && typeof undo.put.version === 'number') return guard(undo.put.version + 1);
+  if ('delete' in op) return { ...undo, condition: 'attribute_not_exists(pk)' };
+  return undo;
+};
+
+/** Test seam: throws before a unit is sent, to prove compensation (a fault DynamoDB Local cannot stage). */
 let faultBeforeChunk: ((index: number) => void) | undefined;
 export const injectChunkFault = (fault: ((index: number) => void) | undefined) => {
   faultBeforeChunk = fault;
@@ -71,12 +123,6 @@ const journalItem = (
 const isPlain = (op: TransactOp): op is { put: Item } | { delete: Key } =>
   ('put' in op || 'delete' in op) && !('condition' in op && op.condition);
 
-/** Applies undo operations: plain ones batched, updates one by one (none can fail on a condition). */
-const applyUndo = async (undo: readonly TransactOp[]) => {
-  await writeItems(undo.filter(isPlain));
-  for (const op of undo.filter((u) => !isPlain(u))) await applyOne(op, () => new ServiceUnavailableError());
-};
-
 /** Runs tasks at most `limit` at a time; the first failure is thrown once all started ones end. */
 const pool = async (tasks: (() => Promise<void>)[], limit: number) => {
   const queue = [...tasks];
@@ -94,21 +140,83 @@ const pool = async (tasks: (() => Promise<void>)[], limit: number) => {
   if (failure !== undefined) throw failure;
 };
 
+/** A guarded undo whose condition fails met a newer edit: it is skipped, not an error. */
+class Skipped extends ConflictError {
+  constructor() {
+    super('a newer edit won');
+  }
+}
+
+/**
+ * Applies undo operations: unguarded plain ones batched, guarded ones one by one (16 at a time),
+ * skipping any whose guard fails (a newer edit stays). Answers how many were skipped.
+ */
+const applyUndo = async (undo: readonly TransactOp[]): Promise<number> => {
+  await writeItems(undo.filter(isPlain));
+  let skipped = 0;
+  await pool(
+    undo
+      .filter((u) => !isPlain(u))
+      .map((op) => async () => {
+        try {
+          await applyOne(op, () => new Skipped());
+        } catch (error) {
+          if (!(error instanceof Skipped)) throw error;
+          skipped++;
+        }
+      }),
+    16,
+  );
+  return skipped;
+};
+
 /** How many batches and transactions of one large write run at the same time. */
 const PARALLEL_UNITS = 8;
 /** Plain writes per unit (four BatchWriteItem calls). */
 const PLAIN_UNIT = 100;
 
 /**
- * Applies steps so that the caller sees all of them or none. One operation: a single-item
- * call (concurrent edits of one record never conflict). Up to 100 operations: one transaction.
- * More: a journal first records how to undo the plain puts and deletes (undoing one that never
- * happened is harmless), then the plain ones go in batch writes (half the write capacity of a
- * transaction) and the conditional ones in chunked transactions that each write their own
- * journal item, up to 8 units at a time. When any unit fails, everything applied is undone and
- * the error is rethrown; on success the journal is removed. A write interrupted by a crash is
- * undone by `recoverInterrupted` at the start of the next large write in the scope. While a large
- * write applies, readers may see part of it; afterwards, all or nothing.
+ * What one round of units took lately in this process (an exponential average), to judge before
+ * and during a large write whether it can still finish, or be undone, before the deadline.
+ */
+let roundMs = 300;
+const observeRound = (ms: number) => {
+  roundMs = Math.max(50, roundMs * 0.7 + ms * 0.3);
+};
+/** Test seam: sets the time a round of units is expected to take. */
+export const assumeRoundMs = (ms: number) => {
+  roundMs = ms;
+};
+const timeFor = (units: number) => Math.ceil(units / PARALLEL_UNITS) * roundMs;
+
+/** The writer's lease was taken over by the repair worker (it stalled past its lease). */
+class LeaseLost extends ConflictError {
+  constructor() {
+    super('the write lost its lease to the repair worker');
+  }
+}
+/** The request's deadline came before the write could finish: stop, then undo in time. */
+class OutOfTime extends Error {}
+
+const APPLYING = 'applying';
+const COMPLETE = 'complete';
+
+/**
+ * Applies steps so that the caller sees all of them or none. One operation: a single-item call
+ * (concurrent edits of one record never conflict). Up to 100 operations: one transaction.
+ *
+ * More: a journaled write. A head item holds the writer's lease (renewed every 5 s) and names the
+ * request's Idempotency-Key claim; journals record how to undo every step (guarded so an undo
+ * never overwrites a newer edit). The plain puts and deletes go in batch writes, the conditional
+ * ones in chunked transactions that each write their journal and check the lease, 8 units at a
+ * time. Before it starts, and before every unit, the write checks that the request's deadline
+ * leaves time to finish or to undo what it applied: a write that cannot start in time is refused
+ * with a 503 (nothing written); one that runs short stops and undoes itself before answering the
+ * 503. Any other failure is undone the same way and rethrown. When undoing cannot be finished in
+ * time, or the lease was lost, the answer is a 504 `write_interrupted` and the repair worker
+ * (`repairInterrupted`, every minute) undoes the rest once the lease has run out. On success the
+ * head is marked complete, then the journal and the head go. While a large write applies,
+ * readers may see part of it; afterwards, all or nothing.
  */
 export const commitSteps = async (
   scope: string,
@@ -129,69 +237,337 @@ export const commitSteps = async (
     return;
   }
   if (!recovered) await recoverInterrupted(scope);
-  const txnId = newId('record').slice(3);
-  const now = Date.now();
   const plain = steps.filter((s) => isPlain(s.op));
   const guarded = steps.filter((s) => !isPlain(s.op));
   const chunks = chunkSteps(guarded);
-  // Journal items: one per guarded chunk (written with it), then those of the plain writes.
-  const plainJournals = chunkSteps(plain.map((s) => ({ op: s.op, undo: s.undo })));
-  const journalKeys = [...chunks, ...plainJournals].map((_, i) => keys.journal(scope, txnId, i));
-  const applied: TransactOp[][] = [];
-  const units: (() => Promise<void>)[] = [];
-  let unit = 0;
-  for (const [index, chunk] of chunks.entries()) {
-    const at = unit++;
-    units.push(async () => {
-      faultBeforeChunk?.(at);
-      const undo = chunk.map((s) => s.undo);
-      await transact([...chunk.map((s) => s.op), { put: journalItem(scope, txnId, index, undo, now) }], () =>
-        onConditionFailed(steps.indexOf(chunk[0] as Step)),
-      );
-      applied.push(undo.filter((u): u is TransactOp => u !== null));
-    });
-  }
-  for (let i = 0; i < plain.length; i += PLAIN_UNIT) {
-    const at = unit++;
-    const slice = plain.slice(i, i + PLAIN_UNIT);
-    units.push(async () => {
-      faultBeforeChunk?.(at);
-      await writeItems(slice.map((s) => s.op as { put: Item } | { delete: Key }));
-    });
-  }
-  const plainUndo = plain.map((s) => s.undo).filter((u): u is TransactOp => u !== null);
-  try {
-    await writeItems(
-      plainJournals.map((chunk, i) => ({
-        put: journalItem(
-          scope,
-          txnId,
-          chunks.length + i,
-          chunk.map((s) => s.undo),
-          now,
-        ),
-      })),
+  const unitCount = chunks.length + Math.ceil(plain.length / PLAIN_UNIT);
+  // Time to apply every unit and, should the last one fail, to undo them all.
+  const needed = 2 * timeFor(unitCount) + MARGIN_MS;
+  if (remainingMs() < needed)
+    throw new ServiceUnavailableError(
+      `Not enough time left for a write of ${steps.length} operations (about ${Math.ceil(needed / 1000)} s); nothing was written, retry or send fewer records`,
+      Math.max(1, Math.ceil(needed / 1000)),
     );
-    await pool(units, PARALLEL_UNITS);
-  } catch (error) {
-    for (const undo of applied.reverse()) await applyUndo(undo);
-    await applyUndo(plainUndo);
-    await deleteItems(journalKeys);
-    throw error;
-  }
-  await deleteItems(journalKeys);
+  await new JournaledWrite(scope, chunks, plain, unitCount).run(onConditionFailed, steps);
 };
 
-/** Undoes large writes in the scope that were interrupted (their journal is older than any Lambda run). */
+/** One journaled write in progress: its head, lease and units. */
+class JournaledWrite {
+  private readonly txnId = newId('record').slice(3);
+  private readonly now = Date.now();
+  private readonly head: Key;
+  private leaseUntil = 0;
+  private lost = false;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** Units sent (applied, or failed after sending: their outcome is unknown, so they are undone too). */
+  private readonly sent: number[] = [];
+
+  constructor(
+    private readonly scope: string,
+    private readonly chunks: Step[][],
+    private readonly plain: Step[],
+    private readonly unitCount: number,
+  ) {
+    this.head = keys.txnHead(scope, this.txnId);
+  }
+
+  private get plainJournals() {
+    return chunkSteps(this.plain);
+  }
+
+  private journalKeys(): Key[] {
+    return Array.from({ length: this.chunks.length + this.plainJournals.length }, (_, i) =>
+      keys.journal(this.scope, this.txnId, i),
+    );
+  }
+
+  private async open(): Promise<void> {
+    this.leaseUntil = Date.now() + LEASE_MS;
+    const request = requestScope();
+    await putItem({
+      ...this.head,
+      type: 'txnHead',
+      scope: this.scope,
+      txnId: this.txnId,
+      state: APPLYING,
+      leaseUntil: this.leaseUntil,
+      createdAt: this.now,
+      ...(request?.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
+      expiresAt: Math.floor(this.now / 1000) + 7 * 86_400,
+    });
+    if (request) request.openWrites++;
+    this.heartbeat = setInterval(() => void this.renew(), HEARTBEAT_MS);
+    this.heartbeat.unref?.();
+  }
+
+  /** Extends the lease while it is still ours; a failed renewal means the repair worker took over. */
+  private async renew(): Promise<void> {
+    const next = Date.now() + LEASE_MS;
+    try {
+      await updateItem(
+        {
+          key: this.head,
+          update: 'SET leaseUntil = :next',
+          condition: '#s = :applying AND leaseUntil > :now',
+          names: { '#s': 'state' },
+          values: { ':next': next, ':applying': APPLYING, ':now': Date.now() },
+        },
+        () => new LeaseLost(),
+        'NONE',
+      );
+      this.leaseUntil = next;
+    } catch (error) {
+      if (error instanceof LeaseLost) this.lost = true;
+      // A failed renewal for any other reason leaves the lease to run out; the units check it.
+    }
+  }
+
+  private close(): void {
+    clearInterval(this.heartbeat);
+    const request = requestScope();
+    if (request) request.openWrites--;
+  }
+
+  /** Throws unless there is time and lease left for one more unit and the undo of all sent so far. */
+  private checkTime(): void {
+    if (this.lost || Date.now() > this.leaseUntil - 2_000) throw new LeaseLost();
+    if (remainingMs() < timeFor(1) + timeFor(this.sent.length + 1) + MARGIN_MS) throw new OutOfTime();
+  }
+
+  private leaseCheck(): TransactOp {
+    return {
+      check: this.head,
+      condition: '#s = :applying AND leaseUntil > :now',
+      names: { '#s': 'state' },
+      values: { ':applying': APPLYING, ':now': Date.now() },
+    };
+  }
+
+  async run(onConditionFailed: (index: number) => HttpError, steps: readonly Step[]): Promise<void> {
+    const { chunks, plain, scope, txnId, now } = this;
+    const units: (() => Promise<void>)[] = [];
+    let unit = 0;
+    for (const [index, chunk] of chunks.entries()) {
+      const at = unit++;
+      units.push(async () => {
+        this.checkTime();
+        faultBeforeChunk?.(at);
+        this.sent.push(at);
+        const undo = chunk.map(guardedUndo);
+        const ops = [...chunk.map((s) => s.op), { put: journalItem(scope, txnId, index, undo, now) }];
+        await transact([...ops, this.leaseCheck()], (failed) =>
+          failed === ops.length ? new LeaseLost() : onConditionFailed(steps.indexOf(chunk[0] as Step)),
+        );
+      });
+    }
+    for (let i = 0; i < plain.length; i += PLAIN_UNIT) {
+      const at = unit++;
+      const slice = plain.slice(i, i + PLAIN_UNIT);
+      units.push(async () => {
+        this.checkTime();
+        faultBeforeChunk?.(at);
+        this.sent.push(at);
+        await writeItems(slice.map((s) => s.op as { put: Item } | { delete: Key }));
+      });
+    }
+    await this.open();
+    const started = performance.now();
+    try {
+      await writeItems(
+        this.plainJournals.map((chunk, i) => ({
+          put: journalItem(scope, txnId, chunks.length + i, chunk.map(guardedUndo), now),
+        })),
+      );
+      await pool(units, PARALLEL_UNITS);
+      observeRound((performance.now() - started) / Math.max(1, Math.ceil(this.unitCount / PARALLEL_UNITS)));
+      await this.complete();
+    } catch (error) {
+      await this.compensate(error);
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Marks the write complete while the lease holds (else the worker is undoing it), then cleans up. */
+  private async complete(): Promise<void> {
+    if (remainingMs() < MARGIN_MS / 2) throw new OutOfTime();
+    await updateItem(
+      {
+        key: this.head,
+        update: 'SET #s = :complete',
+        condition: '#s = :applying AND leaseUntil > :now',
+        names: { '#s': 'state' },
+        values: { ':complete': COMPLETE, ':applying': APPLYING, ':now': Date.now() },
+      },
+      () => new LeaseLost(),
+      'NONE',
+    );
+    // Complete: from here the write stands whatever happens; the worker removes what is left.
+    await deleteItems(this.journalKeys()).catch(() => undefined);
+    await deleteItems([this.head]).catch(() => undefined);
+  }
+
+  /**
+   * Undoes every unit sent, in time, and answers the truth: the original error (or a 503 for a
+   * deadline) once all is undone; a 504 `write_interrupted` when the worker must finish the undo.
+   */
+  private async compensate(error: unknown): Promise<never> {
+    clearInterval(this.heartbeat);
+    const handOver = async () => {
+      // Let the worker take over at once: the lease ends now.
+      await updateItem(
+        {
+          key: this.head,
+          update: 'SET leaseUntil = :zero',
+          condition: '#s = :applying',
+          names: { '#s': 'state' },
+          values: { ':zero': 0, ':applying': APPLYING },
+        },
+        () => new LeaseLost(),
+        'NONE',
+      ).catch(() => undefined);
+      return new WriteInterruptedError(REPAIR_WITHIN_SECONDS);
+    };
+    if (error instanceof LeaseLost || this.lost) throw await handOver();
+    if (remainingMs() < timeFor(this.sent.length) + MARGIN_MS) throw await handOver();
+    try {
+      const journals = await queryAll({ ...keys.journalsOf(this.scope), skPrefix: `${this.txnId}#` });
+      await undoJournals(journals, this.chunks.length, this.sent);
+      await deleteItems([...this.journalKeys(), this.head]);
+    } catch {
+      throw await handOver();
+    }
+    if (error instanceof OutOfTime)
+      throw new ServiceUnavailableError(
+        'The write could not finish within the time limit and was undone; nothing was written, retry or send fewer records',
+        1,
+      );
+    throw error;
+  }
+}
+
+/**
+ * Applies the undo of journal items, newest chunk first. With `sent`, only the guarded chunks
+ * whose units were sent (the plain journals are always undone: their undo is harmless when the
+ * write never happened, or guarded).
+ */
+const undoJournals = async (journals: readonly Item[], guardedChunks?: number, sent?: readonly number[]) => {
+  let skipped = 0;
+  const ordered = [...journals].sort((a, b) => Number(b.chunk) - Number(a.chunk));
+  for (const journal of ordered) {
+    const chunk = Number(journal.chunk);
+    if (sent && guardedChunks !== undefined && chunk < guardedChunks && !sent.includes(chunk)) continue;
+    skipped += await applyUndo(journal.undo as TransactOp[]);
+  }
+  return skipped;
+};
+
+/** What one repair did. */
+export interface RepairReport {
+  /** Interrupted writes undone. */
+  undone: number;
+  /** Writes found complete, whose journal was only cleaned up. */
+  completed: number;
+  /** Undo operations skipped because a newer edit had replaced what the write wrote. */
+  skipped: number;
+}
+
+/**
+ * The repair worker's pass (every minute in the stack, on a timer locally): every journaled
+ * write whose writer's lease has run out is taken over (a conditional claim, so two workers
+ * never repair the same write), then finished or undone. A write marked complete keeps its
+ * effect: only its journal is removed, and its Idempotency-Key claim is marked `applied` (a retry
+ * learns the write happened). Any other is undone from its journal, guarded so no newer edit is
+ * overwritten, and its Idempotency-Key claim is freed (a retry runs again). With `scope`, only
+ * that scope's writes.
+ */
+export const repairInterrupted = async (
+  options: { scope?: string; now?: number } = {},
+): Promise<RepairReport> => {
+  const now = options.now ?? Date.now();
+  const heads = await queryAll({
+    ...keys.txnHeads(),
+    skPrefix: options.scope ? `${options.scope}#` : undefined,
+  });
+  const report: RepairReport = { undone: 0, completed: 0, skipped: 0 };
+  for (const head of heads) {
+    if (Number(head.leaseUntil) >= now) continue;
+    const key = { pk: String(head.pk), sk: String(head.sk) };
+    try {
+      await updateItem(
+        {
+          key,
+          update: 'SET leaseUntil = :mine, repairState = #s',
+          condition: 'leaseUntil = :seen',
+          names: { '#s': 'state' },
+          values: { ':mine': now + LEASE_MS * 3, ':seen': head.leaseUntil },
+        },
+        () => new Skipped(),
+        'NONE',
+      );
+    } catch (error) {
+      if (error instanceof Skipped) continue; // another worker, or the writer renewed just now
+      throw error;
+    }
+    const scope = String(head.scope);
+    const txnId = String(head.txnId);
+    const journals = await queryAll({ ...keys.journalsOf(scope), skPrefix: `${txnId}#` });
+    const idempotency = head.idempotencyKey as Key | undefined;
+    if (head.state === COMPLETE) {
+      report.completed++;
+      if (idempotency) await markApplied(idempotency);
+    } else {
+      report.undone++;
+      report.skipped += await undoJournals(journals);
+      if (idempotency) await deleteItems([idempotency]);
+    }
+    await deleteItems([...journals.map((j) => ({ pk: String(j.pk), sk: String(j.sk) })), key]);
+  }
+  return report;
+};
+
+/** A request whose write completed but whose answer was lost: its retry is told so, not run again. */
+const markApplied = (key: Key) =>
+  updateItem(
+    {
+      key,
+      update: 'SET #s = :applied, expiresAt = :day',
+      condition: '#s = :running',
+      names: { '#s': 'state' },
+      // Kept as long as a remembered answer, so a late retry is still told rather than run again.
+      values: {
+        ':applied': 'applied',
+        ':running': 'running',
+        ':day': Math.floor(Date.now() / 1000) + 86_400,
+      },
+    },
+    () => new Skipped(),
+    'NONE',
+  ).catch((error: unknown) => {
+    if (!(error instanceof Skipped)) throw error;
+  });
+
+/**
+ * Repairs a scope before a large write in it: its writes whose lease ran out (`repairInterrupted`)
+ * and journals without a head (left by an older version) once they are `JOURNAL_STALE_MS` old.
+ * Answers how many writes it undid or finished.
+ */
 export const recoverInterrupted = async (scope: string, now = Date.now()): Promise<number> => {
-  const items = await queryAll(keys.journalsOf(scope));
-  const stale = items.filter((i) => now - Number(i.createdAt) > JOURNAL_STALE_MS);
+  // First the writes with a head, then read what is left: a journal repaired just now is gone.
+  const repaired = await repairInterrupted({ scope, now });
+  const [items, heads] = await Promise.all([
+    queryAll(keys.journalsOf(scope)),
+    queryAll({ ...keys.txnHeads(), skPrefix: `${scope}#` }),
+  ]);
+  const withHead = new Set(heads.map((h) => String(h.txnId)));
+  const stale = items.filter(
+    (i) => !withHead.has(String(i.txnId)) && now - Number(i.createdAt) > JOURNAL_STALE_MS,
+  );
   const byTxn = new Map<string, Item[]>();
   for (const item of stale) byTxn.set(String(item.txnId), [...(byTxn.get(String(item.txnId)) ?? []), item]);
   for (const chunks of byTxn.values()) {
-    for (const chunk of chunks.sort((a, b) => Number(b.chunk) - Number(a.chunk)))
-      await applyUndo(chunk.undo as TransactOp[]);
+    await undoJournals(chunks);
     await deleteItems(chunks.map((c) => ({ pk: String(c.pk), sk: String(c.sk) })));
   }
-  return byTxn.size;
+  return byTxn.size + repaired.undone + repaired.completed;
 };

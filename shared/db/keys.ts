@@ -28,6 +28,7 @@
  *   spaces are found from the user's space mirrors (the space item carries `trashId`).
  * - `PURGE`: one item per permanent delete the purge worker has not finished (`<kind>#<id>`).
  * - `TXN#<scope>`: the journal of writes larger than one transaction in a scope, while they apply.
+ * - `TXNHEAD`: one head per such write while it applies (`<scope>#<txn>`: state and lease).
  * - `ORG#<org>`: an organization (with its admins' ids) and one `DOMAIN#<domain>` item per domain
  *   it added (status, the verification code's hash and salt, expiry, wrong attempts, last mail).
  * - `DOMAIN#<domain>`: claims a verified domain for the one organization that verified it.
@@ -162,6 +163,13 @@ export const keys = {
     sk: `${txnId}#${String(chunk).padStart(4, '0')}`,
   }),
   journalsOf: (scope: string) => ({ pk: `TXN#${scope}` }),
+  /**
+   * The head of a journaled write while it applies (state, the writer's lease, the scope), all in
+   * one partition so the repair worker finds every open write with one query.
+   */
+  txnHead: (scope: string, txnId: string): Key => ({ pk: 'TXNHEAD', sk: `${scope}#${txnId}` }),
+  /** Every open journaled write (or those of one scope, with the prefix `<scope>#`). */
+  txnHeads: () => ({ pk: 'TXNHEAD' }),
 
   // Trash and permanent deletes (shared/trash/*)
   /** A trash item, found by its id in one read (restore, DELETE /trash/{trashId}). */

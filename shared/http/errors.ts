@@ -102,6 +102,36 @@ export class ServiceUnavailableError extends HttpError {
   }
 }
 
+/**
+ * A write was sent but not confirmed (a timeout or a broken connection after sending, or the
+ * request's deadline while a write was under way): it may or may not have been made. Never
+ * "nothing was written".
+ */
+export class OutcomeUnknownError extends HttpError {
+  constructor(
+    message = 'The database did not confirm the write in time: it may or may not have been made. Read the resource before retrying',
+    retryAfterSeconds = 1,
+  ) {
+    super(504, 'outcome_unknown', message);
+    this.headers['retry-after'] = String(retryAfterSeconds);
+  }
+}
+
+/**
+ * A write larger than one transaction ran out of time part-way: what it wrote is undone by the
+ * repair worker (`shared/db/commit.ts`) within `retryAfterSeconds`, after which a retry is safe.
+ */
+export class WriteInterruptedError extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      504,
+      'write_interrupted',
+      `The request ran out of time while writing: what it wrote so far is being undone (within ${retryAfterSeconds} s); retry after that (with the same Idempotency-Key if you sent one)`,
+    );
+    this.headers['retry-after'] = String(retryAfterSeconds);
+  }
+}
+
 export class InternalServerError extends HttpError {
   constructor() {
     super(500, 'internal_server_error', 'Internal server error');

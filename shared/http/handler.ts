@@ -15,18 +15,22 @@ import { checkAccess, checkScopes, type Principal } from '#shared/auth/permissio
 import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
 import { ADMIN_SCOPE } from '#shared/auth/scopes.ts';
 import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
+import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
+import { type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
 import { type HandlerName, type RouteDef, routeOf } from '#shared/routes.ts';
 import { touchAccessToken } from '#shared/users/access-tokens.ts';
 import {
   ForbiddenError,
   HttpError,
   InternalServerError,
+  OutcomeUnknownError,
   PayloadTooLargeError,
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
   ValidationError,
+  WriteInterruptedError,
 } from './errors.ts';
 import { withIdempotency } from './idempotency.ts';
 import { logger } from './logger.ts';
@@ -313,13 +317,11 @@ export const defineHandler = <
     );
   };
 
-  // A request about to pass the Lambda's time limit is answered with a clean 503, never a bare 500.
-  return middy<Event, Result, Error, Context>({
-    timeoutEarlyInMillis: 250,
+  // A request about to pass the Lambda's time limit is answered with the truth, never a bare 500.
+  const chain = middy<Event, Result, Error, Context>({
+    timeoutEarlyInMillis: TIMEOUT_EARLY_MS,
     timeoutEarlyResponse: () => {
-      throw new ServiceUnavailableError(
-        'The request did not finish within the time limit; retry, or ask for less (a narrower filter, a lower take)',
-      );
+      throw deadlineError(requestScope());
     },
   })
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -340,6 +342,28 @@ export const defineHandler = <
       },
     })
     .handler(core);
+  // Every invocation runs in its own request scope: the data layer reads its deadline and notes its writes.
+  return (event: Event, context: Context): Promise<Result> =>
+    withRequestScope(context.getRemainingTimeInMillis() - TIMEOUT_EARLY_MS, () => chain(event, context));
+};
+
+/** How long before the Lambda's own time limit the chain answers. */
+const TIMEOUT_EARLY_MS = 250;
+
+/**
+ * The answer at the deadline, by what the request had sent: nothing written yet is a 503 (retry
+ * is safe); a journaled write under way is a 504 `write_interrupted` (the repair worker finishes
+ * or undoes it); any other write sent is a 504 `outcome_unknown`.
+ */
+export const deadlineError = (scope: RequestScope | undefined): HttpError => {
+  if (scope && scope.openWrites > 0) return new WriteInterruptedError(REPAIR_WITHIN_SECONDS);
+  if (scope && scope.writesSent > 0)
+    return new OutcomeUnknownError(
+      'The request ran out of time after it started writing: the change may or may not have been made. Read the resource before retrying',
+    );
+  return new ServiceUnavailableError(
+    'The request did not finish within the time limit; nothing was written. Retry, or ask for less (a narrower filter, a lower take)',
+  );
 };
 
 const logRequest = (status: number | undefined, internal: Record<string, unknown>) => {

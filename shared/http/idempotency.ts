@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { deleteItem, getItems, putItem, transact, writeItems } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, InternalServerError, ValidationError } from './errors.ts';
+import { requestScope } from '#shared/db/request-scope.ts';
+import { ConflictError, InternalServerError, ValidationError, WriteInterruptedError } from './errors.ts';
 
 /** Remembered answers live a day (endpoints.md, "Safe retries"). */
 export const IDEMPOTENCY_SECONDS = 86_400;
@@ -70,8 +71,14 @@ export const withIdempotency = async (
     const seen = (await getItems([itemKey])).get(itemKey);
     if (!seen) throw new ConflictError('The Idempotency-Key is in use by another request; retry');
     if (seen.hash !== hash) throw new ConflictError('The Idempotency-Key was used with a different body');
+    if (seen.state === 'applied')
+      throw new ConflictError(
+        'The request with this Idempotency-Key ran out of time after its write was made; its answer was lost. Read the resource to see the result',
+      );
     if (seen.state !== 'done')
-      throw new ConflictError('A request with this Idempotency-Key is still running; retry');
+      throw new ConflictError(
+        'A request with this Idempotency-Key is still running; retry',
+      );
     const count = Number(seen.parts ?? 1);
     const rest = Array.from({ length: count - 1 }, (_, i) =>
       keys.idempotencyPart(userId, route, key, i + 1, tableId),
@@ -82,10 +89,14 @@ export const withIdempotency = async (
     return JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')) as Remembered;
   }
   let answer: Remembered;
+  const scope = requestScope();
+  if (scope) scope.idempotencyKey = itemKey;
   try {
     answer = await work();
   } catch (error) {
-    await deleteItem(itemKey).catch(() => undefined);
+    // An interrupted large write keeps the claim: the repair worker frees it once the write is
+    // undone, or marks it applied, so a retry never runs beside a write still being repaired.
+    if (!(error instanceof WriteInterruptedError)) await deleteItem(itemKey).catch(() => undefined);
     throw error;
   }
   // Never forget a done request (a repeat must not write again): a large answer goes in parts,

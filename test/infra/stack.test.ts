@@ -102,12 +102,13 @@ describe('WorkspaceApiStack (dev)', () => {
     id.startsWith('FunctionsPurgeRole'),
   );
   const [workerRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('PurgeRole'));
+  const [repairRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('RepairRole'));
   /** The functions behind API routes (the purge worker is not one). */
   const routeFunctions = () => [...functionByRouteKey(template).values()];
 
-  it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge worker)', () => {
+  it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge and repair workers)', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length);
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1);
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 2);
     const routes = functionByRouteKey(template);
     expect([...routes.keys()].sort()).toEqual(ROUTES.map(routeKey).sort());
     // Every route reaches a function of its own.
@@ -225,8 +226,9 @@ describe('WorkspaceApiStack (dev)', () => {
     template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
   });
 
-  it('has exactly five function roles: read, write, write plus mail, write plus enqueue, the purge worker', () => {
-    template.resourceCountIs('AWS::IAM::Role', 5);
+  it('has exactly six function roles: read, write, write plus mail, write plus enqueue, the purge and repair workers', () => {
+    template.resourceCountIs('AWS::IAM::Role', 6);
+    expect(repairRoleId).toBeDefined();
     expect(readRoleId).toBeDefined();
     expect(writeRoleId).toBeDefined();
     expect(mailRoleId).toBeDefined();
@@ -367,7 +369,10 @@ describe('WorkspaceApiStack (dev)', () => {
     });
     const functions = template.findResources('AWS::Lambda::Function');
     const routeFns = new Set(routeFunctions());
-    const workers = Object.entries(functions).filter(([, fn]) => !routeFns.has(fn as Resource));
+    const workers = Object.entries(functions).filter(
+      ([, fn]) =>
+        !routeFns.has(fn as Resource) && String(fn.Properties?.Description).startsWith('Purge worker'),
+    );
     expect(workers).toHaveLength(1);
     const [workerId, worker] = workers[0] as [string, Resource];
     expect(worker.Properties).toMatchObject({
@@ -390,6 +395,29 @@ describe('WorkspaceApiStack (dev)', () => {
       ScheduleExpression: 'rate(1 hour)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [workerId, 'Arn'] } })],
     });
+  });
+
+  it('repairs interrupted writes every minute: one worker, one at a time, with table access only', () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    const repair = Object.entries(functions).filter(([, fn]) =>
+      String(fn.Properties?.Description).startsWith('Repair worker'),
+    );
+    expect(repair).toHaveLength(1);
+    const [repairId, worker] = repair[0] as [string, Resource];
+    expect(worker.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      ReservedConcurrentExecutions: 1,
+      Role: { 'Fn::GetAtt': [repairRoleId, 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [repairId, 'Arn'] } })],
+    });
+    const role = template.findResources('AWS::IAM::Role')[repairRoleId as string] as Resource;
+    const actions = JSON.stringify(role.Properties?.Policies);
+    expect(actions).toContain('dynamodb:');
+    expect(actions).not.toMatch(/sqs:|ses:|secretsmanager:/);
   });
 
   it('lets only the routes that delete for good enqueue purges, and only the worker consume them', () => {
@@ -468,7 +496,7 @@ describe('WorkspaceApiStack (prod)', () => {
       expect(env).toMatchObject({ STAGE: 'prod', POWERTOOLS_LOG_LEVEL: 'INFO' });
       // every route checks tokens; the purge worker (no signing keys) checks none
       if (env.SIGNING_KEYS_SECRET_ARN) expect(env.JWT_ISSUER).toBe('workspace-api-prod');
-      else expect(env.PURGE_QUEUE_URL).toBeDefined();
+      else expect(fn.Properties.Description).toMatch(/^(Purge|Repair) worker:/);
     }
   });
 });
@@ -524,8 +552,13 @@ describe('resource budget', () => {
   // A throwaway project whose functions/ holds one stub per synthetic route (NodejsFunction checks entries exist).
   beforeAll(() => {
     root = mkdtempSync(path.join(tmpdir(), 'workspace-api-budget-'));
-    mkdirSync(path.join(root, 'functions'));
+    mkdirSync(path.join(root, 'functions', 'workers'), { recursive: true });
     copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
+    // Every stack has the repair worker.
+    writeFileSync(
+      path.join(root, 'functions', 'workers', 'repair-worker.ts'),
+      'export const handler = async () => ({});\n',
+    );
     for (let i = 0; i < SYNTHETIC_ROUTES; i++) {
       writeFileSync(
         path.join(root, 'functions', `synthetic-${i}.ts`),
@@ -548,8 +581,9 @@ describe('resource budget', () => {
     const template = synth('dev', routes, root);
     const count = Object.keys(resourcesOf(template)).length;
     console.log(`synthetic template: ${SYNTHETIC_ROUTES} routes, ${count} resources`);
-    template.resourceCountIs('AWS::Lambda::Function', SYNTHETIC_ROUTES);
-    template.resourceCountIs('AWS::IAM::Role', 2);
+    // The routes plus the repair worker (the synthetic routes purge nothing: no purge worker).
+    template.resourceCountIs('AWS::Lambda::Function', SYNTHETIC_ROUTES + 1);
+    template.resourceCountIs('AWS::IAM::Role', 3);
     expect(count).toBeLessThan(500);
   });
 });

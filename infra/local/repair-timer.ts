@@ -1,0 +1,34 @@
+import { REPAIR_EVERY_SECONDS, repairInterrupted } from '#shared/db/commit.ts';
+
+/** Locally, twice as often as in the stack: the local server is also where people try crashes. */
+export const LOCAL_REPAIR_MS = (REPAIR_EVERY_SECONDS * 1000) / 2;
+
+/**
+ * Plays the stack's repair schedule for `npm start`: every 30 s, finishes or undoes the large
+ * writes whose writer's lease ran out (a crash of an earlier run included). Failures are logged
+ * and retried at the next tick.
+ */
+export const startRepairTimer = (everyMs = LOCAL_REPAIR_MS): (() => void) => {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const report = await repairInterrupted();
+      if (report.undone || report.completed)
+        console.log(
+          `Repaired interrupted writes: ${report.undone} undone, ${report.completed} completed, ${report.skipped} undo steps skipped (newer edits)`,
+        );
+    } catch (error) {
+      console.error(
+        `Repair of interrupted writes failed (retried in ${everyMs / 1000} s): ${(error as Error).message}`,
+      );
+    } finally {
+      running = false;
+    }
+  };
+  void tick();
+  const timer = setInterval(() => void tick(), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+};

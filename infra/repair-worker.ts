@@ -1,0 +1,76 @@
+import * as path from 'node:path';
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Construct } from 'constructs';
+import { REPAIR_EVERY_SECONDS } from '#shared/db/commit.ts';
+import type { ApiFunctions } from './api-construct.ts';
+import { BUNDLE_ENVIRONMENT, LAMBDA_BUNDLING } from './bundling.ts';
+import type { StageConfig } from './config.ts';
+
+export interface RepairWorkerProps {
+  config: StageConfig;
+  table: ITable;
+  functions: ApiFunctions;
+  projectRoot: string;
+}
+
+/** How often the repair worker looks for interrupted writes (with the 20 s lease: repaired within 2 minutes). */
+export const REPAIR_SCHEDULE = Duration.seconds(REPAIR_EVERY_SECONDS);
+
+/**
+ * The repair worker (`functions/workers/repair-worker.ts`, not a route): every minute it finishes
+ * or undoes the large writes whose writer stopped renewing its lease (a crash, a timeout, a frozen
+ * Lambda). Its role may only use the table.
+ */
+export class RepairWorker extends Construct {
+  readonly worker: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: RepairWorkerProps) {
+    super(scope, id);
+    const { config, table, functions, projectRoot } = props;
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Workspace API ${config.stage}: the repair worker`,
+      inlinePolicies: {
+        Access: new iam.PolicyDocument({
+          statements: functions.tableStatements('write').filter((s) => s.sid !== 'SigningKeys'),
+        }),
+      },
+    });
+    this.worker = new NodejsFunction(this, 'Worker', {
+      entry: path.join(projectRoot, 'functions', 'workers', 'repair-worker.ts'),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+      description: 'Repair worker: finishes or undoes interrupted large writes',
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: config.lambda.memoryMb,
+      timeout: Duration.minutes(5),
+      // One run at a time is enough; two would only race for the same claims.
+      reservedConcurrentExecutions: 1,
+      role,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      logGroup: functions.logGroup,
+      bundling: LAMBDA_BUNDLING,
+      environment: {
+        TABLE_NAME: table.tableName,
+        STAGE: config.stage,
+        POWERTOOLS_SERVICE_NAME: 'workspace-api',
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+        ...BUNDLE_ENVIRONMENT,
+      },
+    });
+    new events.Rule(this, 'Schedule', {
+      description: 'Every minute: finish or undo interrupted large writes',
+      schedule: events.Schedule.rate(REPAIR_SCHEDULE),
+      targets: [new targets.LambdaFunction(this.worker)],
+    });
+  }
+}
