@@ -1,0 +1,208 @@
+/**
+ * `npm run load`: a bounded load test on loopback. Starts the API (`infra/local/start.ts
+ * --in-memory`, its own DynamoDB Local) in a child process, seeds one table, then runs N clients
+ * for T seconds, each looping over a mix of reads and writes, and prints requests, errors,
+ * latency percentiles and the API process's memory. With `--url` and `--token` it loads a
+ * server that is already running instead (memory is then not measured).
+ *
+ *   npm run load -- --clients 16 --seconds 30
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '16' },
+    seconds: { type: 'string', default: '30' },
+    url: { type: 'string' },
+    token: { type: 'string' },
+  },
+});
+const CLIENTS = Math.max(1, Math.min(256, Number(values.clients)));
+const SECONDS = Math.max(1, Math.min(600, Number(values.seconds)));
+
+/** Starts the API with an in-memory database; answers its URL, token and process. */
+const startApi = async (): Promise<{ url: string; token: string; child: ChildProcess }> => {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'infra/local/start.ts', '--in-memory', '--port', '0'],
+    {
+      env: {
+        ...process.env,
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the API exited (${code}) before it was ready:\n${out}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /API\s+(http\S+)/.exec(out)?.[1];
+      const token = /Token\s+(\S+)/.exec(out)?.[1];
+      if (url && token) resolve({ url, token, child });
+    });
+  });
+};
+
+/** Resident memory of a process in MB (Linux /proc), or undefined. */
+const rssMb = async (pid: number | undefined): Promise<number | undefined> => {
+  if (!pid) return undefined;
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+  return kb ? Number(kb) / 1024 : undefined;
+};
+
+interface Sample {
+  kind: string;
+  ms: number;
+  status: number;
+}
+
+const main = async () => {
+  const api = values.url && values.token ? undefined : await startApi();
+  const base = (values.url ?? api?.url ?? '').replace(/\/$/, '');
+  const auth = { authorization: `Bearer ${values.token ?? api?.token}`, 'content-type': 'application/json' };
+  const request = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: auth,
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  try {
+    // One table of 200 records with a text, a number and a checkbox field.
+    const space = await request('POST', '/space', { name: 'Load' });
+    const baseRes = await request('POST', '/base', { spaceId: space.body.id, name: 'Load' });
+    const table = await request('POST', `/base/${baseRes.body.id}/table`, {
+      name: 'Load',
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'N', type: 'number' },
+        { name: 'Done', type: 'checkbox' },
+      ],
+      records: Array.from({ length: 200 }, (_, i) => ({
+        fields: { Name: `row ${i}`, N: i, Done: i % 3 === 0 ? true : null },
+      })),
+    });
+    if (table.status !== 201)
+      throw new Error(`seeding failed: ${table.status} ${JSON.stringify(table.body)}`);
+    const tableId = table.body.id as string;
+    const ids = (table.body.records as { id: string }[]).map((r) => r.id);
+    const pick = () => ids[Math.floor(Math.random() * ids.length)] as string;
+    const filter = encodeURIComponent(
+      JSON.stringify({ conjunction: 'and', filterSet: [{ fieldId: 'N', operator: 'isGreater', value: 50 }] }),
+    );
+    const orderBy = encodeURIComponent(JSON.stringify([{ fieldId: 'N', order: 'desc' }]));
+    const MIX: [number, string, () => Promise<{ status: number }>][] = [
+      [
+        50,
+        'list',
+        () => request('GET', `/table/${tableId}/record?take=50&skip=${Math.floor(Math.random() * 150)}`),
+      ],
+      [
+        5,
+        'list filtered+sorted',
+        () =>
+          request(
+            'GET',
+            `/table/${tableId}/record?take=50&fieldKeyType=name&filter=${filter}&orderBy=${orderBy}`,
+          ),
+      ],
+      [15, 'get', () => request('GET', `/table/${tableId}/record/${pick()}`)],
+      [
+        20,
+        'patch',
+        () =>
+          request('PATCH', `/table/${tableId}/record/${pick()}`, {
+            record: { fields: { Name: `edit ${Date.now()}` } },
+          }),
+      ],
+      [
+        10,
+        'create 5',
+        () =>
+          request('POST', `/table/${tableId}/record`, {
+            records: Array.from({ length: 5 }, () => ({ fields: { Name: 'new' } })),
+          }),
+      ],
+    ];
+    const total = MIX.reduce((n, [w]) => n + w, 0);
+    const choose = () => {
+      let r = Math.random() * total;
+      for (const entry of MIX) {
+        r -= entry[0];
+        if (r < 0) return entry;
+      }
+      return MIX[0] as (typeof MIX)[number];
+    };
+
+    const samples: Sample[] = [];
+    let failures = 0;
+    let peakRss = (await rssMb(api?.child.pid)) ?? 0;
+    const startRss = peakRss;
+    const sampler = setInterval(async () => {
+      peakRss = Math.max(peakRss, (await rssMb(api?.child.pid)) ?? 0);
+    }, 500);
+    const end = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (Date.now() < end) {
+          const [, kind, run] = choose();
+          const started = performance.now();
+          try {
+            const res = await run();
+            samples.push({ kind, ms: performance.now() - started, status: res.status });
+          } catch {
+            failures++;
+          }
+        }
+      }),
+    );
+    clearInterval(sampler);
+    const endRss = (await rssMb(api?.child.pid)) ?? 0;
+
+    const pct = (sorted: number[], p: number) =>
+      sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+    const line = (label: string, list: Sample[]) => {
+      const ms = list.map((s) => s.ms).sort((a, b) => a - b);
+      const errors = list.filter((s) => s.status >= 500).length;
+      const client = list.filter((s) => s.status >= 400 && s.status < 500).length;
+      return `| ${label} | ${list.length} | ${errors} | ${client} | ${pct(ms, 50).toFixed(1)} | ${pct(ms, 95).toFixed(1)} | ${pct(ms, 99).toFixed(1)} |`;
+    };
+    console.log(
+      `\nLoad: ${CLIENTS} clients, ${SECONDS} s, ${base} (${new Date().toISOString().slice(0, 10)})`,
+    );
+    console.log(
+      `Requests ${samples.length} (${(samples.length / SECONDS).toFixed(1)}/s), connection failures ${failures}`,
+    );
+    console.log('| request | count | 5xx | 4xx | p50 ms | p95 ms | p99 ms |');
+    console.log('|---|---|---|---|---|---|---|');
+    console.log(line('all', samples));
+    for (const [, kind] of MIX)
+      console.log(
+        line(
+          kind,
+          samples.filter((s) => s.kind === kind),
+        ),
+      );
+    if (api)
+      console.log(
+        `API process memory (RSS): ${startRss.toFixed(0)} MB at start, ${peakRss.toFixed(0)} MB peak, ${endRss.toFixed(0)} MB at end`,
+      );
+    const bad = samples.filter((s) => s.status >= 500).length + failures;
+    process.exitCode = bad ? 1 : 0;
+  } finally {
+    api?.child.kill('SIGTERM');
+  }
+};
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
