@@ -247,6 +247,12 @@ export interface QueryPage {
   lastKey?: Record<string, unknown>;
 }
 
+/**
+ * The largest `Limit` one Query call is sent with: DynamoDB refuses 2^31 and above (a `skip` of
+ * any size reaches here), and a page stops at 1 MB long before this anyway.
+ */
+export const MAX_QUERY_LIMIT = 100_000;
+
 /** One page of a strongly consistent query on a partition, optionally limited to a sort-key prefix. */
 export const queryPage = async (input: {
   pk: string;
@@ -264,7 +270,7 @@ export const queryPage = async (input: {
     ExpressionAttributeValues: { ':pk': input.pk, ...(input.skPrefix ? { ':sk': input.skPrefix } : {}) },
     ConsistentRead: true,
     ScanIndexForward: !input.newestFirst,
-    Limit: input.limit,
+    Limit: input.limit === undefined ? undefined : Math.min(input.limit, MAX_QUERY_LIMIT),
     ExclusiveStartKey: input.startKey,
     ...CAPACITY,
   };
@@ -380,7 +386,7 @@ export const queryBetween = async (input: {
       new QueryCommand({
         ...params,
         // The limit counts items read before the filter: with a filter, more pages follow if it dropped some.
-        Limit: remaining !== undefined ? Math.max(1, remaining) : undefined,
+        Limit: remaining !== undefined ? Math.max(1, Math.min(remaining, MAX_QUERY_LIMIT)) : undefined,
         ExclusiveStartKey: startKey,
       }),
     );
