@@ -18,6 +18,7 @@ import {
   ConflictError,
   type HttpError,
   OutcomeUnknownError,
+  PayloadTooLargeError,
   ServiceUnavailableError,
 } from '#shared/http/errors.ts';
 import type { Key } from './keys.ts';
@@ -102,6 +103,12 @@ const send = async <T>(op: DbCall['op'], command: Sendable): Promise<T> => {
     output = (await documentClient.send(command as never)) as { ConsumedCapacity?: unknown };
     return output as T;
   } catch (error) {
+    // The record size check comes first (records/limits.ts); anything still too large is refused whole.
+    const e = error as { name?: string; message?: string };
+    if (e?.name === 'ValidationException' && /item size|size has exceeded/i.test(e.message ?? ''))
+      throw new PayloadTooLargeError(
+        'An item of this write would exceed the 400 KB DynamoDB allows; nothing was written',
+      );
     if (isUnavailable(error)) {
       const e = error as { name?: string; code?: string };
       if (write && !NOT_APPLIED.has(e?.name ?? '') && !NOT_APPLIED.has(e?.code ?? ''))

@@ -10,7 +10,7 @@ import type { TableSchema } from '#shared/tables/schema.ts';
 import { applyDefaults, assertNotNull, type FieldKeyType } from './cells.ts';
 import { allocateAutoNumbers } from './context.ts';
 import { convertWrite } from './convert-write.ts';
-import { assertBatchSize } from './limits.ts';
+import { assertBatchSize, assertRecordFits } from './limits.ts';
 import { resolveLinks } from './links.ts';
 import { newRecordItem, type RecordItem, recordNumberItem } from './model.ts';
 import { type Placement, placementSteps } from './placement.ts';
@@ -47,6 +47,10 @@ export const createRecords = async (
     ? converted.changes
     : converted.changes.map((c) => applyDefaults(fields, c, ctx));
   for (const c of cells) assertNotNull(fields, (id) => c.get(id));
+  const nameOf = (id: string) => fields.find((f) => f.id === id)?.name;
+  cells.forEach((c, i) => {
+    assertRecordFits(cells.length > 1 ? `Record ${i + 1} of the request` : 'The record', c, nameOf);
+  });
   const ids = cells.map(() => newId('record'));
   const links = await resolveLinks(
     schema,
