@@ -20,6 +20,9 @@ import {
  * field, and unless the link is one-way a symmetric link field is created in the foreign table
  * (named after this table, made unique there) pointing back. The foreign table must be a table
  * of the same base. Answers the completed field and the operations for the foreign table.
+ * `pending` holds the symmetric fields the same call already adds, by table: a second link into
+ * one table takes the next name and order there, and its schema is bumped once (two updates of
+ * one item cannot share a transaction).
  */
 export const prepareLinkField = async (
   field: Field,
@@ -30,6 +33,7 @@ export const prepareLinkField = async (
     schema?: TableSchema;
     primaryFieldId: string;
     selfOrder: number;
+    pending?: Map<string, Field[]>;
   },
 ): Promise<{ field: Field; ops: TransactOp[] }> => {
   const opts = field.options as unknown as LinkOptions;
@@ -46,7 +50,12 @@ export const prepareLinkField = async (
   if (opts.isOneWay) return { field: { ...field, options: { ...opts, lookupFieldId } }, ops: [] };
   const symmetricFieldId = newId('field');
   const completed: Field = { ...field, options: { ...opts, lookupFieldId, symmetricFieldId } };
-  const foreignFields = self ? [...(here.schema?.fields ?? []), completed] : (foreign as TableSchema).fields;
+  const targetTable = self ? here.tableId : opts.foreignTableId;
+  const pending = here.pending?.get(targetTable) ?? [];
+  const foreignFields = [
+    ...(self ? [...(here.schema?.fields ?? []), completed] : (foreign as TableSchema).fields),
+    ...pending,
+  ];
   const name = uniqueName(
     here.tableName,
     foreignFields.map((f) => f.name),
@@ -72,12 +81,13 @@ export const prepareLinkField = async (
       ? { isMultipleCellValue: true }
       : {}),
   };
-  const targetTable = self ? here.tableId : opts.foreignTableId;
-  const order = self ? here.selfOrder : nextFieldOrder(foreign as TableSchema);
+  const order = self ? here.selfOrder : nextFieldOrder(foreign as TableSchema) + pending.length;
   const ops: TransactOp[] = [
     { put: fieldItem(targetTable, symmetric, order), condition: 'attribute_not_exists(pk)' },
   ];
-  if (!self) ops.push(bumpSchemaOp(opts.foreignTableId, (foreign as TableSchema).version));
+  if (!self && pending.length === 0)
+    ops.push(bumpSchemaOp(opts.foreignTableId, (foreign as TableSchema).version));
+  here.pending?.set(targetTable, [...pending, symmetric]);
   return { field: completed, ops };
 };
 

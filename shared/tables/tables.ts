@@ -97,6 +97,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
   const now = new Date();
   const fields: Field[] = [];
   const foreignOps: TransactOp[] = [];
+  const pending = new Map<string, Field[]>();
   for (const [i, raw] of fieldInputs.entries()) {
     let field = defineField(
       { ...raw, isPrimary: i === 0 },
@@ -111,6 +112,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
         baseId,
         primaryFieldId: primary.id,
         selfOrder: fieldInputs.length + i,
+        pending,
       });
       field = prepared.field;
       foreignOps.push(...prepared.ops);

@@ -326,6 +326,54 @@ describe('POST /base/{baseId}/table', () => {
     expect(fields.body.map((f: { name: string }) => f.name)).toEqual(['Name', 'Count', 'Status']);
   });
 
+  // Issue 10.5: two links into one table bumped its schema twice in one transaction (a spurious 409).
+  it('creates two link fields into the same foreign table, each with its own symmetric field there', async () => {
+    const ws = await newWorkspace();
+    const other = await createTable(ws, { name: 'Other', records: [{ fields: { Name: 'o1' } }] });
+    const otherId = other.body.id as string;
+    const link = (name: string, relationship: string) => ({
+      type: 'link',
+      name,
+      options: { relationship, foreignTableId: otherId },
+    });
+
+    const res = await createTable(ws, {
+      name: 'Linking',
+      fields: [
+        { type: 'singleLineText', name: 'Title' },
+        link('Owner', 'manyOne'),
+        link('Watchers', 'manyMany'),
+      ],
+      records: [{ fields: { Title: 't1', Owner: { id: other.body.records[0].id } } }],
+    });
+
+    expect(res.status).toBe(201);
+    const [owner, watchers] = res.body.fields.slice(1);
+    const there = await call('list-fields', { token: ws.owner.auth, params: { tableId: otherId } });
+    expect(there.body.map((f: { name: string }) => f.name)).toEqual([
+      'Name',
+      'Count',
+      'Status',
+      'Linking',
+      'Linking 2',
+    ]);
+    const [ownerSide, watchersSide] = there.body.slice(3);
+    expect(new Set(there.body.map((f: { dbFieldName: string }) => f.dbFieldName)).size).toBe(5);
+    expect(ownerSide).toMatchObject({
+      id: owner.options.symmetricFieldId,
+      options: { relationship: 'oneMany', foreignTableId: res.body.id, symmetricFieldId: owner.id },
+    });
+    expect(watchersSide).toMatchObject({
+      id: watchers.options.symmetricFieldId,
+      options: { relationship: 'manyMany', foreignTableId: res.body.id, symmetricFieldId: watchers.id },
+    });
+    const o1 = await call('get-record', {
+      token: ws.owner.auth,
+      params: { tableId: otherId, recordId: other.body.records[0].id },
+    });
+    expect(o1.body.fields.Linking).toEqual([{ id: res.body.records[0].id, title: 't1' }]);
+  });
+
   it('answers 404 for an unknown field key in the records, leaving nothing behind', async () => {
     const ws = await newWorkspace();
 
