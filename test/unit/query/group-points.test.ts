@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDate, wallClockAt } from '#shared/fields/format.ts';
 import type { StoredCell } from '#shared/fields/types.ts';
 import { runQuery } from '#shared/query/engine.ts';
-import { groupValueOf, headerId, roundTo } from '#shared/query/groups.ts';
+import { buildGroupPoints, type GroupLevel, groupValueOf, headerId, roundTo } from '#shared/query/groups.ts';
 import type { GroupHeader, SortSpec } from '#shared/query/types.ts';
 import { alice, bob, contextOf, makeField, query, recId, rowsOf } from './engine-support.ts';
 
@@ -473,4 +473,62 @@ describe('order inside groups', () => {
     ]);
     expect(result.ids).toEqual([3, 1, 2, 4].map(recId));
   });
+});
+
+// Issue 10.5: "allGroupHeaderRefs includes collapsed group headers": collapsing hides headers
+// from groupPoints (and records), never from the refs a client uses to expand them again.
+describe('allGroupHeaderRefs under collapse (plain data)', () => {
+  // Three levels over five tuples: (x,p,1) (x,p,2) (x,q,1) (y,p,1) (y,q,2), two rows each.
+  const tuples = [
+    ['x', 'p', '1'],
+    ['x', 'p', '2'],
+    ['x', 'q', '1'],
+    ['y', 'p', '1'],
+    ['y', 'q', '2'],
+  ];
+  const levels: GroupLevel[] = [A, B, C].map((fieldId, d) => ({
+    fieldId,
+    texts: tuples.map((t) => t[d] as string),
+    value: (i) => tuples[i]?.[d],
+  }));
+  const reps = tuples.map((_, i) => i);
+  const counts = tuples.map(() => 2);
+  const ref = (depth: number, ...texts: string[]) => ({
+    id: headerId(`${[A, B, C][depth]}_${texts.join('_')}`),
+    depth,
+  });
+  const every = [
+    ref(0, 'x'),
+    ref(1, 'x', 'p'),
+    ref(2, 'x', 'p', '1'),
+    ref(2, 'x', 'p', '2'),
+    ref(1, 'x', 'q'),
+    ref(2, 'x', 'q', '1'),
+    ref(0, 'y'),
+    ref(1, 'y', 'p'),
+    ref(2, 'y', 'p', '1'),
+    ref(1, 'y', 'q'),
+    ref(2, 'y', 'q', '2'),
+  ];
+  const idOf = (i: number) => (every[i] as { id: string }).id;
+
+  it.each([
+    ['nothing', [], 11, [true, true, true, true, true]],
+    ['the top header x', [0], 6, [false, false, false, true, true]],
+    ['the sub-header x/p', [1], 9, [false, false, true, true, true]],
+    ['x and, inside it, x/p', [0, 1], 6, [false, false, false, true, true]],
+    ['both top headers', [0, 6], 2, [false, false, false, false, false]],
+    ['a deepest header y/q/2', [10], 11, [true, true, true, true, false]],
+  ])(
+    'collapsing %s keeps all 11 refs in order; groupPoints shows %i headers',
+    (_, picks, headersShown, visible) => {
+      const collapsed = new Set(picks.map(idOf));
+
+      const walk = buildGroupPoints(reps, counts, levels, collapsed);
+
+      expect(walk.allGroupHeaderRefs).toEqual(every);
+      expect(walk.groupPoints.filter((p) => p.type === 0)).toHaveLength(headersShown);
+      expect(walk.visible).toEqual(visible);
+    },
+  );
 });
