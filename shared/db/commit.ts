@@ -29,8 +29,6 @@ export interface Step {
 
 /** A journal item must stay well under DynamoDB's 400 KB item limit. */
 const JOURNAL_BYTES = 300_000;
-/** A transaction's operations and journal must stay well under DynamoDB's 4 MB per transaction. */
-const TRANSACTION_BYTES = 3_000_000;
 /**
  * Journals without a head (written before heads existed) are undone once this old, at the next
  * large write in their scope.
@@ -60,24 +58,15 @@ export const chunkSteps = (steps: readonly Step[]): Step[][] => {
   const chunks: Step[][] = [];
   let chunk: Step[] = [];
   let bytes = 0;
-  let total = 0;
   for (const step of steps) {
     const size = sizeOf(step.undo);
-    const opSize = sizeOf(step.op);
-    if (
-      chunk.length > 0 &&
-      (chunk.length + 2 >= MAX_TRANSACTION_ITEMS ||
-        bytes + size > JOURNAL_BYTES ||
-        total + size + opSize > TRANSACTION_BYTES)
-    ) {
+    if (chunk.length > 0 && (chunk.length + 2 >= MAX_TRANSACTION_ITEMS || bytes + size > JOURNAL_BYTES)) {
       chunks.push(chunk);
       chunk = [];
       bytes = 0;
-      total = 0;
     }
     chunk.push(step);
     bytes += size;
-    total += size + opSize;
   }
   if (chunk.length) chunks.push(chunk);
   return chunks;
@@ -240,8 +229,7 @@ export const commitSteps = async (
     await applyOne((steps[0] as Step).op, () => onConditionFailed(0));
     return;
   }
-  // Up to 100 operations are one transaction, unless together they are too large for one.
-  if (steps.length <= MAX_TRANSACTION_ITEMS && sizeOf(steps.map((s) => s.op)) <= TRANSACTION_BYTES) {
+  if (steps.length <= MAX_TRANSACTION_ITEMS) {
     await transact(
       steps.map((s) => s.op),
       onConditionFailed,

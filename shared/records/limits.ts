@@ -1,9 +1,4 @@
-import { describeField } from '#shared/fields/cells.ts';
-import { cellBytes, kb, MAX_CELL_BYTES } from '#shared/fields/size.ts';
-import type { Field } from '#shared/fields/types.ts';
 import { PayloadTooLargeError } from '#shared/http/errors.ts';
-
-export { MAX_CELL_BYTES } from '#shared/fields/size.ts';
 
 /** Records one call may write (endpoints.md: 1..1000; auth-errors.md: more is a 413). */
 export const MAX_RECORDS_PER_CALL = 1000;
@@ -15,47 +10,34 @@ export const assertBatchSize = (count: number): void => {
 };
 
 /**
- * The most a record's cells may take together, as UTF-8 JSON. DynamoDB stores an item of at most
- * 400 KB: 256 KB of cells leaves room for the record's envelope (times, creator, version, its
- * keys in views' manual orders), and a journaled write's undo image of the record (the record
- * item plus a few bytes of operation) still fits a journal item of its own
- * (`shared/db/commit.ts` closes a journal at 300 KB, or after one step larger than that).
+ * The most a record's cells may take, as UTF-8 JSON. DynamoDB stores an item of at most 400 KB,
+ * and the journal of a large write holds a record's earlier image beside the write's own data:
+ * 256 KB leaves room for both, for the record's envelope and for its index entries.
  */
 export const MAX_RECORD_BYTES = 256 * 1024;
 
-/** True for an attribute of a record item that holds a cell (cells are named by field id). */
-const isCellAttribute = (name: string) => name.startsWith('fld');
-
-/** The cells of a stored record item, by field id. */
-export const cellsOfItem = (item: Record<string, unknown>): [string, unknown][] =>
-  Object.entries(item).filter(([name]) => isCellAttribute(name));
+const kb = (bytes: number) => `${Math.ceil(bytes / 1024)} KB`;
 
 /**
- * Refuses, before anything is written, a record whose cells would not fit: a cell over
- * `MAX_CELL_BYTES` is a 413 naming its field; cells over `MAX_RECORD_BYTES` together a 413 naming
- * the record and its largest cell. `cells` are every cell the record would hold after the write,
- * by field id; `label` names the record (`Record 2 of the request`, `Record rec…`).
+ * Refuses a record whose cells would take more than `MAX_RECORD_BYTES` (a 413 naming the record
+ * and its largest field), before anything is written. `cells` are every cell the record would
+ * hold after the write, by field id; `nameOf` names a field.
  */
 export const assertRecordFits = (
   label: string,
   cells: Iterable<[string, unknown]>,
-  fieldOf: (fieldId: string) => Pick<Field, 'id' | 'name'> | undefined,
+  nameOf: (fieldId: string) => string | undefined,
 ): void => {
-  const named = (fieldId: string) => describeField(fieldOf(fieldId) ?? { id: fieldId, name: fieldId });
   let total = 0;
   let largest: [string, number] = ['', 0];
   for (const [fieldId, value] of cells) {
     if (value === undefined || value === null) continue;
-    const size = cellBytes(value);
-    if (size > MAX_CELL_BYTES)
-      throw new PayloadTooLargeError(
-        `${label}: ${named(fieldId)} would hold ${kb(size)}; a cell may hold at most ${kb(MAX_CELL_BYTES)}`,
-      );
+    const size = Buffer.byteLength(JSON.stringify(value));
     total += size;
     if (size > largest[1]) largest = [fieldId, size];
   }
   if (total > MAX_RECORD_BYTES)
     throw new PayloadTooLargeError(
-      `${label} would hold ${kb(total)} of cells; a record may hold at most ${kb(MAX_RECORD_BYTES)} (its largest cell: ${named(largest[0])}, ${kb(largest[1])})`,
+      `${label} would hold ${kb(total)} of cells; a record may hold at most ${kb(MAX_RECORD_BYTES)} (its largest cell: field "${nameOf(largest[0]) ?? largest[0]}", ${kb(largest[1])})`,
     );
 };

@@ -5,7 +5,6 @@ import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field, LinkRelationship, ReadContext } from '#shared/fields/types.ts';
 import { ValidationError } from '#shared/http/errors.ts';
 import { loadSchema, primaryField, type TableSchema } from '#shared/tables/schema.ts';
-import { assertRecordFits, cellsOfItem } from './limits.ts';
 import { cellOf, NO_LINKS, type RecordItem } from './model.ts';
 
 /** Link options as the schema layer completes them. */
@@ -91,13 +90,10 @@ export const resolveLinks = async (
   const changedKeys = new Set<string>();
   const ref = (t: string, r: string) => `${t}/${r}`;
   const inBatch = new Map(writes.map((w) => [w.recordId, w]));
-  // Fields by id of every table touched, to name a cell that the other side would make too large.
-  const fieldsById = new Map(fields.map((f) => [f.id, f]));
 
   for (const field of linkFields) {
     const opts = linkOptions(field);
     const foreign = await loadSchema(opts.foreignTableId);
-    for (const f of foreign.fields) if (!fieldsById.has(f.id)) fieldsById.set(f.id, f);
     for (const w of writes) {
       if (!w.cells.has(field.id)) continue;
       let ids = idsOf(w.cells.get(field.id));
@@ -196,8 +192,6 @@ export const resolveLinks = async (
           w.cells.set(f.id, idsOf(item[f.id]).length ? idsOf(item[f.id]) : undefined);
       continue;
     }
-    // A symmetric cell grows with every record linked to it: it must still fit its record.
-    assertRecordFits(`Record ${r} of table ${t}`, cellsOfItem(item), (id) => fieldsById.get(id));
     steps.push(versionedPut(item));
   }
   return { steps };

@@ -15,7 +15,7 @@ import type { TableSchema } from '#shared/tables/schema.ts';
 import { assertNotNull, type CellChanges, type FieldKeyType, isEmptyCell } from './cells.ts';
 import { userRefOf } from './context.ts';
 import { convertWrite } from './convert-write.ts';
-import { assertBatchSize, assertRecordFits, cellsOfItem } from './limits.ts';
+import { assertBatchSize, assertRecordFits } from './limits.ts';
 import { resolveLinks } from './links.ts';
 import { cellOf, etagOf, type RecordItem } from './model.ts';
 import { type Placement, placementSteps } from './placement.ts';
@@ -123,6 +123,15 @@ export const updateRecords = async (
       fields.filter((f) => cells.has(f.id)),
       (id) => cells.get(id),
     );
+  // The record as it would be stored must fit (its other cells count too).
+  converted.changes.forEach((cells, i) => {
+    const item = before[i] as RecordItem;
+    assertRecordFits(
+      `Record ${item.id}`,
+      fields.map((f): [string, unknown] => [f.id, cells.has(f.id) ? cells.get(f.id) : item[f.id]]),
+      (id) => fields.find((f) => f.id === id)?.name,
+    );
+  });
   const links = await resolveLinks(
     schema,
     fields,
@@ -133,13 +142,6 @@ export const updateRecords = async (
       titles: converted.linkTitles[i],
     })),
   );
-  // The record as it would be stored must fit: its other cells count too.
-  converted.changes.forEach((cells, i) => {
-    const item = before[i] as RecordItem;
-    const after = new Map(cellsOfItem(item));
-    for (const [id, value] of cells) after.set(id, value);
-    assertRecordFits(`Record ${item.id}`, after, (id) => fields.find((f) => f.id === id));
-  });
   const unique = await uniqueSteps(
     tableId,
     ids.flatMap((recordId, i) =>
