@@ -102,6 +102,9 @@ export const viewOrderPage = async (
   take: number,
   maxAutoNumber: number,
 ): Promise<string[]> => {
+  // Every record has its own autoNumber up to the table's counter: a skip past it is an empty
+  // page, answered without walking the whole index (any skip up to 2^53 - 1 is accepted).
+  if (skip > 0 && skip >= maxAutoNumber) return [];
   const count = skip + take;
   const [placed, unplaced] = await Promise.all([
     placedEntries(viewId, count),
