@@ -20,6 +20,7 @@ import {
   OutcomeUnknownError,
   PayloadTooLargeError,
   ServiceUnavailableError,
+  ValidationError,
 } from '#shared/http/errors.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
@@ -33,9 +34,16 @@ const raw = new DynamoDBClient({
   requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 },
 });
 
-/** The document client every module of `shared/db` sends through. */
+/**
+ * The document client every module of `shared/db` sends through. Numbers beyond 2^53 (a number
+ * cell of 1e20, a view's column width) are written as their shortest text and read back as
+ * JavaScript numbers: by default the SDK refuses to write them and reads them as BigInt, which
+ * JSON cannot answer. DynamoDB itself refuses magnitudes over 9.99e125 or under 1e-130: a 400
+ * (`dynamoValidationError`).
+ */
 export const documentClient = DynamoDBDocumentClient.from(raw, {
-  marshallOptions: { removeUndefinedValues: true },
+  marshallOptions: { removeUndefinedValues: true, allowImpreciseNumbers: true },
+  unmarshallOptions: { wrapNumbers: (text: string) => Number(text) },
 });
 
 export const TABLE = config.tableName;
@@ -80,6 +88,30 @@ const NOT_APPLIED = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
 ]);
+/**
+ * What a refusal of DynamoDB's input checks (a `ValidationException`, or a cancelled transaction's
+ * `ValidationError` reason) means for the caller, or undefined when it is a fault of ours (a
+ * malformed expression: logged and answered 500). The record path checks sizes first
+ * (`shared/records/limits.ts`), so these are the last line: an item over 400 KB or a transaction
+ * over 4 MB is a 413, a number out of DynamoDB's range or a key too long a 400. DynamoDB checks
+ * before it applies anything, so the call wrote nothing. Pure.
+ */
+export const dynamoValidationError = (message: string): HttpError | undefined => {
+  if (/item size|size has exceeded|payload size|cannot be larger|request size/i.test(message))
+    return new PayloadTooLargeError(
+      'The write is larger than the database accepts (an item over 400 KB, or over 4 MB in one transaction); nothing was written',
+    );
+  if (/number (overflow|underflow)|magnitude/i.test(message))
+    return new ValidationError(
+      'A number in the request is out of the range the database stores (magnitudes from 1e-130 to 9.99e125); nothing was written',
+    );
+  if (/key values must be under|primary key .* size|size of (hash|range)key/i.test(message))
+    return new ValidationError(
+      'A value used as a key is longer than the database allows (1 KB); nothing was written',
+    );
+  return undefined;
+};
+
 /** The least time a request must have left to send its first write (a write takes ms; a stall, seconds). */
 export const MIN_WRITE_MS = 1000;
 
@@ -103,12 +135,8 @@ const send = async <T>(op: DbCall['op'], command: Sendable): Promise<T> => {
     output = (await documentClient.send(command as never)) as { ConsumedCapacity?: unknown };
     return output as T;
   } catch (error) {
-    // The record size check comes first (records/limits.ts); anything still too large is refused whole.
     const e = error as { name?: string; message?: string };
-    if (e?.name === 'ValidationException' && /item size|size has exceeded/i.test(e.message ?? ''))
-      throw new PayloadTooLargeError(
-        'An item of this write would exceed the 400 KB DynamoDB allows; nothing was written',
-      );
+    if (e?.name === 'ValidationException') throw dynamoValidationError(e.message ?? '') ?? error;
     if (isUnavailable(error)) {
       const e = error as { name?: string; code?: string };
       if (write && !NOT_APPLIED.has(e?.name ?? '') && !NOT_APPLIED.has(e?.code ?? ''))
@@ -614,11 +642,14 @@ export const transact = async (
       await send('TransactWriteItems', new TransactWriteCommand({ TransactItems: items, ...CAPACITY }));
       return;
     } catch (error) {
-      const e = error as { name?: string; CancellationReasons?: { Code?: string }[] };
+      const e = error as { name?: string; CancellationReasons?: { Code?: string; Message?: string }[] };
       if (e.name !== 'TransactionCanceledException') throw error;
       const reasons = e.CancellationReasons ?? [];
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed >= 0) throw onConditionFailed(failed);
+      // An operation DynamoDB refused as invalid (an update making an item over 400 KB): not a race.
+      const invalid = reasons.find((r) => r.Code === 'ValidationError');
+      if (invalid) throw dynamoValidationError(invalid.Message ?? '') ?? error;
       const busy = reasons.some(
         (r) => r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded',
       );

@@ -47,10 +47,6 @@ export const createRecords = async (
     ? converted.changes
     : converted.changes.map((c) => applyDefaults(fields, c, ctx));
   for (const c of cells) assertNotNull(fields, (id) => c.get(id));
-  const nameOf = (id: string) => fields.find((f) => f.id === id)?.name;
-  cells.forEach((c, i) => {
-    assertRecordFits(cells.length > 1 ? `Record ${i + 1} of the request` : 'The record', c, nameOf);
-  });
   const ids = cells.map(() => newId('record'));
   const links = await resolveLinks(
     schema,
@@ -62,6 +58,11 @@ export const createRecords = async (
       titles: converted.linkTitles[i],
     })),
   );
+  // Sizes once the cells are final: defaults filled, typecast done, self-link other sides joined.
+  const fieldOf = (id: string) => fields.find((f) => f.id === id);
+  cells.forEach((c, i) => {
+    assertRecordFits(cells.length > 1 ? `Record ${i + 1} of the request` : 'The record', c, fieldOf);
+  });
   const unique = await uniqueSteps(
     tableId,
     ids.flatMap((recordId, i) =>

@@ -2,9 +2,11 @@ import { getItems, type Item, queryAll } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
+import { cellBytes } from '#shared/fields/size.ts';
 import type { Field, LinkRelationship, ReadContext } from '#shared/fields/types.ts';
 import { ValidationError } from '#shared/http/errors.ts';
 import { loadSchema, primaryField, type TableSchema } from '#shared/tables/schema.ts';
+import { assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
 import { cellOf, NO_LINKS, type RecordItem } from './model.ts';
 
 /** Link options as the schema layer completes them. */
@@ -90,10 +92,13 @@ export const resolveLinks = async (
   const changedKeys = new Set<string>();
   const ref = (t: string, r: string) => `${t}/${r}`;
   const inBatch = new Map(writes.map((w) => [w.recordId, w]));
+  // Fields by id of every table touched, to name a cell that the other side would make too large.
+  const fieldsById = new Map(fields.map((f) => [f.id, f]));
 
   for (const field of linkFields) {
     const opts = linkOptions(field);
     const foreign = await loadSchema(opts.foreignTableId);
+    for (const f of foreign.fields) if (!fieldsById.has(f.id)) fieldsById.set(f.id, f);
     for (const w of writes) {
       if (!w.cells.has(field.id)) continue;
       let ids = idsOf(w.cells.get(field.id));
@@ -192,6 +197,13 @@ export const resolveLinks = async (
           w.cells.set(f.id, idsOf(item[f.id]).length ? idsOf(item[f.id]) : undefined);
       continue;
     }
+    // A symmetric cell grows with every record linked to it: it must still fit its record.
+    const was = new Map(cellsOfItem(originals.get(item) ?? item));
+    const after = cellsOfItem(item);
+    assertRecordFits(`Record ${r} of table ${t}`, after, (id) => fieldsById.get(id), {
+      written: new Set(after.filter(([id, v]) => cellBytes(v) > cellBytes(was.get(id))).map(([id]) => id)),
+      bytesBefore: cellsBytes(was),
+    });
     steps.push(versionedPut(item));
   }
   return { steps };

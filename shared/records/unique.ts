@@ -5,9 +5,26 @@ import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { ValidationError } from '#shared/http/errors.ts';
 import { isEmptyCell } from './cells.ts';
 
-/** The text a unique value is claimed under (case-insensitive for text, as people expect). Pure. */
-export const uniqueText = (value: StoredCell): string =>
-  (typeof value === 'string' ? value.trim().toLowerCase() : JSON.stringify(value)).slice(0, 800);
+/** The most UTF-8 bytes of a value a claim's key holds: DynamoDB's sort keys stop at 1024. */
+const MAX_CLAIM_BYTES = 1000;
+
+/**
+ * The text a unique value is claimed under (case-insensitive for text, as people expect): its
+ * first 800 characters, cut further to 1000 UTF-8 bytes at a character boundary so the claim's
+ * sort key (`<field id>#<text>`) stays a valid key however wide the characters. Pure.
+ */
+export const uniqueText = (value: StoredCell): string => {
+  const text = (typeof value === 'string' ? value.trim().toLowerCase() : JSON.stringify(value)).slice(0, 800);
+  if (Buffer.byteLength(text) <= MAX_CLAIM_BYTES) return text;
+  let out = '';
+  let bytes = 0;
+  for (const char of text) {
+    bytes += Buffer.byteLength(char);
+    if (bytes > MAX_CLAIM_BYTES) break;
+    out += char;
+  }
+  return out;
+};
 
 /** A change of a unique cell: the record, the value it gives up and the value it takes. */
 export interface UniqueChange {

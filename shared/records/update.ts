@@ -15,7 +15,7 @@ import type { TableSchema } from '#shared/tables/schema.ts';
 import { assertNotNull, type CellChanges, type FieldKeyType, isEmptyCell } from './cells.ts';
 import { userRefOf } from './context.ts';
 import { convertWrite } from './convert-write.ts';
-import { assertBatchSize, assertRecordFits } from './limits.ts';
+import { assertBatchSize, assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
 import { resolveLinks } from './links.ts';
 import { cellOf, etagOf, type RecordItem } from './model.ts';
 import { type Placement, placementSteps } from './placement.ts';
@@ -123,15 +123,6 @@ export const updateRecords = async (
       fields.filter((f) => cells.has(f.id)),
       (id) => cells.get(id),
     );
-  // The record as it would be stored must fit (its other cells count too).
-  converted.changes.forEach((cells, i) => {
-    const item = before[i] as RecordItem;
-    assertRecordFits(
-      `Record ${item.id}`,
-      fields.map((f): [string, unknown] => [f.id, cells.has(f.id) ? cells.get(f.id) : item[f.id]]),
-      (id) => fields.find((f) => f.id === id)?.name,
-    );
-  });
   const links = await resolveLinks(
     schema,
     fields,
@@ -142,6 +133,17 @@ export const updateRecords = async (
       titles: converted.linkTitles[i],
     })),
   );
+  // The record as it would be stored must fit: its other cells count too.
+  converted.changes.forEach((cells, i) => {
+    const item = before[i] as RecordItem;
+    const stored = cellsOfItem(item);
+    const after = new Map(stored);
+    for (const [id, value] of cells) after.set(id, value);
+    assertRecordFits(`Record ${item.id}`, after, (id) => fields.find((f) => f.id === id), {
+      written: new Set(cells.keys()),
+      bytesBefore: cellsBytes(stored),
+    });
+  });
   const unique = await uniqueSteps(
     tableId,
     ids.flatMap((recordId, i) =>

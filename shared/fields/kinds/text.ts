@@ -1,5 +1,6 @@
 /** singleLineText and longText (fields.md "Types"). */
 import { cellError, isNothing, isRecord, optionsError, readOptions, textOf } from '../cells.ts';
+import { cellBytes, kb, MAX_CELL_BYTES } from '../size.ts';
 import type { Converted, Field, FieldKind, FieldType } from '../types.ts';
 
 /** How a singleLineText may be shown (`options.showAs.type`). */
@@ -35,6 +36,12 @@ const textKind = (type: FieldType, defaultName: string, singleLine: boolean): Fi
       if (!isNothing(o.defaultValue)) {
         if (typeof o.defaultValue !== 'string') throw optionsError(type, 'defaultValue must be text');
         const value = normalise(o.defaultValue);
+        // the default fills cells, so it must fit one (and the field item it is stored in)
+        if (cellBytes(value) > MAX_CELL_BYTES)
+          throw optionsError(
+            type,
+            `defaultValue takes ${kb(cellBytes(value))}; a cell may hold at most ${kb(MAX_CELL_BYTES)}`,
+          );
         if (value !== '') out.defaultValue = value;
       }
       return out;
