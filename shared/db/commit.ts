@@ -200,6 +200,8 @@ class OutOfTime extends Error {}
 
 const APPLYING = 'applying';
 const COMPLETE = 'complete';
+/** A head the repair worker has claimed: its writer may no longer renew, complete or apply a unit. */
+const REPAIRING = 'repairing';
 
 /**
  * Applies steps so that the caller sees all of them or none. One operation: a single-item call
@@ -208,8 +210,9 @@ const COMPLETE = 'complete';
  * More: a journaled write. A head item holds the writer's lease (renewed every 5 s) and names the
  * request's Idempotency-Key claim; journals record how to undo every step (guarded so an undo
  * never overwrites a newer edit). The plain puts and deletes go in batch writes, the conditional
- * ones in chunked transactions that each write their journal and check the lease, 8 units at a
- * time. Before it starts, and before every unit, the write checks that the request's deadline
+ * ones in chunked transactions that each put their journal where none is yet, 8 units at a
+ * time (the repair worker fences the indexes of a write it takes over, so a late unit is refused;
+ * no unit touches a shared item, so parallel units never contend). Before it starts, and before every unit, the write checks that the request's deadline
  * leaves time to finish or to undo what it applied: a write that cannot start in time is refused
  * with a 503 (nothing written); one that runs short stops and undoes itself before answering the
  * 503. Any other failure is undone the same way and rethrown. When undoing cannot be finished in
@@ -291,6 +294,7 @@ class JournaledWrite {
       txnId: this.txnId,
       state: APPLYING,
       leaseUntil: this.leaseUntil,
+      chunks: this.chunks.length,
       createdAt: this.now,
       ...(request?.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
       expiresAt: Math.floor(this.now / 1000) + 7 * 86_400,
@@ -334,15 +338,6 @@ class JournaledWrite {
     if (remainingMs() < timeFor(1) + timeFor(this.sent.length + 1) + MARGIN_MS) throw new OutOfTime();
   }
 
-  private leaseCheck(): TransactOp {
-    return {
-      check: this.head,
-      condition: '#s = :applying AND leaseUntil > :now',
-      names: { '#s': 'state' },
-      values: { ':applying': APPLYING, ':now': Date.now() },
-    };
-  }
-
   async run(onConditionFailed: (index: number) => HttpError, steps: readonly Step[]): Promise<void> {
     const { chunks, plain, scope, txnId, now } = this;
     const units: (() => Promise<void>)[] = [];
@@ -354,9 +349,14 @@ class JournaledWrite {
         faultBeforeChunk?.(at);
         this.sent.push(at);
         const undo = chunk.map(guardedUndo);
-        const ops = [...chunk.map((s) => s.op), { put: journalItem(scope, txnId, index, undo, now) }];
-        await transact([...ops, this.leaseCheck()], (failed) =>
-          failed === ops.length ? new LeaseLost() : onConditionFailed(steps.indexOf(chunk[0] as Step)),
+        // The journal is put only where none is: the repair worker fences every index it takes
+        // over, so a unit arriving after that is refused whole (no shared item to contend on).
+        const journal: TransactOp = {
+          put: journalItem(scope, txnId, index, undo, now),
+          condition: 'attribute_not_exists(pk)',
+        };
+        await transact([...chunk.map((s) => s.op), journal], (failed) =>
+          failed === chunk.length ? new LeaseLost() : onConditionFailed(steps.indexOf(chunk[0] as Step)),
         );
       });
     }
@@ -493,14 +493,21 @@ export const repairInterrupted = async (
   for (const head of heads) {
     if (Number(head.leaseUntil) >= now) continue;
     const key = { pk: String(head.pk), sk: String(head.sk) };
+    const complete = head.state === COMPLETE;
     try {
+      // The claim ends the writer's hold: it can no longer renew, complete or (fenced below) apply.
       await updateItem(
         {
           key,
-          update: 'SET leaseUntil = :mine, repairState = #s',
-          condition: 'leaseUntil = :seen',
+          update: 'SET leaseUntil = :mine, #s = :next',
+          condition: 'leaseUntil = :seen AND #s = :state',
           names: { '#s': 'state' },
-          values: { ':mine': now + LEASE_MS * 3, ':seen': head.leaseUntil },
+          values: {
+            ':mine': now + LEASE_MS * 3,
+            ':seen': head.leaseUntil,
+            ':state': head.state,
+            ':next': complete ? COMPLETE : REPAIRING,
+          },
         },
         () => new Skipped(),
         'NONE',
@@ -511,6 +518,7 @@ export const repairInterrupted = async (
     }
     const scope = String(head.scope);
     const txnId = String(head.txnId);
+    if (!complete) await fenceUnits(scope, txnId, Number(head.chunks ?? 0), now);
     const journals = await queryAll({ ...keys.journalsOf(scope), skPrefix: `${txnId}#` });
     const idempotency = head.idempotencyKey as Key | undefined;
     if (head.state === COMPLETE) {
@@ -521,9 +529,38 @@ export const repairInterrupted = async (
       report.skipped += await undoJournals(journals);
       if (idempotency) await deleteItems([idempotency]);
     }
-    await deleteItems([...journals.map((j) => ({ pk: String(j.pk), sk: String(j.sk) })), key]);
+    const undoable = journals.filter((j) => !j.fence);
+    await deleteItems([...undoable.map((j) => ({ pk: String(j.pk), sk: String(j.sk) })), key]);
   }
   return report;
+};
+
+/**
+ * Puts an empty journal (a fence) at every unit index of a claimed write that has none, so a unit
+ * of its writer still in flight is refused whole instead of landing after the undo. An index whose
+ * journal appears meanwhile was applied: the caller reads it afterwards and undoes it. Fences stay
+ * after the repair (empty, expiring with the journal's TTL, or removed by `recoverInterrupted` once
+ * stale), so even a unit frozen in flight for minutes is refused. Not fenced: the plain batch units,
+ * which DynamoDB cannot make conditional; the writer stops them 2 s before its own lease ends, so
+ * only a process frozen between that check and the send for longer than its lease (15 s and more)
+ * could land one after the repair.
+ */
+const fenceUnits = async (scope: string, txnId: string, chunks: number, now: number) => {
+  const present = new Set(
+    (await queryAll({ ...keys.journalsOf(scope), skPrefix: `${txnId}#` })).map((j) => Number(j.chunk)),
+  );
+  for (let index = 0; index < chunks; index++) {
+    if (present.has(index)) continue;
+    await applyOne(
+      {
+        put: { ...journalItem(scope, txnId, index, [], now), fence: true },
+        condition: 'attribute_not_exists(pk)',
+      },
+      () => new Skipped(),
+    ).catch((error: unknown) => {
+      if (!(error instanceof Skipped)) throw error;
+    });
+  }
 };
 
 /** A request whose write completed but whose answer was lost: its retry is told so, not run again. */

@@ -4,9 +4,9 @@ import { lambdaContext, toApiGatewayEvent } from '#infra/local/api-gateway-event
 import { documentClient, queryAll } from '#shared/db/client.ts';
 import { assumeRoundMs, LEASE_MS, repairInterrupted } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
+import { requestScope } from '#shared/db/request-scope.ts';
 import { API_PREFIX, routeOf } from '#shared/routes.ts';
 import { call } from '#test/support/invoke.ts';
-import { scanTable } from '#test/support/scan.ts';
 import { newTable } from '#test/support/workspace.ts';
 
 /**
@@ -20,17 +20,20 @@ type Table = Awaited<ReturnType<typeof newTable>>;
 
 const thousand = (n = 1000) => Array.from({ length: n }, (_, i) => ({ fields: { Name: `r${i}` } }));
 
-/** Everything stored for a table's records: records, number index, view order, journals, heads. */
+/**
+ * Everything stored for a table's records: records, number index, view order, journals, heads.
+ * Read by partition (a scan of the whole shared test table can take longer than a lease).
+ */
 const stateOf = async (t: Table) => {
-  const all = await scanTable();
-  const of = (pk: string) => all.filter((i) => i.pk === pk);
-  return {
-    records: of(keys.record(t.tableId, 'x').pk),
-    numbers: of(keys.recordNumbersOf(t.tableId).pk),
-    order: of(keys.viewOrderOf(t.viewId).pk),
-    journals: of(keys.journalsOf(t.tableId).pk),
-    heads: all.filter((i) => i.pk === keys.txnHeads().pk && String(i.sk).startsWith(`${t.tableId}#`)),
-  };
+  const [records, numbers, order, journals, heads] = await Promise.all([
+    queryAll(keys.recordsOf(t.tableId)),
+    queryAll(keys.recordNumbersOf(t.tableId)),
+    queryAll(keys.viewOrderOf(t.viewId)),
+    queryAll(keys.journalsOf(t.tableId)),
+    queryAll({ ...keys.txnHeads(), skPrefix: `${t.tableId}#` }),
+  ]);
+  // Fences (empty journals the repair worker leaves so a late unit is refused) undo nothing.
+  return { records, numbers, order, journals: journals.filter((j) => !j.fence), heads };
 };
 
 /** The record ids a full listing of the table's first view returns (every page). */
@@ -87,13 +90,19 @@ afterEach(() => {
   assumeRoundMs(300);
 });
 
-/** Calls create-records as a Lambda with `timeoutMs` to live. */
-const createWithin = async (t: Table, timeoutMs: number, body: unknown, idempotencyKey?: string) => {
-  const { handler } = await import('#functions/create-records.ts');
-  const route = routeOf('create-records');
+/** Calls a table's batch route as a Lambda with `timeoutMs` to live. */
+const invokeWithin = async (
+  handlerName: 'create-records' | 'update-records',
+  t: Table,
+  timeoutMs: number,
+  body: unknown,
+  idempotencyKey?: string,
+) => {
+  const { handler } = await import(`#functions/${handlerName}.ts`);
+  const route = routeOf(handlerName);
   const event = toApiGatewayEvent(
     {
-      method: 'POST',
+      method: route.method,
       path: `${API_PREFIX}/table/${t.tableId}/record`,
       rawQueryString: '',
       headers: {
@@ -106,9 +115,12 @@ const createWithin = async (t: Table, timeoutMs: number, body: unknown, idempote
     route,
     { tableId: t.tableId },
   );
-  const res = await handler(event, lambdaContext('create-records', timeoutMs));
+  const res = await handler(event, lambdaContext(handlerName, timeoutMs));
   return { status: res.statusCode, headers: res.headers ?? {}, body: JSON.parse(res.body ?? '{}') };
 };
+
+const createWithin = (t: Table, timeoutMs: number, body: unknown, idempotencyKey?: string) =>
+  invokeWithin('create-records', t, timeoutMs, body, idempotencyKey);
 
 /** Waits until the table has no head whose lease is still running (the writer gave up or finished). */
 const settled = async (t: Table) => {
@@ -198,7 +210,8 @@ describe('a writer killed part-way', () => {
     const left = await stateOf(t);
     expect(left.heads).toHaveLength(1);
     // Within the lease the writer might still be alive: the worker leaves it alone.
-    expect(await repairInterrupted({ scope: t.tableId })).toMatchObject({ undone: 0 });
+    const within = Number(left.heads[0]?.leaseUntil) - 1;
+    expect(await repairInterrupted({ scope: t.tableId, now: within })).toMatchObject({ undone: 0 });
     const report = await repairInterrupted({ scope: t.tableId, now: Date.now() + LEASE_MS + 1 });
     expect(report).toMatchObject({ undone: 1, completed: 0 });
     await expectConsistent(t, 0);
@@ -225,6 +238,77 @@ describe('a writer killed part-way', () => {
     expect(report).toMatchObject({ undone: 1 });
     await expectConsistent(t, 480);
     expect(new Set(await listed(t))).toEqual(new Set(ids));
+  });
+});
+
+/** A gate calls wait at until released; `held` counts the calls that waited. */
+const gate = () => {
+  let release: () => void = () => {};
+  const opened = new Promise<void>((r) => {
+    release = r;
+  });
+  const g = {
+    held: 0,
+    release,
+    hold: async () => {
+      g.held++;
+      await opened;
+    },
+  };
+  return g;
+};
+
+const until = async (condition: () => boolean) => {
+  for (let i = 0; i < 1000 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+};
+
+describe('a writer that stalls while the repair worker takes over', () => {
+  it('cannot land a unit after the takeover: its units in flight are refused, it answers 504 write_interrupted and every record keeps its value', async () => {
+    const t = await newTable({ fields: [{ name: 'Name', type: 'singleLineText' }], records: [] });
+    const made = await call('create-records', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId },
+      body: { records: thousand() },
+    });
+    const ids = (made.body.records as { id: string }[]).map((r) => r.id);
+    // Hold the writer's transactions (its versioned units; only those inside a request) after its
+    // first three: the writer is frozen with units in flight. Hold the worker's batch writes (the
+    // removal of journal and head, outside any request): its repair is part-way when they land.
+    const writer = gate();
+    const worker = gate();
+    let writes = 0;
+    const name = `gate-${Math.random()}`;
+    documentClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = (context as { commandName?: string }).commandName ?? '';
+        if (requestScope() && command === 'TransactWriteItemsCommand' && ++writes > 3) await writer.hold();
+        if (!requestScope() && command === 'BatchWriteItemCommand') await worker.hold();
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    unstall = () => documentClient.middlewareStack.remove(name);
+
+    const answer = invokeWithin('update-records', t, 29_000, {
+      records: ids.map((id) => ({ id, fields: { Name: 'batch' } })),
+    });
+    // Eight units in flight at once: the pool's width.
+    await until(() => writer.held === 8);
+
+    // The worker takes over as if the lease had run out (the writer is frozen, not dead).
+    const repair = repairInterrupted({ scope: t.tableId, now: Date.now() + LEASE_MS + 1 });
+    await until(() => worker.held > 0);
+    writer.release();
+    const res = await answer;
+    worker.release();
+    expect(await repair).toMatchObject({ undone: 1 });
+
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({ code: 'write_interrupted' });
+    const state = await stateOf(t);
+    expect(state.records.filter((r) => JSON.stringify(r).includes('batch'))).toEqual([]);
+    await expectConsistent(t, 1000);
   });
 });
 
