@@ -25,7 +25,16 @@ export interface Step {
   op: TransactOp;
   /** Puts the previous image back or deletes what `op` created; null when nothing to undo. */
   undo: TransactOp | null;
+  /**
+   * How many of the steps right after this one belong to it: they land in the same transaction,
+   * and their undo is applied with this one's in one transaction, all or nothing (a record and
+   * its index entries: when a newer edit of the record skips its undo, its entries stay too).
+   */
+  joined?: number;
 }
+
+/** What a journal keeps per step or joined group: one undo operation, or a group applied atomically. */
+type Undo = TransactOp | TransactOp[];
 
 /** A journal item must stay well under DynamoDB's 400 KB item limit. */
 const JOURNAL_BYTES = 300_000;
@@ -58,18 +67,45 @@ export const chunkSteps = (steps: readonly Step[]): Step[][] => {
   const chunks: Step[][] = [];
   let chunk: Step[] = [];
   let bytes = 0;
-  for (const step of steps) {
-    const size = sizeOf(step.undo);
-    if (chunk.length > 0 && (chunk.length + 2 >= MAX_TRANSACTION_ITEMS || bytes + size > JOURNAL_BYTES)) {
+  for (let i = 0; i < steps.length; ) {
+    // A step with its joined steps goes whole into one chunk.
+    const group = steps.slice(i, i + 1 + ((steps[i] as Step).joined ?? 0));
+    i += group.length;
+    const size = group.reduce((n, step) => n + sizeOf(step.undo), 0);
+    if (
+      chunk.length > 0 &&
+      (chunk.length + group.length + 1 >= MAX_TRANSACTION_ITEMS || bytes + size > JOURNAL_BYTES)
+    ) {
       chunks.push(chunk);
       chunk = [];
       bytes = 0;
     }
-    chunk.push(step);
+    chunk.push(...group);
     bytes += size;
   }
   if (chunk.length) chunks.push(chunk);
   return chunks;
+};
+
+/**
+ * The undo a journal keeps for a chunk: each step's guarded undo, and for a step with joined
+ * steps one group (its guarded undo first, then theirs) applied as one transaction. Pure.
+ */
+export const undoOf = (chunk: readonly Step[]): Undo[] => {
+  const undo: Undo[] = [];
+  for (let i = 0; i < chunk.length; i++) {
+    const step = chunk[i] as Step;
+    const joined = chunk.slice(i + 1, i + 1 + (step.joined ?? 0));
+    if (joined.length === 0) {
+      const one = guardedUndo(step);
+      if (one) undo.push(one);
+      continue;
+    }
+    const group = [guardedUndo(step), ...joined.map((j) => j.undo)].filter((u) => u !== null);
+    if (group.length) undo.push(group);
+    i += joined.length;
+  }
+  return undo;
 };
 
 /**
@@ -107,7 +143,7 @@ const journalItem = (
   scope: string,
   txnId: string,
   index: number,
-  undo: (TransactOp | null)[],
+  undo: readonly (Undo | null)[],
   now: number,
 ): Item => ({
   ...keys.journal(scope, txnId, index),
@@ -151,20 +187,26 @@ class Skipped extends ConflictError {
  * Applies undo operations: unguarded plain ones batched, guarded ones one by one (16 at a time),
  * skipping any whose guard fails (a newer edit stays). Answers how many were skipped.
  */
-const applyUndo = async (undo: readonly TransactOp[]): Promise<number> => {
-  await writeItems(undo.filter(isPlain));
+const applyUndo = async (undo: readonly Undo[]): Promise<number> => {
+  const single = undo.filter((u): u is TransactOp => !Array.isArray(u));
+  await writeItems(single.filter(isPlain));
   let skipped = 0;
+  const apply = (run: () => Promise<void>) => async () => {
+    try {
+      await run();
+    } catch (error) {
+      if (!(error instanceof Skipped)) throw error;
+      skipped++;
+    }
+  };
   await pool(
-    undo
-      .filter((u) => !isPlain(u))
-      .map((op) => async () => {
-        try {
-          await applyOne(op, () => new Skipped());
-        } catch (error) {
-          if (!(error instanceof Skipped)) throw error;
-          skipped++;
-        }
-      }),
+    [
+      ...single.filter((u) => !isPlain(u)).map((op) => apply(() => applyOne(op, () => new Skipped()))),
+      // A group: all of it or, when any guard fails (a newer edit), none of it.
+      ...undo
+        .filter((u): u is TransactOp[] => Array.isArray(u))
+        .map((group) => apply(() => transact(group, () => new Skipped()))),
+    ],
     16,
   );
   return skipped;
@@ -348,7 +390,7 @@ class JournaledWrite {
         this.checkTime();
         faultBeforeChunk?.(at);
         this.sent.push(at);
-        const undo = chunk.map(guardedUndo);
+        const undo = undoOf(chunk);
         // The journal is put only where none is: the repair worker fences every index it takes
         // over, so a unit arriving after that is refused whole (no shared item to contend on).
         const journal: TransactOp = {
@@ -375,7 +417,7 @@ class JournaledWrite {
     try {
       await writeItems(
         this.plainJournals.map((chunk, i) => ({
-          put: journalItem(scope, txnId, chunks.length + i, chunk.map(guardedUndo), now),
+          put: journalItem(scope, txnId, chunks.length + i, undoOf(chunk), now),
         })),
       );
       await pool(units, PARALLEL_UNITS);
@@ -457,7 +499,7 @@ const undoJournals = async (journals: readonly Item[], guardedChunks?: number, s
   for (const journal of ordered) {
     const chunk = Number(journal.chunk);
     if (sent && guardedChunks !== undefined && chunk < guardedChunks && !sent.includes(chunk)) continue;
-    skipped += await applyUndo(journal.undo as TransactOp[]);
+    skipped += await applyUndo(journal.undo as Undo[]);
   }
   return skipped;
 };

@@ -2,14 +2,32 @@ import { commitSteps } from '#shared/db/commit.ts';
 import { ConflictError, ValidationError } from '#shared/http/errors.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { assertBatchSize } from './limits.ts';
-import { type Placement, placementSteps } from './placement.ts';
+import { type Placement, placementSteps, withJoined } from './placement.ts';
 import { cellUpdate, loadRecords, withoutV } from './update.ts';
 
-/** `PUT …/record-order`: places existing records before or after an anchor, values untouched. */
+/** How often a move that lost a race with another placement of the same records is planned again. */
+const ATTEMPTS = 5;
+
+/**
+ * `PUT …/record-order`: places existing records before or after an anchor, values untouched. A
+ * move that loses a race (another placement re-keyed one of its records or neighbours first) is
+ * planned again from what is stored now, up to 5 times, then answered 409.
+ */
 export const placeRecords = async (schema: TableSchema, recordIds: readonly string[], order: Placement) => {
   assertBatchSize(recordIds.length);
   if (new Set(recordIds).size !== recordIds.length)
     throw new ValidationError('recordIds: an id appears twice');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await placeOnce(schema, recordIds, order);
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= ATTEMPTS) throw error;
+      await new Promise((r) => setTimeout(r, 10 * 2 ** attempt * (0.5 + Math.random())));
+    }
+  }
+};
+
+const placeOnce = async (schema: TableSchema, recordIds: readonly string[], order: Placement) => {
   const tableId = String(schema.table.id);
   const items = await loadRecords(tableId, recordIds);
   const placed = await placementSteps(schema, items, order, {
@@ -20,9 +38,9 @@ export const placeRecords = async (schema: TableSchema, recordIds: readonly stri
   const steps = [
     ...items
       .filter((item) => placed.orderOf.has(item.id))
-      .map((item) => {
+      .flatMap((item) => {
         const spec = cellUpdate(item, new Map(), item.mb, item.lastModifiedTime, placed.orderOf.get(item.id));
-        return {
+        return withJoined(placed, item.id, {
           op: {
             update: {
               key: { pk: String(item.pk), sk: String(item.sk) },
@@ -33,7 +51,7 @@ export const placeRecords = async (schema: TableSchema, recordIds: readonly stri
             },
           },
           undo: { put: item },
-        };
+        });
       }),
     ...placed.steps,
   ];

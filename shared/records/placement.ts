@@ -101,20 +101,81 @@ export const neighbours = async (
 const compare = (a: Ordered, b: Ordered) =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
+/** A condition fragment for an update of a record item. */
+export interface Guard {
+  condition: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/**
+ * The condition on a record a placement re-keys: its key in the view is still the one the plan
+ * was made from (and its `ord` map still absent when the update sets it whole). A concurrent move
+ * of the same record makes it fail, so a record never keeps two order entries. Pure.
+ */
+export const placedGuard = (item: Pick<RecordItem, 'ord'>, viewId: string): Guard => {
+  if (!item.ord) return { condition: 'attribute_not_exists(ord)', names: {}, values: {} };
+  const old = item.ord[viewId];
+  return old === undefined
+    ? { condition: 'attribute_not_exists(ord.#pv)', names: { '#pv': viewId }, values: {} }
+    : { condition: 'ord.#pv = :pv', names: { '#pv': viewId }, values: { ':pv': old } };
+};
+
+/** A record update's condition, names and values with a guard added (AND). Pure. */
+export const andGuard = (
+  base: { condition: string; names?: Record<string, string>; values: Record<string, unknown> },
+  guard: Guard | undefined,
+): { condition: string; names?: Record<string, string>; values: Record<string, unknown> } => {
+  if (!guard) return base;
+  const names = { ...base.names, ...guard.names };
+  return {
+    condition: `(${base.condition}) AND ${guard.condition}`,
+    names: Object.keys(names).length ? names : undefined,
+    values: { ...base.values, ...guard.values },
+  };
+};
+
 /** What a placement writes: the steps for existing records, and each record's new `ord`. */
 export interface PlacementResult {
   steps: Step[];
   /** Record id → its complete `ord` map after the placement (only records that moved). */
   orderOf: Map<string, Record<string, string>>;
+  /** Record id → the guard its caller's update must carry (existing records being placed). */
+  guards: Map<string, Guard>;
+  /**
+   * Record id → the steps that follow the caller's update of it, joined to it (existing records
+   * being placed): `withJoined` puts them together.
+   */
+  joinedOf: Map<string, Step[]>;
 }
 
-const NONE: PlacementResult = { steps: [], orderOf: new Map() };
+const NONE: PlacementResult = { steps: [], orderOf: new Map(), guards: new Map(), joinedOf: new Map() };
+
+/**
+ * A placed record's update with the placement's guard added and its entry steps joined after it
+ * (one transaction; undone together). Records not placed get their update alone.
+ */
+export const withJoined = (placed: PlacementResult, recordId: string, update: Step): Step[] => {
+  const own = placed.joinedOf.get(recordId) ?? [];
+  const guard = placed.guards.get(recordId);
+  if (!guard || !('update' in update.op)) return [update];
+  const { update: spec } = update.op;
+  const guarded = andGuard(
+    { condition: spec.condition ?? 'attribute_exists(pk)', names: spec.names, values: spec.values ?? {} },
+    guard,
+  );
+  return [{ ...update, op: { update: { ...spec, ...guarded } }, joined: own.length }, ...own];
+};
 
 /**
  * Places records immediately before or after an anchor in a view's manual order, in request
  * order, keeping every other record where it is (a rebalance may give neighbours new keys, never
  * a new relative order). For records being created the caller writes their index entry with the
- * view marked placed; for existing records the steps here update it.
+ * view marked placed; for existing records the steps here update it. Every re-keyed record is
+ * guarded by its key as read (`placedGuard`; the caller adds it to the records it updates), and
+ * order entries are put only where none is and deleted only where one is: of two placements
+ * racing for the same records one fails whole (the caller answers 409 or retries), so a record
+ * is never listed twice.
  */
 export const placementSteps = async (
   schema: TableSchema,
@@ -165,45 +226,76 @@ export const placementSteps = async (
     : undefined;
   const steps: Step[] = [];
   const orderOf = new Map<string, Record<string, string>>();
+  const guards = new Map<string, Guard>();
+  const joinedOf = new Map<string, Step[]>();
+  const view = order.viewId;
   for (const { id, key } of plan.assign) {
     const item = (byId.get(id) ?? otherItems?.get(keys.record(tableId, id))) as RecordItem | undefined;
     if (!item) continue;
-    const old = item.ord?.[order.viewId];
-    const ord = { ...(item.ord ?? {}), [order.viewId]: key };
+    const old = item.ord?.[view];
+    const ord = { ...(item.ord ?? {}), [view]: key };
     orderOf.set(id, ord);
-    const entry = orderEntryKey(order.viewId, key, id);
-    steps.push({ op: { put: { ...entry, type: 'viewOrder', recordId: id } }, undo: { delete: entry } });
+    // The record's own steps: its new entry, its old one gone, its number index marked placed.
+    const own: Step[] = [];
+    const entry = orderEntryKey(view, key, id);
+    own.push({
+      op: { put: { ...entry, type: 'viewOrder', recordId: id }, condition: 'attribute_not_exists(pk)' },
+      undo: { delete: entry },
+    });
     if (old !== undefined) {
-      const oldEntry = orderEntryKey(order.viewId, old, id);
-      steps.push({
-        op: { delete: oldEntry },
+      const oldEntry = orderEntryKey(view, old, id);
+      own.push({
+        op: { delete: oldEntry, condition: 'attribute_exists(pk)' },
         undo: { put: { ...oldEntry, type: 'viewOrder', recordId: id } },
       });
     }
-    if (opts.created && byId.has(id)) continue;
-    // Existing records: mark the index entry placed, and (for neighbours moved by a rebalance) the record's key.
+    if (opts.created && byId.has(id)) {
+      steps.push(...own);
+      continue;
+    }
     const numberKey = keys.recordNumber(tableId, item.autoNumber);
     if (old === undefined)
-      steps.push({
-        op: { update: { key: numberKey, update: 'ADD pv :v', values: { ':v': new Set([order.viewId]) } } },
+      own.push({
+        op: { update: { key: numberKey, update: 'ADD pv :v', values: { ':v': new Set([view]) } } },
         undo: {
-          update: { key: numberKey, update: 'DELETE pv :v', values: { ':v': new Set([order.viewId]) } },
+          update: { key: numberKey, update: 'DELETE pv :v', values: { ':v': new Set([view]) } },
         },
       });
-    if (!byId.has(id))
-      steps.push({
+    const guard = placedGuard(item, view);
+    if (byId.has(id)) {
+      // A record being placed: the caller's update of it leads these steps (`joinedOf`).
+      guards.set(id, guard);
+      joinedOf.set(id, own);
+      continue;
+    }
+    // A neighbour's key changes, nothing else: its version stays (no If-Match of it fails), and
+    // its undo puts back only the key, while it is still the one written here; with its entries.
+    steps.push(
+      {
         op: {
           update: {
             key: keys.record(tableId, id),
             update: item.ord ? 'SET ord.#v = :k' : 'SET ord = :ord',
-            names: item.ord ? { '#v': order.viewId } : undefined,
-            values: item.ord ? { ':k': key } : { ':ord': ord },
+            condition: guard.condition,
+            names: item.ord ? { ...guard.names, '#v': view } : undefined,
+            values: { ...guard.values, ...(item.ord ? { ':k': key } : { ':ord': ord }) },
           },
         },
-        undo: { put: item },
-      });
+        undo: {
+          update: {
+            key: keys.record(tableId, id),
+            update: old === undefined ? 'REMOVE ord.#v' : 'SET ord.#v = :old',
+            condition: 'ord.#v = :k',
+            names: { '#v': view },
+            values: { ':k': key, ...(old === undefined ? {} : { ':old': old }) },
+          },
+        },
+        joined: own.length,
+      },
+      ...own,
+    );
   }
-  return { steps, orderOf };
+  return { steps, orderOf, guards, joinedOf };
 };
 
 /**

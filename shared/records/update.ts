@@ -18,7 +18,7 @@ import { convertWrite } from './convert-write.ts';
 import { assertBatchSize, assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
 import { resolveLinks } from './links.ts';
 import { cellOf, etagOf, type RecordItem } from './model.ts';
-import { type Placement, placementSteps } from './placement.ts';
+import { type Placement, placementSteps, withJoined } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
 import { uniqueSteps } from './unique.ts';
 
@@ -165,11 +165,11 @@ export const updateRecords = async (
   const user = userRefOf(principal);
   const steps: Step[] = [
     ...schemaChangeSteps(schema, converted.changedFields),
-    ...before.map((item, i): Step => {
+    ...before.flatMap((item, i): Step[] => {
       const cells = converted.changes[i] as CellChanges;
       const spec = cellUpdate(item, cells, user, now, placed.orderOf.get(item.id));
       const guard = input.ifMatch !== undefined ? 'version = :v' : 'attribute_exists(pk)';
-      return {
+      return withJoined(placed, item.id, {
         op: {
           update: {
             key: keys.record(tableId, item.id),
@@ -180,7 +180,7 @@ export const updateRecords = async (
           },
         },
         undo: { put: item },
-      };
+      });
     }),
     ...placed.steps,
     ...unique,

@@ -327,3 +327,120 @@ describe('record order: a hot spot', () => {
     expect(marked.sort()).toEqual([...placed].sort());
   });
 });
+
+/**
+ * Issue 10.4: placements racing for the same records (moves, and `order` on create, update and
+ * duplicate) leave every record in the view's order exactly once, its record key and its order
+ * entry agreeing. Each racer answers 2xx or 409, never 500.
+ */
+describe('record order: concurrent placements', () => {
+  const table = async (n: number) => {
+    const t = await newTable({
+      fields: [{ name: 'Name', type: 'singleLineText' }],
+      records: Array.from({ length: n }, (_, i) => ({ fields: { Name: `r${i}` } })),
+    });
+    const ids = t.table.records.map((r: Ref) => r.id) as string[];
+    const place = (recordIds: string[], anchorId: string, position = 'before') =>
+      call('update-record-order', {
+        token: t.owner.auth,
+        params: { tableId: t.tableId, viewId: t.viewId },
+        body: { anchorId, position, recordIds },
+      });
+    return { ...t, ids, place };
+  };
+
+  /** Every record once in the view's order, once in the listing, and its key matching its one entry. */
+  const expectOncePerRecord = async (t: Awaited<ReturnType<typeof table>>, count: number) => {
+    const entries = await entriesOf(t.viewId);
+    const perRecord = new Map<string, number>();
+    for (const e of entries) perRecord.set(e.recordId, (perRecord.get(e.recordId) ?? 0) + 1);
+    expect([...perRecord].filter(([, n]) => n > 1)).toEqual([]);
+    const items = await queryAll(keys.recordsOf(t.tableId));
+    expect(items).toHaveLength(count);
+    for (const item of items as RecordItem[]) {
+      const key = item.ord?.[t.viewId];
+      const entry = entries.find((e) => e.recordId === item.id);
+      expect(entry?.key, `the entry of ${item.id}`).toBe(key);
+    }
+    const ordered = await viewOrderIds(t.tableId, t.viewId);
+    expect(ordered).toHaveLength(count);
+    expect(new Set(ordered).size).toBe(count);
+    const listed = await call('list-records', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId },
+      query: `viewId=${t.viewId}&take=1000`,
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body.records.map((r: Ref) => r.id)).toEqual(ordered);
+  };
+
+  const statuses = (answers: { status: number }[]) => [...new Set(answers.map((a) => a.status))].sort();
+
+  it('20 parallel moves of one record before 20 different anchors: it is listed once, before an anchor whose move answered 200', async () => {
+    const t = await table(24);
+    const [moved, ...anchors] = t.ids as [string, ...string[]];
+    const targets = anchors.slice(0, 20);
+    const answers = await Promise.all(targets.map((anchor) => t.place([moved], anchor)));
+
+    expect(statuses(answers).every((s) => s === 200 || s === 409)).toBe(true);
+    const won = targets.filter((_, i) => answers[i]?.status === 200);
+    expect(won.length).toBeGreaterThan(0);
+    await expectOncePerRecord(t, 24);
+    const ordered = await viewOrderIds(t.tableId, t.viewId);
+    expect(won).toContain(ordered[ordered.indexOf(moved) + 1]);
+  });
+
+  it('30 parallel moves of different records before one anchor (racing rebalances): every record once', async () => {
+    const t = await table(40);
+    const anchor = t.ids[20] as string;
+    const movers = t.ids.filter((id) => id !== anchor).slice(0, 30);
+    const answers = await Promise.all(movers.map((id) => t.place([id], anchor)));
+
+    expect(statuses(answers).every((s) => s === 200 || s === 409)).toBe(true);
+    await expectOncePerRecord(t, 40);
+  });
+
+  it('4 parallel moves of the same 60 records (journaled writes of over 100 operations): every record once', async () => {
+    const t = await table(80);
+    const moving = t.ids.slice(0, 60);
+    const anchors = t.ids.slice(60, 64);
+    const answers = await Promise.all(anchors.map((anchor) => t.place(moving, anchor)));
+
+    expect(statuses(answers).every((s) => s === 200 || s === 409)).toBe(true);
+    await expectOncePerRecord(t, 80);
+  });
+
+  it('creates, updates, duplicates and moves placed around the same anchors at once: every record once', async () => {
+    const t = await table(12);
+    const [a, b, c] = t.ids as [string, string, string];
+    const order = (anchorId: string) => ({ viewId: t.viewId, anchorId, position: 'after' });
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) =>
+        call('create-records', {
+          token: t.owner.auth,
+          params: { tableId: t.tableId },
+          body: { records: [{ fields: { Name: `new${i}` } }], order: order(i % 2 ? a : b) },
+        }),
+      ),
+      ...t.ids.slice(3, 9).map((recordId, i) =>
+        call('update-record', {
+          token: t.owner.auth,
+          params: { tableId: t.tableId, recordId },
+          body: { record: { fields: {} }, order: order(i % 2 ? b : a) },
+        }),
+      ),
+      ...t.ids.slice(3, 9).map((id) => t.place([id], c, 'after')),
+      ...t.ids.slice(9, 12).map((recordId) =>
+        call('duplicate-record', {
+          token: t.owner.auth,
+          params: { tableId: t.tableId, recordId },
+          body: { viewId: t.viewId, anchorId: a, position: 'after' },
+        }),
+      ),
+    ]);
+
+    expect(answers.filter((r) => ![200, 201, 409].includes(r.status))).toEqual([]);
+    const created = answers.filter((r) => r.status === 201).length;
+    await expectOncePerRecord(t, 12 + created);
+  });
+});
