@@ -1,5 +1,5 @@
 /** Field names and dbFieldNames (fields.md, first paragraph). Pure. */
-import { uniqueName } from '#shared/spaces/names.ts';
+import { uniqueName } from '#shared/core/names.ts';
 import type { Field } from './types.ts';
 
 /** A field by id, else by name (filters, sorts, groups and projections accept both). */

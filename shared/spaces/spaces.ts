@@ -1,6 +1,7 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ROLE_ACTIONS, type Role, roleAtLeast } from '#shared/auth/scopes.ts';
+import { uniqueName } from '#shared/core/names.ts';
 import { getItems, type Item, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
@@ -8,7 +9,6 @@ import { newId } from '#shared/ids.ts';
 import { notificationOps } from '#shared/notifications/notifications.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/trash/purge-queue.ts';
-import { uniqueName } from './names.ts';
 
 export const DEFAULT_SPACE_NAME = 'Space';
 /** Users one call may add: four operations each must fit one 100-operation transaction. */

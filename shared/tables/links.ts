@@ -1,3 +1,4 @@
+import { uniqueName } from '#shared/core/names.ts';
 import type { TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/names.ts';
@@ -5,7 +6,6 @@ import type { Field } from '#shared/fields/types.ts';
 import { ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { type LinkOptions, mirrorRelationship } from '#shared/records/links.ts';
-import { uniqueName } from '#shared/spaces/names.ts';
 import {
   bumpSchemaOp,
   fieldItem,

@@ -1,5 +1,6 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
+import { uniqueName } from '#shared/core/names.ts';
 import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
@@ -11,7 +12,6 @@ import { newRootNodeOp } from '#shared/nodes/append.ts';
 import type { FieldKeyType } from '#shared/records/cells.ts';
 import { createRecords } from '#shared/records/create.ts';
 import type { RecordItem } from '#shared/records/model.ts';
-import { uniqueName } from '#shared/spaces/names.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/trash/purge-queue.ts';
 import { prepareLinkField } from './links.ts';

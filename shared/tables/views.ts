@@ -1,4 +1,5 @@
 import type { Principal } from '#shared/auth/permission.ts';
+import { uniqueName } from '#shared/core/names.ts';
 import { type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
@@ -7,7 +8,6 @@ import { ConflictError, NotFoundError, ValidationError } from '#shared/http/erro
 import { newId } from '#shared/ids.ts';
 import { resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/types.ts';
-import { uniqueName } from '#shared/spaces/names.ts';
 import { purgePartition } from './purge.ts';
 import {
   bumpSchemaOp,

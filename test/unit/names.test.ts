@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { uniqueName } from '#shared/spaces/names.ts';
+import { uniqueName } from '#shared/core/names.ts';
 
 describe('uniqueName', () => {
   it.each([
