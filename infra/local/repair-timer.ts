@@ -6,12 +6,16 @@ export const LOCAL_REPAIR_MS = (REPAIR_EVERY_SECONDS * 1000) / 2;
 /**
  * Plays the stack's repair schedule for `npm start`: every 30 s, finishes or undoes the large
  * writes whose writer's lease ran out (a crash of an earlier run included). Failures are logged
- * and retried at the next tick.
+ * and retried at the next tick; ticks while the database is down are skipped.
  */
-export const startRepairTimer = (everyMs = LOCAL_REPAIR_MS): (() => void) => {
+export const startRepairTimer = (
+  everyMs = LOCAL_REPAIR_MS,
+  /** While true (the database is known to be down) a tick is skipped rather than logged as failed. */
+  paused: () => boolean = () => false,
+): (() => void) => {
   let running = false;
   const tick = async () => {
-    if (running) return;
+    if (running || paused()) return;
     running = true;
     try {
       const report = await repairInterrupted();

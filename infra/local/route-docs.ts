@@ -78,7 +78,8 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'delete-record': 'Delete one record for good (If-Match)',
   'create-records': 'Create 0..1000 records (Idempotency-Key)',
   'update-records': 'Update 1..1000 records (Idempotency-Key)',
-  'delete-records': 'Delete 1..1000 records for good',
+  'delete-records':
+    'Delete 1..1000 records for good: ids in the query (`recordIds[]=…`) or in a JSON body `{"recordIds": [...]}` (large batches), not both',
   'duplicate-record': 'Copy a record (Idempotency-Key)',
   'list-notifications': "The caller's notifications, newest first, 10 a page",
   'count-unread-notifications': 'How many notifications are unread',

@@ -1,9 +1,30 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import {
+  HttpError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RequestHeaderFieldsTooLargeError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '#shared/http/errors.ts';
 import { ROUTES, type RouteDef } from '#shared/routes.ts';
 import { runPurgesInProcess } from '#shared/trash/purge-queue.ts';
 import { runPurgeJob } from '#shared/trash/purge-worker.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';
+import {
+  GATEWAY_MAX_REQUEST_LINE_AND_HEADERS,
+  NODE_MAX_HEADER_BYTES,
+  requestHeadError,
+} from './request-limits.ts';
 
 type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -25,9 +46,43 @@ const loadHandler = (name: string): Promise<LambdaHandler> => {
   return loaded;
 };
 
-const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
+/** Answers an error with the contract's body, as the Lambda's chain would. */
+const sendError = (res: ServerResponse, error: HttpError, headers: Record<string, string> = {}) => {
+  res.writeHead(error.status, {
+    'content-type': 'application/json; charset=utf-8',
+    ...error.headers,
+    ...headers,
+  });
+  res.end(JSON.stringify(error.toBody()));
+};
+
+/** How long a client is told to wait while the database is down (DynamoDB Local restarts in ~3 s). */
+export const DATABASE_DOWN_RETRY_AFTER_SECONDS = 3;
+
+/**
+ * Node's answer to a request it could not parse or did not receive in time (an empty 400, 408,
+ * or 431 past its header limit) replaced by the contract's JSON body. The socket's unread input is drained a moment
+ * before closing, or the client could see a reset instead of the answer.
+ */
+const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const answer =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new RequestHeaderFieldsTooLargeError(
+          `The request line and headers are over ${NODE_MAX_HEADER_BYTES} bytes; API Gateway takes at most ${GATEWAY_MAX_REQUEST_LINE_AND_HEADERS} bytes of them together`,
+        )
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new HttpError(408, 'request_timeout', 'The request was not received in time')
+        : new ValidationError('The request is not valid HTTP/1.1');
+  const body = JSON.stringify(answer.toBody());
+  socket.end(
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+  socket.resume();
+  setTimeout(() => socket.destroy(), 2000).unref();
 };
 
 const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
@@ -42,30 +97,57 @@ const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
     req.on('error', reject);
   });
 
+export interface LocalServerOptions {
+  /**
+   * True while the database is known to be down (`npm start` watches DynamoDB Local): every
+   * request is answered 503 at once instead of waiting for the SDK's retries to fail.
+   */
+  databaseDown?: () => boolean;
+}
+
 /**
- * The local stand-in for API Gateway: matches the request against the route table, turns it
+ * The local stand-in for API Gateway: refuses what the gateway refuses (request line and headers
+ * over 10,240 bytes, a body over 10 MB), matches the request against the route table, turns it
  * into a payload 2.0 event and calls the same handler code the Lambda runs.
  */
-export const createLocalServer = (routes: readonly RouteDef[] = ROUTES): Server => {
+export const createLocalServer = (
+  routes: readonly RouteDef[] = ROUTES,
+  options: LocalServerOptions = {},
+): Server => {
   // no SQS here: permanent deletes are purged in this process after their request answered
   runPurgesInProcess(runPurgeJob);
   const match = routeMatcher(routes);
-  return createServer(async (req, res) => {
+  const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, async (req, res) => {
     try {
+      const tooLarge = requestHeadError(
+        `${req.method ?? ''} ${req.url ?? ''} HTTP/${req.httpVersion}`,
+        req.rawHeaders,
+      );
+      if (tooLarge) {
+        // The body is not read: close the connection rather than leave it to be drained.
+        sendError(res, tooLarge, { connection: 'close' });
+        return;
+      }
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();
       const found = match(method, url.pathname);
       if (!found) {
-        send(res, 404, { message: `No route for ${method} ${url.pathname}`, status: 404, code: 'not_found' });
+        sendError(res, new NotFoundError(`No route for ${method} ${url.pathname}`));
+        return;
+      }
+      if (options.databaseDown?.()) {
+        sendError(
+          res,
+          new ServiceUnavailableError(
+            'The database is unreachable; nothing was done. Retry later',
+            DATABASE_DOWN_RETRY_AFTER_SECONDS,
+          ),
+        );
         return;
       }
       const body = await readBody(req);
       if (body === 'too-large') {
-        send(res, 413, {
-          message: 'The request body is larger than 10 MB',
-          status: 413,
-          code: 'payload_too_large',
-        });
+        sendError(res, new PayloadTooLargeError('The request body is larger than 10 MB'));
         return;
       }
       const event = toApiGatewayEvent(
@@ -89,11 +171,12 @@ export const createLocalServer = (routes: readonly RouteDef[] = ROUTES): Server 
     } catch (error) {
       // A handler never throws (its chain answers every error); this is the server's own fault.
       console.error('local server error', error);
-      if (!res.headersSent)
-        send(res, 500, { message: 'Internal server error', status: 500, code: 'internal_server_error' });
+      if (!res.headersSent) sendError(res, new InternalServerError());
       else res.end();
     }
   });
+  server.on('clientError', answerClientError);
+  return server;
 };
 
 /** Starts listening; resolves with the port. */

@@ -1,11 +1,14 @@
 /**
  * `npm start`: DynamoDB Local (kept data in .local/, or `--in-memory`), the table from the shared
  * definition, an instance admin on first start, and the API on http://127.0.0.1:$PORT/api.
+ * When DynamoDB Local dies the API stays up, answers 503 and starts it again (same port, same
+ * data folder).
  */
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local.ts';
+import { superviseDynamoDbLocal } from './dynamodb-supervisor.ts';
 import { configureEnvironment, ensureSigningKeys, LOCAL_DIR } from './environment.ts';
 import { ensureTable } from './table.ts';
 
@@ -20,23 +23,21 @@ const runFile = join(LOCAL_DIR, 'dynamodb.json');
 
 const main = async () => {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-  const dynamo = await startDynamoDbLocal({ dbPath: inMemory ? undefined : join(LOCAL_DIR, 'dynamodb') });
+  const dbPath = inMemory ? undefined : join(LOCAL_DIR, 'dynamodb');
+  const dynamo = await startDynamoDbLocal({ dbPath });
+  // Once the API is up, a restarted in-memory DynamoDB Local is empty: table and admin again.
+  let afterRestart = async () => {};
+  const supervisor = superviseDynamoDbLocal(dynamo, { dbPath, afterRestart: () => afterRestart() });
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     await rm(runFile, { force: true });
-    await dynamo.stop();
+    await supervisor.stop();
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
-  dynamo.process.once('exit', () => {
-    if (!stopping) {
-      console.error('DynamoDB Local stopped unexpectedly');
-      void stop(1);
-    }
-  });
   try {
     configureEnvironment({
       endpoint: dynamo.endpoint,
@@ -51,13 +52,13 @@ const main = async () => {
     const { ensureAdmin } = await import('./admin.ts');
     const { createLocalServer, listen } = await import('./server.ts');
     const admin = await ensureAdmin(inMemory ? undefined : join(LOCAL_DIR, 'state.json'));
-    const server = createLocalServer();
+    const server = createLocalServer(undefined, { databaseDown: supervisor.isDown });
     // Permanent deletes a previous run left unfinished (the in-process purge queue died with it).
     const { sweepPurgeJobs } = await import('#shared/trash/purge-worker.ts');
     await sweepPurgeJobs(Date.now(), 0);
     // The repair worker's schedule: interrupted large writes are finished or undone within a minute or two.
     const { startRepairTimer } = await import('./repair-timer.ts');
-    startRepairTimer();
+    startRepairTimer(undefined, supervisor.isDown);
     const bound = await listen(server, port);
     console.log(
       `DynamoDB Local ${dynamo.endpoint} (${inMemory ? 'in memory, nothing kept' : `data in ${join(LOCAL_DIR, 'dynamodb')}`})`,
@@ -65,6 +66,13 @@ const main = async () => {
     console.log(`Admin ${admin.email}`);
     console.log(`API  http://127.0.0.1:${bound}/api`);
     console.log(`Token  ${admin.token}`);
+    afterRestart = async () => {
+      await ensureTable(tableName, dynamo.endpoint);
+      if (!inMemory) return;
+      const fresh = await ensureAdmin(undefined);
+      console.log(`DynamoDB Local restarted empty (in memory): a new admin token`);
+      console.log(`Token  ${fresh.token}`);
+    };
   } catch (error) {
     console.error((error as Error).message);
     await stop(1);

@@ -79,6 +79,20 @@ export class PayloadTooLargeError extends HttpError {
   }
 }
 
+/** The request line alone is over API Gateway's limit (the local server plays the gateway). */
+export class UriTooLongError extends HttpError {
+  constructor(message: string) {
+    super(414, 'uri_too_long', message);
+  }
+}
+
+/** The request line and headers together are over API Gateway's limit. */
+export class RequestHeaderFieldsTooLargeError extends HttpError {
+  constructor(message: string) {
+    super(431, 'request_header_fields_too_large', message);
+  }
+}
+
 export class UnsupportedMediaTypeError extends HttpError {
   constructor(message = 'The body must be JSON (Content-Type: application/json)') {
     super(415, 'unsupported_media_type', message);

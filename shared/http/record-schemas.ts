@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
+import { ValidationError } from './errors.ts';
 import { idOf } from './schemas.ts';
 import { fieldKeyTypeSchema, jsonObject } from './table-schemas.ts';
-import { listOf } from './validation.ts';
+import { listOf, queryList } from './validation.ts';
 
 /** Path of routes on one record. */
 export const recordParams = z.object({ tableId: idOf('table'), recordId: idOf('record') });
@@ -36,3 +37,36 @@ export const updateRecordsBody = z.object({
 
 /** Body of ★2. */
 export const updateRecordBody = z.object({ record: z.object({ fields: jsonObject }), ...writeOptions });
+
+/**
+ * ★7's ids in the query (`recordIds[]=…`, what Teable's client sends). 1000 ids take ~36 KB of
+ * URL, over API Gateway's 10 KB for the request line and headers: large batches use the body.
+ */
+export const deleteRecordsQuery = z.object({
+  recordIds: z.optional(z.pipe(queryList(idOf('record')), listOf(z.string(), 1, ANY))),
+});
+
+/** ★7's ids in a JSON body `{"recordIds": [...]}`: the same rules as the query form. */
+export const deleteRecordsBody = z.object({ recordIds: z.optional(listOf(idOf('record'), 1, ANY)) });
+
+/**
+ * The ids of ★7 from whichever form carried them. Neither is a 400, and so is both: the call
+ * deletes for good, so two lists that may differ are refused rather than one picked.
+ */
+export const deleteRecordIds = (
+  query: { recordIds?: string[] | undefined },
+  body: { recordIds?: string[] | undefined },
+): string[] => {
+  if (query.recordIds && body.recordIds)
+    throw new ValidationError('Give recordIds in the query or in the JSON body, not both', [
+      { path: 'query.recordIds', message: 'given with body.recordIds' },
+      { path: 'body.recordIds', message: 'given with query.recordIds' },
+    ]);
+  const ids = query.recordIds ?? body.recordIds;
+  if (!ids)
+    throw new ValidationError(
+      'recordIds is required: in the query (recordIds[]=…) or in a JSON body {"recordIds": [...]}',
+      [{ path: 'query.recordIds', message: 'required (or body.recordIds)' }],
+    );
+  return ids;
+};
