@@ -1,5 +1,5 @@
+import { NotFoundError, PreconditionFailedError } from '#shared/core/errors.ts';
 import { keys } from '#shared/db/keys.ts';
-import { NotFoundError, PreconditionFailedError } from '#shared/http/errors.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { recordParams } from '#shared/http/record-schemas.ts';
 import { recordRights } from '#shared/records/context.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ValidationError } from '#shared/http/errors.ts';
+import { ValidationError } from '#shared/core/errors.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { recordParams } from '#shared/http/record-schemas.ts';
 import { idOf } from '#shared/http/schemas.ts';

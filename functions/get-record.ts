@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { NotFoundError } from '#shared/core/errors.ts';
 import { keys } from '#shared/db/keys.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordParams } from '#shared/http/record-schemas.ts';
 import { cellFormatSchema, optionalQueryKeyType } from '#shared/http/table-schemas.ts';

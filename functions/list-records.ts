@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { ValidationError } from '#shared/core/errors.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { tableParams } from '#shared/http/table-schemas.ts';
 import { isId } from '#shared/ids.ts';

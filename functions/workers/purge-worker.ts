@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { logger } from '#shared/http/logger.ts';
+import { logger } from '#shared/core/logger.ts';
 import { isPurgeJob, purgeQueue } from '#shared/trash/purge-queue.ts';
 import { budgetOf, runPurgeJob, sweepPurgeJobs } from '#shared/trash/purge-worker.ts';
 

@@ -1,5 +1,5 @@
+import { logger } from '#shared/core/logger.ts';
 import { repairInterrupted } from '#shared/db/commit.ts';
-import { logger } from '#shared/http/logger.ts';
 
 /**
  * The repair worker (not a route), run every minute by a schedule: finishes or undoes the large

@@ -1,4 +1,4 @@
-import { type HttpError, RequestHeaderFieldsTooLargeError, UriTooLongError } from '#shared/http/errors.ts';
+import { type HttpError, RequestHeaderFieldsTooLargeError, UriTooLongError } from '#shared/core/errors.ts';
 
 /**
  * API Gateway HTTP APIs refuse a request whose request line and header values together exceed

@@ -15,7 +15,7 @@ import {
   RequestHeaderFieldsTooLargeError,
   ServiceUnavailableError,
   ValidationError,
-} from '#shared/http/errors.ts';
+} from '#shared/core/errors.ts';
 import { ROUTES, type RouteDef } from '#shared/routes.ts';
 import { runPurgesInProcess } from '#shared/trash/purge-queue.ts';
 import { runPurgeJob } from '#shared/trash/purge-worker.ts';

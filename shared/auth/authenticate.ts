@@ -1,6 +1,6 @@
+import { UnauthorizedError } from '#shared/core/errors.ts';
 import type { Item, ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { UnauthorizedError } from '#shared/http/errors.ts';
 import type { Principal } from './permission.ts';
 import { parsePersonalToken, secretMatches } from './personal-token.ts';
 import { isScope, type Scope } from './scopes.ts';

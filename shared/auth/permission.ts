@@ -1,4 +1,4 @@
-import { ForbiddenError } from '#shared/http/errors.ts';
+import { ForbiddenError } from '#shared/core/errors.ts';
 import { ROLE_ACTIONS, type Role, type Scope } from './scopes.ts';
 
 /** Who is calling: the user, the token used, and what that token allows. */

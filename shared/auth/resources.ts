@@ -1,6 +1,6 @@
+import { NotFoundError } from '#shared/core/errors.ts';
 import type { Item, ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
 import type { LocatedResource } from './permission.ts';
 import { ROLES, type Role } from './scopes.ts';
 

@@ -1,4 +1,4 @@
-import { ForbiddenError } from '#shared/http/errors.ts';
+import { ForbiddenError } from '#shared/core/errors.ts';
 import type { Principal } from './permission.ts';
 import { ADMIN_SCOPE, type Scope } from './scopes.ts';
 

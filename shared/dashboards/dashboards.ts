@@ -1,6 +1,6 @@
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { deleteItem, type Item, queryAll, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { newRootNodeOp } from '#shared/nodes/append.ts';
 import { buildTree } from '#shared/nodes/tree.ts';

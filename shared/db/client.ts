@@ -21,7 +21,7 @@ import {
   PayloadTooLargeError,
   ServiceUnavailableError,
   ValidationError,
-} from '#shared/http/errors.ts';
+} from '#shared/core/errors.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
 import { noteWriteSent, remainingMs, requestScope } from './request-scope.ts';

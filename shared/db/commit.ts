@@ -3,7 +3,7 @@ import {
   type HttpError,
   ServiceUnavailableError,
   WriteInterruptedError,
-} from '#shared/http/errors.ts';
+} from '#shared/core/errors.ts';
 import { newId } from '#shared/ids.ts';
 import {
   applyOne,

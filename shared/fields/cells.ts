@@ -2,7 +2,7 @@
  * Small helpers shared by the field kinds: error messages that name the field, option readers and
  * the loose text conversions typecast relies on. Pure.
  */
-import { ValidationError } from '#shared/http/errors.ts';
+import { ValidationError } from '#shared/core/errors.ts';
 import type { Field } from './types.ts';
 
 /** `Field "Name" (fldXXX)`, the way every cell error names its field. */

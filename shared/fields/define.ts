@@ -2,7 +2,7 @@
  * Building and changing field definitions from request bodies (fields.md; endpoints.md "Tables,
  * fields, views"). Pure apart from new ids: the caller stores the result.
  */
-import { ValidationError } from '#shared/http/errors.ts';
+import { ValidationError } from '#shared/core/errors.ts';
 import { isId, newId } from '#shared/ids.ts';
 import { isNothing, isRecord } from './cells.ts';
 import { dbFieldNameFrom, isDbFieldName, uniqueDbFieldName, uniqueFieldName } from './names.ts';

@@ -1,5 +1,5 @@
 /** Every field type's `FieldKind`, looked up by type name. */
-import { ValidationError } from '#shared/http/errors.ts';
+import { ValidationError } from '#shared/core/errors.ts';
 import { attachment } from './kinds/attachment.ts';
 import { checkbox } from './kinds/checkbox.ts';
 import { date } from './kinds/date.ts';

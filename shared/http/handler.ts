@@ -14,13 +14,6 @@ import {
 import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
 import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
 import { ADMIN_SCOPE } from '#shared/auth/scopes.ts';
-import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
-import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
-import type { Key } from '#shared/db/keys.ts';
-import { callSummary, resetCalls } from '#shared/db/metrics.ts';
-import { type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
-import { type HandlerName, type RouteDef, routeOf } from '#shared/routes.ts';
-import { touchAccessToken } from '#shared/users/access-tokens.ts';
 import {
   ForbiddenError,
   HttpError,
@@ -31,9 +24,16 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
   WriteInterruptedError,
-} from './errors.ts';
+} from '#shared/core/errors.ts';
+import { logger } from '#shared/core/logger.ts';
+import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
+import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
+import type { Key } from '#shared/db/keys.ts';
+import { callSummary, resetCalls } from '#shared/db/metrics.ts';
+import { type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
+import { type HandlerName, type RouteDef, routeOf } from '#shared/routes.ts';
+import { touchAccessToken } from '#shared/users/access-tokens.ts';
 import { withIdempotency } from './idempotency.ts';
-import { logger } from './logger.ts';
 import { parseQueryString } from './query-string.ts';
 import { parseInput, type Schema } from './validation.ts';
 

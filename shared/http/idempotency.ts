@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import {
+  ConflictError,
+  InternalServerError,
+  ValidationError,
+  WriteInterruptedError,
+} from '#shared/core/errors.ts';
 import { deleteItem, getItems, putItem, transact, writeItems } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { requestScope } from '#shared/db/request-scope.ts';
-import { ConflictError, InternalServerError, ValidationError, WriteInterruptedError } from './errors.ts';
 
 /** Remembered answers live a day (endpoints.md, "Safe retries"). */
 export const IDEMPOTENCY_SECONDS = 86_400;
@@ -76,9 +81,7 @@ export const withIdempotency = async (
         'The request with this Idempotency-Key ran out of time after its write was made; its answer was lost. Read the resource to see the result',
       );
     if (seen.state !== 'done')
-      throw new ConflictError(
-        'A request with this Idempotency-Key is still running; retry',
-      );
+      throw new ConflictError('A request with this Idempotency-Key is still running; retry');
     const count = Number(seen.parts ?? 1);
     const rest = Array.from({ length: count - 1 }, (_, i) =>
       keys.idempotencyPart(userId, route, key, i + 1, tableId),

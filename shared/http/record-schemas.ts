@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '#shared/core/errors.ts';
 import { idOf } from './schemas.ts';
 import { fieldKeyTypeSchema, jsonObject } from './table-schemas.ts';
 import { listOf, queryList } from './validation.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { $ZodType, output } from 'zod/v4/core';
 import { en } from 'zod/v4/locales';
-import { type ErrorDetail, ValidationError } from './errors.ts';
+import { type ErrorDetail, ValidationError } from '#shared/core/errors.ts';
 
 // zod/mini (tree-shakable) instead of classic zod keeps each Lambda ~60 KB smaller; it ships no
 // messages by default, so the English ones are loaded once here.

@@ -4,7 +4,7 @@
  * references are resolved later, against the table's schema (`resolve.ts`).
  */
 import * as z from 'zod/mini';
-import { ValidationError } from '#shared/http/errors.ts';
+import { ValidationError } from '#shared/core/errors.ts';
 import { idOf } from '#shared/http/schemas.ts';
 import { cellFormatSchema, fieldKeyTypeSchema } from '#shared/http/table-schemas.ts';
 import { parseInput, queryList, querySingle } from '#shared/http/validation.ts';

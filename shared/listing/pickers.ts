@@ -8,10 +8,11 @@
  * cells here are exactly the records linking to each record), else (a one-way link) from the link
  * field's column across its own table, read with a projection.
  */
+
+import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { getItems, queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
-import { NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { linkOptions, singleThere } from '#shared/records/links.ts';
 import { loadSchema, type TableSchema } from '#shared/tables/schema.ts';
 import type { LinkCellRef } from './params.ts';

@@ -6,9 +6,10 @@
  * view's filter, sort, manual order and hidden columns); `groupBy` does. A saved view filter
  * member that a later field change made invalid is dropped, not answered with a 400.
  */
+
+import { ValidationError } from '#shared/core/errors.ts';
 import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
 import { searchFieldIds } from '#shared/query/search.ts';
 import { parseTql } from '#shared/query/tql.ts';

@@ -9,9 +9,9 @@
  * table: field references are checked when it is used, against that table.
  */
 import type { Principal } from '#shared/auth/permission.ts';
+import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { type Item, putItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { type RawParams, readListParams } from './params.ts';
 

@@ -1,5 +1,5 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { ServiceUnavailableError } from '#shared/http/errors.ts';
+import { ServiceUnavailableError } from '#shared/core/errors.ts';
 import type { MailMessage, MailTransport } from './transport.ts';
 
 const client = new SESv2Client({ maxAttempts: 3 });
@@ -31,7 +31,7 @@ export class SesTransport implements MailTransport {
     try {
       await client.send(new SendEmailCommand(sendEmailInput(this.from, message)));
     } catch (error) {
-      const { logger } = await import('#shared/http/logger.ts');
+      const { logger } = await import('#shared/core/logger.ts');
       logger.error('SES SendEmail failed', error as Error);
       throw new ServiceUnavailableError('The mail could not be sent; retry later', 5);
     }

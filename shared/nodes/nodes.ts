@@ -1,11 +1,11 @@
 import { checkAccess, type Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { deleteDashboard } from '#shared/dashboards/dashboards.ts';
 import { applyOne, deleteItem, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
 import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';

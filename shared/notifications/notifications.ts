@@ -1,3 +1,4 @@
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import {
   getItems,
   getItemsAtomically,
@@ -7,7 +8,6 @@ import {
   transact,
 } from '#shared/db/client.ts';
 import { keys, type NotificationState } from '#shared/db/keys.ts';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
 
 export type NotifyType = 'system' | 'collaboratorCellTag' | 'collaboratorMultiRowTag';

@@ -1,8 +1,8 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
 import { type Item, type ItemLookup, queryAll, transact } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 
 /**

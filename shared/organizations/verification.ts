@@ -1,13 +1,13 @@
 import type { Principal } from '#shared/auth/permission.ts';
-import { getItem, type Item, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
 import {
   ConflictError,
   HttpError,
   NotFoundError,
   TooManyRequestsError,
   ValidationError,
-} from '#shared/http/errors.ts';
+} from '#shared/core/errors.ts';
+import { getItem, type Item, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { mailTransport } from '#shared/mail/transport.ts';
 import { notificationOps } from '#shared/notifications/notifications.ts';
 import {

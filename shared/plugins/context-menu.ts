@@ -1,6 +1,6 @@
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { deleteItem, type Item, putItem, queryAll, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
 import { checkInstallable } from './plugins.ts';

@@ -1,7 +1,7 @@
 import type { Principal } from '#shared/auth/permission.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { getItem, getItems, type Item, queryAll, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 
 /**

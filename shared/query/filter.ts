@@ -25,12 +25,13 @@
  * - Single and multiple user/link cells are both read as lists of ids, so a filter written while
  *   a user field was single still evaluates after it became multiple (and the reverse).
  */
+
+import { ValidationError } from '#shared/core/errors.ts';
 import { isRecord } from '#shared/fields/cells.ts';
 import { canonicalTimeZone, isoOf } from '#shared/fields/format.ts';
 import { isMultipleRelationship } from '#shared/fields/kinds/link.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import {
   DAY_MODES,
   dateRange,

@@ -13,11 +13,11 @@
  * hidden).
  */
 
+import { ValidationError } from '#shared/core/errors.ts';
 import { textOf } from '#shared/fields/cells.ts';
 import { NUMBER_FORMAT_TYPES } from '#shared/fields/format.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field, FieldKind, ReadContext, StoredCell } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { fieldOf, isEmptyCell } from './sort.ts';
 import type { QueryContext, Row, SearchSpec } from './types.ts';
 

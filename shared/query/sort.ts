@@ -20,8 +20,8 @@
  * their first element then length; link ids whose record has no title (deleted) are ignored.
  */
 
+import { ValidationError } from '#shared/core/errors.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { filterKindOf } from './filter.ts';
 import type { QueryContext, Row, SortSpec } from './types.ts';
 

@@ -18,9 +18,10 @@
  * `\uXXXX`; any other escaped character stands for itself) and a doubled quote (`'it''s'`).
  * Blank text is no condition (an empty filter, matching every record).
  */
+
+import { ValidationError } from '#shared/core/errors.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { MAX_FILTER_DEPTH, resolveFilter, resolveFilterItem } from './filter.ts';
 import type { FilterGroup, FilterItem, FilterScalar } from './types.ts';
 

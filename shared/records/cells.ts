@@ -1,6 +1,6 @@
+import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Choice, Field, StoredCell, WriteContext } from '#shared/fields/types.ts';
-import { NotFoundError, ValidationError } from '#shared/http/errors.ts';
 
 export const FIELD_KEY_TYPES = ['name', 'id', 'dbFieldName'] as const;
 export type FieldKeyType = (typeof FIELD_KEY_TYPES)[number];

@@ -1,8 +1,8 @@
+import { ConflictError } from '#shared/core/errors.ts';
 import { queryAll, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { ChoiceChanges } from '#shared/fields/define.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { ConflictError } from '#shared/http/errors.ts';
 
 type Cell = string | string[] | undefined;
 

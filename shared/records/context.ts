@@ -1,10 +1,10 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ROLE_ACTIONS } from '#shared/auth/scopes.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
 import { queryAll, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { UserRef, WriteContext } from '#shared/fields/types.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 

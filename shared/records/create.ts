@@ -1,9 +1,9 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
+import { ConflictError } from '#shared/core/errors.ts';
 import { MAX_TRANSACTION_ITEMS } from '#shared/db/client.ts';
 import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { cellTagSteps } from '#shared/notifications/cell-tags.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';

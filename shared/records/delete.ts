@@ -1,6 +1,6 @@
+import { ConflictError, PreconditionFailedError } from '#shared/core/errors.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, PreconditionFailedError } from '#shared/http/errors.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { resolveLinks } from './links.ts';

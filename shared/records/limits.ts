@@ -1,7 +1,7 @@
+import { PayloadTooLargeError } from '#shared/core/errors.ts';
 import { describeField } from '#shared/fields/cells.ts';
 import { cellBytes, kb, MAX_CELL_BYTES } from '#shared/fields/size.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { PayloadTooLargeError } from '#shared/http/errors.ts';
 
 export { MAX_CELL_BYTES } from '#shared/fields/size.ts';
 

@@ -1,10 +1,10 @@
+import { ValidationError } from '#shared/core/errors.ts';
 import { getItems, type Item, queryAll } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import { cellBytes } from '#shared/fields/size.ts';
 import type { Field, LinkRelationship, ReadContext } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { loadSchema, primaryField, type TableSchema } from '#shared/tables/schema.ts';
 import { assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
 import { cellOf, NO_LINKS, type RecordItem } from './model.ts';

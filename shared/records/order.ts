@@ -1,5 +1,5 @@
+import { ConflictError, ValidationError } from '#shared/core/errors.ts';
 import { commitSteps } from '#shared/db/commit.ts';
-import { ConflictError, ValidationError } from '#shared/http/errors.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';

@@ -1,7 +1,7 @@
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { getItems, type Item, queryRange } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/keys.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { findView } from '#shared/tables/views.ts';

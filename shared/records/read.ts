@@ -1,4 +1,4 @@
-import { ValidationError } from '#shared/http/errors.ts';
+import { ValidationError } from '#shared/core/errors.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { type FieldKeyType, fieldKeyOf } from './cells.ts';
 import { linkTitlesFor } from './links.ts';

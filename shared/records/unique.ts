@@ -1,8 +1,8 @@
+import { ValidationError } from '#shared/core/errors.ts';
 import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { isEmptyCell } from './cells.ts';
 
 /** The most UTF-8 bytes of a value a claim's key holds: DynamoDB's sort keys stop at 1024. */

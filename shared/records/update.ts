@@ -1,15 +1,15 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import { getItems } from '#shared/db/client.ts';
-import { commitSteps, type Step } from '#shared/db/commit.ts';
-import { keys } from '#shared/db/keys.ts';
-import type { StoredCell } from '#shared/fields/types.ts';
 import {
   ConflictError,
   NotFoundError,
   PreconditionFailedError,
   ValidationError,
-} from '#shared/http/errors.ts';
+} from '#shared/core/errors.ts';
+import { getItems } from '#shared/db/client.ts';
+import { commitSteps, type Step } from '#shared/db/commit.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { StoredCell } from '#shared/fields/types.ts';
 import { cellTagSteps } from '#shared/notifications/cell-tags.ts';
 import type { TableSchema } from '#shared/tables/schema.ts';
 import { assertNotNull, type CellChanges, type FieldKeyType, isEmptyCell } from './cells.ts';

@@ -1,10 +1,10 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ROLE_ACTIONS, type Role, roleAtLeast } from '#shared/auth/scopes.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import { getItems, type Item, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { notificationOps } from '#shared/notifications/notifications.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';

@@ -1,8 +1,8 @@
+import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
 import { type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { choiceChanges, defineField, updateField as patchField } from '#shared/fields/define.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
 import { prepareLinkField, symmetricDeleteOps } from './links.ts';

@@ -1,9 +1,9 @@
+import { ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import type { TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { type LinkOptions, mirrorRelationship } from '#shared/records/links.ts';
 import {

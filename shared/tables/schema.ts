@@ -1,8 +1,8 @@
+import { NotFoundError } from '#shared/core/errors.ts';
 import { type Item, queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
 
 /** View types of the contract. */
 export const VIEW_TYPES = ['grid', 'kanban', 'form', 'gallery', 'calendar'] as const;

@@ -1,12 +1,12 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
 import { dbFieldNameFrom } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { newRootNodeOp } from '#shared/nodes/append.ts';
 import type { FieldKeyType } from '#shared/records/cells.ts';

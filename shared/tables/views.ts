@@ -1,10 +1,10 @@
 import type { Principal } from '#shared/auth/permission.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import { type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/types.ts';

@@ -1,7 +1,7 @@
 import { config } from '#shared/config.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { TransactOp } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { logger } from '#shared/http/logger.ts';
 import type { TrashType } from './items.ts';
 
 /**

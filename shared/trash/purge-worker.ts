@@ -1,6 +1,6 @@
+import { NotFoundError } from '#shared/core/errors.ts';
 import { deleteItems, getItems, queryAll, queryPage, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
 import { type Budget, purgePartition, purgeTable } from '#shared/tables/purge.ts';
 import { loadSchema } from '#shared/tables/schema.ts';
 import { dropLinkSides } from '#shared/tables/tables.ts';

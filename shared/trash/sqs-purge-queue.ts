@@ -1,5 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { logger } from '#shared/http/logger.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { PurgeJob, PurgeQueue } from './purge-queue.ts';
 
 /** SQS allows at most 15 minutes of delay. */

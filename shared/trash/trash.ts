@@ -1,5 +1,6 @@
 import { checkAccess, type Principal, tokenCovers } from '#shared/auth/permission.ts';
 import { ROLE_ACTIONS, ROLES, type Role } from '#shared/auth/scopes.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
 import {
   getItems,
   type Item,
@@ -9,7 +10,6 @@ import {
   transact,
 } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '#shared/http/errors.ts';
 import { deleteSpacePermanently } from '#shared/spaces/spaces.ts';
 import { deleteTablePermanently } from '#shared/tables/tables.ts';
 import { deleteBasePermanently } from '#shared/workspace/bases.ts';

@@ -2,6 +2,7 @@ import type { Principal } from '#shared/auth/permission.ts';
 import { mintPersonalToken } from '#shared/auth/personal-token.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
 import { basesToPlace, checkWithinCeiling, type TokenRights } from '#shared/auth/token-ceiling.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
 import {
   deleteItem,
   getItems,
@@ -12,7 +13,6 @@ import {
   updateItem,
 } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 
 /** A token's fields as a caller gives them; a limit list is never empty (null or absent: no limit). */

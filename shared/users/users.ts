@@ -1,7 +1,7 @@
 import { type Scope, scopesFor } from '#shared/auth/scopes.ts';
+import { ConflictError, InternalServerError } from '#shared/core/errors.ts';
 import { type Item, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, InternalServerError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { accessTokenItem } from './access-tokens.ts';
 

@@ -1,9 +1,9 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
+import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, NotFoundError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/trash/purge-queue.ts';

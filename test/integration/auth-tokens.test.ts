@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hashSecret } from '#shared/auth/personal-token.ts';
 import { scopesFor } from '#shared/auth/scopes.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
 import { deleteItem, getItems, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
 import { newId, randomBase62 } from '#shared/ids.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ConflictError } from '#shared/core/errors.ts';
 import { transact } from '#shared/db/client.ts';
-import { ConflictError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { notificationOps } from '#shared/notifications/notifications.ts';
 import { newUser } from '#test/support/fixtures.ts';

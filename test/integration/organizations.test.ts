@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Principal } from '#shared/auth/permission.ts';
 import { SCOPES } from '#shared/auth/scopes.ts';
+import { ServiceUnavailableError } from '#shared/core/errors.ts';
 import { getItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ServiceUnavailableError } from '#shared/http/errors.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { useMailTransport } from '#shared/mail/transport.ts';
 import { sendVerificationEmail } from '#shared/organizations/verification.ts';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { NotFoundError } from '#shared/core/errors.ts';
 import { updateItem } from '#shared/db/client.ts';
 import { injectChunkFault } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
 import { MAX_CELL_BYTES, MAX_RECORD_BYTES } from '#shared/records/limits.ts';
 import { call } from '#test/support/invoke.ts';
 import { newTable } from '#test/support/workspace.ts';

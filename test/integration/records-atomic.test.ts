@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceUnavailableError } from '#shared/core/errors.ts';
 import { documentClient, type Item, putItem, TABLE } from '#shared/db/client.ts';
 import { injectChunkFault, JOURNAL_STALE_MS, recoverInterrupted } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ServiceUnavailableError } from '#shared/http/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { viewOrderIds } from '#shared/records/placement.ts';
 import { uniqueText } from '#shared/records/unique.ts';

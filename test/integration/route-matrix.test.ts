@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '#shared/auth/scopes.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
 import { updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { NotFoundError } from '#shared/http/errors.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';

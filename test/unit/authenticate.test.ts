@@ -11,9 +11,9 @@ import { hashSecret, mintPersonalToken } from '#shared/auth/personal-token.ts';
 import { SCOPES, type Scope } from '#shared/auth/scopes.ts';
 import { parseSigningKeys } from '#shared/auth/signing-keys.ts';
 import { signTempToken, type TempTokenClaims } from '#shared/auth/temp-token.ts';
+import { UnauthorizedError } from '#shared/core/errors.ts';
 import type { Item, ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { UnauthorizedError } from '#shared/http/errors.ts';
 
 // `config` reads SIGNING_KEYS_FILE when first imported: write the file and set it before any import.
 const { KEYS_TEXT } = await vi.hoisted(async () => {

@@ -3,9 +3,9 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConflictError, HttpError } from '#shared/core/errors.ts';
 import { dynamoValidationError, putItem, type TransactOp, transact } from '#shared/db/client.ts';
 import { chunkSteps, type Step } from '#shared/db/commit.ts';
-import { ConflictError, HttpError } from '#shared/http/errors.ts';
 import { MAX_CELL_BYTES, MAX_RECORD_BYTES } from '#shared/records/limits.ts';
 
 const ddbMock = mockClient(DynamoDBDocumentClient);

@@ -12,9 +12,9 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConflictError, InternalServerError } from '#shared/core/errors.ts';
 import { TABLE } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { ConflictError, InternalServerError } from '#shared/http/errors.ts';
 import { createUser } from '#shared/users/users.ts';
 import { call } from '#test/support/invoke.ts';
 import { batchGetFrom, signedInUser } from './support/fake-table.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAccess, checkScopes, type Principal, tokenCovers } from '#shared/auth/permission.ts';
 import { ROLES, type Role, SCOPES, type Scope } from '#shared/auth/scopes.ts';
-import { ForbiddenError } from '#shared/http/errors.ts';
+import { ForbiddenError } from '#shared/core/errors.ts';
 
 const SPACE = 'spcAAAAAAAAAAAAAAAA';
 const OTHER_SPACE = 'spcBBBBBBBBBBBBBBBB';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Principal } from '#shared/auth/permission.ts';
 import { SCOPES, type Scope, scopesFor } from '#shared/auth/scopes.ts';
 import { basesToPlace, checkWithinCeiling, type TokenRights } from '#shared/auth/token-ceiling.ts';
-import { ForbiddenError } from '#shared/http/errors.ts';
+import { ForbiddenError } from '#shared/core/errors.ts';
 
 const caller = (over: Partial<Principal> = {}): Principal => ({
   userId: 'usr0000000000000001',

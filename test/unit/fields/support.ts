@@ -1,8 +1,8 @@
 /** Plain-data fixtures for the field-layer unit tests. */
 import { expect } from 'vitest';
+import { ValidationError } from '#shared/core/errors.ts';
 import { defineField } from '#shared/fields/define.ts';
 import type { Field, ReadContext, UserRef, WriteContext } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 
 export const alice: UserRef = { id: 'usrAliceAAAAAAAAAAA', title: 'Alice', email: 'alice@example.com' };
 export const bob: UserRef = { id: 'usrBobBBBBBBBBBBBBB', title: 'Bob', email: 'bob@example.com' };

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ValidationError } from '#shared/core/errors.ts';
 import type { StoredCell, UserRef } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
 import type { FilterGroup, GroupPoint, Query, Row, SortSpec } from '#shared/query/types.ts';
 import { contextOf, makeField, query, recId } from './engine-support.ts';

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ValidationError } from '#shared/core/errors.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { compileFilter, resolveFilter } from '#shared/query/filter.ts';
 import { parseTql } from '#shared/query/tql.ts';
 import type { Row } from '#shared/query/types.ts';

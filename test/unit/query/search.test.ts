@@ -1,6 +1,6 @@
 /** Search (listing.md section 5): field resolution, matching on the text rendering, hide, hits of the page. */
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '#shared/http/errors.ts';
+import { ValidationError } from '#shared/core/errors.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { compileSearch, searchFieldIds } from '#shared/query/search.ts';
 import { alice, bob, contextOf, makeField, query, recId, rowsOf } from './engine-support.ts';

@@ -1,8 +1,8 @@
 /** Record order (listing.md section 3): every rule of `shared/query/sort.ts`. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ValidationError } from '#shared/core/errors.ts';
 import type { StoredCell } from '#shared/fields/types.ts';
-import { ValidationError } from '#shared/http/errors.ts';
 import { compileSort, sortedWindow, sortRows } from '#shared/query/sort.ts';
 import type { Row, SortSpec } from '#shared/query/types.ts';
 import { alice, bob, carol, contextOf, makeField, recId, rowsOf } from './engine-support.ts';
