@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { roleSchema } from '#shared/auth/schemas.ts';
+import { idOf, listOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf, roleSchema } from '#shared/http/schemas.ts';
-import { listOf } from '#shared/http/validation.ts';
 import { addCollaborators, MAX_COLLABORATORS_PER_CALL } from '#shared/spaces/spaces.ts';
 
 const params = z.object({ spaceId: idOf('space') });

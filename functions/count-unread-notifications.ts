@@ -1,6 +1,6 @@
 import { keys } from '#shared/db/keys.ts';
+import { unreadCountFrom } from '#shared/entities/notifications.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { unreadCountFrom } from '#shared/notifications/notifications.ts';
 
 // The counter is read in the same call as the token: one round trip in all.
 export const handler = defineHandler(

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { scopeSchema } from '#shared/auth/schemas.ts';
+import { displayName, futureIsoTime, idOf, listOf, text } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf, scopeSchema } from '#shared/http/schemas.ts';
-import { displayName, futureIsoTime, listOf, text } from '#shared/http/validation.ts';
 import { createAccessToken } from '#shared/users/access-tokens.ts';
 
 // A limit list is never empty (auth-errors.md): absent or null means no limit.

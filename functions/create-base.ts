@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
+import { createBase } from '#shared/bases/bases.ts';
+import { displayName, idOf, text } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { displayName, text } from '#shared/http/validation.ts';
-import { createBase } from '#shared/workspace/bases.ts';
 
 const body = z.object({
   spaceId: idOf('space'),

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
+import { displayName, idOf } from '#shared/core/validation.ts';
 import { createDashboard } from '#shared/dashboards/dashboards.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { displayName } from '#shared/http/validation.ts';
 
 const params = z.object({ baseId: idOf('base') });
 const body = z.object({ name: displayName });

@@ -1,7 +1,7 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { jsonObject, tableParams } from '#shared/http/table-schemas.ts';
+import { jsonObject, tableParams } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 import { createField } from '#shared/tables/fields.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
 
 export const handler = defineHandler(
   'create-field',

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
+import { displayName, idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { displayName } from '#shared/http/validation.ts';
 import { createFolder } from '#shared/nodes/nodes.ts';
 
 const params = z.object({ baseId: idOf('base') });

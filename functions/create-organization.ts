@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { displayName } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { displayName } from '#shared/http/validation.ts';
 import { createOrganization } from '#shared/organizations/organizations.ts';
 
 const body = z.object({ name: displayName });

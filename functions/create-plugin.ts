@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { displayName, text } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { displayName, text } from '#shared/http/validation.ts';
 import { createPlugin, PLUGIN_POSITIONS } from '#shared/plugins/plugins.ts';
 
 const body = z.object({

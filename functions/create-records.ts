@@ -1,10 +1,10 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { createRecordsBody } from '#shared/http/record-schemas.ts';
-import { tableParams } from '#shared/http/table-schemas.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { createRecords } from '#shared/records/create.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { createRecordsBody } from '#shared/records/requests.ts';
+import { tableParams } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 
 export const handler = defineHandler(
   'create-records',

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { displayName } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { displayName } from '#shared/http/validation.ts';
 import { createSpace } from '#shared/spaces/spaces.ts';
 
 const body = z.object({ name: z.optional(displayName) });

@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
+import { idOf, listOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { fieldKeyTypeSchema, jsonObject, tableMeta, viewCreate } from '#shared/http/table-schemas.ts';
-import { listOf } from '#shared/http/validation.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { renderRecords } from '#shared/records/read.ts';
+import { fieldKeyTypeSchema, jsonObject, tableMeta, viewCreate } from '#shared/schema/requests.ts';
 import { createTable, MAX_CREATE_FIELDS, MAX_CREATE_VIEWS, toCreatedTable } from '#shared/tables/tables.ts';
 
 const params = z.object({ baseId: idOf('base') });

@@ -1,7 +1,7 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { tableParams, viewCreate } from '#shared/http/table-schemas.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
-import { createView } from '#shared/tables/views.ts';
+import { tableParams, viewCreate } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
+import { createView } from '#shared/schema/views.ts';
 
 export const handler = defineHandler(
   'create-view',

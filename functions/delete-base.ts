@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { trashBase } from '#shared/bases/bases.ts';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { trashBase } from '#shared/workspace/bases.ts';
 
 const params = z.object({ baseId: idOf('base') });
 

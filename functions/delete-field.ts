@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 import { deleteField } from '#shared/tables/fields.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
 
 const params = z.object({ tableId: idOf('table'), fieldId: idOf('field') });
 

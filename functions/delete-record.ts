@@ -1,12 +1,12 @@
 import { NotFoundError, PreconditionFailedError } from '#shared/core/errors.ts';
 import { keys } from '#shared/db/keys.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { recordParams } from '#shared/http/record-schemas.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { deleteRecords } from '#shared/records/delete.ts';
 import { etagOf, type RecordItem } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { recordParams } from '#shared/records/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 
 export const handler = defineHandler(
   'delete-record',

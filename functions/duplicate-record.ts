@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '#shared/core/errors.ts';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { recordParams } from '#shared/http/record-schemas.ts';
-import { idOf } from '#shared/http/schemas.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { duplicateRecord } from '#shared/records/duplicate.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { recordParams } from '#shared/records/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 
 const body = z.object({
   viewId: z.optional(idOf('view')),

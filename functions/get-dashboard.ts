@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
 import { getDashboard } from '#shared/dashboards/dashboards.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
 
 const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
 

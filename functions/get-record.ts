@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
 import { NotFoundError } from '#shared/core/errors.ts';
+import { queryList, querySingle } from '#shared/core/validation.ts';
 import { keys } from '#shared/db/keys.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
-import { recordParams } from '#shared/http/record-schemas.ts';
-import { cellFormatSchema, optionalQueryKeyType } from '#shared/http/table-schemas.ts';
-import { queryList, querySingle } from '#shared/http/validation.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { etagOf, type RecordItem } from '#shared/records/model.ts';
 import { projectionOf, renderRecords } from '#shared/records/read.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { recordParams } from '#shared/records/requests.ts';
+import { cellFormatSchema, optionalQueryKeyType } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 
 const query = z.object({
   projection: z.optional(queryList(z.string())),

@@ -1,6 +1,6 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { baseTableParams } from '#shared/http/table-schemas.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { baseTableParams } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 import { assertInBase, toTable } from '#shared/tables/tables.ts';
 
 export const handler = defineHandler(

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
-import { findView, toViewOut } from '#shared/tables/views.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
+import { findView, toViewOut } from '#shared/schema/views.ts';
 
 const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
 

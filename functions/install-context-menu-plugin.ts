@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
+import { displayName, idOf } from '#shared/core/validation.ts';
 import { keys } from '#shared/db/keys.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { displayName } from '#shared/http/validation.ts';
 import { installContextMenuPlugin } from '#shared/plugins/context-menu.ts';
 
 const params = z.object({ tableId: idOf('table') });

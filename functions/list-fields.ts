@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
+import { idOf, querySingle } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { tableParams } from '#shared/http/table-schemas.ts';
-import { querySingle } from '#shared/http/validation.ts';
+import { tableParams } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
+import { findView } from '#shared/schema/views.ts';
 import { fieldsInViewOrder } from '#shared/tables/fields.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
-import { findView } from '#shared/tables/views.ts';
 
 const query = z.object({ viewId: z.optional(querySingle(idOf('view'))) });
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { querySingle, text } from '#shared/core/validation.ts';
+import { listNotifications } from '#shared/entities/notifications.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { querySingle, text } from '#shared/http/validation.ts';
-import { listNotifications } from '#shared/notifications/notifications.ts';
 
 const query = z.object({
   notifyStates: z.optional(querySingle(z.enum(['unread', 'read']))),

@@ -2,13 +2,13 @@ import * as z from 'zod/mini';
 import { ValidationError } from '#shared/core/errors.ts';
 import { keys } from '#shared/db/keys.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
-import { tableParams } from '#shared/http/table-schemas.ts';
 import { isId } from '#shared/ids.ts';
 import { listRecords } from '#shared/listing/list.ts';
 import { mergeParams, readListParams } from '#shared/listing/params.ts';
 import { savedParamsOf } from '#shared/listing/saved-queries.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { tableParams } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 
 // Read as the query string gives it; `readListParams` checks it after merging a saved query.
 const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));

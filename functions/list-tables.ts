@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
 import { tableIdsInTreeOrder } from '#shared/nodes/nodes.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 import { toTable } from '#shared/tables/tables.ts';
 
 const params = z.object({ baseId: idOf('base') });

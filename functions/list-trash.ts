@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
+import { idOf, querySingle } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { querySingle } from '#shared/http/validation.ts';
 import { listTrash } from '#shared/trash/trash.ts';
 
 const query = z.object({

@@ -1,7 +1,7 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { tableParams } from '#shared/http/table-schemas.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
-import { toViewOut } from '#shared/tables/views.ts';
+import { tableParams } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
+import { toViewOut } from '#shared/schema/views.ts';
 
 export const handler = defineHandler(
   'list-views',

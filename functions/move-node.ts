@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
 import { moveNode } from '#shared/nodes/nodes.ts';
 
 const params = z.object({ baseId: idOf('base'), nodeId: idOf('node') });

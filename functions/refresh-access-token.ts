@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
+import { futureIsoTime, idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { futureIsoTime } from '#shared/http/validation.ts';
 import { accessTokenKey, refreshAccessToken } from '#shared/users/access-tokens.ts';
 
 const params = z.object({ accessTokenId: idOf('accessToken') });

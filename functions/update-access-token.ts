@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { scopeSchema } from '#shared/auth/schemas.ts';
+import { displayName, idOf, listOf, text } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf, scopeSchema } from '#shared/http/schemas.ts';
-import { displayName, listOf, text } from '#shared/http/validation.ts';
 import { accessTokenKey, updateAccessToken } from '#shared/users/access-tokens.ts';
 
 const params = z.object({ accessTokenId: idOf('accessToken') });

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
+import { updateBase } from '#shared/bases/bases.ts';
+import { displayName, idOf, text } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { displayName, text } from '#shared/http/validation.ts';
-import { updateBase } from '#shared/workspace/bases.ts';
 
 const params = z.object({ baseId: idOf('base') });
 const body = z.object({ name: z.optional(displayName), icon: z.optional(z.nullable(text(100))) }).check(

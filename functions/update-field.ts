@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { jsonObject } from '#shared/http/table-schemas.ts';
+import { jsonObject } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 import { updateField } from '#shared/tables/fields.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
 
 const params = z.object({ tableId: idOf('table'), fieldId: idOf('field') });
 

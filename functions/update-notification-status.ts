@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
+import { setNotificationRead } from '#shared/entities/notifications.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { setNotificationRead } from '#shared/notifications/notifications.ts';
 
 const params = z.object({ notificationId: idOf('notification') });
 const body = z.object({ isRead: z.boolean() });

@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
+import { idOf, listOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { listOf } from '#shared/http/validation.ts';
 import { placeRecords } from '#shared/records/order.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 
 const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
 const body = z.object({

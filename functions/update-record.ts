@@ -1,11 +1,11 @@
 import { keys } from '#shared/db/keys.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
-import { recordParams, updateRecordBody } from '#shared/http/record-schemas.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { etagOf, type RecordItem } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
+import { recordParams, updateRecordBody } from '#shared/records/requests.ts';
 import { updateRecords } from '#shared/records/update.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 
 export const handler = defineHandler(
   'update-record',

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { viewWrite } from '#shared/http/table-schemas.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
-import { updateView } from '#shared/tables/views.ts';
+import { viewWrite } from '#shared/schema/requests.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
+import { updateView } from '#shared/schema/views.ts';
 
 const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
 const body = z.object(viewWrite);

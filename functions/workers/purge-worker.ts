@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/core/logger.ts';
-import { isPurgeJob, purgeQueue } from '#shared/trash/purge-queue.ts';
+import { isPurgeJob, purgeQueue } from '#shared/jobs/purge-queue.ts';
 import { budgetOf, runPurgeJob, sweepPurgeJobs } from '#shared/trash/purge-worker.ts';
 
 /** Time kept back from the Lambda's timeout: a page of deletes in flight finishes within it. */

@@ -16,8 +16,8 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '#shared/core/errors.ts';
+import { runPurgesInProcess } from '#shared/jobs/purge-queue.ts';
 import { ROUTES, type RouteDef } from '#shared/routes.ts';
-import { runPurgesInProcess } from '#shared/trash/purge-queue.ts';
 import { runPurgeJob } from '#shared/trash/purge-worker.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';
 import {

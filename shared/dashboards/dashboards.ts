@@ -1,9 +1,9 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { deleteItem, type Item, queryAll, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { newRootNodeOp } from '#shared/entities/node-append.ts';
+import { buildTree } from '#shared/entities/node-tree.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
-import { newRootNodeOp } from '#shared/nodes/append.ts';
-import { buildTree } from '#shared/nodes/tree.ts';
 import { checkInstallable } from '#shared/plugins/plugins.ts';
 
 /**

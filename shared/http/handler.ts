@@ -26,6 +26,7 @@ import {
   WriteInterruptedError,
 } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
+import { parseInput, type Schema } from '#shared/core/validation.ts';
 import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import type { Key } from '#shared/db/keys.ts';
@@ -35,7 +36,6 @@ import { type HandlerName, type RouteDef, routeOf } from '#shared/routes.ts';
 import { touchAccessToken } from '#shared/users/access-tokens.ts';
 import { withIdempotency } from './idempotency.ts';
 import { parseQueryString } from './query-string.ts';
-import { parseInput, type Schema } from './validation.ts';
 
 export type Event = APIGatewayProxyEventV2;
 export type Result = APIGatewayProxyStructuredResultV2;

@@ -15,11 +15,11 @@ import type { Item } from '#shared/db/client.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
 import type { QueryResult, Row } from '#shared/query/types.ts';
-import type { FieldKeyType } from '#shared/records/cells.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import type { RecordItem } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { primaryField, type TableSchema } from '#shared/tables/schema.ts';
+import type { FieldKeyType } from '#shared/schema/schema.ts';
+import { primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import type { ListParams } from './params.ts';
 import {
   candidateRule,

@@ -5,9 +5,8 @@
  */
 import * as z from 'zod/mini';
 import { ValidationError } from '#shared/core/errors.ts';
-import { idOf } from '#shared/http/schemas.ts';
-import { cellFormatSchema, fieldKeyTypeSchema } from '#shared/http/table-schemas.ts';
-import { parseInput, queryList, querySingle } from '#shared/http/validation.ts';
+import { idOf, parseInput, queryList, querySingle } from '#shared/core/validation.ts';
+import { cellFormatSchema, fieldKeyTypeSchema } from '#shared/schema/requests.ts';
 
 /** Largest page (contract: `take` 1..1000). */
 export const MAX_TAKE = 1000;

@@ -13,8 +13,8 @@ import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { getItems, queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
-import { linkOptions, singleThere } from '#shared/records/links.ts';
-import { loadSchema, type TableSchema } from '#shared/tables/schema.ts';
+import { linkOptions, singleThere } from '#shared/schema/links.ts';
+import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import type { LinkCellRef } from './params.ts';
 import { readAllRecords, slicesFor } from './rows.ts';
 

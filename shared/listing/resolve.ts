@@ -15,8 +15,8 @@ import { searchFieldIds } from '#shared/query/search.ts';
 import { parseTql } from '#shared/query/tql.ts';
 import type { FilterGroup, Query, SortSpec } from '#shared/query/types.ts';
 import { projectionOf } from '#shared/records/read.ts';
-import { defaultView, fieldByRef, type TableSchema, type View } from '#shared/tables/schema.ts';
-import { completeColumnMeta, findView, MAX_GROUP_LEVELS } from '#shared/tables/views.ts';
+import { defaultView, fieldByRef, type TableSchema, type View } from '#shared/schema/schema.ts';
+import { completeColumnMeta, findView, MAX_GROUP_LEVELS } from '#shared/schema/views.ts';
 import type { ListParams } from './params.ts';
 
 /** What the listing does, decided from the parameters before any record is read. */

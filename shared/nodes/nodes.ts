@@ -6,9 +6,6 @@ import { deleteDashboard } from '#shared/dashboards/dashboards.ts';
 import { applyOne, deleteItem, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import { newId } from '#shared/ids.ts';
-import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
-import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';
 import {
   answerNode,
   answerTree,
@@ -23,7 +20,10 @@ import {
   nodeItem,
   type Tree,
   type TreeNode,
-} from './tree.ts';
+} from '#shared/entities/node-tree.ts';
+import { newId } from '#shared/ids.ts';
+import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';
 
 /**
  * Project nodes: the sidebar tree of a base (endpoints.md "Project nodes", ★15, ordering.md).

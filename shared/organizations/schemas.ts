@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { idOf } from '#shared/http/schemas.ts';
+import { idOf } from '#shared/core/validation.ts';
 import { normalizeDomain } from './domains.ts';
 
 /** A domain name, normalised (`normalizeDomain`); any other text is a 400 naming it. */

@@ -8,8 +8,8 @@ import {
 } from '#shared/core/errors.ts';
 import { getItem, type Item, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { notificationOps } from '#shared/entities/notifications.ts';
 import { mailTransport } from '#shared/mail/transport.ts';
-import { notificationOps } from '#shared/notifications/notifications.ts';
 import {
   CODE_TTL_MS,
   codeMatches,

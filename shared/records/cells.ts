@@ -1,9 +1,7 @@
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Choice, Field, StoredCell, WriteContext } from '#shared/fields/types.ts';
-
-export const FIELD_KEY_TYPES = ['name', 'id', 'dbFieldName'] as const;
-export type FieldKeyType = (typeof FIELD_KEY_TYPES)[number];
+import type { FieldKeyType } from '#shared/schema/schema.ts';
 
 /** The key of a field in `record.fields` and in request bodies, per `fieldKeyType`. */
 export const fieldKeyOf = (field: Field, keyType: FieldKeyType): string =>

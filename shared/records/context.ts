@@ -6,7 +6,7 @@ import { queryAll, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { UserRef, WriteContext } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
-import type { TableSchema } from '#shared/tables/schema.ts';
+import type { TableSchema } from '#shared/schema/schema.ts';
 
 /** The caller as user cells and `createdBy` hold it. */
 export const userRefOf = (principal: Principal): UserRef => ({

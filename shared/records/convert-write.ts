@@ -1,7 +1,7 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import type { TableSchema } from '#shared/tables/schema.ts';
-import { convertRecords, type FieldKeyType } from './cells.ts';
+import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
+import { convertRecords } from './cells.ts';
 import { writeContextFor } from './context.ts';
 
 /**

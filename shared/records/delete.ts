@@ -1,7 +1,7 @@
 import { ConflictError, PreconditionFailedError } from '#shared/core/errors.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import type { TableSchema } from '#shared/tables/schema.ts';
+import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { resolveLinks } from './links.ts';
 import { cellOf, type RecordItem, recordNumberItem } from './model.ts';

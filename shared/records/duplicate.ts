@@ -1,9 +1,9 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import type { TableSchema } from '#shared/tables/schema.ts';
+import { linkOptions, singleThere } from '#shared/schema/links.ts';
+import type { TableSchema } from '#shared/schema/schema.ts';
 import { createRecords } from './create.ts';
-import { linkOptions, singleThere } from './links.ts';
 import type { RecordItem } from './model.ts';
 import type { Placement } from './placement.ts';
 import { loadRecords } from './update.ts';

@@ -4,30 +4,11 @@ import type { Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import { cellBytes } from '#shared/fields/size.ts';
-import type { Field, LinkRelationship, ReadContext } from '#shared/fields/types.ts';
-import { loadSchema, primaryField, type TableSchema } from '#shared/tables/schema.ts';
+import type { Field, ReadContext } from '#shared/fields/types.ts';
+import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
+import { loadSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import { assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
 import { cellOf, NO_LINKS, type RecordItem } from './model.ts';
-
-/** Link options as the schema layer completes them. */
-export interface LinkOptions {
-  relationship: LinkRelationship;
-  foreignTableId: string;
-  isOneWay?: boolean;
-  symmetricFieldId?: string;
-  lookupFieldId?: string;
-}
-
-export const linkOptions = (field: Field): LinkOptions => field.options as unknown as LinkOptions;
-
-/** True when a record on this side links at most one foreign record. */
-export const singleHere = (r: LinkRelationship) => r === 'manyOne' || r === 'oneOne';
-/** True when a foreign record is linked from at most one record on this side. */
-export const singleThere = (r: LinkRelationship) => r === 'oneMany' || r === 'oneOne';
-
-/** The relationship of the symmetric field, seen from the foreign table. */
-export const mirrorRelationship = (r: LinkRelationship): LinkRelationship =>
-  r === 'manyOne' ? 'oneMany' : r === 'oneMany' ? 'manyOne' : r;
 
 const idsOf = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];

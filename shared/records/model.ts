@@ -2,8 +2,8 @@ import type { Item } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field, ReadContext, StoredCell, UserRef } from '#shared/fields/types.ts';
-import { primaryField, type TableSchema } from '#shared/tables/schema.ts';
-import { type CellChanges, type FieldKeyType, fieldKeyOf, isEmptyCell } from './cells.ts';
+import { type FieldKeyType, primaryField, type TableSchema } from '#shared/schema/schema.ts';
+import { type CellChanges, fieldKeyOf, isEmptyCell } from './cells.ts';
 
 /**
  * A record item: the envelope (`id`, `autoNumber`, times, `cb`/`mb` creator and last editor,

@@ -1,6 +1,6 @@
 import { ConflictError, ValidationError } from '#shared/core/errors.ts';
 import { commitSteps } from '#shared/db/commit.ts';
-import type { TableSchema } from '#shared/tables/schema.ts';
+import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
 import { cellUpdate, loadRecords, withoutV } from './update.ts';

@@ -3,8 +3,8 @@ import { getItems, type Item, queryRange } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/keys.ts';
-import type { TableSchema } from '#shared/tables/schema.ts';
-import { findView } from '#shared/tables/views.ts';
+import type { TableSchema } from '#shared/schema/schema.ts';
+import { findView } from '#shared/schema/views.ts';
 import type { RecordItem } from './model.ts';
 
 /** Where written records go in a view's manual order (ordering.md). */

@@ -1,6 +1,6 @@
 import { ValidationError } from '#shared/core/errors.ts';
-import type { TableSchema } from '#shared/tables/schema.ts';
-import { type FieldKeyType, fieldKeyOf } from './cells.ts';
+import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
+import { fieldKeyOf } from './cells.ts';
 import { linkTitlesFor } from './links.ts';
 import { type RecordItem, type RenderOptions, toRecordOut } from './model.ts';
 

@@ -1,6 +1,6 @@
 import type { Step } from '#shared/db/commit.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { bumpSchemaOp, fieldItem, nextFieldOrder, type TableSchema } from '#shared/tables/schema.ts';
+import { bumpSchemaOp, fieldItem, nextFieldOrder, type TableSchema } from '#shared/schema/schema.ts';
 
 /**
  * The steps that store fields a record write changed (typecast added select choices): each field

@@ -5,10 +5,10 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#
 import { uniqueName } from '#shared/core/names.ts';
 import { getItems, type Item, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { notificationOps } from '#shared/entities/notifications.ts';
+import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { newId } from '#shared/ids.ts';
-import { notificationOps } from '#shared/notifications/notifications.ts';
-import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
-import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/trash/purge-queue.ts';
+import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 
 export const DEFAULT_SPACE_NAME = 'Space';
 /** Users one call may add: four operations each must fit one 100-operation transaction. */

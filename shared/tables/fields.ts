@@ -5,7 +5,7 @@ import { choiceChanges, defineField, updateField as patchField } from '#shared/f
 import type { Field } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
-import { prepareLinkField, symmetricDeleteOps } from './links.ts';
+import { prepareLinkField, symmetricDeleteOps } from '#shared/schema/links.ts';
 import {
   bumpSchemaOp,
   fieldItem,
@@ -16,8 +16,8 @@ import {
   type TableSchema,
   type View,
   viewItem,
-} from './schema.ts';
-import { completeColumnMeta } from './views.ts';
+} from '#shared/schema/schema.ts';
+import { completeColumnMeta } from '#shared/schema/views.ts';
 
 const schemaConflict = () => new ConflictError('The table changed at the same time; retry');
 

@@ -4,20 +4,27 @@ import { ConflictError, NotFoundError, ValidationError } from '#shared/core/erro
 import { uniqueName } from '#shared/core/names.ts';
 import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { newRootNodeOp } from '#shared/entities/node-append.ts';
+import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
 import { dbFieldNameFrom } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
-import { newRootNodeOp } from '#shared/nodes/append.ts';
-import type { FieldKeyType } from '#shared/records/cells.ts';
+import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';
 import type { RecordItem } from '#shared/records/model.ts';
-import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
-import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/trash/purge-queue.ts';
-import { prepareLinkField } from './links.ts';
-import { purgeTable } from './purge.ts';
-import { fieldItem, loadSchema, schemaFromItems, type TableSchema, type View, viewItem } from './schema.ts';
-import { defineView, toViewOut, type ViewInput } from './views.ts';
+import { prepareLinkField } from '#shared/schema/links.ts';
+import { purgeTable } from '#shared/schema/purge.ts';
+import type { FieldKeyType } from '#shared/schema/schema.ts';
+import {
+  fieldItem,
+  loadSchema,
+  schemaFromItems,
+  type TableSchema,
+  type View,
+  viewItem,
+} from '#shared/schema/schema.ts';
+import { defineView, toViewOut, type ViewInput } from '#shared/schema/views.ts';
 
 export const DEFAULT_TABLE_NAME = 'Table';
 /** Fields and views one create call may define: they are written in one transaction with the table. */
@@ -241,7 +248,7 @@ export const updateTable = async (
 
 /**
  * Moves a table to the trash: every route on it and its records answers 404 from now on. The
- * trash item is written in the same transaction (shared/trash/items.ts), so every way of
+ * trash item is written in the same transaction (shared/entities/trash-items.ts), so every way of
  * trashing a table (its route, its project node) lists it in the base's trash. `spaceId` saves
  * a read when the caller knows it.
  */

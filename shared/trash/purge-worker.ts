@@ -1,10 +1,10 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import { deleteItems, getItems, queryAll, queryPage, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { type Budget, purgePartition, purgeTable } from '#shared/tables/purge.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
+import { enqueuePurge, type PurgeJob } from '#shared/jobs/purge-queue.ts';
+import { type Budget, purgePartition, purgeTable } from '#shared/schema/purge.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 import { dropLinkSides } from '#shared/tables/tables.ts';
-import { enqueuePurge, type PurgeJob } from './purge-queue.ts';
 
 const unlimited: Budget = () => true;
 

@@ -1,5 +1,6 @@
 import { checkAccess, type Principal, tokenCovers } from '#shared/auth/permission.ts';
 import { ROLE_ACTIONS, ROLES, type Role } from '#shared/auth/scopes.ts';
+import { deleteBasePermanently } from '#shared/bases/bases.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
 import {
   getItems,
@@ -10,10 +11,15 @@ import {
   transact,
 } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import {
+  entryOf,
+  removeTrashOps,
+  type TrashEntry,
+  type TrashType,
+  toTrashItem,
+} from '#shared/entities/trash-items.ts';
 import { deleteSpacePermanently } from '#shared/spaces/spaces.ts';
 import { deleteTablePermanently } from '#shared/tables/tables.ts';
-import { deleteBasePermanently } from '#shared/workspace/bases.ts';
-import { entryOf, removeTrashOps, type TrashEntry, type TrashType, toTrashItem } from './items.ts';
 
 /** Trash items one page answers (newest first). */
 export const TRASH_PAGE_SIZE = 50;

@@ -410,7 +410,7 @@ const contextMenu = async (token: string, measure: Measure) => {
 const nodesAndDashboards = async (token: string, measure: Measure) => {
   const { call } = await import('#test/support/invoke.ts');
   const { resetCalls } = await import('#shared/db/metrics.ts');
-  const { drainPurges } = await import('#shared/trash/purge-queue.ts');
+  const { drainPurges } = await import('#shared/jobs/purge-queue.ts');
   const { nodeIdOf } = await import('#shared/ids.ts');
   const space = (await call('create-space', { token, body: { name: 'Nodes' } })).body.id;
   const baseId = (await call('create-base', { token, body: { spaceId: space } })).body.id as string;

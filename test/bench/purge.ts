@@ -18,7 +18,7 @@ export const purgeBench = async (token: string) => {
   await import('#test/support/in-process-purges.ts');
   const { call } = await import('#test/support/invoke.ts');
   const { callSummary, resetCalls } = await import('#shared/db/metrics.ts');
-  const { drainPurges } = await import('#shared/trash/purge-queue.ts');
+  const { drainPurges } = await import('#shared/jobs/purge-queue.ts');
   const { writeItems, queryPage } = await import('#shared/db/client.ts');
   const { keys } = await import('#shared/db/keys.ts');
   const { seedRecords } = await import('./seed.ts');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drainPurges } from '#shared/trash/purge-queue.ts';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { startTestServer } from '#test/support/server.ts';
 

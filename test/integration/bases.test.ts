@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { documentClient } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';
-import { drainPurges } from '#shared/trash/purge-queue.ts';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
@@ -590,7 +590,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
     const table = await seedTable(baseId, 3);
     // what an interrupted run leaves: both items marked deleted, a table's records already gone
     await call('delete-base', { token: owner.auth, params: { baseId } });
-    const { purgePartition } = await import('#shared/tables/purge.ts');
+    const { purgePartition } = await import('#shared/schema/purge.ts');
     await purgePartition(keys.recordsOf(table.tableId).pk);
 
     const res = await call('delete-base-permanently', { token: owner.auth, params: { baseId } });

@@ -3,7 +3,7 @@ import { MAX_DASHBOARD_PLUGINS } from '#shared/dashboards/dashboards.ts';
 import { putItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
-import { drainPurges } from '#shared/trash/purge-queue.ts';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';

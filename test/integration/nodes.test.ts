@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deleteItems } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nodeIdOf } from '#shared/ids.ts';
-import { drainPurges } from '#shared/trash/purge-queue.ts';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '#shared/core/errors.ts';
 import { transact } from '#shared/db/client.ts';
+import { notificationOps } from '#shared/entities/notifications.ts';
 import { newId } from '#shared/ids.ts';
-import { notificationOps } from '#shared/notifications/notifications.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { getItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { MAX_MENU_ENTRIES } from '#shared/plugins/context-menu.ts';
-import { loadSchema } from '#shared/tables/schema.ts';
-import { drainPurges } from '#shared/trash/purge-queue.ts';
+import { loadSchema } from '#shared/schema/schema.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '#shared/ids.ts';
-import { drainPurges } from '#shared/trash/purge-queue.ts';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';

@@ -9,15 +9,16 @@ import { cyclesOf, importsOf, unitOf } from '#test/support/import-graph.ts';
 const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['core', ['shared/core', 'shared/ids', 'shared/config']],
   ['pure logic', ['shared/ordering', 'shared/fields', 'shared/query']],
-  ['data', ['shared/db', 'shared/mail']],
+  ['data', ['shared/db', 'shared/entities', 'shared/jobs', 'shared/mail']],
   ['access', ['shared/auth', 'shared/users']],
-  ['schema', ['shared/tables']],
-  ['records', ['shared/records', 'shared/listing', 'shared/notifications']],
+  ['schema', ['shared/schema']],
+  ['records', ['shared/records', 'shared/listing']],
+  ['tables', ['shared/tables']],
   [
     'workspace',
     [
       'shared/spaces',
-      'shared/workspace',
+      'shared/bases',
       'shared/nodes',
       'shared/dashboards',
       'shared/plugins',
@@ -29,33 +30,6 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['entry points', ['functions', 'infra']],
 ];
 const PURE = new Set(['core', 'pure logic']);
-
-/**
- * Imports that still go up a layer, being untied (issue 11): each must still exist, so the list
- * only shrinks. Do not add to it: move the code to the layer it belongs to.
- */
-const KNOWN_UPWARD = new Set<string>([
-  // Request schemas still in http/ (they leave it for their domain).
-  'shared/listing -> shared/http',
-  'shared/organizations -> shared/http',
-  // Table lifecycle (create with records, trash, delete permanently) still lives with the schema.
-  'shared/tables -> shared/records',
-  'shared/tables -> shared/nodes',
-  'shared/tables -> shared/trash',
-]);
-/** Folder cycles still being untied (issue 11); same rule: the list only shrinks. */
-const KNOWN_CYCLES: string[][] = [
-  [
-    'shared/dashboards',
-    'shared/nodes',
-    'shared/notifications',
-    'shared/records',
-    'shared/spaces',
-    'shared/tables',
-    'shared/trash',
-    'shared/workspace',
-  ],
-];
 
 const layerOf = new Map(LAYERS.flatMap(([name, units], i) => units.map((u) => [u, { name, rank: i }])));
 const { files, imports, packages } = importsOf('shared', 'functions', 'infra');
@@ -69,7 +43,7 @@ describe('architecture: layers', () => {
     expect([...units].filter((u) => !layerOf.has(u))).toEqual([]);
   });
 
-  it('no import goes up a layer (beyond the ones still being untied)', () => {
+  it('no import goes up a layer', () => {
     const upward = new Map<string, string[]>();
     for (const i of between) {
       const a = layerOf.get(i.a);
@@ -78,18 +52,13 @@ describe('architecture: layers', () => {
       const edge = `${i.a} -> ${i.b}`;
       upward.set(edge, [...(upward.get(edge) ?? []), `${i.from} imports ${i.specifier}`]);
     }
-    const fresh = [...upward].filter(([edge]) => !KNOWN_UPWARD.has(edge));
-    expect(fresh, 'imports that go up a layer').toEqual([]);
-    expect(
-      [...KNOWN_UPWARD].filter((edge) => !upward.has(edge)),
-      'untied: remove from KNOWN_UPWARD',
-    ).toEqual([]);
+    expect([...upward], 'imports that go up a layer').toEqual([]);
   });
 
-  it('no two units import each other, directly or around a loop (beyond the ones still being untied)', () => {
+  it('no two units import each other, directly or around a loop', () => {
     const edges = new Map<string, Set<string>>();
     for (const i of between) edges.set(i.a, (edges.get(i.a) ?? new Set()).add(i.b));
-    expect(cyclesOf(edges)).toEqual(KNOWN_CYCLES);
+    expect(cyclesOf(edges)).toEqual([]);
   });
 
   it('the pure layers import no AWS SDK and nothing that reaches the database', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from '#shared/fields/types.ts';
-import { cellTagNotifications, cellTagSteps, userIdsOf } from '#shared/notifications/cell-tags.ts';
+import { cellTagNotifications, cellTagSteps, userIdsOf } from '#shared/records/cell-tags.ts';
 import type { RecordItem } from '#shared/records/model.ts';
-import type { TableSchema } from '#shared/tables/schema.ts';
+import type { TableSchema } from '#shared/schema/schema.ts';
 
 const field = (
   id: string,

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { layoutOf, nextBox } from '#shared/dashboards/dashboards.ts';
 import type { Item } from '#shared/db/client.ts';
+import {
+  answerTree,
+  buildTree,
+  depthOf,
+  folderHeight,
+  type NodeType,
+  nodeItem,
+} from '#shared/entities/node-tree.ts';
 import { nodeIdOf } from '#shared/ids.ts';
 import { planNodeMove } from '#shared/nodes/nodes.ts';
-import { answerTree, buildTree, depthOf, folderHeight, type NodeType, nodeItem } from '#shared/nodes/tree.ts';
 import { MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
 
 const BASE = 'bse0000000000000001';

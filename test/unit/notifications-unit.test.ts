@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toTransactItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { notificationOps, toNotification, unreadCountFrom } from '#shared/notifications/notifications.ts';
+import { notificationOps, toNotification, unreadCountFrom } from '#shared/entities/notifications.ts';
 
 const USER = 'usrAAAAAAAAAAAAAAAA';
 const FROM = 'usrBBBBBBBBBBBBBBBB';

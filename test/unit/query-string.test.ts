@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { parseInput, queryList, querySingle } from '#shared/core/validation.ts';
 import { parseQueryString } from '#shared/http/query-string.ts';
-import { parseInput, queryList, querySingle } from '#shared/http/validation.ts';
 
 const onlyStringsOrStringLists = (parsed: Record<string, unknown>) =>
   Object.values(parsed).every(

@@ -3,10 +3,10 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
+import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { isId } from '#shared/ids.ts';
-import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
-import { isPurgeJob } from '#shared/trash/purge-queue.ts';
-import { sqsPurgeQueue } from '#shared/trash/sqs-purge-queue.ts';
+import { isPurgeJob } from '#shared/jobs/purge-queue.ts';
+import { sqsPurgeQueue } from '#shared/jobs/sqs-purge-queue.ts';
 
 const sqs = mockClient(SQSClient);
 afterEach(() => sqs.reset());

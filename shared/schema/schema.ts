@@ -4,6 +4,10 @@ import { keys } from '#shared/db/keys.ts';
 import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 
+/** How request bodies and answers key a record's fields: by name, id or dbFieldName. */
+export const FIELD_KEY_TYPES = ['name', 'id', 'dbFieldName'] as const;
+export type FieldKeyType = (typeof FIELD_KEY_TYPES)[number];
+
 /** View types of the contract. */
 export const VIEW_TYPES = ['grid', 'kanban', 'form', 'gallery', 'calendar'] as const;
 export type ViewType = (typeof VIEW_TYPES)[number];

@@ -2,7 +2,7 @@ import { config } from '#shared/config.ts';
 import { logger } from '#shared/core/logger.ts';
 import type { TransactOp } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import type { TrashType } from './items.ts';
+import type { TrashType } from '#shared/entities/trash-items.ts';
 
 /**
  * A permanent delete the purge worker still has to empty. The request that deletes writes the

@@ -3,9 +3,9 @@ import { uniqueName } from '#shared/core/names.ts';
 import type { TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/names.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field, LinkRelationship } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
-import { type LinkOptions, mirrorRelationship } from '#shared/records/links.ts';
+
 import {
   bumpSchemaOp,
   fieldItem,
@@ -14,6 +14,26 @@ import {
   primaryField,
   type TableSchema,
 } from './schema.ts';
+
+/** Link options as the schema layer completes them. */
+export interface LinkOptions {
+  relationship: LinkRelationship;
+  foreignTableId: string;
+  isOneWay?: boolean;
+  symmetricFieldId?: string;
+  lookupFieldId?: string;
+}
+
+export const linkOptions = (field: Field): LinkOptions => field.options as unknown as LinkOptions;
+
+/** True when a record on this side links at most one foreign record. */
+export const singleHere = (r: LinkRelationship) => r === 'manyOne' || r === 'oneOne';
+/** True when a foreign record is linked from at most one record on this side. */
+export const singleThere = (r: LinkRelationship) => r === 'oneMany' || r === 'oneOne';
+
+/** The relationship of the symmetric field, seen from the foreign table. */
+export const mirrorRelationship = (r: LinkRelationship): LinkRelationship =>
+  r === 'manyOne' ? 'oneMany' : r === 'oneMany' ? 'manyOne' : r;
 
 /**
  * Completes a new link field and writes its other side: `lookupFieldId` is the foreign primary

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '#shared/core/errors.ts';
-import { idOf } from './schemas.ts';
-import { fieldKeyTypeSchema, jsonObject } from './table-schemas.ts';
-import { listOf, queryList } from './validation.ts';
+import { idOf, listOf, queryList } from '#shared/core/validation.ts';
+import { fieldKeyTypeSchema, jsonObject } from '#shared/schema/requests.ts';
 
 /** Path of routes on one record. */
 export const recordParams = z.object({ tableId: idOf('table'), recordId: idOf('record') });

@@ -4,9 +4,9 @@ import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { newId } from '#shared/ids.ts';
-import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/trash/items.ts';
-import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/trash/purge-queue.ts';
+import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 
 export const DEFAULT_BASE_NAME = 'Untitled Base';
 

@@ -1,7 +1,7 @@
 import { queryAll, type TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nodeIdOf } from '#shared/ids.ts';
-import { keyAfter, type NodeType, nodeItem } from './tree.ts';
+import { keyAfter, type NodeType, nodeItem } from './node-tree.ts';
 
 /**
  * The write that gives a new table or dashboard its project node at the end of the base's root

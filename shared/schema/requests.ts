@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { FIELD_KEY_TYPES } from '#shared/records/cells.ts';
-import { VIEW_TYPES } from '#shared/tables/schema.ts';
-import { idOf } from './schemas.ts';
-import { displayName, listOf, querySingle, text } from './validation.ts';
+import { displayName, idOf, listOf, querySingle, text } from '#shared/core/validation.ts';
+import { VIEW_TYPES } from '#shared/schema/schema.ts';
+import { FIELD_KEY_TYPES } from './schema.ts';
 
 /** Path of routes under `/base/{baseId}/table/{tableId}`. */
 export const baseTableParams = z.object({ baseId: idOf('base'), tableId: idOf('table') });
