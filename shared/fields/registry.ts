@@ -48,9 +48,13 @@ export const PRIMARY_FIELD_TYPES: readonly FieldType[] = [
 /** True when `type` names a type of the contract (built or not). */
 export const isFieldType = (type: unknown): type is FieldType => FIELD_TYPES.includes(type as FieldType);
 
+/** The kind of a field type, or undefined for a type with no kind (formula, rollup, unknown). */
+export const kindOf = (type: string): FieldKind | undefined =>
+  Object.hasOwn(FIELD_KINDS, type) ? FIELD_KINDS[type as BuiltFieldType] : undefined;
+
 /** The kind of a field type; an unknown or not yet supported type is a 400. */
 export const fieldKind = (type: string): FieldKind => {
-  const kind = Object.hasOwn(FIELD_KINDS, type) ? FIELD_KINDS[type as BuiltFieldType] : undefined;
+  const kind = kindOf(type);
   if (kind) return kind;
   if (isFieldType(type)) throw new ValidationError(`Field type ${type} is not supported yet`);
   throw new ValidationError(

@@ -111,6 +111,38 @@ export interface ReadContext {
 }
 
 /**
+ * How the query engine reads a field's cells (listing.md sections 2–5): which operators filter
+ * it and what a filter value is, how its cells sort and group. Select, user and link cells also
+ * differ by whether they hold a list (`isMultipleCellValue`); the other classes do not.
+ */
+export type QueryValueClass =
+  | 'text'
+  | 'number'
+  | 'boolean'
+  | 'dateTime'
+  | 'select'
+  | 'user'
+  | 'link'
+  | 'attachment';
+
+/** What a field kind means to the query engine: filter, sort, group and search follow from it. */
+export interface KindQuery {
+  valueClass: QueryValueClass;
+  /** Digits a number's group value is rounded to when the field's formatting names none; absent: not rounded. */
+  groupPrecision?: number;
+  /** False for kinds a search of all fields leaves out (fields whose cells are times are left out too). */
+  searchedByDefault: boolean;
+  /** How costly testing one cell in a search is, 0 (cheapest) to 5: a row's fields are tried cheapest first. */
+  searchCost: number;
+  /**
+   * The characters `toText` can produce for the field (lower-cased), or undefined when it may
+   * produce anything: a search skips a field that cannot hold the searched text, so this must
+   * never leave a character out.
+   */
+  textAlphabet?: (field: Field) => string | undefined;
+}
+
+/**
  * One field type. Every function is pure and synchronous; errors are `ValidationError`s (400)
  * whose message names the field.
  */
@@ -136,4 +168,6 @@ export interface FieldKind {
   toJson(value: StoredCell, field: Field, ctx: ReadContext): unknown;
   /** The text of `cellFormat=text` (fields.md table), also used for search and `record.name`. */
   toText(value: StoredCell, field: Field, ctx: ReadContext): string;
+  /** How filters, sorting, grouping and search treat the kind's cells. */
+  query: KindQuery;
 }

@@ -21,7 +21,8 @@
  *   `NOT IN` `hasNoneOf`; a single value is taken as a one-element list. On a checkbox `!=`
  *   negates (`!= true` is `is false`), `IS NULL` is `is null` and `IS NOT NULL` is `is true`.
  * - `LIKE '%text%'` drops the `%` at either end (SQL habit): it means contains "text".
- * - Formula and rollup fields (not built yet) classify by `cellValueType`.
+ * - A field's kind gives its filter kind (`FieldKind.query`); formula and rollup fields (no kind
+ *   yet) classify by `cellValueType` (`resultQuery`).
  * - Single and multiple user/link cells are both read as lists of ids, so a filter written while
  *   a user field was single still evaluates after it became multiple (and the reverse).
  */
@@ -29,9 +30,9 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { isRecord } from '#shared/fields/cells.ts';
 import { canonicalTimeZone, isoOf } from '#shared/fields/format.ts';
-import { isMultipleRelationship } from '#shared/fields/kinds/link.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
-import type { Field } from '#shared/fields/types.ts';
+import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
+import type { Field, QueryValueClass } from '#shared/fields/types.ts';
 import {
   DAY_MODES,
   dateRange,
@@ -66,49 +67,24 @@ export type FilterKind =
   | 'multipleLink'
   | 'attachment';
 
-/** The filter kind of a field (contract table in section 2). */
-export const filterKindOf = (field: Field): FilterKind => {
-  switch (field.type) {
-    case 'singleLineText':
-    case 'longText':
-      return 'text';
-    case 'number':
-    case 'rating':
-    case 'autoNumber':
-      return 'number';
-    case 'checkbox':
-      return 'checkbox';
-    case 'date':
-    case 'createdTime':
-    case 'lastModifiedTime':
-      return 'date';
-    case 'singleSelect':
-      return 'singleSelect';
-    case 'multipleSelect':
-      return 'multipleSelect';
-    case 'user':
-      return field.options.isMultiple === true ? 'multipleUser' : 'singleUser';
-    case 'createdBy':
-    case 'lastModifiedBy':
-      return 'singleUser';
-    case 'link':
-      return isMultipleRelationship(field.options.relationship) ? 'multipleLink' : 'singleLink';
-    case 'attachment':
-      return 'attachment';
-    default:
-      // formula and rollup: by the type of their result
-      switch (field.cellValueType) {
-        case 'number':
-          return 'number';
-        case 'boolean':
-          return 'checkbox';
-        case 'dateTime':
-          return 'date';
-        default:
-          return 'text';
-      }
-  }
+/** The filter kind of each value class, for a single and for a multiple cell. */
+const FILTER_KINDS: Readonly<Record<QueryValueClass, readonly [single: FilterKind, multiple: FilterKind]>> = {
+  text: ['text', 'text'],
+  number: ['number', 'number'],
+  boolean: ['checkbox', 'checkbox'],
+  dateTime: ['date', 'date'],
+  select: ['singleSelect', 'multipleSelect'],
+  user: ['singleUser', 'multipleUser'],
+  link: ['singleLink', 'multipleLink'],
+  attachment: ['attachment', 'attachment'],
 };
+
+/** The filter kind of a field's query facts (its value class, and for select, user and link whether it is multiple). */
+export const filterKindFor = (query: Pick<FieldQuery, 'valueClass' | 'isMultiple'>): FilterKind =>
+  FILTER_KINDS[query.valueClass][query.isMultiple ? 1 : 0];
+
+/** The filter kind of a field (contract table in section 2), as its kind's query facts say. */
+export const filterKindOf = (field: Field): FilterKind => filterKindFor(fieldQuery(field));
 
 const EMPTINESS = ['isEmpty', 'isNotEmpty'] as const;
 const SET_OPERATORS = ['hasAnyOf', 'hasAllOf', 'isExactly', 'hasNoneOf', ...EMPTINESS] as const;

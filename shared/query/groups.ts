@@ -29,8 +29,9 @@
  *   collapsed like any other header.
  */
 import { canonicalTimeZone, type DateFormatting, wallClockAt } from '#shared/fields/format.ts';
+import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
-import { isEmptyCell, valueClassOf } from './sort.ts';
+import { isEmptyCell } from './sort.ts';
 import type { GroupPoint, HeaderRef, QueryContext } from './types.ts';
 
 /** The most distinct value tuples described before the rest goes under `unknown` (step 6). */
@@ -100,11 +101,11 @@ export const roundTo = (n: number, precision: number): number => {
   return n < 0 && rounded !== 0 ? -rounded : rounded;
 };
 
-const precisionOf = (field: Field): number | undefined => {
+const precisionOf = (field: Field, query: FieldQuery): number | undefined => {
   const formatting = field.options.formatting as { precision?: unknown } | undefined;
   const p = formatting?.precision;
   if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p <= 20) return p;
-  return field.type === 'number' ? 2 : undefined;
+  return query.groupPrecision;
 };
 
 const dateFormattingOf = (field: Field): Partial<DateFormatting> => {
@@ -122,9 +123,10 @@ const userRef = (value: unknown): { id: string; title: string } | null => {
 export const groupValueOf = (field: Field, ctx: QueryContext): GroupValueOf => {
   const json = (cell: StoredCell | undefined) => (isEmptyCell(cell) ? null : JSON.stringify(cell));
   const same = (cell: StoredCell | undefined) => (isEmptyCell(cell) ? null : (cell as unknown));
-  switch (valueClassOf(field)) {
+  const query = fieldQuery(field);
+  switch (query.valueClass) {
     case 'number': {
-      const precision = precisionOf(field);
+      const precision = precisionOf(field, query);
       const cache = new Map<number, number>();
       const rounded = (cell: StoredCell | undefined): number | undefined => {
         const n = numberFrom(cell);
@@ -145,13 +147,13 @@ export const groupValueOf = (field: Field, ctx: QueryContext): GroupValueOf => {
         value: (cell) => (isEmptyCell(cell) ? null : (rounded(cell) ?? cell)),
       };
     }
-    case 'checkbox':
+    case 'boolean':
       return {
         text: (cell) =>
           cell === true ? 'true' : isEmptyCell(cell) || cell === false ? null : JSON.stringify(cell),
         value: (cell) => (cell === true ? true : isEmptyCell(cell) || cell === false ? null : cell),
       };
-    case 'date': {
+    case 'dateTime': {
       const formatting = dateFormattingOf(field);
       const withTime = formatting.time !== undefined && formatting.time !== 'None';
       const clock = zoneClock(canonicalTimeZone(formatting.timeZone ?? 'UTC') ?? 'UTC');
@@ -173,7 +175,9 @@ export const groupValueOf = (field: Field, ctx: QueryContext): GroupValueOf => {
         },
       };
     }
-    case 'singleSelect':
+    case 'select':
+      // a looked-up single select holds a list, so it groups as a multiple select
+      if (query.isMultiple || field.isLookup) return { text: json, value: same };
       return {
         text: (cell) => (isEmptyCell(cell) ? null : typeof cell === 'string' ? cell : JSON.stringify(cell)),
         value: same,
@@ -191,9 +195,7 @@ export const groupValueOf = (field: Field, ctx: QueryContext): GroupValueOf => {
         },
       };
     case 'link': {
-      const multiple =
-        field.isMultipleCellValue ??
-        (field.options.relationship === 'oneMany' || field.options.relationship === 'manyMany');
+      const multiple = field.isMultipleCellValue ?? query.isMultiple;
       const linked = (cell: StoredCell | undefined): { id: string; title: string }[] => {
         const ids = Array.isArray(cell) ? cell : typeof cell === 'string' ? [cell] : [];
         const out: { id: string; title: string }[] = [];
@@ -217,7 +219,6 @@ export const groupValueOf = (field: Field, ctx: QueryContext): GroupValueOf => {
         },
       };
     }
-    case 'multipleSelect':
     case 'attachment':
       return { text: json, value: same };
     default:

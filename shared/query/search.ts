@@ -6,6 +6,8 @@
  * copies). Texts are worked out only when needed and remembered per field
  * for repeating values (numbers, dates, choices, links), and a field whose rendering cannot hold
  * one of the searched characters (a number field searched for `abc`) is never rendered at all.
+ * What differs per field type (the rendering, its characters, the default search list, the
+ * cost) comes from the kind's query facts (`FieldKind.query`, `fieldQuery`).
  *
  * Decisions where the contract is silent: fields named explicitly in `search[1]` are searched
  * whatever their type and visibility (the exclusions apply to the default list); repeated names
@@ -15,18 +17,16 @@
 
 import { ValidationError } from '#shared/core/errors.ts';
 import { textOf } from '#shared/fields/cells.ts';
-import { NUMBER_FORMAT_TYPES } from '#shared/fields/format.ts';
-import { fieldKind } from '#shared/fields/registry.ts';
-import type { Field, FieldKind, ReadContext, StoredCell } from '#shared/fields/types.ts';
+import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
+import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
 import { fieldOf, isEmptyCell } from './sort.ts';
 import type { QueryContext, Row, SearchSpec } from './types.ts';
 
 const fieldList = (fields: ReadonlyMap<string, Field> | readonly Field[]): Field[] =>
   Array.isArray(fields) ? [...fields] : [...(fields as ReadonlyMap<string, Field>).values()];
 
-/** True for fields left out of a search of all fields: checkbox, button and date fields. */
-const skippedByDefault = (field: Field): boolean =>
-  field.type === 'checkbox' || (field.type as string) === 'button' || field.cellValueType === 'dateTime';
+/** True for fields left out of a search of all fields (checkbox, button and date fields: their kind says). */
+const skippedByDefault = (field: Field): boolean => !fieldQuery(field).searchedByDefault;
 
 /**
  * The fields a search reads, in search-field order: `fieldsText` is comma-separated field ids or
@@ -61,49 +61,18 @@ export const searchFieldIds = (
   return ids;
 };
 
-const DIGITS = '0123456789';
-const DATE_CHARS = `${DIGITS}-/: apm`;
-
 /**
  * The characters a field's text rendering can hold (lower-cased), or undefined when it may hold
- * anything. Only used to skip fields that cannot match, so it must never leave a character out.
+ * anything (its kind says; a lookup's list may hold anything). Only used to skip fields that
+ * cannot match, so it must never leave a character out.
  */
-const alphabetOf = (field: Field): string | undefined => {
-  if (field.isLookup) return undefined;
-  switch (field.type) {
-    case 'number': {
-      const formatting = field.options.formatting as { type?: unknown; symbol?: unknown } | undefined;
-      if (formatting && !NUMBER_FORMAT_TYPES.includes(formatting.type as never)) return undefined;
-      const symbol = typeof formatting?.symbol === 'string' ? formatting.symbol.toLowerCase() : '$';
-      return `${DIGITS}.,-%${symbol}`;
-    }
-    case 'rating':
-    case 'autoNumber':
-      return `${DIGITS}-.e+`;
-    case 'checkbox':
-      return 'true';
-    case 'date':
-    case 'createdTime':
-    case 'lastModifiedTime':
-      return DATE_CHARS;
-    default:
-      return undefined;
-  }
-};
+const alphabetOf = (field: Field, query: FieldQuery): string | undefined =>
+  field.isLookup ? undefined : query.textAlphabet();
 
 const canHold = (alphabet: string | undefined, needle: string): boolean => {
   if (alphabet === undefined) return true;
   for (const ch of needle) if (!alphabet.includes(ch)) return false;
   return true;
-};
-
-/** The field type's text rendering; types without a kind yet (formula, rollup) render generically. */
-const textRendererOf = (field: Field): FieldKind['toText'] => {
-  try {
-    return fieldKind(field.type).toText;
-  } catch {
-    return (cell) => textOf(cell);
-  }
 };
 
 /** Decides whether one cell of a field matches. */
@@ -122,13 +91,6 @@ const memoOf = <K>(compute: (key: K) => boolean): ((key: K) => boolean) => {
   };
 };
 
-const isMultiValueField = (field: Field): boolean =>
-  field.isLookup === true ||
-  field.type === 'multipleSelect' ||
-  field.type === 'link' ||
-  field.type === 'attachment' ||
-  (field.type === 'user' && field.options.isMultiple === true);
-
 /**
  * How to test one field's cells, or undefined when no cell can match. Lists render as their items
  * joined by `, ` (`,` for attachments); a needle with no comma, no double quote and no leading
@@ -137,46 +99,27 @@ const isMultiValueField = (field: Field): boolean =>
  */
 const cellTestOf = (
   field: Field,
+  query: FieldQuery,
   needle: string,
   contains: (text: string) => boolean,
   readCtx: ReadContext,
 ): CellTest | undefined => {
-  if (!canHold(alphabetOf(field), needle)) return undefined;
-  const toText = textRendererOf(field);
+  if (!canHold(alphabetOf(field, query), needle)) return undefined;
+  const toText = query.toText;
   const render = (cell: StoredCell): boolean => contains(toText(cell, field, readCtx));
   const itemwise = !needle.includes(',') && !needle.includes('"') && !needle.startsWith(' ');
   if (field.isLookup) return (cell) => !isEmptyCell(cell) && render(cell as StoredCell);
-  switch (field.type) {
-    case 'singleLineText':
-    case 'longText':
+  switch (query.valueClass) {
+    case 'text':
       return (cell) =>
         typeof cell === 'string' ? contains(cell) : !isEmptyCell(cell) && render(cell as StoredCell);
-    case 'multipleSelect':
+    case 'select':
+      // a single choice repeats: one answer per distinct value, as numbers and dates below
+      return query.isMultiple
+        ? itemsTest(field, contains, toText, render, itemwise, readCtx)
+        : byValueTest(render);
     case 'user':
-    case 'createdBy':
-    case 'lastModifiedBy': {
-      // one item's text: a choice name or a user's title (`textOf`, as the renderers use)
-      const item = memoOf((text: string) => contains(text));
-      const wholeList = memoOf((key: string) => contains(key));
-      // a user's text is its title; anything else goes through `textOf` as the renderer does
-      const itemText = (v: unknown): string =>
-        typeof v === 'string'
-          ? v
-          : typeof v === 'object' && v !== null && typeof (v as { title?: unknown }).title === 'string'
-            ? (v as { title: string }).title
-            : textOf(v);
-      return (cell) => {
-        if (isEmptyCell(cell)) return false;
-        if (!Array.isArray(cell)) return item(itemText(cell));
-        if (itemwise) {
-          for (const v of cell) if (item(itemText(v))) return true;
-          return false;
-        }
-        return cell.every((v) => typeof v === 'string')
-          ? wholeList(toText(cell, field, readCtx))
-          : render(cell as StoredCell);
-      };
-    }
+      return itemsTest(field, contains, toText, render, itemwise, readCtx);
     case 'link': {
       const byId = memoOf((id: string) => {
         const title = readCtx.linkTitle(field.id, id);
@@ -191,36 +134,52 @@ const cellTestOf = (
         return render(cell as StoredCell);
       };
     }
-    default: {
-      if (isMultiValueField(field)) return (cell) => !isEmptyCell(cell) && render(cell as StoredCell);
-      // numbers, dates, single choices, ratings…: one answer per distinct value
-      const byValue = memoOf((cell: StoredCell) => render(cell));
-      return (cell) => {
-        if (isEmptyCell(cell)) return false;
-        return typeof cell === 'object' ? render(cell as StoredCell) : byValue(cell as StoredCell);
-      };
-    }
+    case 'attachment':
+      return (cell) => !isEmptyCell(cell) && render(cell as StoredCell);
+    default:
+      return byValueTest(render);
   }
 };
 
-/** Fields whose test is cheapest first, so `matches` stops early at little cost. */
-const COST: Partial<Record<string, number>> = {
-  singleSelect: 0,
-  checkbox: 0,
-  rating: 0,
-  autoNumber: 0,
-  number: 1,
-  multipleSelect: 1,
-  link: 1,
-  user: 1,
-  createdBy: 1,
-  lastModifiedBy: 1,
-  date: 2,
-  createdTime: 2,
-  lastModifiedTime: 2,
-  singleLineText: 3,
-  longText: 4,
-  attachment: 5,
+/** Numbers, dates, single choices, ratings…: one answer per distinct value. */
+const byValueTest = (render: (cell: StoredCell) => boolean): CellTest => {
+  const byValue = memoOf((cell: StoredCell) => render(cell));
+  return (cell) => {
+    if (isEmptyCell(cell)) return false;
+    return typeof cell === 'object' ? render(cell as StoredCell) : byValue(cell as StoredCell);
+  };
+};
+
+/** Multiple choices and users, item by item: a choice name or a user's title. */
+const itemsTest = (
+  field: Field,
+  contains: (text: string) => boolean,
+  toText: FieldQuery['toText'],
+  render: (cell: StoredCell) => boolean,
+  itemwise: boolean,
+  readCtx: ReadContext,
+): CellTest => {
+  // one item's text: a choice name or a user's title (`textOf`, as the renderers use)
+  const item = memoOf((text: string) => contains(text));
+  const wholeList = memoOf((key: string) => contains(key));
+  // a user's text is its title; anything else goes through `textOf` as the renderer does
+  const itemText = (v: unknown): string =>
+    typeof v === 'string'
+      ? v
+      : typeof v === 'object' && v !== null && typeof (v as { title?: unknown }).title === 'string'
+        ? (v as { title: string }).title
+        : textOf(v);
+  return (cell) => {
+    if (isEmptyCell(cell)) return false;
+    if (!Array.isArray(cell)) return item(itemText(cell));
+    if (itemwise) {
+      for (const v of cell) if (item(itemText(v))) return true;
+      return false;
+    }
+    return cell.every((v) => typeof v === 'string')
+      ? wholeList(toText(cell, field, readCtx))
+      : render(cell as StoredCell);
+  };
 };
 
 /** A compiled search: which of a row's search fields match. */
@@ -244,8 +203,10 @@ export const compileSearch = (spec: SearchSpec, ctx: QueryContext): SearchMatche
   const tests: { fieldId: string; test: CellTest; cost: number }[] = [];
   for (const fieldId of spec.fieldIds) {
     const field = fieldOf(fieldId, ctx);
-    const test = cellTestOf(field, needle, contains, readCtx);
-    if (test) tests.push({ fieldId, test, cost: COST[field.type] ?? 5 });
+    const query = fieldQuery(field);
+    const test = cellTestOf(field, query, needle, contains, readCtx);
+    // cheapest first, so `matches` stops early at little cost
+    if (test) tests.push({ fieldId, test, cost: query.searchCost });
   }
   const cheapFirst = [...tests].sort((x, y) => x.cost - y.cost);
   return {

@@ -14,6 +14,8 @@
  * with the same title). After the items: the view's manual order (`Row.orderKey`, plain text
  * compare; a row with a key before one without; none → autoNumber), then autoNumber, then id.
  *
+ * How a field's cells compare follows the value class its kind declares (`FieldKind.query`).
+ *
  * Decisions where the contract is silent: a select name that is not (or no longer) a choice sorts
  * after every choice, by name; attachments sort by their first file name then count; cells of
  * types without their own rule (formula, rollup, lookups) sort by their `cellValueType`, lists by
@@ -21,42 +23,9 @@
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
+import { fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
-import { filterKindOf } from './filter.ts';
 import type { QueryContext, Row, SortSpec } from './types.ts';
-
-/** How a field's cells compare and group (section 3 and 4 step 1). */
-export type ValueClass =
-  | 'text'
-  | 'number'
-  | 'checkbox'
-  | 'date'
-  | 'singleSelect'
-  | 'multipleSelect'
-  | 'user'
-  | 'link'
-  | 'attachment';
-
-/**
- * The comparison class of a field: its filter kind (by type, else formula and rollup by their
- * cell value type) with single and multiple users and links merged; a looked-up single select
- * holds a list, so it compares as a multiple select.
- */
-export const valueClassOf = (field: Field): ValueClass => {
-  const kind = filterKindOf(field);
-  switch (kind) {
-    case 'singleUser':
-    case 'multipleUser':
-      return 'user';
-    case 'singleLink':
-    case 'multipleLink':
-      return 'link';
-    case 'singleSelect':
-      return field.isLookup ? 'multipleSelect' : 'singleSelect';
-    default:
-      return kind;
-  }
-};
 
 /** True for a cell that holds nothing (absent, null, empty text or empty list). */
 export const isEmptyCell = (cell: unknown): boolean =>
@@ -177,8 +146,12 @@ const choiceIndexes = (field: Field): Map<string, number> => {
   return map;
 };
 
+/**
+ * How one cell's key is written, by the value class of the field's kind (formula and rollup by
+ * their cell value type); text and anything else compare as text.
+ */
 const keyWriterOf = (field: Field, ctx: QueryContext): KeyWriter => {
-  switch (valueClassOf(field)) {
+  switch (fieldQuery(field).valueClass) {
     case 'number':
       return (cell, i, col) => {
         const n = numberOfCell(cell);
@@ -186,13 +159,13 @@ const keyWriterOf = (field: Field, ctx: QueryContext): KeyWriter => {
         col.b[i] = Array.isArray(cell) ? cell.length : 0;
         col.c[i] = '';
       };
-    case 'date':
+    case 'dateTime':
       return (cell, i, col) => {
         col.a[i] = dateOfCell(cell);
         col.b[i] = Array.isArray(cell) ? cell.length : 0;
         col.c[i] = '';
       };
-    case 'checkbox':
+    case 'boolean':
       // unchecked is the empty cell, so it sorts before checked in asc
       return (cell, i, col) => {
         const v = Array.isArray(cell) ? cell[0] : cell;
@@ -200,8 +173,7 @@ const keyWriterOf = (field: Field, ctx: QueryContext): KeyWriter => {
         col.b[i] = 0;
         col.c[i] = '';
       };
-    case 'singleSelect':
-    case 'multipleSelect': {
+    case 'select': {
       const indexes = choiceIndexes(field);
       const unknownIndex = indexes.size;
       return (cell, i, col) => {

@@ -91,4 +91,5 @@ export const attachment: FieldKind = {
     itemsOf(value)
       .map((a) => `${String(a.name)} (${String(a.token)})`)
       .join(','),
+  query: { valueClass: 'attachment', searchedByDefault: true, searchCost: 5 },
 };

@@ -25,6 +25,7 @@ export const checkbox: FieldKind = {
   defaultValue: (field) => (field.options.defaultValue === true ? true : undefined),
   toJson: (value) => value,
   toText: (value) => (value ? 'true' : ''),
+  query: { valueClass: 'boolean', searchedByDefault: false, searchCost: 0, textAlphabet: () => 'true' },
 };
 
 const FALSE_TEXTS = new Set(['false', '0', 'no', 'off', 'n', 'unchecked']);

@@ -10,7 +10,7 @@ import {
   parseIsoWithOffset,
   TIME_FORMATS,
 } from '../format.ts';
-import type { Field, FieldKind } from '../types.ts';
+import type { Field, FieldKind, KindQuery } from '../types.ts';
 
 /** Checks a date `formatting` and fills the defaults (`YYYY-MM-DD`, `None`, `UTC`); a bad zone is a 400. */
 export const normalizeDateFormatting = (raw: unknown, type: string): DateFormatting => {
@@ -37,6 +37,17 @@ export const dateFormattingOf = (field: Field): DateFormatting =>
 /** A stored time as the field shows it. */
 export const dateText = (value: unknown, field: Field): string =>
   typeof value === 'string' ? formatDate(value, dateFormattingOf(field)) : String(value);
+
+/** The characters a time's text can hold in any of the date and time formats. */
+export const DATE_TEXT_CHARS = '0123456789-/: apm';
+
+/** The query facts of a time (date and the time stamps): a search of all fields leaves times out. */
+export const TIME_QUERY: KindQuery = {
+  valueClass: 'dateTime',
+  searchedByDefault: false,
+  searchCost: 2,
+  textAlphabet: () => DATE_TEXT_CHARS,
+};
 
 const EXAMPLE = '2026-03-01T00:00:00.000Z';
 
@@ -73,4 +84,5 @@ export const date: FieldKind = {
   defaultValue: (field, ctx) => (field.options.defaultValue === 'now' ? ctx.now.toISOString() : undefined),
   toJson: (value) => value,
   toText: (value, field) => dateText(value, field),
+  query: TIME_QUERY,
 };

@@ -123,4 +123,5 @@ export const link: FieldKind = {
     linkedOf(value, field, ctx.linkTitle)
       .map((l) => l.title)
       .join(', '),
+  query: { valueClass: 'link', searchedByDefault: true, searchCost: 1 },
 };

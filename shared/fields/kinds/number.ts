@@ -37,6 +37,19 @@ export const normalizeNumberFormatting = (raw: unknown, type: string): NumberFor
   return formatting;
 };
 
+const DIGITS = '0123456789';
+
+/** The characters a plain number's text can hold (`String(n)`: sign, point, exponent). */
+export const PLAIN_NUMBER_CHARS = `${DIGITS}-.e+`;
+
+/** The characters a formatted number's text can hold; undefined for a formatting this does not know. */
+const formattedNumberChars = (field: Field): string | undefined => {
+  const formatting = field.options.formatting as { type?: unknown; symbol?: unknown } | undefined;
+  if (formatting && !NUMBER_FORMAT_TYPES.includes(formatting.type as never)) return undefined;
+  const symbol = typeof formatting?.symbol === 'string' ? formatting.symbol.toLowerCase() : '$';
+  return `${DIGITS}.,-%${symbol}`;
+};
+
 const formattingOf = (field: Field): NumberFormatting =>
   isRecord(field.options.formatting)
     ? (field.options.formatting as unknown as NumberFormatting)
@@ -73,6 +86,14 @@ export const number: FieldKind = {
   toJson: (value) => value,
   toText: (value, field) =>
     typeof value === 'number' ? formatNumber(value, formattingOf(field)) : String(value),
+  query: {
+    valueClass: 'number',
+    // a field stored without formatting shows the default's digits, so it groups by them too
+    groupPrecision: DEFAULT_NUMBER_FORMATTING.precision,
+    searchedByDefault: true,
+    searchCost: 1,
+    textAlphabet: formattedNumberChars,
+  },
 };
 
 /** The rating icons (Teable's). */
@@ -120,4 +141,10 @@ export const rating: FieldKind = {
   defaultValue: () => undefined,
   toJson: (value) => value,
   toText: (value) => String(value),
+  query: {
+    valueClass: 'number',
+    searchedByDefault: true,
+    searchCost: 0,
+    textAlphabet: () => PLAIN_NUMBER_CHARS,
+  },
 };

@@ -11,7 +11,7 @@ import {
   unique,
 } from '../cells.ts';
 import { COLORS, paletteColor } from '../colors.ts';
-import type { Choice, Converted, Field, FieldKind, FieldType, WriteContext } from '../types.ts';
+import type { Choice, Converted, Field, FieldKind, FieldType, KindQuery, WriteContext } from '../types.ts';
 
 const MAX_CHOICE_NAME = 255;
 
@@ -87,7 +87,7 @@ const checkDefault = (defaultValue: unknown, choices: Choice[], type: string, mu
   return multiple ? unique(given as string[]) : given[0];
 };
 
-const selectKind = (type: FieldType, defaultName: string, multiple: boolean) => ({
+const selectKind = (type: FieldType, defaultName: string, multiple: boolean, searchCost: number) => ({
   type,
   defaultName,
   isComputed: false,
@@ -100,11 +100,12 @@ const selectKind = (type: FieldType, defaultName: string, multiple: boolean) => 
   },
   cellValueType: () => 'string' as const,
   isMultipleCellValue: () => multiple,
+  query: { valueClass: 'select', searchedByDefault: true, searchCost } satisfies KindQuery,
 });
 
 /** One choice name (`"a"`); typecast adds unknown names as choices. */
 export const singleSelect: FieldKind = {
-  ...selectKind('singleSelect', 'Select', false),
+  ...selectKind('singleSelect', 'Select', false, 0),
   validate(value, field) {
     // "" clears the cell, as it does for text.
     if (isNothing(value) || value === '') return { value: undefined };
@@ -136,7 +137,7 @@ const namesOf = (value: unknown, field: Field): string[] => {
 
 /** A list of choice names (`["a", "b"]`); typecast adds unknown names as choices. */
 export const multipleSelect: FieldKind = {
-  ...selectKind('multipleSelect', 'Tags', true),
+  ...selectKind('multipleSelect', 'Tags', true, 1),
   validate(value, field) {
     if (isNothing(value)) return { value: undefined };
     if (!Array.isArray(value) || value.length === 0)

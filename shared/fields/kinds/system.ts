@@ -5,9 +5,10 @@
  */
 import { isRecord, readOptions, textOf } from '../cells.ts';
 import type { FieldKind, FieldType } from '../types.ts';
-import { dateText, normalizeDateFormatting } from './date.ts';
+import { dateText, normalizeDateFormatting, TIME_QUERY } from './date.ts';
+import { PLAIN_NUMBER_CHARS } from './number.ts';
 
-type Stamp = Pick<FieldKind, 'normalizeOptions' | 'cellValueType' | 'toText'>;
+type Stamp = Pick<FieldKind, 'normalizeOptions' | 'cellValueType' | 'toText' | 'query'>;
 
 const systemKind = (type: FieldType, defaultName: string, stamp: Stamp): FieldKind => ({
   type,
@@ -33,12 +34,14 @@ const timeStamp = (type: FieldType): Stamp => ({
   }),
   cellValueType: () => 'dateTime',
   toText: (value, field) => dateText(value, field),
+  query: TIME_QUERY,
 });
 
 const userStamp = (type: FieldType): Stamp => ({
   normalizeOptions: noOptions(type),
   cellValueType: () => 'string',
   toText: (value) => (isRecord(value) && typeof value.title === 'string' ? value.title : textOf(value)),
+  query: { valueClass: 'user', searchedByDefault: true, searchCost: 1 },
 });
 
 /** The record's autoNumber. */
@@ -46,6 +49,12 @@ export const autoNumber = systemKind('autoNumber', 'ID', {
   normalizeOptions: noOptions('autoNumber'),
   cellValueType: () => 'number',
   toText: (value) => String(value),
+  query: {
+    valueClass: 'number',
+    searchedByDefault: true,
+    searchCost: 0,
+    textAlphabet: () => PLAIN_NUMBER_CHARS,
+  },
 });
 
 /** When the record was created. */

@@ -12,7 +12,12 @@ const LINE_BREAKS_AND_TABS = /\r\n|[\r\n\t]/g;
 const makeText = (singleLine: boolean) => (text: string) =>
   singleLine ? text.replace(LINE_BREAKS_AND_TABS, ' ') : text;
 
-const textKind = (type: FieldType, defaultName: string, singleLine: boolean): FieldKind => {
+const textKind = (
+  type: FieldType,
+  defaultName: string,
+  singleLine: boolean,
+  searchCost: number,
+): FieldKind => {
   const normalise = makeText(singleLine);
   // "" clears: the cell is left out rather than stored empty
   const store = (text: string): Converted => {
@@ -60,11 +65,12 @@ const textKind = (type: FieldType, defaultName: string, singleLine: boolean): Fi
         : undefined,
     toJson: (value) => value,
     toText: (value) => textOf(value),
+    query: { valueClass: 'text', searchedByDefault: true, searchCost },
   };
 };
 
 /** One line of text: line breaks and tabs become spaces. */
-export const singleLineText = textKind('singleLineText', 'Label', true);
+export const singleLineText = textKind('singleLineText', 'Label', true, 3);
 
 /** Text with line breaks kept. */
-export const longText = textKind('longText', 'Notes', false);
+export const longText = textKind('longText', 'Notes', false, 4);

@@ -120,4 +120,5 @@ export const user: FieldKind = {
   },
   toJson: (value) => value,
   toText: (value) => textOf(value),
+  query: { valueClass: 'user', searchedByDefault: true, searchCost: 1 },
 };

@@ -1,0 +1,72 @@
+/**
+ * A field's query facts (what its kind declares in `FieldKind.query`, resolved for the field's
+ * options), for the query engine to ask instead of knowing field types. Pure: no AWS import.
+ *
+ * A computed result with no kind of its own (formula and rollup today, a lookup's result later)
+ * resolves by its cell value type and whether it holds a list (`resultQuery`): the query engine
+ * then treats it as it treats a kind of that value class.
+ */
+import { textOf } from './cells.ts';
+import { kindOf } from './registry.ts';
+import type { CellValueType, Field, KindQuery, QueryValueClass, ReadContext, StoredCell } from './types.ts';
+
+/** A field's query facts. */
+export interface FieldQuery {
+  valueClass: QueryValueClass;
+  /** True when a cell holds a list (select, user and link filter and group differently then). */
+  isMultiple: boolean;
+  /** See `KindQuery.groupPrecision`. */
+  groupPrecision?: number;
+  /** False when a search of all fields leaves the field out. */
+  searchedByDefault: boolean;
+  /** See `KindQuery.searchCost`. */
+  searchCost: number;
+  /** See `KindQuery.textAlphabet`: the characters the field's text can hold, undefined for any. */
+  textAlphabet: () => string | undefined;
+  /** The text of a cell (`cellFormat=text`), which search matches. */
+  toText: (value: StoredCell, field: Field, ctx: ReadContext) => string;
+}
+
+const RESULT_CLASSES: Readonly<Record<CellValueType, QueryValueClass>> = {
+  string: 'text',
+  number: 'number',
+  boolean: 'boolean',
+  dateTime: 'dateTime',
+};
+
+/** Teable types with no kind here that a search of all fields leaves out, as Teable does. */
+const UNSEARCHED_UNBUILT_TYPES: readonly string[] = ['button'];
+
+/**
+ * The query facts of a computed result with no kind of its own: by its cell value type (an
+ * unknown one reads as text), rendered as generic text, searched last.
+ */
+export const resultQuery = (cellValueType: CellValueType, isMultiple: boolean): FieldQuery => ({
+  valueClass: Object.hasOwn(RESULT_CLASSES, cellValueType) ? RESULT_CLASSES[cellValueType] : 'text',
+  isMultiple,
+  searchedByDefault: cellValueType !== 'dateTime',
+  searchCost: 5,
+  textAlphabet: () => undefined,
+  toText: (value) => textOf(value),
+});
+
+/** The query facts of a field: its kind's, or for a type without a kind, `resultQuery`'s. */
+export const fieldQuery = (field: Field): FieldQuery => {
+  const kind = kindOf(field.type);
+  if (!kind) {
+    const result = resultQuery(field.cellValueType, field.isMultipleCellValue === true);
+    if (UNSEARCHED_UNBUILT_TYPES.includes(field.type)) result.searchedByDefault = false;
+    return result;
+  }
+  const query: KindQuery = kind.query;
+  return {
+    valueClass: query.valueClass,
+    isMultiple: kind.isMultipleCellValue(field.options),
+    ...(query.groupPrecision === undefined ? {} : { groupPrecision: query.groupPrecision }),
+    // a field whose cells are times (a lookup of one too) is left out whatever its kind
+    searchedByDefault: query.searchedByDefault && field.cellValueType !== 'dateTime',
+    searchCost: query.searchCost,
+    textAlphabet: () => query.textAlphabet?.(field),
+    toText: kind.toText,
+  };
+};
