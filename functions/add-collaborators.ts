@@ -16,7 +16,7 @@ const body = z.object({
 
 export const handler = defineHandler(
   'add-collaborators',
-  { params, body, resource: { kind: 'space', param: 'spaceId' } },
+  { params, body },
   async ({ principal, resource, body }) =>
     addCollaborators(
       principal,

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { keys } from '#shared/db/keys.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
 import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
 import { addDomain } from '#shared/organizations/verification.ts';
 
@@ -13,13 +12,8 @@ export const handler = defineHandler(
   {
     params,
     body,
-    preload: (_, { params, body }) => organizationKeys(params.organizationId, keys.domainClaim(body.domain)),
+    preload: (_, { body }) => [keys.domainClaim(body.domain)],
   },
-  async ({ principal, loaded, params, body }) =>
-    addDomain(
-      checkOrganization(principal, loaded, params.organizationId, 'enterprise|update'),
-      body.domain,
-      loaded.get(keys.domainClaim(body.domain)),
-      principal,
-    ),
+  async ({ principal, loaded, body, resource }) =>
+    addDomain(resource, body.domain, loaded.get(keys.domainClaim(body.domain)), principal),
 );

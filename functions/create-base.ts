@@ -9,8 +9,6 @@ const body = z.object({
   icon: z.optional(z.nullable(text(100))),
 });
 
-export const handler = defineHandler(
-  'create-base',
-  { body, resource: { kind: 'space', param: 'spaceId', in: 'body' } },
-  async ({ principal, resource, body }) => createBase(principal, resource, body),
+export const handler = defineHandler('create-base', { body }, async ({ principal, resource, body }) =>
+  createBase(principal, resource, body),
 );

@@ -8,6 +8,6 @@ const body = z.object({ name: displayName });
 
 export const handler = defineHandler(
   'create-dashboard',
-  { params, body, resource: { kind: 'base', param: 'baseId' } },
+  { params, body },
   async ({ params, body, principal }) => createDashboard(params.baseId, principal.userId, body.name),
 );

@@ -11,8 +11,6 @@ const body = z.object({
   parentId: z.optional(z.nullable(idOf('node'))),
 });
 
-export const handler = defineHandler(
-  'create-node',
-  { params, body, resource: { kind: 'base', param: 'baseId' } },
-  async ({ params, body }) => createFolder(params.baseId, { name: body.name, parentId: body.parentId }),
+export const handler = defineHandler('create-node', { params, body }, async ({ params, body }) =>
+  createFolder(params.baseId, { name: body.name, parentId: body.parentId }),
 );

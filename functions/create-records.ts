@@ -4,18 +4,15 @@ import { createRecords } from '#shared/records/create.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { createRecordsBody } from '#shared/records/requests.ts';
 import { tableParams } from '#shared/schema/requests.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 
 export const handler = defineHandler(
   'create-records',
   {
     params: tableParams,
     body: createRecordsBody,
-    resource: { kind: 'table', param: 'tableId' },
     idempotent: true,
   },
-  async ({ params, body, resource, principal }) => {
-    const schema = await loadSchema(params.tableId, resource.table);
+  async ({ body, principal, resource, schema }) => {
     const keyType = body.fieldKeyType ?? 'name';
     const items = await createRecords(principal, resource, schema, {
       records: body.records,

@@ -20,7 +20,7 @@ const body = z.object({
 
 export const handler = defineHandler(
   'create-table',
-  { params, body, resource: { kind: 'base', param: 'baseId' } },
+  { params, body },
   async ({ principal, resource, body }) => {
     const { schema, records } = await createTable(principal, resource, body);
     const rendered = await renderRecords(schema, records, {

@@ -7,7 +7,7 @@ const params = z.object({ baseId: idOf('base') });
 
 export const handler = defineHandler(
   'delete-base-permanently',
-  { params, resource: { kind: 'base', param: 'baseId', includeTrashed: true } },
+  { params },
   async ({ params, resource, principal }) =>
     deleteBasePermanently(params.baseId, resource.spaceId, principal.userId),
 );

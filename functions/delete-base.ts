@@ -5,8 +5,6 @@ import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ baseId: idOf('base') });
 
-export const handler = defineHandler(
-  'delete-base',
-  { params, resource: { kind: 'base', param: 'baseId' } },
-  async ({ resource, principal }) => trashBase(resource, principal.userId),
+export const handler = defineHandler('delete-base', { params }, async ({ resource, principal }) =>
+  trashBase(resource, principal.userId),
 );

@@ -5,10 +5,6 @@ import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
 
-export const handler = defineHandler(
-  'delete-dashboard',
-  { params, resource: { kind: 'base', param: 'baseId' } },
-  async ({ params }) => {
-    await deleteDashboard(params.baseId, params.dashboardId);
-  },
-);
+export const handler = defineHandler('delete-dashboard', { params }, async ({ params }) => {
+  await deleteDashboard(params.baseId, params.dashboardId);
+});

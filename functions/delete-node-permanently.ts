@@ -8,6 +8,6 @@ const params = z.object({ baseId: idOf('base'), nodeId: idOf('node') });
 // ★15. The route needs base|read; the delete right on the node's resource is checked once the node is read.
 export const handler = defineHandler(
   'delete-node-permanently',
-  { params, resource: { kind: 'base', param: 'baseId' } },
+  { params },
   async ({ params, principal, resource }) => deleteNodePermanently(principal, resource, params.nodeId),
 );

@@ -6,10 +6,6 @@ import { deleteNode } from '#shared/nodes/nodes.ts';
 const params = z.object({ baseId: idOf('base'), nodeId: idOf('node') });
 
 // The route needs base|read; the delete right on the node's resource is checked once the node is read.
-export const handler = defineHandler(
-  'delete-node',
-  { params, resource: { kind: 'base', param: 'baseId' } },
-  async ({ params, principal, resource }) => {
-    await deleteNode(principal, resource, params.nodeId);
-  },
-);
+export const handler = defineHandler('delete-node', { params }, async ({ params, principal, resource }) => {
+  await deleteNode(principal, resource, params.nodeId);
+});

@@ -6,22 +6,19 @@ import { deleteRecords } from '#shared/records/delete.ts';
 import { etagOf, type RecordItem } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { recordParams } from '#shared/records/requests.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 
 export const handler = defineHandler(
   'delete-record',
   {
     params: recordParams,
-    resource: { kind: 'table', param: 'tableId' },
     preload: (_, { params }) => (params ? [keys.record(params.tableId, params.recordId)] : []),
   },
-  async ({ params, resource, principal, headers, loaded }) => {
+  async ({ params, principal, headers, loaded, resource, schema }) => {
     const current = loaded.get(keys.record(params.tableId, params.recordId)) as RecordItem | undefined;
     if (!current) throw new NotFoundError(`Record ${params.recordId} not found`);
     const ifMatch = headers['if-match'];
     if (ifMatch !== undefined && ifMatch !== etagOf(current))
       throw new PreconditionFailedError(`Record ${params.recordId} changed since the ETag ${ifMatch}`);
-    const schema = await loadSchema(params.tableId, resource.table);
     const [item] = await deleteRecords(
       schema,
       [params.recordId],

@@ -4,7 +4,6 @@ import { deleteRecords } from '#shared/records/delete.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { deleteRecordIds, deleteRecordsBody, deleteRecordsQuery } from '#shared/records/requests.ts';
 import { tableParams } from '#shared/schema/requests.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 
 export const handler = defineHandler(
   'delete-records',
@@ -12,10 +11,8 @@ export const handler = defineHandler(
     params: tableParams,
     query: deleteRecordsQuery,
     body: deleteRecordsBody,
-    resource: { kind: 'table', param: 'tableId' },
   },
-  async ({ params, query, body, resource, principal }) => {
-    const schema = await loadSchema(params.tableId, resource.table);
+  async ({ query, body, principal, resource, schema }) => {
     const items = await deleteRecords(schema, deleteRecordIds(query, body));
     return {
       records: await renderRecords(schema, items, {

@@ -5,8 +5,6 @@ import { deleteSpacePermanently } from '#shared/spaces/spaces.ts';
 
 const params = z.object({ spaceId: idOf('space') });
 
-export const handler = defineHandler(
-  'delete-space-permanently',
-  { params, resource: { kind: 'space', param: 'spaceId', includeTrashed: true } },
-  async ({ params, principal }) => deleteSpacePermanently(params.spaceId, principal.userId),
+export const handler = defineHandler('delete-space-permanently', { params }, async ({ params, principal }) =>
+  deleteSpacePermanently(params.spaceId, principal.userId),
 );

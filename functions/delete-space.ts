@@ -5,8 +5,6 @@ import { trashSpace } from '#shared/spaces/spaces.ts';
 
 const params = z.object({ spaceId: idOf('space') });
 
-export const handler = defineHandler(
-  'delete-space',
-  { params, resource: { kind: 'space', param: 'spaceId' } },
-  async ({ params, principal }) => trashSpace(params.spaceId, principal.userId),
+export const handler = defineHandler('delete-space', { params }, async ({ params, principal }) =>
+  trashSpace(params.spaceId, principal.userId),
 );

@@ -4,7 +4,7 @@ import { assertInBase, deleteTablePermanently } from '#shared/tables/tables.ts';
 
 export const handler = defineHandler(
   'delete-table-permanently',
-  { params: baseTableParams, resource: { kind: 'table', param: 'tableId', includeTrashed: true } },
+  { params: baseTableParams },
   async ({ params, resource, principal }) => {
     assertInBase(resource.table, params.baseId, params.tableId);
     await deleteTablePermanently(params.baseId, params.tableId, principal.userId);

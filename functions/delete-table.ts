@@ -4,7 +4,7 @@ import { assertInBase, trashTable } from '#shared/tables/tables.ts';
 
 export const handler = defineHandler(
   'delete-table',
-  { params: baseTableParams, resource: { kind: 'table', param: 'tableId' } },
+  { params: baseTableParams },
   async ({ params, resource, principal }) => {
     assertInBase(resource.table, params.baseId, params.tableId);
     await trashTable(params.baseId, params.tableId, principal.userId);

@@ -6,7 +6,6 @@ import { recordRights } from '#shared/records/context.ts';
 import { duplicateRecord } from '#shared/records/duplicate.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { recordParams } from '#shared/records/requests.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 
 const body = z.object({
   viewId: z.optional(idOf('view')),
@@ -16,12 +15,11 @@ const body = z.object({
 
 export const handler = defineHandler(
   'duplicate-record',
-  { params: recordParams, body, resource: { kind: 'table', param: 'tableId' }, idempotent: true },
-  async ({ params, body, resource, principal }) => {
+  { params: recordParams, body, idempotent: true },
+  async ({ params, body, principal, resource, schema }) => {
     const given = [body.viewId, body.anchorId, body.position].filter((v) => v !== undefined).length;
     if (given !== 0 && given !== 3)
       throw new ValidationError('viewId, anchorId and position go together: give all three or none');
-    const schema = await loadSchema(params.tableId, resource.table);
     const order =
       body.viewId && body.anchorId && body.position
         ? { viewId: body.viewId, anchorId: body.anchorId, position: body.position }

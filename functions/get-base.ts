@@ -5,8 +5,4 @@ import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ baseId: idOf('base') });
 
-export const handler = defineHandler(
-  'get-base',
-  { params, resource: { kind: 'base', param: 'baseId' } },
-  async ({ resource }) => getBase(resource),
-);
+export const handler = defineHandler('get-base', { params }, async ({ resource }) => getBase(resource));

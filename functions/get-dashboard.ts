@@ -5,8 +5,6 @@ import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
 
-export const handler = defineHandler(
-  'get-dashboard',
-  { params, resource: { kind: 'base', param: 'baseId' } },
-  async ({ params }) => getDashboard(params.baseId, params.dashboardId),
+export const handler = defineHandler('get-dashboard', { params }, async ({ params }) =>
+  getDashboard(params.baseId, params.dashboardId),
 );

@@ -5,7 +5,7 @@ import { assertInBase } from '#shared/tables/tables.ts';
 
 export const handler = defineHandler(
   'get-default-view-id',
-  { params: baseTableParams, resource: { kind: 'table', param: 'tableId' } },
+  { params: baseTableParams },
   async ({ params, resource }) => {
     const table = assertInBase(resource.table, params.baseId, params.tableId);
     return { id: defaultView(await loadSchema(params.tableId, table)).id };

@@ -8,7 +8,6 @@ import { etagOf, type RecordItem } from '#shared/records/model.ts';
 import { projectionOf, renderRecords } from '#shared/records/read.ts';
 import { recordParams } from '#shared/records/requests.ts';
 import { cellFormatSchema, optionalQueryKeyType } from '#shared/schema/requests.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 
 const query = z.object({
   projection: z.optional(queryList(z.string())),
@@ -22,13 +21,11 @@ export const handler = defineHandler(
   {
     params: recordParams,
     query,
-    resource: { kind: 'table', param: 'tableId' },
     preload: (_, { params }) => (params ? [keys.record(params.tableId, params.recordId)] : []),
   },
-  async ({ params, query, resource, loaded, principal }) => {
+  async ({ params, query, loaded, principal, resource, schema }) => {
     const item = loaded.get(keys.record(params.tableId, params.recordId)) as RecordItem | undefined;
     if (!item) throw new NotFoundError(`Record ${params.recordId} not found`);
-    const schema = await loadSchema(params.tableId, resource.table);
     const keyType = query.fieldKeyType ?? 'name';
     const [record] = await renderRecords(schema, [item], {
       keyType,

@@ -5,8 +5,6 @@ import { toSpace } from '#shared/spaces/spaces.ts';
 
 const params = z.object({ spaceId: idOf('space') });
 
-export const handler = defineHandler(
-  'get-space',
-  { params, resource: { kind: 'space', param: 'spaceId' } },
-  async ({ resource }) => toSpace(resource.space, resource.role),
+export const handler = defineHandler('get-space', { params }, async ({ resource }) =>
+  toSpace(resource.space, resource.role),
 );

@@ -5,7 +5,7 @@ import { assertInBase, toTable } from '#shared/tables/tables.ts';
 
 export const handler = defineHandler(
   'get-table',
-  { params: baseTableParams, resource: { kind: 'table', param: 'tableId' } },
+  { params: baseTableParams },
   async ({ params, resource }) => {
     const table = assertInBase(resource.table, params.baseId, params.tableId);
     return toTable(table, (await loadSchema(params.tableId, table)).views);

@@ -12,7 +12,6 @@ export const handler = defineHandler(
   {
     params,
     body,
-    resource: { kind: 'base', param: 'baseId' },
     // The plugin comes with authentication: no extra round trip to check it.
     preload: (_userId, { body }) => [keys.plugin(body.pluginId)],
   },

@@ -5,8 +5,6 @@ import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ spaceId: idOf('space') });
 
-export const handler = defineHandler(
-  'list-bases',
-  { params, resource: { kind: 'space', param: 'spaceId' } },
-  async ({ params }) => listBases(params.spaceId),
+export const handler = defineHandler('list-bases', { params }, async ({ params }) =>
+  listBases(params.spaceId),
 );

@@ -5,8 +5,6 @@ import { listCollaborators } from '#shared/spaces/spaces.ts';
 
 const params = z.object({ spaceId: idOf('space') });
 
-export const handler = defineHandler(
-  'list-collaborators',
-  { params, resource: { kind: 'space', param: 'spaceId' } },
-  async ({ params }) => listCollaborators(params.spaceId),
+export const handler = defineHandler('list-collaborators', { params }, async ({ params }) =>
+  listCollaborators(params.spaceId),
 );

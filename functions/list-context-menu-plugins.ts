@@ -5,8 +5,6 @@ import { listContextMenu } from '#shared/plugins/context-menu.ts';
 
 const params = z.object({ tableId: idOf('table') });
 
-export const handler = defineHandler(
-  'list-context-menu-plugins',
-  { params, resource: { kind: 'table', param: 'tableId' } },
-  async ({ params }) => listContextMenu(params.tableId),
+export const handler = defineHandler('list-context-menu-plugins', { params }, async ({ params }) =>
+  listContextMenu(params.tableId),
 );

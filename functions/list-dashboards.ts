@@ -5,8 +5,6 @@ import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ baseId: idOf('base') });
 
-export const handler = defineHandler(
-  'list-dashboards',
-  { params, resource: { kind: 'base', param: 'baseId' } },
-  async ({ params }) => listDashboards(params.baseId),
+export const handler = defineHandler('list-dashboards', { params }, async ({ params }) =>
+  listDashboards(params.baseId),
 );

@@ -2,7 +2,6 @@ import * as z from 'zod/mini';
 import { idOf, querySingle } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { tableParams } from '#shared/schema/requests.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
 import { fieldsInViewOrder } from '#shared/tables/fields.ts';
 
@@ -10,9 +9,8 @@ const query = z.object({ viewId: z.optional(querySingle(idOf('view'))) });
 
 export const handler = defineHandler(
   'list-fields',
-  { params: tableParams, query, resource: { kind: 'table', param: 'tableId' } },
-  async ({ params, query, resource }) => {
-    const schema = await loadSchema(params.tableId, resource.table);
+  { params: tableParams, query },
+  async ({ query, schema }) => {
     return fieldsInViewOrder(schema, query.viewId ? findView(schema, query.viewId) : undefined);
   },
 );

@@ -5,8 +5,6 @@ import { listNodes } from '#shared/nodes/nodes.ts';
 
 const params = z.object({ baseId: idOf('base') });
 
-export const handler = defineHandler(
-  'list-nodes',
-  { params, resource: { kind: 'base', param: 'baseId' } },
-  async ({ params }) => listNodes(params.baseId),
+export const handler = defineHandler('list-nodes', { params }, async ({ params }) =>
+  listNodes(params.baseId),
 );

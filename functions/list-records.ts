@@ -8,7 +8,6 @@ import { mergeParams, readListParams } from '#shared/listing/params.ts';
 import { savedParamsOf } from '#shared/listing/saved-queries.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { tableParams } from '#shared/schema/requests.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 
 // Read as the query string gives it; `readListParams` checks it after merging a saved query.
 const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
@@ -27,17 +26,15 @@ export const handler = defineHandler(
   {
     params: tableParams,
     query,
-    resource: { kind: 'table', param: 'tableId' },
     preload: (_, input) => {
       const v = input.query?.queryId;
       return typeof v === 'string' && isId('query', v) ? [keys.savedQuery(v)] : [];
     },
   },
-  async ({ params, query, resource, loaded, principal }) => {
+  async ({ query, loaded, principal, resource, schema }) => {
     const queryId = queryIdOf(query);
     const saved = queryId ? savedParamsOf(loaded.get(keys.savedQuery(queryId)), queryId) : undefined;
     const listParams = readListParams(mergeParams(saved, query));
-    const schema = await loadSchema(params.tableId, resource.table);
     const answer = await listRecords(
       { schema, userId: principal.userId, ...recordRights(principal, resource) },
       listParams,

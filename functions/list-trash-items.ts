@@ -9,8 +9,6 @@ const query = z.object({
   cursor: z.optional(querySingle(idOf('trash'))),
 });
 
-export const handler = defineHandler(
-  'list-trash-items',
-  { query, resource: { kind: 'base', param: 'resourceId', in: 'query' } },
-  async ({ query }) => listTrashItems(query.resourceId, query.cursor),
+export const handler = defineHandler('list-trash-items', { query }, async ({ query }) =>
+  listTrashItems(query.resourceId, query.cursor),
 );

@@ -8,7 +8,7 @@ const body = z.object({ anchorId: idOf('pluginInstall'), position: z.enum(['befo
 
 export const handler = defineHandler(
   'move-context-menu-plugin',
-  { params, body, resource: { kind: 'table', param: 'tableId' } },
+  { params, body },
   async ({ params, body }) => {
     await moveContextMenuPlugin({
       tableId: params.tableId,

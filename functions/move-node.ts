@@ -10,8 +10,6 @@ const body = z.object({
   parentId: z.optional(z.nullable(idOf('node'))),
 });
 
-export const handler = defineHandler(
-  'move-node',
-  { params, body, resource: { kind: 'base', param: 'baseId' } },
-  async ({ params, body }) => moveNode(params.baseId, params.nodeId, body),
+export const handler = defineHandler('move-node', { params, body }, async ({ params, body }) =>
+  moveNode(params.baseId, params.nodeId, body),
 );

@@ -11,6 +11,6 @@ const query = z.object({
 
 export const handler = defineHandler(
   'remove-collaborator',
-  { params, query, resource: { kind: 'space', param: 'spaceId' } },
+  { params, query },
   async ({ principal, resource, query }) => removeCollaborator(principal, resource, query.principalId),
 );

@@ -5,10 +5,6 @@ import { removeContextMenuPlugin } from '#shared/plugins/context-menu.ts';
 
 const params = z.object({ tableId: idOf('table'), pluginInstallId: idOf('pluginInstall') });
 
-export const handler = defineHandler(
-  'remove-context-menu-plugin',
-  { params, resource: { kind: 'table', param: 'tableId' } },
-  async ({ params }) => {
-    await removeContextMenuPlugin(params.tableId, params.pluginInstallId);
-  },
-);
+export const handler = defineHandler('remove-context-menu-plugin', { params }, async ({ params }) => {
+  await removeContextMenuPlugin(params.tableId, params.pluginInstallId);
+});

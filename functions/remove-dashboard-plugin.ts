@@ -9,10 +9,6 @@ const params = z.object({
   pluginInstallId: idOf('pluginInstall'),
 });
 
-export const handler = defineHandler(
-  'remove-dashboard-plugin',
-  { params, resource: { kind: 'base', param: 'baseId' } },
-  async ({ params }) => {
-    await removeDashboardPlugin(params.baseId, params.dashboardId, params.pluginInstallId);
-  },
-);
+export const handler = defineHandler('remove-dashboard-plugin', { params }, async ({ params }) => {
+  await removeDashboardPlugin(params.baseId, params.dashboardId, params.pluginInstallId);
+});

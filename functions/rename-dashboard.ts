@@ -6,8 +6,6 @@ import { defineHandler } from '#shared/http/handler.ts';
 const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
 const body = z.object({ name: displayName });
 
-export const handler = defineHandler(
-  'rename-dashboard',
-  { params, body, resource: { kind: 'base', param: 'baseId' } },
-  async ({ params, body }) => renameDashboard(params.baseId, params.dashboardId, body.name),
+export const handler = defineHandler('rename-dashboard', { params, body }, async ({ params, body }) =>
+  renameDashboard(params.baseId, params.dashboardId, body.name),
 );

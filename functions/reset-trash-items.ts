@@ -8,10 +8,6 @@ const query = z.object({
   resourceId: querySingle(idOf('base')),
 });
 
-export const handler = defineHandler(
-  'reset-trash-items',
-  { query, resource: { kind: 'base', param: 'resourceId', in: 'query' } },
-  async ({ query, principal }) => {
-    await resetTrashItems(query.resourceId, principal.userId);
-  },
-);
+export const handler = defineHandler('reset-trash-items', { query }, async ({ query, principal }) => {
+  await resetTrashItems(query.resourceId, principal.userId);
+});

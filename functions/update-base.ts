@@ -10,8 +10,6 @@ const body = z.object({ name: z.optional(displayName), icon: z.optional(z.nullab
   }),
 );
 
-export const handler = defineHandler(
-  'update-base',
-  { params, body, resource: { kind: 'base', param: 'baseId' } },
-  async ({ resource, body }) => updateBase(resource, body),
+export const handler = defineHandler('update-base', { params, body }, async ({ resource, body }) =>
+  updateBase(resource, body),
 );

@@ -9,6 +9,6 @@ const body = z.object({ principalId: idOf('user'), principalType: z.literal('use
 
 export const handler = defineHandler(
   'update-collaborator',
-  { params, body, resource: { kind: 'space', param: 'spaceId' } },
+  { params, body },
   async ({ principal, resource, body }) => changeRole(principal, resource, body.principalId, body.role),
 );

@@ -2,14 +2,12 @@ import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { jsonObject } from '#shared/schema/requests.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 import { updateField } from '#shared/tables/fields.ts';
 
 const params = z.object({ tableId: idOf('table'), fieldId: idOf('field') });
 
 export const handler = defineHandler(
   'update-field',
-  { params, body: jsonObject, resource: { kind: 'table', param: 'tableId' } },
-  async ({ params, resource, body }) =>
-    updateField(await loadSchema(params.tableId, resource.table), params.fieldId, body),
+  { params, body: jsonObject },
+  async ({ params, body, schema }) => updateField(schema, params.fieldId, body),
 );

@@ -2,7 +2,6 @@ import * as z from 'zod/mini';
 import { idOf, listOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { placeRecords } from '#shared/records/order.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 
 const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
 const body = z.object({
@@ -13,9 +12,8 @@ const body = z.object({
 
 export const handler = defineHandler(
   'update-record-order',
-  { params, body, resource: { kind: 'table', param: 'tableId' } },
-  async ({ params, body, resource }) => {
-    const schema = await loadSchema(params.tableId, resource.table);
+  { params, body },
+  async ({ params, body, schema }) => {
     await placeRecords(schema, body.recordIds, {
       viewId: params.viewId,
       anchorId: body.anchorId,

@@ -5,19 +5,16 @@ import { etagOf, type RecordItem } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { recordParams, updateRecordBody } from '#shared/records/requests.ts';
 import { updateRecords } from '#shared/records/update.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 
 export const handler = defineHandler(
   'update-record',
   {
     params: recordParams,
     body: updateRecordBody,
-    resource: { kind: 'table', param: 'tableId' },
     // The record is read in the same batch as the token (one round trip less).
     preload: (_, { params }) => (params ? [keys.record(params.tableId, params.recordId)] : []),
   },
-  async ({ params, body, resource, principal, headers, loaded }) => {
-    const schema = await loadSchema(params.tableId, resource.table);
+  async ({ params, body, principal, headers, loaded, resource, schema }) => {
     const keyType = body.fieldKeyType ?? 'name';
     const [item] = await updateRecords(principal, resource, schema, {
       records: [{ id: params.recordId, fields: body.record.fields }],

@@ -4,18 +4,15 @@ import { renderRecords } from '#shared/records/read.ts';
 import { updateRecordsBody } from '#shared/records/requests.ts';
 import { updateRecords } from '#shared/records/update.ts';
 import { tableParams } from '#shared/schema/requests.ts';
-import { loadSchema } from '#shared/schema/schema.ts';
 
 export const handler = defineHandler(
   'update-records',
   {
     params: tableParams,
     body: updateRecordsBody,
-    resource: { kind: 'table', param: 'tableId' },
     idempotent: true,
   },
-  async ({ params, body, resource, principal }) => {
-    const schema = await loadSchema(params.tableId, resource.table);
+  async ({ body, principal, resource, schema }) => {
     const keyType = body.fieldKeyType ?? 'name';
     const items = await updateRecords(principal, resource, schema, {
       records: body.records,

@@ -6,8 +6,6 @@ import { renameSpace } from '#shared/spaces/spaces.ts';
 const params = z.object({ spaceId: idOf('space') });
 const body = z.object({ name: displayName });
 
-export const handler = defineHandler(
-  'update-space',
-  { params, body, resource: { kind: 'space', param: 'spaceId' } },
-  async ({ params, body }) => renameSpace(params.spaceId, body.name),
+export const handler = defineHandler('update-space', { params, body }, async ({ params, body }) =>
+  renameSpace(params.spaceId, body.name),
 );

@@ -8,7 +8,7 @@ const body = z.object(tableMeta);
 
 export const handler = defineHandler(
   'update-table',
-  { params: baseTableParams, body, resource: { kind: 'table', param: 'tableId' } },
+  { params: baseTableParams, body },
   async ({ params, resource, body }) => {
     assertInBase(resource.table, params.baseId, params.tableId);
     await updateTable(params.baseId, params.tableId, body);

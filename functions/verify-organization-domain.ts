@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { keys } from '#shared/db/keys.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
 import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
 import { verifyDomain } from '#shared/organizations/verification.ts';
 
@@ -15,13 +14,12 @@ export const handler = defineHandler(
   {
     params,
     body,
-    preload: (_, { params, body }) =>
-      organizationKeys(params.organizationId, keys.orgDomain(params.organizationId, body.domain)),
+    preload: (_, { params, body }) => [keys.orgDomain(params.organizationId, body.domain)],
   },
-  async ({ principal, loaded, params, body }) =>
+  async ({ principal, loaded, params, body, resource }) =>
     verifyDomain(
       principal,
-      checkOrganization(principal, loaded, params.organizationId, 'enterprise|update'),
+      resource,
       body.domain,
       loaded.get(keys.orgDomain(params.organizationId, body.domain)),
       body.code,

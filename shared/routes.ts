@@ -14,6 +14,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   one). An instance-admin route says so by needing `instance|admin`, which also needs the
  *   user's admin flag.
  * A route with no actions must be on the commented allow-list of `test/unit/route-access.test.ts`.
+ * - `resource`: what the route acts on, and so where its permission is checked. By default the
+ *   deepest id of its path (`{tableId}`, then `{baseId}`, `{spaceId}`, `{organizationId}`; see
+ *   `resourceOf`); declared only where it is found elsewhere (query, body) or may be in the trash.
+ * - `schema`: the chain loads the table's schema (fields, views) for the handler, after the check.
  * - `status`: the success status (default 200).
  * What each route is for, in words, lives with the README generator (`infra/local/route-docs.ts`).
  * A Lambda's bundle carries only its own route (`routeOf`, `BUNDLED_ROUTE`), the local server and
@@ -31,7 +35,51 @@ export interface RouteDef {
   sendsMail?: boolean;
   /** The route deletes for good: its Lambda may send jobs to the purge queue (and nothing else may). */
   purges?: boolean;
+  resource?: ResourceDecl;
+  schema?: boolean;
 }
+
+export type ResourceKind = 'space' | 'base' | 'table' | 'organization';
+
+/**
+ * Where a route finds the resource it acts on: its kind and the input field holding its id (a
+ * path parameter unless `in` says otherwise). `includeTrashed`: the route also acts on a resource
+ * in the trash (permanent deletes).
+ */
+export interface ResourceDecl {
+  kind: ResourceKind;
+  param: string;
+  in?: 'params' | 'query' | 'body';
+  includeTrashed?: boolean;
+}
+
+/** Path parameters that name a resource, deepest first. */
+const RESOURCE_PARAMS = [
+  ['tableId', 'table'],
+  ['baseId', 'base'],
+  ['spaceId', 'space'],
+  ['organizationId', 'organization'],
+] as const;
+
+/** The resource a route acts on: the declared one, else the deepest resource id of its path. */
+export const resourceOf = (route: Pick<RouteDef, 'path' | 'resource'>): ResourceDecl | undefined => {
+  if (route.resource) return route.resource;
+  const found = RESOURCE_PARAMS.find(([param]) => route.path.includes(`{${param}}`));
+  return found ? { kind: found[1], param: found[0] } : undefined;
+};
+
+/** `resourceOf` at the type level: the kind of resource a route's handler receives. */
+export type ResourceKindOf<R> = R extends { resource: { kind: infer K } }
+  ? K
+  : R extends { path: `${string}{tableId}${string}` }
+    ? 'table'
+    : R extends { path: `${string}{baseId}${string}` }
+      ? 'base'
+      : R extends { path: `${string}{spaceId}${string}` }
+        ? 'space'
+        : R extends { path: `${string}{organizationId}${string}` }
+          ? 'organization'
+          : undefined;
 
 /** The one list of routes. The stack, the local server, the handlers and the tests read it. */
 export const ROUTES = [
@@ -141,6 +189,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/space/{spaceId}/permanent',
     handler: 'delete-space-permanently',
+    resource: { kind: 'space', param: 'spaceId', includeTrashed: true },
     access: 'write',
     purges: true,
     actions: ['space|delete'],
@@ -180,6 +229,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/base',
     handler: 'create-base',
+    resource: { kind: 'space', param: 'spaceId', in: 'body' },
     access: 'write',
     actions: ['base|create'],
     status: 201,
@@ -216,6 +266,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/base/{baseId}/permanent',
     handler: 'delete-base-permanently',
+    resource: { kind: 'base', param: 'baseId', includeTrashed: true },
     access: 'write',
     purges: true,
     actions: ['base|delete'],
@@ -262,6 +313,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/base/{baseId}/table/{tableId}/permanent',
     handler: 'delete-table-permanently',
+    resource: { kind: 'table', param: 'tableId', includeTrashed: true },
     access: 'write',
     purges: true,
     actions: ['table|delete'],
@@ -277,6 +329,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/table/{tableId}/field',
     handler: 'create-field',
+    schema: true,
     access: 'write',
     actions: ['field|create'],
     status: 201,
@@ -285,6 +338,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/table/{tableId}/field',
     handler: 'list-fields',
+    schema: true,
     access: 'read',
     actions: ['field|read'],
   },
@@ -292,6 +346,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/table/{tableId}/field/{fieldId}',
     handler: 'get-field',
+    schema: true,
     access: 'read',
     actions: ['field|read'],
   },
@@ -299,6 +354,7 @@ export const ROUTES = [
     method: 'PATCH',
     path: '/table/{tableId}/field/{fieldId}',
     handler: 'update-field',
+    schema: true,
     access: 'write',
     actions: ['field|update'],
   },
@@ -306,6 +362,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/table/{tableId}/field/{fieldId}',
     handler: 'delete-field',
+    schema: true,
     access: 'write',
     actions: ['field|delete'],
   },
@@ -313,6 +370,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/table/{tableId}/view',
     handler: 'create-view',
+    schema: true,
     access: 'write',
     actions: ['view|create'],
     status: 201,
@@ -321,6 +379,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/table/{tableId}/view',
     handler: 'list-views',
+    schema: true,
     access: 'read',
     actions: ['view|read'],
   },
@@ -328,6 +387,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/table/{tableId}/view/{viewId}',
     handler: 'get-view',
+    schema: true,
     access: 'read',
     actions: ['view|read'],
   },
@@ -335,6 +395,7 @@ export const ROUTES = [
     method: 'PATCH',
     path: '/table/{tableId}/view/{viewId}',
     handler: 'update-view',
+    schema: true,
     access: 'write',
     actions: ['view|update'],
   },
@@ -342,6 +403,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/table/{tableId}/view/{viewId}',
     handler: 'delete-view',
+    schema: true,
     access: 'write',
     actions: ['view|delete'],
   },
@@ -350,6 +412,7 @@ export const ROUTES = [
     method: 'PUT',
     path: '/table/{tableId}/view/{viewId}/record-order',
     handler: 'update-record-order',
+    schema: true,
     access: 'write',
     actions: ['view|update'],
   },
@@ -359,6 +422,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/table/{tableId}/record/{recordId}',
     handler: 'get-record',
+    schema: true,
     access: 'read',
     actions: ['record|read'],
   },
@@ -366,6 +430,7 @@ export const ROUTES = [
     method: 'PATCH',
     path: '/table/{tableId}/record/{recordId}',
     handler: 'update-record',
+    schema: true,
     access: 'write',
     actions: ['record|update'],
   },
@@ -373,6 +438,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/table/{tableId}/record/{recordId}',
     handler: 'delete-record',
+    schema: true,
     access: 'write',
     actions: ['record|delete'],
   },
@@ -380,6 +446,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/table/{tableId}/record',
     handler: 'create-records',
+    schema: true,
     access: 'write',
     actions: ['record|create'],
     status: 201,
@@ -388,6 +455,7 @@ export const ROUTES = [
     method: 'PATCH',
     path: '/table/{tableId}/record',
     handler: 'update-records',
+    schema: true,
     access: 'write',
     actions: ['record|update'],
   },
@@ -395,6 +463,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/table/{tableId}/record',
     handler: 'delete-records',
+    schema: true,
     access: 'write',
     actions: ['record|delete'],
   },
@@ -402,6 +471,7 @@ export const ROUTES = [
     method: 'POST',
     path: '/table/{tableId}/record/{recordId}/duplicate',
     handler: 'duplicate-record',
+    schema: true,
     access: 'write',
     actions: ['record|create', 'record|read'],
     status: 201,
@@ -638,6 +708,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/trash/items',
     handler: 'list-trash-items',
+    resource: { kind: 'base', param: 'resourceId', in: 'query' },
     access: 'read',
     actions: ['table|delete'],
   },
@@ -653,6 +724,7 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/trash/reset-items',
     handler: 'reset-trash-items',
+    resource: { kind: 'base', param: 'resourceId', in: 'query' },
     access: 'write',
     purges: true,
     actions: ['table|delete'],
@@ -671,6 +743,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/table/{tableId}/record',
     handler: 'list-records',
+    schema: true,
     access: 'read',
     actions: ['record|read'],
   },
@@ -715,6 +788,8 @@ export const ROUTES = [
 ] as const satisfies readonly RouteDef[];
 
 export type HandlerName = (typeof ROUTES)[number]['handler'];
+/** The route table's entry of a handler, with its literal types. */
+export type RouteNamed<N extends HandlerName> = Extract<(typeof ROUTES)[number], { handler: N }>;
 
 /**
  * The JSON text of the one route a Lambda serves, put in by the bundler (`infra/bundling.ts`

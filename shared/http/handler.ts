@@ -27,12 +27,22 @@ import {
 } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { parseInput, type Schema } from '#shared/core/validation.ts';
-import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
+import { combineLookups, getItems, type Item, type ItemLookup } from '#shared/db/client.ts';
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
 import { type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
-import { type HandlerName, type RouteDef, routeOf } from '#shared/routes.ts';
+import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
+import {
+  type HandlerName,
+  type ResourceDecl,
+  type ResourceKindOf,
+  type RouteDef,
+  type RouteNamed,
+  resourceOf,
+  routeOf,
+} from '#shared/routes.ts';
+import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { touchAccessToken } from '#shared/users/access-tokens.ts';
 import { withIdempotency } from './idempotency.ts';
 import { parseQueryString } from './query-string.ts';
@@ -59,54 +69,57 @@ export interface Input<P, Q, B> {
   body: Out<B>;
 }
 
-/**
- * Where a route finds the resource it acts on: the kind, and the input field holding its id
- * (a path parameter unless `in` says otherwise).
- */
-export interface ResourceSpec {
-  kind: ResourceRef['kind'];
-  param: string;
-  in?: 'params' | 'query' | 'body';
-  includeTrashed?: boolean;
-}
-
-/** The resource reference named by a spec in a validated input. */
-export const resourceRefOf = (spec: ResourceSpec, input: Input<unknown, unknown, unknown>): ResourceRef => {
-  const source = input[spec.in ?? 'params'] as Record<string, unknown> | undefined;
-  const id = source?.[spec.param];
+/** The resource reference a route's declaration names in a validated input. */
+export const resourceRefOf = (
+  decl: ResourceDecl,
+  input: Input<unknown, unknown, unknown>,
+): { id: string } => {
+  const source = input[decl.in ?? 'params'] as Record<string, unknown> | undefined;
+  const id = source?.[decl.param];
   if (typeof id !== 'string')
-    throw new Error(`resource ${spec.param} missing from validated ${spec.in ?? 'params'}`);
-  return { kind: spec.kind, id, includeTrashed: spec.includeTrashed };
+    throw new Error(`resource ${decl.param} missing from validated ${decl.in ?? 'params'}`);
+  return { id };
 };
 
 export interface HandlerSpec<
   P extends Schema | undefined,
   Q extends Schema | undefined,
   B extends Schema | undefined,
-  L extends ResourceSpec | undefined = undefined,
 > {
   params?: P;
   query?: Q;
   body?: B;
-  /** The space resource the route acts on; the permission check runs on it. */
-  resource?: L;
   /** Further items to read in the same call as authentication (saves a round trip). */
   preload?: (userId: string, input: Input<P, Q, B>) => Key[];
   /** Honour `Idempotency-Key`: a repeat with the same body answers the first answer (24 h). */
   idempotent?: boolean;
 }
 
+type Kind<N extends HandlerName> = ResourceKindOf<RouteNamed<N>>;
+
 /** What a handler's function receives. */
-export interface Request<P, Q, B, L = undefined> extends Input<P, Q, B> {
+export interface Request<P, Q, B, N extends HandlerName> extends Input<P, Q, B> {
   principal: Principal;
-  /** The resource of `spec.resource`, found and checked (present exactly when the spec names one). */
-  resource: L extends undefined ? undefined : Located;
+  /**
+   * The route's resource (`resourceOf` in the route table), found and checked: a space, base or
+   * table located in its space, or the organization's item; undefined for routes on none.
+   */
+  resource: Kind<N> extends 'organization' ? Item : Kind<N> extends undefined ? undefined : Located;
+  /** The table's schema, for routes that declare `schema: true`. */
+  schema: RouteNamed<N> extends { schema: true } ? TableSchema : undefined;
   /** Items read with authentication (`spec.preload`). */
   loaded: ItemLookup;
   headers: Record<string, string | undefined>;
   requestId: string;
   route: RouteDef;
 }
+
+/** The items to read with authentication for a route's resource. */
+const declaredKeys = (decl: ResourceDecl, input: Input<unknown, unknown, unknown>, userId: string): Key[] => {
+  const { id } = resourceRefOf(decl, input);
+  if (decl.kind === 'organization') return organizationKeys(id);
+  return resourceKeys({ kind: decl.kind, id, includeTrashed: decl.includeTrashed }, userId);
+};
 
 const decodeBody = (event: Event): string | undefined => {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
@@ -222,16 +235,17 @@ export const errorResponse = (error: unknown): Result => {
  * function of `shared/`. The route's actions and success status come from the route table.
  */
 export const defineHandler = <
+  N extends HandlerName,
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
-  L extends ResourceSpec | undefined = undefined,
 >(
-  name: HandlerName,
-  spec: HandlerSpec<P, Q, B, L>,
-  run: (request: Request<P, Q, B, L>) => Promise<unknown>,
+  name: N,
+  spec: HandlerSpec<P, Q, B>,
+  run: (request: Request<P, Q, B, N>) => Promise<unknown>,
 ) => {
   const route = routeOf(name);
+  const decl = resourceOf(route);
 
   const core = async (event: Event, context: Context): Promise<Result> => {
     const credential: Credential = await readCredential(event.headers?.authorization);
@@ -246,7 +260,7 @@ export const defineHandler = <
     const userId = credential.userId;
     let loaded = await getItems([
       ...credentialKeys(credential),
-      ...(input && spec.resource ? resourceKeys(resourceRefOf(spec.resource, input), userId) : []),
+      ...(input && decl ? declaredKeys(decl, input, userId) : []),
       ...(input && spec.preload ? spec.preload(userId, input) : []),
     ]);
     const principal = principalFrom(credential, loaded);
@@ -259,9 +273,17 @@ export const defineHandler = <
     if (route.actions.includes(ADMIN_SCOPE) && !principal.isAdmin)
       throw new ForbiddenError('only an instance admin may do this');
     if (inputError || !input) throw inputError;
-    let resource: Located | undefined;
-    if (spec.resource) {
-      const ref = resourceRefOf(spec.resource, input);
+    let resource: Located | Item | undefined;
+    let schema: TableSchema | undefined;
+    if (decl?.kind === 'organization') {
+      checkScopes(principal, route.actions);
+      resource = checkOrganization(principal, loaded, resourceRefOf(decl, input).id, route.actions);
+    } else if (decl) {
+      const ref: ResourceRef = {
+        kind: decl.kind,
+        ...resourceRefOf(decl, input),
+        includeTrashed: decl.includeTrashed,
+      };
       let found = locate(ref, userId, loaded);
       // A cold Lambda learns where a base or table lives first, then reads its space and membership.
       if ('need' in found) {
@@ -270,14 +292,16 @@ export const defineHandler = <
       }
       if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
       resource = found.located;
-      checkAccess({ principal, resource, role: resource.role, actions: route.actions });
+      checkAccess({ principal, resource: found.located, role: found.located.role, actions: route.actions });
+      if (route.schema) schema = await loadSchema(ref.id, found.located.table);
     } else checkScopes(principal, route.actions);
 
     const token = loaded.get(credentialKeys(credential)[0] as Key);
     const request = {
       ...input,
       principal,
-      resource: resource as Request<P, Q, B, L>['resource'],
+      resource: resource as Request<P, Q, B, N>['resource'],
+      schema: schema as Request<P, Q, B, N>['schema'],
       loaded,
       headers: event.headers ?? {},
       requestId: context.awsRequestId,
@@ -302,7 +326,7 @@ export const defineHandler = <
             idempotencyKey,
             input.body,
             answer,
-            resource?.kind === 'table' ? resource.id : undefined,
+            decl?.kind === 'table' ? (resource as Located).id : undefined,
           )
         : answer(),
       shouldTouch(token) ? touchAccessToken(userId, credential.tokenId).catch(() => undefined) : undefined,

@@ -21,15 +21,16 @@ export const organizationKeys = (orgId: string, ...extra: Key[]): Key[] => [
 /**
  * The permission check of organization routes, on the items read with authentication: an
  * unknown organization is a 404; a token limited to spaces or bases, or a caller who is not one
- * of its admins, a 403. (The route's `enterprise|…` scope was checked by the handler chain.)
- * Answers the organization item.
+ * of its admins, a 403. The handler chain runs it for every route on `{organizationId}` (after
+ * the token's `enterprise|…` scope) and hands the organization item to the handler.
  */
 export const checkOrganization = (
   principal: Principal,
   loaded: ItemLookup,
   orgId: string,
-  action: Scope,
+  actions: readonly Scope[],
 ): Item => {
+  const action = actions.join(', ');
   const org = loaded.get(keys.organization(orgId));
   if (!org) throw new NotFoundError(`Organization ${orgId} not found`);
   if (principal.spaceIds || principal.baseIds)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '#shared/routes.ts';
+import { ROUTES, resourceOf } from '#shared/routes.ts';
 
 /**
  * The only routes that may declare no actions, each with what guards it instead. Adding a route
@@ -59,5 +59,44 @@ describe('route access declarations', () => {
     ]);
     for (const route of plugin)
       expect((route.actions as readonly string[]).some((a) => a.startsWith('plugin|'))).toBe(true);
+  });
+
+  it('a route acts on the deepest resource id of its path unless it declares another', () => {
+    expect(resourceOf({ path: '/base/{baseId}/table/{tableId}/record' })).toEqual({
+      kind: 'table',
+      param: 'tableId',
+    });
+    expect(resourceOf({ path: '/base/{baseId}/node/{nodeId}' })).toEqual({ kind: 'base', param: 'baseId' });
+    expect(resourceOf({ path: '/space/{spaceId}/collaborators' })).toEqual({
+      kind: 'space',
+      param: 'spaceId',
+    });
+    expect(resourceOf({ path: '/enterprise/{organizationId}' })).toEqual({
+      kind: 'organization',
+      param: 'organizationId',
+    });
+    expect(resourceOf({ path: '/access-token/{accessTokenId}' })).toBeUndefined();
+    const declared = { kind: 'base', param: 'resourceId', in: 'query' } as const;
+    expect(resourceOf({ path: '/trash/items', resource: declared })).toBe(declared);
+  });
+
+  it('routes on a space resource with no resource id in the path declare where to find it', () => {
+    const declared = ROUTES.filter((r) => 'resource' in r).map(name);
+
+    expect(declared.sort()).toEqual([
+      'DELETE /base/{baseId}/permanent',
+      'DELETE /base/{baseId}/table/{tableId}/permanent',
+      'DELETE /space/{spaceId}/permanent',
+      'DELETE /trash/reset-items',
+      'GET /trash/items',
+      'POST /base',
+    ]);
+  });
+
+  it('only routes on a table load its schema', () => {
+    const loading = ROUTES.filter((r) => 'schema' in r && r.schema);
+
+    expect(loading.length).toBeGreaterThan(0);
+    for (const route of loading) expect(resourceOf(route)?.kind, name(route)).toBe('table');
   });
 });
