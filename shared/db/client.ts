@@ -609,17 +609,28 @@ export const toTransactItem = (op: TransactOp): TransactItem => {
  * item never conflict, DynamoDB applies them one after the other). A failed condition becomes
  * `onConditionFailed()`.
  */
-export const applyOne = async (op: TransactOp, onConditionFailed: () => HttpError): Promise<void> => {
+/** Applies one operation in a single-item call; answers the item after an update (ALL_NEW). */
+export const applyOne = async (
+  op: TransactOp,
+  onConditionFailed: () => HttpError,
+): Promise<Item | undefined> => {
   const item = toTransactItem(op);
   try {
     if (item.Put) await send('PutItem', new PutCommand({ ...item.Put, ...CAPACITY }));
-    else if (item.Update) await send('UpdateItem', new UpdateCommand({ ...item.Update, ...CAPACITY }));
+    else if (item.Update)
+      return (
+        await send<{ Attributes?: Item }>(
+          'UpdateItem',
+          new UpdateCommand({ ...item.Update, ReturnValues: 'ALL_NEW', ...CAPACITY }),
+        )
+      ).Attributes;
     else if (item.Delete) await send('DeleteItem', new DeleteCommand({ ...item.Delete, ...CAPACITY }));
     else await transact([op], onConditionFailed);
   } catch (error) {
     if ((error as { name?: string }).name === 'ConditionalCheckFailedException') throw onConditionFailed();
     throw error;
   }
+  return undefined;
 };
 
 /** Largest number of operations DynamoDB accepts in one transaction. */

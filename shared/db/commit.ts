@@ -191,7 +191,7 @@ const applyUndo = async (undo: readonly Undo[]): Promise<number> => {
   const single = undo.filter((u): u is TransactOp => !Array.isArray(u));
   await writeItems(single.filter(isPlain));
   let skipped = 0;
-  const apply = (run: () => Promise<void>) => async () => {
+  const apply = (run: () => Promise<unknown>) => async () => {
     try {
       await run();
     } catch (error) {
@@ -261,7 +261,8 @@ const REPAIRING = 'repairing';
  * time, or the lease was lost, the answer is a 504 `write_interrupted` and the repair worker
  * (`repairInterrupted`, every minute) undoes the rest once the lease has run out. On success the
  * head is marked complete, then the journal and the head go. While a large write applies,
- * readers may see part of it; afterwards, all or nothing.
+ * readers may see part of it; afterwards, all or nothing. Answers the item after the write when
+ * the steps were one update, else undefined.
  */
 export const commitSteps = async (
   scope: string,
@@ -269,17 +270,15 @@ export const commitSteps = async (
   onConditionFailed: (index: number) => HttpError,
   /** The caller already ran `recoverInterrupted(scope)` (in parallel with its own reads). */
   recovered = false,
-): Promise<void> => {
-  if (steps.length === 1) {
-    await applyOne((steps[0] as Step).op, () => onConditionFailed(0));
-    return;
-  }
+): Promise<Item | undefined> => {
+  // One update answers the item as written (callers then need not read it back).
+  if (steps.length === 1) return applyOne((steps[0] as Step).op, () => onConditionFailed(0));
   if (steps.length <= MAX_TRANSACTION_ITEMS) {
     await transact(
       steps.map((s) => s.op),
       onConditionFailed,
     );
-    return;
+    return undefined;
   }
   if (!recovered) await recoverInterrupted(scope);
   const plain = steps.filter((s) => isPlain(s.op));
@@ -294,6 +293,7 @@ export const commitSteps = async (
       Math.max(1, Math.ceil(needed / 1000)),
     );
   await new JournaledWrite(scope, chunks, plain, unitCount).run(onConditionFailed, steps);
+  return undefined;
 };
 
 /** One journaled write in progress: its head, lease and units. */

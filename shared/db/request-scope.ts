@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Item } from './client.ts';
 import type { Key } from './keys.ts';
 
 /**
@@ -15,13 +16,24 @@ export interface RequestScope {
   openWrites: number;
   /** The request's Idempotency-Key claim: a journaled write names it so the repair can free it. */
   idempotencyKey?: Key;
+  /**
+   * Items this request has read, by `pk|sk`, noted where code further down may reuse them instead
+   * of reading again: the foreign tables of a cached schema (read with authentication), and the
+   * foreign records a link write read before writing (their titles do not change by it).
+   */
+  readEarlier: Map<string, Item>;
+  /** What this request has read and may reuse (per kind and id: schemas), while it lasts. */
+  memo: Map<string, Promise<unknown>>;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
 /** Runs `work` in a fresh scope with a deadline `ms` from now. */
 export const withRequestScope = <T>(ms: number, work: () => Promise<T>): Promise<T> =>
-  storage.run({ deadline: Date.now() + ms, writesSent: 0, openWrites: 0 }, work);
+  storage.run(
+    { deadline: Date.now() + ms, writesSent: 0, openWrites: 0, readEarlier: new Map(), memo: new Map() },
+    work,
+  );
 
 /** The current request's scope, if the code runs inside one (tools and workers run outside). */
 export const requestScope = (): RequestScope | undefined => storage.getStore();
@@ -36,4 +48,32 @@ export const remainingMs = (now = Date.now()): number => {
 export const noteWriteSent = (): void => {
   const scope = storage.getStore();
   if (scope) scope.writesSent++;
+};
+
+const keyText = (key: Key) => `${key.pk}|${key.sk}`;
+
+/** Notes items this request read, for `readEarlier` (see `RequestScope.readEarlier`). */
+export const noteRead = (items: Iterable<readonly [Key, Item | undefined]>): void => {
+  const scope = storage.getStore();
+  if (!scope) return;
+  for (const [key, item] of items) if (item) scope.readEarlier.set(keyText(key), item);
+};
+
+/** An item this request read and noted earlier, if it did. */
+export const readEarlier = (key: Key): Item | undefined => storage.getStore()?.readEarlier.get(keyText(key));
+
+/**
+ * Reads once per request: the first call under `id` runs `read`, later ones in the same request
+ * get its answer (a failed read is not kept). Outside a request, reads every time. Only for what
+ * the request itself does not change (a table's schema during a record write).
+ */
+export const oncePerRequest = <T>(id: string, read: () => Promise<T>): Promise<T> => {
+  const scope = storage.getStore();
+  if (!scope) return read();
+  const known = scope.memo.get(id) as Promise<T> | undefined;
+  if (known) return known;
+  const started = read();
+  scope.memo.set(id, started);
+  started.catch(() => scope.memo.delete(id));
+  return started;
 };

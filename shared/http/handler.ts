@@ -31,7 +31,7 @@ import { combineLookups, getItems, type Item, type ItemLookup } from '#shared/db
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
-import { type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
+import { noteRead, type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
 import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
 import {
   type HandlerName,
@@ -42,7 +42,7 @@ import {
   resourceOf,
   routeOf,
 } from '#shared/routes.ts';
-import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
+import { foreignTableKeys, loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { touchAccessToken } from '#shared/users/access-tokens.ts';
 import { withIdempotency } from './idempotency.ts';
 import { parseQueryString } from './query-string.ts';
@@ -256,13 +256,18 @@ export const defineHandler = <
     } catch (error) {
       inputError = error;
     }
-    // One strongly consistent batch: the token, its user, the resource and the route's extras.
+    // One strongly consistent batch: the token, its user, the resource and the route's extras, and
+    // the tables a cached schema links to (a record route then reads no foreign schema).
     const userId = credential.userId;
+    const foreignKeys =
+      input && decl?.kind === 'table' && route.schema ? foreignTableKeys(resourceRefOf(decl, input).id) : [];
     let loaded = await getItems([
       ...credentialKeys(credential),
       ...(input && decl ? declaredKeys(decl, input, userId) : []),
+      ...foreignKeys,
       ...(input && spec.preload ? spec.preload(userId, input) : []),
     ]);
+    noteRead(foreignKeys.map((k) => [k, loaded.get(k)] as const));
     const principal = principalFrom(credential, loaded);
     // After principalFrom: a temporary token whose parent is gone is a 401 here too, not a 403.
     if (route.auth === 'personal' && credential.kind === 'temporary')
@@ -379,7 +384,9 @@ const TIMEOUT_EARLY_MS = 250;
  * is safe); a journaled write under way is a 504 `write_interrupted` (the repair worker finishes
  * or undoes it); any other write sent is a 504 `outcome_unknown`.
  */
-export const deadlineError = (scope: RequestScope | undefined): HttpError => {
+export const deadlineError = (
+  scope: Pick<RequestScope, 'writesSent' | 'openWrites'> | undefined,
+): HttpError => {
   if (scope && scope.openWrites > 0) return new WriteInterruptedError(REPAIR_WITHIN_SECONDS);
   if (scope && scope.writesSent > 0)
     return new OutcomeUnknownError(

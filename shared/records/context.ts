@@ -22,15 +22,16 @@ export const collaboratorsFor = async (schema: TableSchema, spaceId: string): Pr
   return members.map((m) => ({ id: String(m.userId), title: String(m.userName), email: String(m.email) }));
 };
 
-/** What converting written values needs. */
+/** What converting written values needs; `withCollaborators: false` when no user cell is written. */
 export const writeContextFor = async (
   principal: Principal,
   located: Located,
   schema: TableSchema,
+  withCollaborators = true,
 ): Promise<WriteContext> => ({
   now: new Date(),
   user: userRefOf(principal),
-  collaborators: await collaboratorsFor(schema, located.spaceId),
+  collaborators: withCollaborators ? await collaboratorsFor(schema, located.spaceId) : [],
   newChoiceId: () => newId('choice'),
 });
 

@@ -1,7 +1,7 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
-import { convertRecords } from './cells.ts';
+import { convertRecords, fieldKeyOf } from './cells.ts';
 import { writeContextFor } from './context.ts';
 
 /**
@@ -16,7 +16,15 @@ export const convertWrite = async (
   records: readonly { fields: Record<string, unknown> }[],
   options: { fieldKeyType: FieldKeyType; typecast: boolean },
 ) => {
-  const ctx = await writeContextFor(principal, located, schema);
+  // The space's collaborators are read only when a user cell may be written: a value given for a
+  // user field, or a user field whose default names someone other than the caller.
+  const userFields = schema.fields.filter((f) => f.type === 'user');
+  const userKeys = new Set(userFields.map((f) => fieldKeyOf(f, options.fieldKeyType)));
+  const namesOthers = (d: unknown) => (Array.isArray(d) ? d : d == null ? [] : [d]).some((id) => id !== 'me');
+  const writesUsers =
+    userFields.some((f) => namesOthers(f.options.defaultValue)) ||
+    records.some((r) => Object.keys(r.fields).some((k) => userKeys.has(k)));
+  const ctx = await writeContextFor(principal, located, schema, writesUsers);
   const converted = convertRecords(
     schema.fields,
     records.map((r) => r.fields),

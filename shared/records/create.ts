@@ -48,35 +48,39 @@ export const createRecords = async (
     : converted.changes.map((c) => applyDefaults(fields, c, ctx));
   for (const c of cells) assertNotNull(fields, (id) => c.get(id));
   const ids = cells.map(() => newId('record'));
-  const links = await resolveLinks(
-    schema,
-    fields,
-    ids.map((id, i) => ({
-      recordId: id,
-      before: undefined,
-      cells: cells[i] as Map<string, unknown>,
-      titles: converted.linkTitles[i],
-    })),
-  );
+  const linkWrites = ids.map((id, i) => ({
+    recordId: id,
+    before: undefined,
+    cells: cells[i] as Map<string, unknown>,
+    titles: converted.linkTitles[i],
+  }));
+  const uniqueClaims = () =>
+    uniqueSteps(
+      tableId,
+      ids.flatMap((recordId, i) =>
+        fields
+          .filter((f) => f.unique)
+          .map((field) => ({ recordId, field, from: undefined, to: cells[i]?.get(field.id) })),
+      ),
+    );
+  // One round for the reads that do not depend on each other: the linked records, the unique
+  // claims (after the links when a link field is unique: resolving fills its cells), the
+  // autoNumbers (a write refused after this leaves a gap, as any failed write does) and, for a
+  // write large enough for the journal, interrupted earlier ones.
+  const large = ids.length * 2 > MAX_TRANSACTION_ITEMS;
+  const uniqueAfterLinks = fields.some((f) => f.unique && f.type === 'link');
+  const [links, uniqueFirst, first] = await Promise.all([
+    resolveLinks(schema, fields, linkWrites),
+    uniqueAfterLinks ? undefined : uniqueClaims(),
+    allocateAutoNumbers(tableId, ids.length),
+    large ? recoverInterrupted(tableId) : undefined,
+  ]);
+  const unique = uniqueFirst ?? (await uniqueClaims());
   // Sizes once the cells are final: defaults filled, typecast done, self-link other sides joined.
   const fieldOf = (id: string) => fields.find((f) => f.id === id);
   cells.forEach((c, i) => {
     assertRecordFits(cells.length > 1 ? `Record ${i + 1} of the request` : 'The record', c, fieldOf);
   });
-  const unique = await uniqueSteps(
-    tableId,
-    ids.flatMap((recordId, i) =>
-      fields
-        .filter((f) => f.unique)
-        .map((field) => ({ recordId, field, from: undefined, to: cells[i]?.get(field.id) })),
-    ),
-  );
-  // A write this large goes through the journal: look for interrupted ones while numbers are allocated.
-  const large = ids.length * 2 > MAX_TRANSACTION_ITEMS;
-  const [first] = await Promise.all([
-    allocateAutoNumbers(tableId, ids.length),
-    large ? recoverInterrupted(tableId) : undefined,
-  ]);
   const now = ctx.now.toISOString();
   const items = ids.map((id, i) =>
     newRecordItem(tableId, {

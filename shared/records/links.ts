@@ -2,11 +2,12 @@ import { ValidationError } from '#shared/core/errors.ts';
 import { getItems, type Item, queryAll } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
+import { noteRead, readEarlier } from '#shared/db/request-scope.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import { cellBytes } from '#shared/fields/size.ts';
 import type { Field, ReadContext } from '#shared/fields/types.ts';
 import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
-import { loadSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
+import { loadForeignSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import { assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
 import { cellOf, NO_LINKS, type RecordItem } from './model.ts';
 
@@ -78,7 +79,7 @@ export const resolveLinks = async (
 
   for (const field of linkFields) {
     const opts = linkOptions(field);
-    const foreign = await loadSchema(opts.foreignTableId);
+    const foreign = await loadForeignSchema(opts.foreignTableId);
     for (const f of foreign.fields) if (!fieldsById.has(f.id)) fieldsById.set(f.id, f);
     for (const w of writes) {
       if (!w.cells.has(field.id)) continue;
@@ -103,6 +104,14 @@ export const resolveLinks = async (
           );
       }
     }
+    // Another table's records keep their titles through this write: the answer reuses them.
+    if (opts.foreignTableId !== tableId)
+      noteRead(
+        wanted.map((id) => [
+          keys.record(opts.foreignTableId, id),
+          loaded.get(keys.record(opts.foreignTableId, id)),
+        ]),
+      );
     for (const id of wanted) {
       const item = loaded.get(keys.record(opts.foreignTableId, id));
       if (item && !working.has(ref(opts.foreignTableId, id)))
@@ -208,6 +217,9 @@ const versionedPut = (item: RecordItem): Step => {
   };
 };
 
+/** Primary field types whose value a write of a link's other side changes. */
+const CHANGES_WITH_WRITES = new Set(['lastModifiedTime', 'lastModifiedBy']);
+
 /**
  * Titles of the records linked from `items` through the schema's link fields: one batched read
  * per foreign table of only the attributes its primary field needs.
@@ -227,15 +239,28 @@ export const linkTitlesFor = async (
       const map = new Map<string, string>();
       titles.set(field.id, map);
       if (ids.length === 0) return;
-      const foreign = await loadSchema(opts.foreignTableId);
+      const foreign = await loadForeignSchema(opts.foreignTableId);
       const primary = primaryField(foreign);
-      const loaded = await getItems(
-        ids.map((id) => keys.record(opts.foreignTableId, id)),
-        ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb', primary.id],
-      );
+      // Records a link write of this request read before writing, unless their title may have
+      // changed by it (a record of this table, a primary field that follows modification).
+      const reusable =
+        opts.foreignTableId !== String(schema.table.id) && !CHANGES_WITH_WRITES.has(primary.type);
+      const known = new Map<string, RecordItem>();
+      for (const id of ids) {
+        const item = reusable ? readEarlier(keys.record(opts.foreignTableId, id)) : undefined;
+        if (item) known.set(id, item as RecordItem);
+      }
+      const toRead = ids.filter((id) => !known.has(id));
+      const loaded = toRead.length
+        ? await getItems(
+            toRead.map((id) => keys.record(opts.foreignTableId, id)),
+            ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb', primary.id],
+          )
+        : undefined;
       const kind = fieldKind(primary.type);
       for (const id of ids) {
-        const item = loaded.get(keys.record(opts.foreignTableId, id)) as RecordItem | undefined;
+        const item =
+          known.get(id) ?? (loaded?.get(keys.record(opts.foreignTableId, id)) as RecordItem | undefined);
         if (!item) continue;
         const v = cellOf(item, primary);
         map.set(id, v === undefined ? '' : kind.toText(v, primary, NO_LINKS));

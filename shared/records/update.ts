@@ -6,7 +6,7 @@ import {
   PreconditionFailedError,
   ValidationError,
 } from '#shared/core/errors.ts';
-import { getItems } from '#shared/db/client.ts';
+import { getItems, type Item } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { StoredCell } from '#shared/fields/types.ts';
@@ -29,6 +29,11 @@ const ensureFound = (ids: readonly string[], items: readonly (RecordItem | undef
     if (!item) throw new NotFoundError(`Record ${id} not found`);
     return item;
   });
+
+const isRecordItem = (item: Item, tableId: string, recordId: string): boolean => {
+  const key = keys.record(tableId, recordId);
+  return item.pk === key.pk && item.sk === key.sk;
+};
 
 /** Reads records of a table by id; any missing id is a 404 naming it. */
 export const loadRecords = async (tableId: string, ids: readonly string[]): Promise<RecordItem[]> => {
@@ -199,13 +204,16 @@ export const updateRecords = async (
       ctx.now,
     ),
   ];
-  await commitSteps(tableId, steps, () =>
+  const written = await commitSteps(tableId, steps, () =>
     input.ifMatch !== undefined
       ? new PreconditionFailedError(`Record ${ids[0]} changed since the ETag ${input.ifMatch}`)
       : new ConflictError('A concurrent change to the same records won; retry the request'),
   );
-  const after = await loadRecords(tableId, ids);
-  return after;
+  // A one-record update that was one call answers the record as written; others read theirs back.
+  const [only] = ids;
+  if (ids.length === 1 && only && written && isRecordItem(written, tableId, only))
+    return [written as RecordItem];
+  return loadRecords(tableId, ids);
 };
 
 /** Expression values without the version (for updates not guarded by `If-Match`). */

@@ -1,6 +1,7 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import { type Item, queryAll } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { oncePerRequest, readEarlier } from '#shared/db/request-scope.ts';
 import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 
@@ -82,6 +83,30 @@ export const loadSchema = async (tableId: string, table?: Item): Promise<TableSc
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(tableId, schema);
   return schema;
+};
+
+/**
+ * The schema of a table that a record write or read of another table links to. Read at most once
+ * per request, and not at all on a warm Lambda when the request read the table item with
+ * authentication (`foreignTableKeys`). Never for a table the request itself changes the schema of.
+ */
+export const loadForeignSchema = (tableId: string): Promise<TableSchema> =>
+  oncePerRequest(`schema:${tableId}`, () => loadSchema(tableId, readEarlier(keys.table(tableId))));
+
+/**
+ * The table items of the tables a cached schema links to: read with authentication, they let
+ * `loadForeignSchema` answer from the cache. No read; empty when the schema is not cached.
+ */
+export const foreignTableKeys = (tableId: string): Key[] => {
+  const cached = cache.get(tableId);
+  if (!cached) return [];
+  const ids = new Set<string>();
+  for (const f of cached.fields) {
+    const foreign =
+      f.type === 'link' ? (f.options as { foreignTableId?: unknown }).foreignTableId : undefined;
+    if (typeof foreign === 'string' && foreign !== tableId) ids.add(foreign);
+  }
+  return [...ids].map((id) => keys.table(id));
 };
 
 /** The primary field (the first field of the table). */

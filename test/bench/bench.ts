@@ -282,12 +282,12 @@ const records = async (token: string, measure: Measure) => {
     call('get-record', { token, params: { tableId, recordId: ids[0] as string } }),
   );
   await measure(
-    'create 1 record',
+    'create 1 record (goal: authentication + 2 round trips)',
     () => call('create-records', { token, params: { tableId }, body: { records: [row(1)] } }),
     10,
   );
   await measure(
-    'create 100 records',
+    'create 100 records (goal: authentication + 4; journaled: not met yet)',
     () =>
       call('create-records', {
         token,
@@ -309,7 +309,7 @@ const records = async (token: string, measure: Measure) => {
     0,
   );
   await measure(
-    'update 1 record',
+    'update 1 record (goal: authentication + 2)',
     () =>
       call('update-record', {
         token,

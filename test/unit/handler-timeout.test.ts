@@ -95,7 +95,7 @@ describe('deadlineError', () => {
     ['a write sent', { writesSent: 2, openWrites: 0 }, 504, 'outcome_unknown'],
     ['a journaled write open', { writesSent: 9, openWrites: 1 }, 504, 'write_interrupted'],
   ] as const)('%s: %i %s', (_, scope, status, code) => {
-    const error = deadlineError({ deadline: 0, ...scope });
+    const error = deadlineError(scope);
 
     expect(error.status).toBe(status);
     expect(error.code).toBe(code);
