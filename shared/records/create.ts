@@ -1,6 +1,7 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError } from '#shared/core/errors.ts';
+import { allInOrder } from '#shared/core/in-order.ts';
 import { MAX_TRANSACTION_ITEMS } from '#shared/db/client.ts';
 import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -69,7 +70,7 @@ export const createRecords = async (
   // write large enough for the journal, interrupted earlier ones.
   const large = ids.length * 2 > MAX_TRANSACTION_ITEMS;
   const uniqueAfterLinks = fields.some((f) => f.unique && f.type === 'link');
-  const [links, uniqueFirst, first] = await Promise.all([
+  const [links, uniqueFirst, first] = await allInOrder([
     resolveLinks(schema, fields, linkWrites),
     uniqueAfterLinks ? undefined : uniqueClaims(),
     allocateAutoNumbers(tableId, ids.length),

@@ -6,6 +6,7 @@ import {
   PreconditionFailedError,
   ValidationError,
 } from '#shared/core/errors.ts';
+import { allInOrder } from '#shared/core/in-order.ts';
 import { getItems, type Item } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -118,8 +119,13 @@ export const updateRecords = async (
   const ids = input.records.map((r) => r.id);
   if (new Set(ids).size !== ids.length) throw new ValidationError('A record id appears twice in records');
   const tableId = located.id;
-  const { ctx, converted, fields } = await convertWrite(principal, located, schema, input.records, input);
-  const before = input.current ? ensureFound(ids, input.current) : await loadRecords(tableId, ids);
+  // Converting (it may read the collaborators) and reading the records do not wait for each other.
+  const [{ ctx, converted, fields }, before] = await allInOrder([
+    convertWrite(principal, located, schema, input.records, input),
+    input.current
+      ? Promise.resolve().then(() => ensureFound(ids, input.current ?? []))
+      : loadRecords(tableId, ids),
+  ]);
   if (input.ifMatch !== undefined && before[0] && input.ifMatch !== etagOf(before[0]))
     throw new PreconditionFailedError(`Record ${ids[0]} changed since the ETag ${input.ifMatch}`);
   // notNull: a written cell may not clear a field that must hold a value.
@@ -128,16 +134,41 @@ export const updateRecords = async (
       fields.filter((f) => cells.has(f.id)),
       (id) => cells.get(id),
     );
-  const links = await resolveLinks(
-    schema,
-    fields,
-    ids.map((id, i) => ({
-      recordId: id,
-      before: before[i],
-      cells: converted.changes[i] as Map<string, unknown>,
-      titles: converted.linkTitles[i],
-    })),
-  );
+  const uniqueClaims = () =>
+    uniqueSteps(
+      tableId,
+      ids.flatMap((recordId, i) =>
+        fields
+          .filter((f) => f.unique && converted.changes[i]?.has(f.id))
+          .map((field) => ({
+            recordId,
+            field,
+            from: cellOf(before[i] as RecordItem, field),
+            to: converted.changes[i]?.get(field.id) as StoredCell | undefined,
+          })),
+      ),
+    );
+  // The reads that do not depend on each other in one round: linked records, unique claims
+  // (after the links when a link field is unique: resolving fills its cells) and placement.
+  const uniqueAfterLinks = fields.some((f) => f.unique && f.type === 'link');
+  const [links, uniqueFirst, placed] = await allInOrder([
+    resolveLinks(
+      schema,
+      fields,
+      ids.map((id, i) => ({
+        recordId: id,
+        before: before[i],
+        cells: converted.changes[i] as Map<string, unknown>,
+        titles: converted.linkTitles[i],
+      })),
+    ),
+    uniqueAfterLinks ? undefined : uniqueClaims(),
+    placementSteps(schema, before, input.order, {
+      created: false,
+      nextAutoNumber: Number(schema.table.autoNumber ?? 0) + 1,
+    }),
+  ]);
+  const unique = uniqueFirst ?? (await uniqueClaims());
   // The record as it would be stored must fit: its other cells count too.
   converted.changes.forEach((cells, i) => {
     const item = before[i] as RecordItem;
@@ -148,23 +179,6 @@ export const updateRecords = async (
       written: new Set(cells.keys()),
       bytesBefore: cellsBytes(stored),
     });
-  });
-  const unique = await uniqueSteps(
-    tableId,
-    ids.flatMap((recordId, i) =>
-      fields
-        .filter((f) => f.unique && converted.changes[i]?.has(f.id))
-        .map((field) => ({
-          recordId,
-          field,
-          from: cellOf(before[i] as RecordItem, field),
-          to: converted.changes[i]?.get(field.id) as StoredCell | undefined,
-        })),
-    ),
-  );
-  const placed = await placementSteps(schema, before, input.order, {
-    created: false,
-    nextAutoNumber: Number(schema.table.autoNumber ?? 0) + 1,
   });
   const now = ctx.now.toISOString();
   const user = userRefOf(principal);
