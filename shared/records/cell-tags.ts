@@ -2,8 +2,8 @@ import type { TransactOp } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { type NewNotification, notificationOps } from '#shared/entities/notifications.ts';
 import type { Field, UserRef } from '#shared/fields/types.ts';
-import { NO_LINKS, type RecordItem, recordName } from '#shared/records/model.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
+import { NO_LINKS, type RecordItem, recordName } from './model.ts';
 
 /**
  * `collaboratorCellTag` notifications: a user written into a user cell of a field whose

@@ -1,22 +1,20 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError } from '#shared/core/errors.ts';
-import { allInOrder } from '#shared/core/in-order.ts';
 import { MAX_TRANSACTION_ITEMS } from '#shared/db/client.ts';
 import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';
-import { cellTagSteps } from '#shared/records/cell-tags.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
+import { cellTagSteps } from './cell-tags.ts';
 import { applyDefaults, assertNotNull } from './cells.ts';
 import { allocateAutoNumbers } from './context.ts';
 import { convertWrite } from './convert-write.ts';
 import { assertBatchSize, assertRecordFits } from './limits.ts';
-import { resolveLinks } from './links.ts';
 import { newRecordItem, type RecordItem, recordNumberItem } from './model.ts';
+import { sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
-import { uniqueSteps } from './unique.ts';
 
 export { MAX_RECORDS_PER_CALL } from './limits.ts';
 
@@ -49,34 +47,24 @@ export const createRecords = async (
     : converted.changes.map((c) => applyDefaults(fields, c, ctx));
   for (const c of cells) assertNotNull(fields, (id) => c.get(id));
   const ids = cells.map(() => newId('record'));
-  const linkWrites = ids.map((id, i) => ({
-    recordId: id,
-    before: undefined,
-    cells: cells[i] as Map<string, unknown>,
-    titles: converted.linkTitles[i],
-  }));
-  const uniqueClaims = () =>
-    uniqueSteps(
-      tableId,
-      ids.flatMap((recordId, i) =>
-        fields
-          .filter((f) => f.unique)
-          .map((field) => ({ recordId, field, from: undefined, to: cells[i]?.get(field.id) })),
-      ),
-    );
-  // One round for the reads that do not depend on each other: the linked records, the unique
-  // claims (after the links when a link field is unique: resolving fills its cells), the
-  // autoNumbers (a write refused after this leaves a gap, as any failed write does) and, for a
-  // write large enough for the journal, interrupted earlier ones.
+  // A write this large goes through the journal: look for interrupted ones while numbers are
+  // allocated (a write refused after that leaves a gap, as any failed write does).
   const large = ids.length * 2 > MAX_TRANSACTION_ITEMS;
-  const uniqueAfterLinks = fields.some((f) => f.unique && f.type === 'link');
-  const [links, uniqueFirst, first] = await allInOrder([
-    resolveLinks(schema, fields, linkWrites),
-    uniqueAfterLinks ? undefined : uniqueClaims(),
-    allocateAutoNumbers(tableId, ids.length),
-    large ? recoverInterrupted(tableId) : undefined,
-  ]);
-  const unique = uniqueFirst ?? (await uniqueClaims());
+  const {
+    links,
+    unique,
+    own: [first],
+  } = await sharedWriteSteps(
+    schema,
+    fields,
+    ids.map((id, i) => ({
+      recordId: id,
+      before: undefined,
+      cells: cells[i] as Map<string, unknown>,
+      titles: converted.linkTitles[i],
+    })),
+    [allocateAutoNumbers(tableId, ids.length), large ? recoverInterrupted(tableId) : undefined],
+  );
   // Sizes once the cells are final: defaults filled, typecast done, self-link other sides joined.
   const fieldOf = (id: string) => fields.find((f) => f.id === id);
   cells.forEach((c, i) => {
@@ -115,7 +103,7 @@ export const createRecords = async (
     }),
     ...placed.steps,
     ...unique,
-    ...links.steps,
+    ...links,
     ...cellTagSteps(
       {
         schema,

@@ -3,10 +3,9 @@ import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
-import { resolveLinks } from './links.ts';
-import { cellOf, type RecordItem, recordNumberItem } from './model.ts';
+import { type RecordItem, recordNumberItem } from './model.ts';
+import { sharedWriteSteps } from './pipeline.ts';
 import { orderEntryKey } from './placement.ts';
-import { uniqueSteps } from './unique.ts';
 import { loadRecords } from './update.ts';
 
 /**
@@ -26,22 +25,16 @@ export const deleteRecords = async (
   const tableId = String(schema.table.id);
   const items = await loadRecords(tableId, unique);
   const linkFields = schema.fields.filter((f) => f.type === 'link');
-  const links = await resolveLinks(
+  const { links, unique: claims } = await sharedWriteSteps(
     schema,
     schema.fields,
     items.map((item) => ({
       recordId: item.id,
       before: item,
       cells: new Map(linkFields.map((f) => [f.id, undefined])),
+      deleted: true,
     })),
-  );
-  const claims = await uniqueSteps(
-    tableId,
-    items.flatMap((item) =>
-      schema.fields
-        .filter((f) => f.unique)
-        .map((field) => ({ recordId: item.id, field, from: cellOf(item, field), to: undefined })),
-    ),
+    [],
   );
   const steps: Step[] = [
     ...items.flatMap((item): Step[] => [
@@ -66,7 +59,7 @@ export const deleteRecords = async (
       }),
     ]),
     ...claims,
-    ...links.steps,
+    ...links,
   ];
   await commitSteps(tableId, steps, () =>
     expectedVersion === undefined

@@ -10,18 +10,16 @@ import { allInOrder } from '#shared/core/in-order.ts';
 import { getItems, type Item } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
-import type { StoredCell } from '#shared/fields/types.ts';
-import { cellTagSteps } from '#shared/records/cell-tags.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
+import { cellTagSteps } from './cell-tags.ts';
 import { assertNotNull, type CellChanges, isEmptyCell } from './cells.ts';
 import { userRefOf } from './context.ts';
 import { convertWrite } from './convert-write.ts';
 import { assertBatchSize, assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
-import { resolveLinks } from './links.ts';
-import { cellOf, etagOf, type RecordItem } from './model.ts';
+import { etagOf, type RecordItem } from './model.ts';
+import { sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
-import { uniqueSteps } from './unique.ts';
 
 /** The records read beforehand, or a 404 naming the first that was not found. */
 const ensureFound = (ids: readonly string[], items: readonly (RecordItem | undefined)[]): RecordItem[] =>
@@ -134,41 +132,26 @@ export const updateRecords = async (
       fields.filter((f) => cells.has(f.id)),
       (id) => cells.get(id),
     );
-  const uniqueClaims = () =>
-    uniqueSteps(
-      tableId,
-      ids.flatMap((recordId, i) =>
-        fields
-          .filter((f) => f.unique && converted.changes[i]?.has(f.id))
-          .map((field) => ({
-            recordId,
-            field,
-            from: cellOf(before[i] as RecordItem, field),
-            to: converted.changes[i]?.get(field.id) as StoredCell | undefined,
-          })),
-      ),
-    );
-  // The reads that do not depend on each other in one round: linked records, unique claims
-  // (after the links when a link field is unique: resolving fills its cells) and placement.
-  const uniqueAfterLinks = fields.some((f) => f.unique && f.type === 'link');
-  const [links, uniqueFirst, placed] = await allInOrder([
-    resolveLinks(
-      schema,
-      fields,
-      ids.map((id, i) => ({
-        recordId: id,
-        before: before[i],
-        cells: converted.changes[i] as Map<string, unknown>,
-        titles: converted.linkTitles[i],
-      })),
-    ),
-    uniqueAfterLinks ? undefined : uniqueClaims(),
-    placementSteps(schema, before, input.order, {
-      created: false,
-      nextAutoNumber: Number(schema.table.autoNumber ?? 0) + 1,
-    }),
-  ]);
-  const unique = uniqueFirst ?? (await uniqueClaims());
+  const {
+    links,
+    unique,
+    own: [placed],
+  } = await sharedWriteSteps(
+    schema,
+    fields,
+    ids.map((id, i) => ({
+      recordId: id,
+      before: before[i],
+      cells: converted.changes[i] as Map<string, unknown>,
+      titles: converted.linkTitles[i],
+    })),
+    [
+      placementSteps(schema, before, input.order, {
+        created: false,
+        nextAutoNumber: Number(schema.table.autoNumber ?? 0) + 1,
+      }),
+    ],
+  );
   // The record as it would be stored must fit: its other cells count too.
   converted.changes.forEach((cells, i) => {
     const item = before[i] as RecordItem;
@@ -203,7 +186,7 @@ export const updateRecords = async (
     }),
     ...placed.steps,
     ...unique,
-    ...links.steps,
+    ...links,
     ...cellTagSteps(
       {
         schema,
