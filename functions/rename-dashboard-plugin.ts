@@ -10,7 +10,7 @@ const params = z.object({
 });
 const body = z.object({ name: displayName });
 
-// ★12: authentication (one batch) and one conditional UpdateItem.
+// Renaming a dashboard plugin install: authentication (one batch) and one conditional UpdateItem.
 export const handler = defineHandler('rename-dashboard-plugin', { params, body }, async ({ params, body }) =>
   renameDashboardPlugin(params.baseId, params.dashboardId, params.pluginInstallId, body.name),
 );

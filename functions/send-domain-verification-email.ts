@@ -6,7 +6,8 @@ import { sendVerificationEmail } from '#shared/organizations/verification.ts';
 
 const body = z.object({ domain: domainName, email: z.optional(z.string().check(z.maxLength(254))) });
 
-// ★14: the organization and the domain item come with authentication; one conditional write; the mail.
+// Domain verification mail: the organization and the domain item come with authentication; one
+// conditional write; the mail.
 export const handler = defineHandler(
   'send-domain-verification-email',
   {

@@ -696,7 +696,8 @@ export const ROUTES = [
     sendsMail: true,
   },
 
-  // Trash (shared/trash/*): restore and ★9 check the delete right on the item's resource themselves
+  // Trash (shared/trash/*): restore and the delete for good check the delete right on the item's
+  // resource themselves
   {
     method: 'GET',
     path: '/trash',

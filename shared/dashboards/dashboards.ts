@@ -7,12 +7,13 @@ import { newId, nodeIdOf } from '#shared/ids.ts';
 import { checkInstallable } from '#shared/plugins/plugins.ts';
 
 /**
- * Dashboards and the plugins installed on them (endpoints.md "Dashboards and plugins", ★12).
+ * Dashboards and the plugins installed on them (endpoints.md "Dashboards and plugins": dashboards,
+ * installs and renaming an install).
  *
  * Storage: everything lives in the base's partition, so the base's permanent delete removes it.
  * A dashboard is `DASH#<dsh>` (name, `layoutVersion`); each install is its own item
- * `DASH#<dsh>#PLI#<pli>` holding the plugin id, the install's name and its layout box, so ★12
- * (rename an install) is one conditional UpdateItem that also answers the plugin id: with
+ * `DASH#<dsh>#PLI#<pli>` holding the plugin id, the install's name and its layout box, so
+ * renaming an install is one conditional UpdateItem that also answers the plugin id: with
  * authentication, 2 sequential round trips.
  *
  * Decisions where the contract is silent:
@@ -264,7 +265,7 @@ export const removeDashboardPlugin = async (
   deleteItem(keys.dashboardPlugin(baseId, dashboardId, pluginInstallId), () => installGone(pluginInstallId));
 
 /**
- * ★12: renames a plugin installed on a dashboard: one conditional UpdateItem whose answer holds
+ * Renames a plugin installed on a dashboard: one conditional UpdateItem whose answer holds
  * the plugin id (404 when the install is not on this dashboard of this base).
  */
 export const renameDashboardPlugin = async (

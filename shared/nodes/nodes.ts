@@ -26,7 +26,8 @@ import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.t
 import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';
 
 /**
- * Project nodes: the sidebar tree of a base (endpoints.md "Project nodes", ★15, ordering.md).
+ * Project nodes: the sidebar tree of a base (endpoints.md "Project nodes" and the permanent
+ * delete, ordering.md).
  *
  * Decisions where the contract is silent:
  * - `GET /base/{baseId}/node` answers a flat list in depth-first order (a folder, then its
@@ -47,8 +48,8 @@ import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';
  * - Only an empty folder can be deleted (400 otherwise), softly or for good; "empty" counts the
  *   nodes shown in it (a trashed table inside does not count; restored, it shows at the root).
  * - `DELETE …/node/{id}` on a dashboard deletes it with its plugin installs (dashboards have no
- *   trash), like ★15. ★15 on a table in the trash deletes it for good too (its node is kept while
- *   it is in the trash, hidden from the tree).
+ *   trash), like the permanent delete. The permanent delete of a table in the trash deletes it
+ *   too (its node is kept while it is in the trash, hidden from the tree).
  * - Order keys are fractional keys in an attribute of the node; a move writes one node. When the
  *   gap between two neighbours has no room left (keys over 64 characters) or a list holds tables
  *   that have no node item yet, the whole sibling list gets fresh keys in one commit.
@@ -303,9 +304,9 @@ export const deleteNode = async (
 };
 
 /**
- * ★15: deletes a node's resource for good, with no trash item: a table (also one in the trash)
- * through the table's permanent delete, a dashboard with its plugin installs, an empty folder.
- * A folder with children is a 400.
+ * The permanent delete of a node: deletes its resource for good, with no trash item: a table
+ * (also one in the trash) through the table's permanent delete, a dashboard with its plugin
+ * installs, an empty folder. A folder with children is a 400.
  */
 export const deleteNodePermanently = async (
   principal: Principal,

@@ -119,10 +119,11 @@ const sentRecently = (item: Item, now: Date) =>
   typeof item.lastSentTime === 'string' && Date.parse(item.lastSentTime) + MAIL_INTERVAL_MS > now.getTime();
 
 /**
- * ★14: stores a new code's hash (the previous code is void) and mails the code. At most one mail
- * per domain per 60 s, enforced by the write's condition on `lastSentTime` (two racing calls: one
- * wins, the other is a 429 with `Retry-After`). When the mail cannot be sent the stored code and
- * the sending time are put back, so the caller may retry at once.
+ * Domain verification, sending the mail: stores a new code's hash (the previous code is void)
+ * and mails the code. At most one mail per domain per 60 s, enforced by the write's condition on
+ * `lastSentTime` (two racing calls: one wins, the other is a 429 with `Retry-After`). When the
+ * mail cannot be sent the stored code and the sending time are put back, so the caller may retry
+ * at once.
  */
 export const sendVerificationEmail = async (
   principal: Principal,

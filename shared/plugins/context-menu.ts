@@ -6,7 +6,8 @@ import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.t
 import { checkInstallable } from './plugins.ts';
 
 /**
- * A table's plugin context menu (endpoints.md "Dashboards and plugins", ★13, ordering.md).
+ * A table's plugin context menu (endpoints.md "Dashboards and plugins": install, list and move;
+ * ordering.md).
  *
  * Each entry is one item in the table's schema partition (`MENU#<pli>`, type `contextMenuPlugin`,
  * which the schema loader ignores), so the table's purge removes it and one query lists the
@@ -168,7 +169,7 @@ const rebalance = async (tableId: string, inOrder: readonly MenuEntry[], fresh?:
 };
 
 /**
- * ★13: moves an entry of a table's context menu before or after another entry of the same menu.
+ * Moves an entry of a table's context menu before or after another entry of the same menu.
  * One query and one write (a single update, or a rebalancing transaction when the gap is full).
  */
 export const moveContextMenuPlugin = async (input: {

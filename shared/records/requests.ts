@@ -22,35 +22,36 @@ const writeOptions = {
 // More than 1000 records is a 413, answered by the shared write functions, not a 400 here.
 const ANY = Number.MAX_SAFE_INTEGER;
 
-/** Body of ★5. */
+/** Body of `POST /table/{tableId}/record` (create records). */
 export const createRecordsBody = z.object({
   records: listOf(z.object({ fields: jsonObject }), 0, ANY),
   ...writeOptions,
 });
 
-/** Body of ★6. */
+/** Body of `PATCH /table/{tableId}/record` (update records in a batch). */
 export const updateRecordsBody = z.object({
   records: listOf(z.object({ id: idOf('record'), fields: jsonObject }), 1, ANY),
   ...writeOptions,
 });
 
-/** Body of ★2. */
+/** Body of `PATCH /table/{tableId}/record/{recordId}` (update one record). */
 export const updateRecordBody = z.object({ record: z.object({ fields: jsonObject }), ...writeOptions });
 
 /**
- * ★7's ids in the query (`recordIds[]=…`, what Teable's client sends). 1000 ids take ~36 KB of
- * URL, over API Gateway's 10 KB for the request line and headers: large batches use the body.
+ * The batch delete's ids in the query (`recordIds[]=…`, what Teable's client sends). 1000 ids
+ * take ~36 KB of URL, over API Gateway's 10 KB for the request line and headers: large batches
+ * use the body.
  */
 export const deleteRecordsQuery = z.object({
   recordIds: z.optional(z.pipe(queryList(idOf('record')), listOf(z.string(), 1, ANY))),
 });
 
-/** ★7's ids in a JSON body `{"recordIds": [...]}`: the same rules as the query form. */
+/** The batch delete's ids in a JSON body `{"recordIds": [...]}`: the same rules as the query form. */
 export const deleteRecordsBody = z.object({ recordIds: z.optional(listOf(idOf('record'), 1, ANY)) });
 
 /**
- * The ids of ★7 from whichever form carried them. Neither is a 400, and so is both: the call
- * deletes for good, so two lists that may differ are refused rather than one picked.
+ * The ids of a batch delete from whichever form carried them. Neither is a 400, and so is both:
+ * the call deletes for good, so two lists that may differ are refused rather than one picked.
  */
 export const deleteRecordIds = (
   query: { recordIds?: string[] | undefined },

@@ -177,7 +177,7 @@ export const restoreTrashItem = async ({ entry, items }: ResolvedTrash): Promise
   );
 };
 
-/** ★9: deletes the trashed resource for good (see the permanent deletes for what goes, and when). */
+/** Deletes the trashed resource for good (see the permanent deletes for what goes, and when). */
 export const deleteTrashItemForGood = async ({ entry }: ResolvedTrash, userId: string): Promise<void> => {
   if (entry.resourceType === 'space') await deleteSpacePermanently(entry.resourceId, userId);
   else if (entry.resourceType === 'base')

@@ -170,7 +170,7 @@ const requests = async () => {
   }
 };
 
-/** ★14 send the verification mail, and verify with its code (each run on a domain of its own). */
+/** Domain verification: send the mail, and verify with its code (each run on a domain of its own). */
 const organizations = async (token: string, measure: Measure) => {
   const { call } = await import('#test/support/invoke.ts');
   const { latestCode } = await import('#test/support/outbox.ts');
@@ -185,7 +185,7 @@ const organizations = async (token: string, measure: Measure) => {
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---|');
   await measure(
-    '★14 POST …/send-verification-email (mail to the local outbox)',
+    'domain verification: POST …/send-verification-email (mail to the local outbox)',
     () => {
       const domain = toSend.shift() as string;
       return call('send-domain-verification-email', {
@@ -366,7 +366,7 @@ const records = async (token: string, measure: Measure) => {
   );
 };
 
-/** A table's plugin context menu: install, list and ★13 move (goal ≤ 3 sequential round trips). */
+/** A table's plugin context menu: install, list and move (goal ≤ 3 sequential round trips). */
 const contextMenu = async (token: string, measure: Measure) => {
   const { call } = await import('#test/support/invoke.ts');
   const space = (await call('create-space', { token, body: { name: 'Menus' } })).body.id;
@@ -390,7 +390,7 @@ const contextMenu = async (token: string, measure: Measure) => {
   );
   // Alternate two moves so that every call really moves an entry (a move to where it is writes nothing).
   let turn = 0;
-  await measure('★13 move a context-menu plugin (goal ≤ 3)', () => {
+  await measure('move a context-menu plugin (goal ≤ 3)', () => {
     turn++;
     const [moved, anchor] = turn % 2 ? [ids[8], ids[3]] : [ids[3], ids[8]];
     return call('move-context-menu-plugin', {
@@ -406,7 +406,10 @@ const contextMenu = async (token: string, measure: Measure) => {
   );
 };
 
-/** Dashboards and project nodes: ★12 rename an install (goal ≤ 2), the tree, a move and ★15. */
+/**
+ * Dashboards and project nodes: renaming an install (goal ≤ 2), the tree, a move and deleting
+ * nodes for good.
+ */
 const nodesAndDashboards = async (token: string, measure: Measure) => {
   const { call } = await import('#test/support/invoke.ts');
   const { resetCalls } = await import('#shared/db/metrics.ts');
@@ -450,7 +453,7 @@ const nodesAndDashboards = async (token: string, measure: Measure) => {
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---|');
   let n = 0;
-  await measure('★12 rename a dashboard plugin install (goal ≤ 2)', () =>
+  await measure('rename a dashboard plugin install (goal ≤ 2)', () =>
     call('rename-dashboard-plugin', {
       token,
       params: { baseId, dashboardId, pluginInstallId: installs[n++ % installs.length] as string },
@@ -471,11 +474,11 @@ const nodesAndDashboards = async (token: string, measure: Measure) => {
       body: { anchorId: nodeIdOf(anchor as string), position: 'before' },
     });
   });
-  await measure('★15 delete an empty folder for good', () =>
+  await measure('delete a node for good: an empty folder', () =>
     call('delete-node-permanently', { token, params: { baseId, nodeId: folders.pop() as string } }),
   );
   await measure(
-    '★15 delete a dashboard (1 install) for good',
+    'delete a node for good: a dashboard (1 install)',
     () =>
       call('delete-node-permanently', {
         token,
@@ -484,7 +487,7 @@ const nodesAndDashboards = async (token: string, measure: Measure) => {
     5,
   );
   await measure(
-    '★15 delete a table for good (the request; its partitions are purged in the background)',
+    'delete a node for good: a table (the request; its partitions are purged in the background)',
     async () => {
       await drainPurges(); // the previous table's background purge must not count here
       resetCalls();

@@ -1,54 +1,15 @@
-import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { type ChildProcess, execSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startProgram, stopProgram } from '#test/support/local-program.ts';
 
 /**
  * Issue 10.5: when DynamoDB Local dies under `npm start`, the API keeps answering (503 with the
  * error body and Retry-After), says so in its log, starts DynamoDB Local again with the same data
  * folder and serves normally once it is back.
  */
-
-/** Runs `npm start`'s program on its own data folder and port, collecting its output. */
-const start = (dataDir: string, extra: string[] = []) => {
-  // The test run's own DynamoDB settings must not leak into the program under test.
-  const { AWS_ENDPOINT_URL_DYNAMODB, TABLE_NAME, SIGNING_KEYS_FILE, ...env } = process.env;
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'infra/local/start.ts', '--port', '0', ...extra],
-    { env: { ...env, LOCAL_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const ready = new Promise<{ api: string; token: string }>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const api = /^API {2}(\S+)$/m.exec(out)?.[1];
-      const token = /^Token {2}(\S+)$/m.exec(out)?.[1];
-      if (api && token) {
-        clearInterval(timer);
-        resolve({ api, token });
-      }
-      if (child.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error(`start exited early:\n${out}`));
-      }
-    }, 100);
-  });
-  return { child, ready, output: () => out };
-};
-
-const stop = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
 
 /** Process ids of the DynamoDB Local started on this data folder (or in memory on this port). */
 const javaPids = (marker: string): number[] =>
@@ -70,7 +31,7 @@ const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs: number, 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null) await stop(c);
+  for (const c of children) if (c.exitCode === null) await stopProgram(c);
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
@@ -85,7 +46,7 @@ describe('npm start when DynamoDB Local dies', () => {
   it('answers 503 with the error body while the database is down, restarts it on the same data and serves again', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'workspace-db-down-'));
     dirs.push(dataDir);
-    const run = start(dataDir);
+    const run = startProgram(dataDir);
     children.push(run.child);
     const { api, token } = await run.ready;
     const auth = { authorization: `Bearer ${token}` };
@@ -135,14 +96,14 @@ describe('npm start when DynamoDB Local dies', () => {
       'Before',
     ]);
 
-    expect(await stop(run.child)).toBe(0);
+    expect(await stopProgram(run.child)).toBe(0);
     expect(javaPids(dataDir)).toEqual([]);
   }, 120_000);
 
   it('in memory: restarts DynamoDB Local empty, with the table and a new admin token, and says so', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'workspace-db-down-mem-'));
     dirs.push(dataDir);
-    const run = start(dataDir, ['--in-memory']);
+    const run = startProgram(dataDir, ['--in-memory']);
     children.push(run.child);
     const { api, token } = await run.ready;
     const port = /^DynamoDB Local http:\/\/127\.0\.0\.1:(\d+) /m.exec(run.output())?.[1] as string;
@@ -165,7 +126,7 @@ describe('npm start when DynamoDB Local dies', () => {
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ email: 'admin@localhost' });
 
-    expect(await stop(run.child)).toBe(0);
+    expect(await stopProgram(run.child)).toBe(0);
     expect(javaPids(`-port ${port} -inMemory`)).toEqual([]);
   }, 120_000);
 });

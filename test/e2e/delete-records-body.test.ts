@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '#shared/ids.ts';
-import { startTestServer } from '#test/support/server.ts';
+import { useTestServer } from '#test/support/server.ts';
 import { newTable } from '#test/support/workspace.ts';
 
 /**
@@ -8,13 +8,7 @@ import { newTable } from '#test/support/workspace.ts';
  * as in the query (Teable's client), with the same rules; both at once is a 400.
  */
 
-let api: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  api = await startTestServer();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestServer();
 
 /** A table of three records, made in process; the calls under test go over HTTP. */
 const threeRecords = async () => {

@@ -1,18 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomBase62 } from '#shared/ids.ts';
 import { seedRecords } from '#test/bench/seed.ts';
 import { newUser } from '#test/support/fixtures.ts';
-import { startTestServer } from '#test/support/server.ts';
+import { newBaseOverHttp, useTestServer } from '#test/support/server.ts';
 
-let api: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  api = await startTestServer();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestServer();
 
 /** A raw GET (no automatic decompression): status, headers and body bytes. */
 const rawGet = (url: string, headers: Record<string, string>) =>
@@ -32,9 +26,8 @@ const rawGet = (url: string, headers: Record<string, string>) =>
 const wideTable = async (notes: (i: number) => string) => {
   const user = await newUser();
   const token = user.auth;
-  const space = await api.request('POST', '/space', { token, body: { name: 'Wide' } });
-  const base = await api.request('POST', '/base', { token, body: { spaceId: space.body.id } });
-  const table = await api.request('POST', `/base/${base.body.id}/table`, {
+  const baseId = await newBaseOverHttp(api, token, 'Wide');
+  const table = await api.request('POST', `/base/${baseId}/table`, {
     token,
     body: {
       name: 'Wide',

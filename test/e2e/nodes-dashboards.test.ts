@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { newUser } from '#test/support/fixtures.ts';
-import { startTestServer } from '#test/support/server.ts';
+import { newBaseOverHttp, useTestServer } from '#test/support/server.ts';
 
-let api: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  api = await startTestServer();
-});
-afterAll(async () => {
-  await api.close();
-});
-
-type Caller = Awaited<ReturnType<typeof newUser>>;
-
-const newBase = async (owner: Caller) => {
-  const space = await api.request('POST', '/space', { token: owner.auth, body: { name: 'Team' } });
-  const base = await api.request('POST', '/base', { token: owner.auth, body: { spaceId: space.body.id } });
-  return base.body.id as string;
-};
+const api = useTestServer();
 
 describe('dashboards over HTTP', () => {
-  it('creates a dashboard, installs a plugin and renames the install (★12)', async () => {
+  it('creates a dashboard, installs a plugin and renames the plugin install', async () => {
     const owner = await newUser({ name: 'Owner' });
-    const baseId = await newBase(owner);
+    const baseId = await newBaseOverHttp(api, owner.auth, 'Team');
     const plugin = await api.request('POST', '/plugin', {
       token: owner.auth,
       body: { name: 'Chart', positions: ['dashboard'] },
@@ -81,9 +67,9 @@ describe('dashboards over HTTP', () => {
 });
 
 describe('project nodes over HTTP', () => {
-  it('builds a tree, moves nodes and deletes a table, a dashboard and a folder for good (★15)', async () => {
+  it('builds a tree, moves nodes and deletes a table, a dashboard and a folder for good through their nodes', async () => {
     const owner = await newUser({ name: 'Owner' });
-    const baseId = await newBase(owner);
+    const baseId = await newBaseOverHttp(api, owner.auth, 'Team');
     const nodes = `/base/${baseId}/node`;
     const table = await api.request('POST', `/base/${baseId}/table`, {
       token: owner.auth,

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomBase62 } from '#shared/ids.ts';
 import { createUser } from '#shared/users/users.ts';
 import { latestCode, mailsTo } from '#test/support/outbox.ts';
-import { startTestServer } from '#test/support/server.ts';
+import { useTestServer } from '#test/support/server.ts';
 
-let api: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  api = await startTestServer();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestServer();
 
 describe('organizations and domain verification over HTTP', () => {
   it('creates an organization, adds a domain, mails a code to the outbox, verifies it with that code', async () => {

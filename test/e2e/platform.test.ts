@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newUser } from '#test/support/fixtures.ts';
-import { startTestServer } from '#test/support/server.ts';
+import { useTestServer } from '#test/support/server.ts';
 
-let api: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  api = await startTestServer();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestServer();
 
 describe('the platform over HTTP', () => {
   it('serves a client through me, spaces, collaborators, notifications and a temp token', async () => {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newUser } from '#test/support/fixtures.ts';
-import { startTestServer } from '#test/support/server.ts';
+import { newBaseOverHttp, useTestServer } from '#test/support/server.ts';
 
-let api: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  api = await startTestServer();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestServer();
 
 describe('plugins and a table’s plugin context menu over HTTP', () => {
-  it('publishes a plugin, installs it three times and moves C before B (★13)', async () => {
+  it('publishes a plugin, installs it three times and moves C before B in the context menu', async () => {
     const author = await newUser({ name: 'Author' });
     const admin = await newUser({ name: 'Admin', isAdmin: true });
     const owner = await newUser({ name: 'Owner' });
@@ -23,9 +17,8 @@ describe('plugins and a table’s plugin context menu over HTTP', () => {
     expect(created).toMatchObject({ status: 201, body: { name: 'Translate', status: 'developing' } });
     const pluginId = created.body.id as string;
 
-    const space = await api.request('POST', '/space', { token: owner.auth, body: { name: 'Team' } });
-    const base = await api.request('POST', '/base', { token: owner.auth, body: { spaceId: space.body.id } });
-    const table = await api.request('POST', `/base/${base.body.id}/table`, { token: owner.auth, body: {} });
+    const baseId = await newBaseOverHttp(api, owner.auth, 'Team');
+    const table = await api.request('POST', `/base/${baseId}/table`, { token: owner.auth, body: {} });
     expect(table.status).toBe(201);
     const menu = `/table/${table.body.id}/plugin-context-menu`;
 

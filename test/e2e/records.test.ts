@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomBase62 } from '#shared/ids.ts';
 import { viewOrderIds } from '#shared/records/placement.ts';
 import { newUser } from '#test/support/fixtures.ts';
-import { startTestServer } from '#test/support/server.ts';
+import { useTestServer } from '#test/support/server.ts';
 
-let api: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  api = await startTestServer();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestServer();
 
 interface Ref {
   id: string;

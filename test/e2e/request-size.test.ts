@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newUser } from '#test/support/fixtures.ts';
-import { startTestServer } from '#test/support/server.ts';
+import { useTestServer } from '#test/support/server.ts';
 import { newTable } from '#test/support/workspace.ts';
 
 /**
@@ -13,14 +13,10 @@ import { newTable } from '#test/support/workspace.ts';
 /** API Gateway HTTP APIs' quota for the request line and header values together. */
 const GATEWAY_MAX_REQUEST_LINE_AND_HEADERS = 10_240;
 
-let api: Awaited<ReturnType<typeof startTestServer>>;
+const api = useTestServer();
 let port: number;
-beforeAll(async () => {
-  api = await startTestServer();
+beforeAll(() => {
   port = Number(new URL(api.base).port);
-});
-afterAll(async () => {
-  await api.close();
 });
 
 interface RawAnswer {

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
-import { startTestServer } from '#test/support/server.ts';
+import { newBaseOverHttp, useTestServer } from '#test/support/server.ts';
 
-let api: Awaited<ReturnType<typeof startTestServer>>;
-beforeAll(async () => {
-  api = await startTestServer();
-});
-afterAll(async () => {
-  await api.close();
-});
+const api = useTestServer();
 
 describe('the trash over HTTP', () => {
-  it('trashes a table, lists it, restores it, trashes it again and deletes it for good (★9)', async () => {
+  it('trashes a table, lists it, restores it, trashes it again and deletes it for good from the trash', async () => {
     const alice = await newUser({ name: 'Alice' });
     const token = alice.auth;
-    const space = await api.request('POST', '/space', { token, body: { name: 'Trash' } });
-    const base = await api.request('POST', '/base', { token, body: { spaceId: space.body.id } });
-    const baseId = base.body.id as string;
+    const baseId = await newBaseOverHttp(api, token, 'Trash');
     const table = await api.request('POST', `/base/${baseId}/table`, {
       token,
       body: { name: 'Old', records: [{ fields: { Name: 'a' } }, { fields: { Name: 'b' } }] },

@@ -6,12 +6,12 @@ import { getItems } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { FIRST_TOKEN_DAYS } from '#shared/users/users.ts';
+import { UNAUTHORIZED } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 
 const run = promisify(execFile);
 
-const UNAUTHORIZED = { message: 'A valid bearer token is required', status: 401, code: 'unauthorized' };
 const NOT_ADMIN = { message: 'only an instance admin may do this', status: 403, code: 'restricted_resource' };
 const TOKEN = /^pat_acc[0-9A-Za-z]{16}_usr[0-9A-Za-z]{16}_[0-9A-Za-z]{32}$/;
 const USER_ID = /^usr[0-9A-Za-z]{16}$/;

@@ -2,52 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { hashSecret } from '#shared/auth/personal-token.ts';
 import { scopesFor } from '#shared/auth/scopes.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
-import { deleteItem, getItems, updateItem } from '#shared/db/client.ts';
+import { deleteItem, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId, randomBase62 } from '#shared/ids.ts';
+import { ISO, UNAUTHORIZED } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import { bearer, createToken, inDays, me, storedToken } from '#test/support/tokens.ts';
 
-/** The one 401 body, whatever the cause (auth-errors.md, "Tokens"). */
-const UNAUTHORIZED = { message: 'A valid bearer token is required', status: 401, code: 'unauthorized' };
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TOKEN_ID = /^acc[0-9A-Za-z]{16}$/;
-
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
-interface CreatedToken {
-  id: string;
-  name: string;
-  description: string | null;
-  scopes: string[];
-  spaceIds: string[] | null;
-  baseIds: string[] | null;
-  expiredTime: string;
-  createdTime: string;
-  lastUsedTime: string | null;
-  token: string;
-}
-
-/** Creates a personal token for the user through the route; fails the test unless it is a 201. */
-const createToken = async (user: User, body: Record<string, unknown> = {}): Promise<CreatedToken> => {
-  const res = await call('create-access-token', {
-    token: user.auth,
-    body: { name: 'Script', scopes: ['space|create', 'space|read'], expiredTime: inDays(7), ...body },
-  });
-  expect(res.status).toBe(201);
-  return res.body as CreatedToken;
-};
-
-const bearer = (token: string) => `Bearer ${token}`;
-
 /** The secret part of `pat_<token id>_<user id>_<secret>`. */
 const secretOf = (token: string) => token.split('_')[3] as string;
-
-const storedToken = async (userId: string, tokenId: string) =>
-  (await getItems([keys.accessToken(userId, tokenId)])).get(keys.accessToken(userId, tokenId));
 
 const setTokenAttribute = (userId: string, tokenId: string, name: string, value: unknown) =>
   updateItem(
@@ -60,8 +28,6 @@ const setTokenAttribute = (userId: string, tokenId: string, name: string, value:
     },
     () => new NotFoundError(`token ${tokenId}`),
   );
-
-const me = (token: string) => call('get-current-user', { token });
 
 describe('GET /auth/user/me', () => {
   it('answers 200 with exactly {id, name, email} of the calling user', async () => {

@@ -4,21 +4,16 @@ import { documentClient } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
+import { error } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
-import { addMember } from '#test/support/workspace.ts';
+import { createSpace, spaceWithRoles } from '#test/support/workspace.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
 /** A well-formed base id that no base has. */
 const UNKNOWN_BASE = 'bse0000000000000000';
-
-const createSpace = async (user: User, name = 'Team'): Promise<string> => {
-  const res = await call('create-space', { token: user.auth, body: { name } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
 
 const createBase = async (user: User, spaceId: string, extra: { name?: string; icon?: string } = {}) => {
   const res = await call('create-base', { token: user.auth, body: { spaceId, ...extra } });
@@ -27,21 +22,10 @@ const createBase = async (user: User, spaceId: string, extra: { name?: string; i
 };
 
 /** A space owned by a fresh user, with one collaborator of every other role and one base. */
-const spaceWithRoles = async () => {
-  const [owner, creator, editor, commenter, viewer] = await Promise.all([
-    newUser(),
-    newUser(),
-    newUser(),
-    newUser(),
-    newUser(),
-  ]);
-  const spaceId = await createSpace(owner);
-  await addMember(owner, spaceId, creator, 'creator');
-  await addMember(owner, spaceId, editor, 'editor');
-  await addMember(owner, spaceId, commenter, 'commenter');
-  await addMember(owner, spaceId, viewer, 'viewer');
-  const base = await createBase(owner, spaceId, { name: 'Main' });
-  return { spaceId, baseId: base.id, owner, creator, editor, commenter, viewer };
+const baseWithRoles = async () => {
+  const space = await spaceWithRoles(['creator', 'editor', 'commenter', 'viewer']);
+  const base = await createBase(space.owner, space.spaceId, { name: 'Main' });
+  return { ...space, baseId: base.id };
 };
 
 /** Every item of the table whose key mentions one of `ids`. */
@@ -71,15 +55,10 @@ const seedTable = async (baseId: string, records: number) => {
   return { tableId, viewId, count: items.length };
 };
 
-const notFound = (baseId: string) => ({
-  status: 404,
-  body: { status: 404, code: 'not_found', message: `Base ${baseId} not found` },
-});
+const notFound = (baseId: string) => error(404, 'not_found', `Base ${baseId} not found`);
 
-const forbidden = (action: string, id: string) => ({
-  status: 403,
-  body: { status: 403, code: 'restricted_resource', message: `not allowed to operate ${action} on ${id}` },
-});
+const forbidden = (action: string, id: string) =>
+  error(403, 'restricted_resource', `not allowed to operate ${action} on ${id}`);
 
 describe('POST /base', () => {
   it('answers 201 with exactly id, name, icon and spaceId', async () => {
@@ -140,7 +119,7 @@ describe('POST /base', () => {
   });
 
   it('lets a creator create a base', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const res = await call('create-base', {
       token: roles.creator.auth,
       body: { spaceId: roles.spaceId, name: 'By creator' },
@@ -151,7 +130,7 @@ describe('POST /base', () => {
   it.each(['editor', 'commenter', 'viewer'] as const)(
     'answers 403 naming base|create to a %s and creates nothing',
     async (role) => {
-      const roles = await spaceWithRoles();
+      const roles = await baseWithRoles();
       const res = await call('create-base', {
         token: roles[role].auth,
         body: { spaceId: roles.spaceId, name: 'Nope' },
@@ -254,7 +233,7 @@ describe('GET /space/{spaceId}/base', () => {
   });
 
   it.each(['viewer', 'commenter', 'editor', 'creator'] as const)('lets a %s list the bases', async (role) => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const res = await call('list-bases', { token: roles[role].auth, params: { spaceId: roles.spaceId } });
     expect(res).toMatchObject({ status: 200, body: [{ id: roles.baseId, name: 'Main' }] });
   });
@@ -284,7 +263,7 @@ describe('GET /base/{baseId}', () => {
   it.each(['owner', 'creator', 'editor', 'commenter', 'viewer'] as const)(
     'answers the base to a %s',
     async (role) => {
-      const roles = await spaceWithRoles();
+      const roles = await baseWithRoles();
       const res = await call('get-base', { token: roles[role].auth, params: { baseId: roles.baseId } });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: roles.baseId, name: 'Main', icon: null, spaceId: roles.spaceId });
@@ -292,7 +271,7 @@ describe('GET /base/{baseId}', () => {
   );
 
   it('answers 403 to a user outside the space', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const stranger = await newUser();
     const res = await call('get-base', { token: stranger.auth, params: { baseId: roles.baseId } });
     expect(res).toMatchObject({
@@ -322,7 +301,7 @@ describe('GET /base/{baseId}', () => {
   );
 
   it('answers 401 without a token', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const res = await call('get-base', { params: { baseId: roles.baseId } });
     expect(res).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
   });
@@ -330,7 +309,7 @@ describe('GET /base/{baseId}', () => {
 
 describe('PATCH /base/{baseId}', () => {
   it('renames the base and the space list shows the new name', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const { owner, baseId, spaceId } = roles;
     const res = await call('update-base', {
       token: owner.auth,
@@ -369,7 +348,7 @@ describe('PATCH /base/{baseId}', () => {
   });
 
   it('lets a creator rename a base', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const res = await call('update-base', {
       token: roles.creator.auth,
       params: { baseId: roles.baseId },
@@ -381,7 +360,7 @@ describe('PATCH /base/{baseId}', () => {
   it.each(['editor', 'commenter', 'viewer'] as const)(
     'answers 403 naming base|update to a %s and keeps the name',
     async (role) => {
-      const roles = await spaceWithRoles();
+      const roles = await baseWithRoles();
       const res = await call('update-base', {
         token: roles[role].auth,
         params: { baseId: roles.baseId },
@@ -394,7 +373,7 @@ describe('PATCH /base/{baseId}', () => {
   );
 
   it('answers 403 to a user outside the space', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const stranger = await newUser();
     const res = await call('update-base', {
       token: stranger.auth,
@@ -423,7 +402,7 @@ describe('PATCH /base/{baseId}', () => {
     ['an icon over 100 characters', { icon: 'i'.repeat(101) }],
     ['an array body', []],
   ])('answers 400 validation_error for %s and changes nothing', async (_, body) => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const res = await call('update-base', {
       token: roles.owner.auth,
       params: { baseId: roles.baseId },
@@ -447,7 +426,7 @@ describe('PATCH /base/{baseId}', () => {
 
 describe('DELETE /base/{baseId}', () => {
   it('moves the base to the trash: 404 on GET, PATCH and DELETE, absent from the list, for everyone', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const { owner, baseId, spaceId } = roles;
     const res = await call('delete-base', { token: owner.auth, params: { baseId } });
     expect(res.status).toBe(200);
@@ -469,7 +448,7 @@ describe('DELETE /base/{baseId}', () => {
   });
 
   it('answers 404 to a second DELETE', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const { owner, baseId } = roles;
     expect((await call('delete-base', { token: owner.auth, params: { baseId } })).status).toBe(200);
     expect(await call('delete-base', { token: owner.auth, params: { baseId } })).toMatchObject(
@@ -478,7 +457,7 @@ describe('DELETE /base/{baseId}', () => {
   });
 
   it('lets a creator move a base to the trash', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const res = await call('delete-base', { token: roles.creator.auth, params: { baseId: roles.baseId } });
     expect(res.status).toBe(200);
     expect(
@@ -489,7 +468,7 @@ describe('DELETE /base/{baseId}', () => {
   it.each(['editor', 'commenter', 'viewer'] as const)(
     'answers 403 naming base|delete to a %s and keeps the base',
     async (role) => {
-      const roles = await spaceWithRoles();
+      const roles = await baseWithRoles();
       const res = await call('delete-base', { token: roles[role].auth, params: { baseId: roles.baseId } });
       expect(res).toMatchObject(forbidden('base|delete', roles.baseId));
       expect(
@@ -499,7 +478,7 @@ describe('DELETE /base/{baseId}', () => {
   );
 
   it('answers 403 to a user outside the space', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const stranger = await newUser();
     const res = await call('delete-base', { token: stranger.auth, params: { baseId: roles.baseId } });
     expect(res).toMatchObject({
@@ -525,7 +504,7 @@ describe('DELETE /base/{baseId}', () => {
 
 describe('bases of a space in the trash', () => {
   it('answers 404 on every base route but the permanent delete', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const { owner, baseId, spaceId } = roles;
     expect((await call('delete-space', { token: owner.auth, params: { spaceId } })).status).toBe(200);
 
@@ -549,7 +528,7 @@ describe('bases of a space in the trash', () => {
 
 describe('DELETE /base/{baseId}/permanent', () => {
   it('leaves no item of the base, its tables, records or views in the table', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const { owner, baseId, spaceId } = roles;
     const other = await createBase(owner, spaceId, { name: 'Other' });
     // 3 × (ref + table + field + view) + records: 30 × 3 items (more than one batch write)
@@ -574,7 +553,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
   });
 
   it('deletes a base that is already in the trash', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const { owner, baseId } = roles;
     await seedTable(baseId, 2);
     await call('delete-base', { token: owner.auth, params: { baseId } });
@@ -585,7 +564,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
   });
 
   it('finishes the work when repeated after an interruption (base marked, tables partly purged)', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const { owner, baseId, spaceId } = roles;
     const table = await seedTable(baseId, 3);
     // what an interrupted run leaves: both items marked deleted, a table's records already gone
@@ -601,7 +580,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
   });
 
   it('answers 404 when the base is already gone', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const { owner, baseId } = roles;
     expect((await call('delete-base-permanently', { token: owner.auth, params: { baseId } })).status).toBe(
       200,
@@ -613,7 +592,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
   });
 
   it('lets a creator delete a base for good', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     const res = await call('delete-base-permanently', {
       token: roles.creator.auth,
       params: { baseId: roles.baseId },
@@ -626,7 +605,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
   it.each(['editor', 'commenter', 'viewer'] as const)(
     'answers 403 naming base|delete to a %s and deletes nothing',
     async (role) => {
-      const roles = await spaceWithRoles();
+      const roles = await baseWithRoles();
       const res = await call('delete-base-permanently', {
         token: roles[role].auth,
         params: { baseId: roles.baseId },
@@ -638,7 +617,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
   );
 
   it('answers 403 to a user outside the space, also when the base is in the trash', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await baseWithRoles();
     await call('delete-base', { token: roles.owner.auth, params: { baseId: roles.baseId } });
     const stranger = await newUser();
     const res = await call('delete-base-permanently', {

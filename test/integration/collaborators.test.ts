@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '#shared/auth/scopes.ts';
 import { newId } from '#shared/ids.ts';
+import { forbidden, invalid } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import { addMember, createSpace, spaceWithRoles } from '#test/support/workspace.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
-
-const createSpace = async (user: User, name = 'Team'): Promise<string> => {
-  const res = await call('create-space', { token: user.auth, body: { name } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
 
 const invite = (caller: User, spaceId: string, users: { id: string }[], role: Role) =>
   call('add-collaborators', {
@@ -18,11 +14,6 @@ const invite = (caller: User, spaceId: string, users: { id: string }[], role: Ro
     params: { spaceId },
     body: { collaborators: users.map((u) => ({ principalId: u.id, principalType: 'user' })), role },
   });
-
-const addMember = async (owner: User, spaceId: string, member: User, role: Role) => {
-  const res = await invite(owner, spaceId, [member], role);
-  expect(res.status).toBe(201);
-};
 
 const setRole = (caller: User, spaceId: string, userId: string, role: Role) =>
   call('update-collaborator', {
@@ -61,30 +52,16 @@ const notificationsOf = async (user: User) => {
   return res.body.notifications as Record<string, unknown>[];
 };
 
-const forbidden = (message: string) => ({
-  status: 403,
-  body: { status: 403, code: 'restricted_resource', message },
-});
+const lastOwner = (spaceId: string) => invalid(`Space ${spaceId} must keep at least one owner`);
 
-const lastOwner = (spaceId: string) => ({
-  status: 400,
-  body: { status: 400, code: 'validation_error', message: `Space ${spaceId} must keep at least one owner` },
-});
-
-/** A space owned by a fresh user, with a creator, an editor and a viewer. */
-const spaceWithRoles = async () => {
-  const [owner, creator, editor, viewer] = await Promise.all([
-    newUser({ name: 'Olga Owner' }),
-    newUser({ name: 'Carl Creator' }),
-    newUser({ name: 'Edda Editor' }),
-    newUser({ name: 'Vera Viewer' }),
-  ]);
-  const spaceId = await createSpace(owner);
-  await addMember(owner, spaceId, creator, 'creator');
-  await addMember(owner, spaceId, editor, 'editor');
-  await addMember(owner, spaceId, viewer, 'viewer');
-  return { spaceId, owner, creator, editor, viewer };
-};
+/** A space owned by Olga, with Carl a creator, Edda an editor and Vera a viewer. */
+const staffedSpace = () =>
+  spaceWithRoles(['creator', 'editor', 'viewer'], {
+    owner: 'Olga Owner',
+    creator: 'Carl Creator',
+    editor: 'Edda Editor',
+    viewer: 'Vera Viewer',
+  });
 
 describe('GET /space/{spaceId}/collaborators', () => {
   it('lists every collaborator with name, email and role, owners first then by name', async () => {
@@ -108,7 +85,7 @@ describe('GET /space/{spaceId}/collaborators', () => {
   });
 
   it('is readable by a viewer and answers 403 to a stranger', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const stranger = await newUser();
     const asViewer = await call('list-collaborators', {
       token: roles.viewer.auth,
@@ -249,7 +226,7 @@ describe('POST /space/{spaceId}/collaborators', () => {
   });
 
   it('lets a creator invite editors and creators', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const [ann, ben] = await Promise.all([newUser(), newUser()]);
     expect((await invite(roles.creator, roles.spaceId, [ann], 'editor')).status).toBe(201);
     expect((await invite(roles.creator, roles.spaceId, [ben], 'creator')).status).toBe(201);
@@ -258,7 +235,7 @@ describe('POST /space/{spaceId}/collaborators', () => {
   });
 
   it('answers 403 to a creator inviting an owner, and adds nobody', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const ann = await newUser();
     const res = await invite(roles.creator, roles.spaceId, [ann], 'owner');
     expect(res).toMatchObject(forbidden('a creator cannot grant the role owner'));
@@ -267,7 +244,7 @@ describe('POST /space/{spaceId}/collaborators', () => {
   });
 
   it.each(['editor', 'viewer'] as const)('answers 403 naming space|invite to the %s', async (role) => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const ann = await newUser();
     const res = await invite(roles[role], roles.spaceId, [ann], 'viewer');
     expect(res).toMatchObject(forbidden(`not allowed to operate space|invite on ${roles.spaceId}`));
@@ -293,7 +270,7 @@ describe('POST /space/{spaceId}/collaborators', () => {
 
 describe('PATCH /space/{spaceId}/collaborators', () => {
   it("lets the owner change a collaborator's role everywhere it shows", async () => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const res = await setRole(roles.owner, roles.spaceId, roles.editor.id, 'viewer');
     expect(res.status).toBe(200);
     expect(res.body).toBeUndefined();
@@ -309,7 +286,7 @@ describe('PATCH /space/{spaceId}/collaborators', () => {
   });
 
   it.each(['creator', 'editor', 'viewer'] as const)('answers 403 to a %s', async (role) => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const res = await setRole(roles[role], roles.spaceId, roles.viewer.id, 'editor');
     expect(res).toMatchObject(forbidden(`not allowed to operate space|grant_role on ${roles.spaceId}`));
     expect(await roleOf(roles.owner, roles.spaceId, roles.viewer.id)).toBe('viewer');
@@ -338,7 +315,7 @@ describe('PATCH /space/{spaceId}/collaborators', () => {
   });
 
   it('answers 200 and changes nothing when the role is the same', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const res = await setRole(roles.owner, roles.spaceId, roles.owner.id, 'owner');
     expect(res.status).toBe(200);
     expect(await setRole(roles.owner, roles.spaceId, roles.owner.id, 'viewer')).toMatchObject(
@@ -371,7 +348,7 @@ describe('PATCH /space/{spaceId}/collaborators', () => {
 
 describe('DELETE /space/{spaceId}/collaborators', () => {
   it('lets the owner remove a member, who loses access at once', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const res = await remove(roles.owner, roles.spaceId, roles.editor.id);
     expect(res.status).toBe(200);
     expect(res.body).toBeUndefined();
@@ -384,7 +361,7 @@ describe('DELETE /space/{spaceId}/collaborators', () => {
   });
 
   it.each(['creator', 'editor', 'viewer'] as const)('lets a %s remove itself', async (role) => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const res = await remove(roles[role], roles.spaceId, roles[role].id);
     expect(res.status).toBe(200);
     expect(await roleOf(roles.owner, roles.spaceId, roles[role].id)).toBeUndefined();
@@ -395,7 +372,7 @@ describe('DELETE /space/{spaceId}/collaborators', () => {
   it.each(['creator', 'editor', 'viewer'] as const)(
     'answers 403 to a %s removing someone else',
     async (role) => {
-      const roles = await spaceWithRoles();
+      const roles = await staffedSpace();
       const target = role === 'viewer' ? roles.editor : roles.viewer;
       const res = await remove(roles[role], roles.spaceId, target.id);
       expect(res).toMatchObject(forbidden(`not allowed to operate space|grant_role on ${roles.spaceId}`));
@@ -404,7 +381,7 @@ describe('DELETE /space/{spaceId}/collaborators', () => {
   );
 
   it('answers 400 for removing the last owner, who stays', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const res = await remove(roles.owner, roles.spaceId, roles.owner.id);
     expect(res).toMatchObject(lastOwner(roles.spaceId));
     expect(await roleOf(roles.owner, roles.spaceId, roles.owner.id)).toBe('owner');

@@ -7,8 +7,9 @@ import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import { newPlugin } from '#test/support/plugins.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
-import { newMember, newWorkspace } from '#test/support/workspace.ts';
+import { newDashboard, newMember, newWorkspace } from '#test/support/workspace.ts';
 
 type Ws = Awaited<ReturnType<typeof newWorkspace>>;
 type User = Awaited<ReturnType<typeof newUser>>;
@@ -16,20 +17,9 @@ type User = Awaited<ReturnType<typeof newUser>>;
 const UNKNOWN_DASHBOARD = 'dsh0000000000000000';
 const UNKNOWN_INSTALL = 'pli0000000000000000';
 
-const newDashboard = async (ws: Ws, name = 'Board') => {
-  const res = await call('create-dashboard', {
-    token: ws.owner.auth,
-    params: { baseId: ws.baseId },
-    body: { name },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
-const newPlugin = async (user: User, positions = ['dashboard'], name = 'Chart') => {
-  const res = await call('create-plugin', { token: user.auth, body: { name, positions } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
+/** A plugin of the user's, for dashboards unless told otherwise; answers its id. */
+const dashboardPlugin = async (user: User, positions = ['dashboard'], name = 'Chart') =>
+  (await newPlugin(user, { positions, name })).id;
 const install = (ws: Ws, dashboardId: string, body: Record<string, unknown>, token = ws.owner.auth) =>
   call('install-dashboard-plugin', { token, params: { baseId: ws.baseId, dashboardId }, body });
 const getOne = (ws: Ws, dashboardId: string, token = ws.owner.auth) =>
@@ -120,7 +110,7 @@ describe('dashboards', () => {
   it('deletes a dashboard with its installs and its node', async () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
-    const plugin = await newPlugin(ws.owner);
+    const plugin = await dashboardPlugin(ws.owner);
     await install(ws, d, { pluginId: plugin });
     await install(ws, d, { pluginId: plugin });
 
@@ -178,7 +168,7 @@ describe('a base deleted for good', () => {
   it('leaves no dashboard, install or node behind', async () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
-    const chart = await newPlugin(ws.owner);
+    const chart = await dashboardPlugin(ws.owner);
     const pli = (await install(ws, d, { pluginId: chart })).body.pluginInstallId;
     const folder = await call('create-node', {
       token: ws.owner.auth,
@@ -206,7 +196,7 @@ describe('dashboard plugin installs', () => {
   it('installs plugins, appending a 2×2 box below the last one', async () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
-    const chart = await newPlugin(ws.owner, ['dashboard', 'contextMenu'], 'Chart');
+    const chart = await dashboardPlugin(ws.owner, ['dashboard', 'contextMenu'], 'Chart');
 
     const first = await install(ws, d, { pluginId: chart });
     expect(first.status).toBe(201);
@@ -244,7 +234,7 @@ describe('dashboard plugin installs', () => {
   it('places two installs racing in different boxes', async () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
-    const chart = await newPlugin(ws.owner);
+    const chart = await dashboardPlugin(ws.owner);
     const answers = await Promise.all([1, 2, 3].map(() => install(ws, d, { pluginId: chart })));
     expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
     const layout = (await getOne(ws, d)).body.layout as { y: number }[];
@@ -254,7 +244,7 @@ describe('dashboard plugin installs', () => {
   it('removes an install and its box; the next install goes below the remaining boxes', async () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
-    const chart = await newPlugin(ws.owner);
+    const chart = await dashboardPlugin(ws.owner);
     const a = (await install(ws, d, { pluginId: chart })).body.pluginInstallId;
     const b = (await install(ws, d, { pluginId: chart })).body.pluginInstallId;
 
@@ -281,8 +271,8 @@ describe('dashboard plugin installs', () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
     const stranger = await newUser();
-    const theirs = await newPlugin(stranger);
-    const menuOnly = await newPlugin(ws.owner, ['contextMenu']);
+    const theirs = await dashboardPlugin(stranger);
+    const menuOnly = await dashboardPlugin(ws.owner, ['contextMenu']);
     const UNKNOWN = 'plg0000000000000000';
 
     expect(await install(ws, d, { pluginId: UNKNOWN })).toMatchObject(
@@ -301,7 +291,7 @@ describe('dashboard plugin installs', () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
     const stranger = await newUser();
-    const theirs = await newPlugin(stranger);
+    const theirs = await dashboardPlugin(stranger);
     const admin = await newUser({ isAdmin: true });
     await call('publish-plugin', { token: admin.auth, params: { pluginId: theirs } });
     expect((await install(ws, d, { pluginId: theirs })).status).toBe(201);
@@ -309,7 +299,7 @@ describe('dashboard plugin installs', () => {
 
   it('answers 404 for an install on an unknown dashboard', async () => {
     const ws = await newWorkspace();
-    const chart = await newPlugin(ws.owner);
+    const chart = await dashboardPlugin(ws.owner);
     expect(await install(ws, UNKNOWN_DASHBOARD, { pluginId: chart })).toMatchObject(
       notFound(`Dashboard ${UNKNOWN_DASHBOARD} not found`),
     );
@@ -319,7 +309,7 @@ describe('dashboard plugin installs', () => {
   it(`holds at most ${MAX_DASHBOARD_PLUGINS} plugins`, async () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
-    const chart = await newPlugin(ws.owner);
+    const chart = await dashboardPlugin(ws.owner);
     // stage a full dashboard directly (50 calls would only slow the test)
     for (let i = 0; i < MAX_DASHBOARD_PLUGINS; i++) {
       const pli = newId('pluginInstall');
@@ -356,18 +346,18 @@ describe('dashboard plugin installs', () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
     const editor = await newMember(ws, 'editor');
-    const chart = await newPlugin(editor);
+    const chart = await dashboardPlugin(editor);
     expect(await install(ws, d, { pluginId: chart }, editor.auth)).toMatchObject(
       forbidden(`not allowed to operate base|update on ${ws.baseId}`),
     );
   });
 });
 
-describe('★12 PATCH …/dashboard/{dashboardId}/plugin/{pluginInstallId}/rename', () => {
+describe('rename a dashboard plugin install: PATCH …/dashboard/{dashboardId}/plugin/{pluginInstallId}/rename', () => {
   it('renames an install and answers {id: <plugin id>, pluginInstallId, name}', async () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
-    const chart = await newPlugin(ws.owner);
+    const chart = await dashboardPlugin(ws.owner);
     const pli = (await install(ws, d, { pluginId: chart })).body.pluginInstallId;
 
     const res = await renameInstall(ws, d, pli, { name: '  Revenue  ' });
@@ -382,7 +372,7 @@ describe('★12 PATCH …/dashboard/{dashboardId}/plugin/{pluginInstallId}/renam
     const ws = await newWorkspace();
     const d1 = await newDashboard(ws, 'One');
     const d2 = await newDashboard(ws, 'Two');
-    const chart = await newPlugin(ws.owner);
+    const chart = await dashboardPlugin(ws.owner);
     const pli = (await install(ws, d1, { pluginId: chart })).body.pluginInstallId;
     const message = (p: string) => `Plugin install ${p} not found in this dashboard`;
 
@@ -401,7 +391,7 @@ describe('★12 PATCH …/dashboard/{dashboardId}/plugin/{pluginInstallId}/renam
   it('validates the name and the ids (400)', async () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
-    const chart = await newPlugin(ws.owner);
+    const chart = await dashboardPlugin(ws.owner);
     const pli = (await install(ws, d, { pluginId: chart })).body.pluginInstallId;
 
     for (const body of [{}, { name: '' }, { name: '  ' }, { name: 'x'.repeat(256) }, { name: null }])
@@ -415,7 +405,7 @@ describe('★12 PATCH …/dashboard/{dashboardId}/plugin/{pluginInstallId}/renam
   it('needs base|update', async () => {
     const ws = await newWorkspace();
     const d = await newDashboard(ws);
-    const chart = await newPlugin(ws.owner);
+    const chart = await dashboardPlugin(ws.owner);
     const pli = (await install(ws, d, { pluginId: chart })).body.pluginInstallId;
     const editor = await newMember(ws, 'editor');
     expect(await renameInstall(ws, d, pli, { name: 'X' }, editor.auth)).toMatchObject(

@@ -1,24 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { type Field, ISO, id } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallResult, call } from '#test/support/invoke.ts';
 import { newWorkspace } from '#test/support/workspace.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
-type Field = {
-  id: string;
-  name: string;
-  type: string;
-  dbFieldName: string;
-  options: Record<string, unknown>;
-};
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 /** A value of a matrix row, fixed or built from the table's users. */
 type Given<T extends Json> = T | ((t: TypesTable) => T);
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const id = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}[0-9A-Za-z]{16}$`));
 
 /** One field of every writable and computed type (fields.md "Types"). */
 const FIELDS = [

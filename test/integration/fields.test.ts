@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '#shared/ids.ts';
-import { error, id, invalid, notFound } from '#test/support/answers.ts';
+import { error, type Field, id, invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { newMember, newTable } from '#test/support/workspace.ts';
 
 type Table = Awaited<ReturnType<typeof newTable>>;
-type Field = {
-  id: string;
-  name: string;
-  type: string;
-  dbFieldName: string;
-  options: Record<string, unknown>;
-  [k: string]: unknown;
-};
 
 const createField = (t: Table, body: Record<string, unknown>, token = t.owner.auth) =>
   call('create-field', { token, params: { tableId: t.tableId }, body });

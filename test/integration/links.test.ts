@@ -4,7 +4,7 @@ import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';
 import { viewOrderIds } from '#shared/records/placement.ts';
 import { call } from '#test/support/invoke.ts';
-import { newTable } from '#test/support/workspace.ts';
+import { alphaAndBeta, newTable } from '#test/support/workspace.ts';
 
 type Relationship = 'manyMany' | 'manyOne' | 'oneMany' | 'oneOne';
 
@@ -30,21 +30,9 @@ const cellOf = (r: Relationship, linked: { id: string; title: string }[]) =>
  * Alpha to Beta of the given relationship, named by default (`Beta`); its other side is `Alpha`.
  */
 const linkedTables = async (relationship: Relationship, extra: Record<string, unknown> = {}) => {
-  const alpha = await newTable({
-    name: 'Alpha',
-    records: [{ fields: { Name: 'A1' } }, { fields: { Name: 'A2' } }, { fields: { Name: 'A3' } }],
-  });
+  const { alpha, beta } = await alphaAndBeta(['B1', 'B2', 'B3']);
   const token = alpha.owner.auth;
-  const beta = await call('create-table', {
-    token,
-    params: { baseId: alpha.baseId },
-    body: {
-      name: 'Beta',
-      records: [{ fields: { Name: 'B1' } }, { fields: { Name: 'B2' } }, { fields: { Name: 'B3' } }],
-    },
-  });
-  if (beta.status !== 201) throw new Error(`create-table: ${beta.status} ${JSON.stringify(beta.body)}`);
-  const betaId = beta.body.id as string;
+  const betaId = beta.id as string;
   const link = await call('create-field', {
     token,
     params: { tableId: alpha.tableId },
@@ -52,7 +40,7 @@ const linkedTables = async (relationship: Relationship, extra: Record<string, un
   });
   if (link.status !== 201) throw new Error(`create-field: ${link.status} ${JSON.stringify(link.body)}`);
   const [a1, a2, a3] = alpha.table.records.map((r: Ref) => r.id) as [string, string, string];
-  const [b1, b2, b3] = beta.body.records.map((r: Ref) => r.id) as [string, string, string];
+  const [b1, b2, b3] = beta.records.map((r: Ref) => r.id) as [string, string, string];
   const getA = (recordId: string) =>
     call('get-record', { token, params: { tableId: alpha.tableId, recordId } });
   const getB = (recordId: string) => call('get-record', { token, params: { tableId: betaId, recordId } });
@@ -68,9 +56,9 @@ const linkedTables = async (relationship: Relationship, extra: Record<string, un
     ...alpha,
     token,
     betaId,
-    betaViewId: beta.body.views[0].id as string,
+    betaViewId: beta.views[0].id as string,
     alphaPrimaryId: alpha.table.fields[0].id as string,
-    betaPrimaryId: beta.body.fields[0].id as string,
+    betaPrimaryId: beta.fields[0].id as string,
     link: link.body,
     a1,
     a2,

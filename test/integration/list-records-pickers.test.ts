@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
-import { newTable } from '#test/support/workspace.ts';
+import { alphaAndBeta, newTable } from '#test/support/workspace.ts';
 
 type Relationship = 'manyMany' | 'manyOne' | 'oneMany' | 'oneOne';
 
@@ -14,17 +14,9 @@ interface Ref {
  * B2 when the link allows several) and A2 links B3. The pickers are asked on Beta.
  */
 const linked = async (relationship: Relationship, isOneWay = false) => {
-  const alpha = await newTable({
-    name: 'Alpha',
-    records: [{ fields: { Name: 'A1' } }, { fields: { Name: 'A2' } }, { fields: { Name: 'A3' } }],
-  });
+  const { alpha, beta } = await alphaAndBeta(['B1', 'B2', 'B3', 'B4']);
   const token = alpha.owner.auth;
-  const beta = await call('create-table', {
-    token,
-    params: { baseId: alpha.baseId },
-    body: { name: 'Beta', records: ['B1', 'B2', 'B3', 'B4'].map((Name) => ({ fields: { Name } })) },
-  });
-  const betaId = beta.body.id as string;
+  const betaId = beta.id as string;
   const link = await call('create-field', {
     token,
     params: { tableId: alpha.tableId },
@@ -32,7 +24,7 @@ const linked = async (relationship: Relationship, isOneWay = false) => {
   });
   expect(link.status).toBe(201);
   const [a1, a2, a3] = alpha.table.records.map((r: Ref) => r.id) as [string, string, string];
-  const [b1, b2, b3, b4] = beta.body.records.map((r: Ref) => r.id) as [string, string, string, string];
+  const [b1, b2, b3, b4] = beta.records.map((r: Ref) => r.id) as [string, string, string, string];
   const many = relationship === 'manyMany' || relationship === 'oneMany';
   const set = async (recordId: string, ids: string[]) => {
     const res = await call('update-record', {

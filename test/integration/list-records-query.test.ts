@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '#test/support/invoke.ts';
-import { newTable } from '#test/support/workspace.ts';
+import { listedTable, newTable } from '#test/support/workspace.ts';
 
 interface Ref {
   id: string;
@@ -20,30 +20,17 @@ const FIELDS = [
 
 /** Records r0..r(n-1): Count i % 3, Status light on even, medium on odd; Notes "note i" on multiples of 3. */
 const tableOf = async (n: number) => {
-  const t = await newTable({
-    fields: FIELDS,
-    records: Array.from({ length: n }, (_, i) => ({
-      fields: {
-        Name: `r${i}`,
-        Count: i % 3,
-        Status: i % 2 ? 'medium' : 'light',
-        ...(i % 3 === 0 ? { Notes: `note ${i}` } : {}),
-      },
-    })),
-  });
-  const token = t.owner.auth;
+  const t = await listedTable(FIELDS, n, (i) => ({
+    Name: `r${i}`,
+    Count: i % 3,
+    Status: i % 2 ? 'medium' : 'light',
+    ...(i % 3 === 0 ? { Notes: `note ${i}` } : {}),
+  }));
   const fieldId = (name: string) =>
     t.table.fields.find((f: { name: string }) => f.name === name).id as string;
-  const list = async (query = '') => {
-    const res = await call('list-records', { token, params: { tableId: t.tableId }, query });
-    if (res.status !== 200) throw new Error(`list-records: ${res.status} ${JSON.stringify(res.body)}`);
-    return res;
-  };
-  const names = async (query = '') =>
-    (await list(query)).body.records.map((r: { name: string }) => r.name) as string[];
   const updateView = (body: Record<string, unknown>) =>
-    call('update-view', { token, params: { tableId: t.tableId, viewId: t.viewId }, body });
-  return { ...t, token, fieldId, list, names, updateView };
+    call('update-view', { token: t.token, params: { tableId: t.tableId, viewId: t.viewId }, body });
+  return { ...t, fieldId, updateView };
 };
 
 const filterOf = (...filterSet: unknown[]) => ({ conjunction: 'and', filterSet });
@@ -96,7 +83,7 @@ describe('list records: filter, sort, search through the route', () => {
 
   it('filterByTql replaces filter and answers Deprecation: true', async () => {
     const t = await tableOf(6);
-    const res = await t.list(
+    const res = await t.listOk(
       q({
         filterByTql: "{Status} = 'medium' AND {Count} > 0",
         filter: filterOf({ fieldId: 'Name', operator: 'is', value: 'r0' }),
@@ -104,7 +91,7 @@ describe('list records: filter, sort, search through the route', () => {
     );
     expect(res.headers.deprecation).toBe('true');
     expect(res.body.records.map((r: { name: string }) => r.name)).toEqual(['r1', 'r5']);
-    const plain = await t.list();
+    const plain = await t.listOk();
     expect(plain.headers.deprecation).toBeUndefined();
     const broken = await call('list-records', {
       token: t.token,
@@ -116,28 +103,32 @@ describe('list records: filter, sort, search through the route', () => {
 
   it('searches visible fields, hides non-matching records with hide, and lists hits of the page', async () => {
     const t = await tableOf(7);
-    const res = await t.list('search[]=NOTE%203&take=3');
+    const res = await t.listOk('search[]=NOTE%203&take=3');
     expect(res.body.records.map((r: { name: string }) => r.name)).toEqual(['r0', 'r1', 'r2']);
     expect(res.body.extra.searchHitIndex).toBeNull();
-    const page2 = await t.list('search[]=NOTE%203&skip=3&take=3');
+    const page2 = await t.listOk('search[]=NOTE%203&skip=3&take=3');
     expect(page2.body.extra.searchHitIndex).toEqual([
       { recordId: t.table.records[3].id, fieldId: t.fieldId('Notes') },
     ]);
-    const hidden = await t.list('search[]=note&search[]=Notes&search[]=true');
+    const hidden = await t.listOk('search[]=note&search[]=Notes&search[]=true');
     expect(hidden.body.records.map((r: { name: string }) => r.name)).toEqual(['r0', 'r3', 'r6']);
     expect(hidden.body.extra.searchHitIndex).toHaveLength(3);
     // A hidden column is not searched by default.
     await t.updateView({ columnMeta: { [t.fieldId('Notes')]: { hidden: true } } });
-    const none = await t.list('search[]=note&search[]=&search[]=true');
+    const none = await t.listOk('search[]=note&search[]=&search[]=true');
     expect(none.body.records).toEqual([]);
   });
 
   it('leaves the view hidden columns out unless projection names them or ignoreViewQuery', async () => {
     const t = await tableOf(1);
     await t.updateView({ columnMeta: { [t.fieldId('Notes')]: { hidden: true } } });
-    expect(Object.keys((await t.list()).body.records[0].fields).sort()).toEqual(['Count', 'Name', 'Status']);
-    expect(Object.keys((await t.list('projection=Notes')).body.records[0].fields)).toEqual(['Notes']);
-    expect(Object.keys((await t.list('ignoreViewQuery=true')).body.records[0].fields).sort()).toEqual([
+    expect(Object.keys((await t.listOk()).body.records[0].fields).sort()).toEqual([
+      'Count',
+      'Name',
+      'Status',
+    ]);
+    expect(Object.keys((await t.listOk('projection=Notes')).body.records[0].fields)).toEqual(['Notes']);
+    expect(Object.keys((await t.listOk('ignoreViewQuery=true')).body.records[0].fields).sort()).toEqual([
       'Count',
       'Name',
       'Notes',

@@ -6,7 +6,7 @@ import { viewOrderIds } from '#shared/records/placement.ts';
 import { seedRecords } from '#test/bench/seed.ts';
 import { invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
-import { newMember, newTable } from '#test/support/workspace.ts';
+import { listedTable, newMember, newTable } from '#test/support/workspace.ts';
 
 interface Ref {
   id: string;
@@ -25,29 +25,13 @@ const FIELDS = [
 ];
 
 /** A table of n records: Name `r<i>`, Count i % 5, Status light/medium alternating, Notes on even. */
-const tableOf = async (n: number) => {
-  const t = await newTable({
-    fields: FIELDS,
-    records: Array.from({ length: n }, (_, i) => ({
-      fields: {
-        Name: `r${i}`,
-        Count: i % 5,
-        Status: i % 2 ? 'medium' : 'light',
-        ...(i % 2 === 0 ? { Notes: `note ${i}` } : {}),
-      },
-    })),
-  });
-  const token = t.owner.auth;
-  const ids = t.table.records.map((r: Ref) => r.id) as string[];
-  const list = (query = '', token_ = token) =>
-    call('list-records', { token: token_, params: { tableId: t.tableId }, query });
-  const names = async (query = '') => {
-    const res = await list(query);
-    if (res.status !== 200) throw new Error(`list-records: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.records.map((r: { name: string }) => r.name) as string[];
-  };
-  return { ...t, token, ids, list, names };
-};
+const tableOf = (n: number) =>
+  listedTable(FIELDS, n, (i) => ({
+    Name: `r${i}`,
+    Count: i % 5,
+    Status: i % 2 ? 'medium' : 'light',
+    ...(i % 2 === 0 ? { Notes: `note ${i}` } : {}),
+  }));
 
 describe('GET /table/{tableId}/record: defaults and wire format', () => {
   it('lists the first view in order with the contract shape', async () => {

@@ -6,7 +6,7 @@ import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
-import { newMember, newWorkspace } from '#test/support/workspace.ts';
+import { newDashboard, newMember, newWorkspace } from '#test/support/workspace.ts';
 
 type Ws = Awaited<ReturnType<typeof newWorkspace>>;
 interface Node {
@@ -51,15 +51,6 @@ const newFolder = async (ws: Ws, name: string, parentId?: string | null) => {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as Node;
-};
-const newDashboard = async (ws: Ws, name: string) => {
-  const res = await call('create-dashboard', {
-    token: ws.owner.auth,
-    params: { baseId: ws.baseId },
-    body: { name },
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
 };
 const move = (ws: Ws, nodeId: string, body: Record<string, unknown>, token = ws.owner.auth) =>
   call('move-node', { token, params: { baseId: ws.baseId, nodeId }, body });
@@ -495,7 +486,7 @@ describe('DELETE /base/{baseId}/node/{nodeId}', () => {
   });
 });
 
-describe('★15 DELETE /base/{baseId}/node/{nodeId}/permanent', () => {
+describe('delete a node for good: DELETE /base/{baseId}/node/{nodeId}/permanent', () => {
   it('deletes a table for good, with no trash item', async () => {
     const ws = await newWorkspace();
     const t = await newTableIn(ws, 'T');

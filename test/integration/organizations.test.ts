@@ -232,7 +232,7 @@ describe('domains', () => {
   });
 });
 
-describe('★14 verification mail and verify', () => {
+describe('domain verification: send the mail and verify', () => {
   it('mails a 6-digit code to the address; the code verifies; the admin gets a system notification', async () => {
     const { admin, organizationId, domain, email } = await orgWithDomain();
     const sent = await send(admin, organizationId, {

@@ -7,21 +7,15 @@ import { loadSchema } from '#shared/schema/schema.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import { newPlugin, publishPlugin } from '#test/support/plugins.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
 import { newMember, newTable } from '#test/support/workspace.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
-const newPlugin = async (user: User, name: string, positions: string[] = ['contextMenu']) => {
-  const res = await call('create-plugin', { token: user.auth, body: { name, positions } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
-
-const publish = async (pluginId: string) => {
-  const admin = await newUser({ isAdmin: true });
-  expect((await call('publish-plugin', { token: admin.auth, params: { pluginId } })).status).toBe(200);
-};
+/** A plugin of the user's named `name`, for context menus unless told otherwise; answers its id. */
+const menuPlugin = async (user: User, name: string, positions: string[] = ['contextMenu']) =>
+  (await newPlugin(user, { name, positions })).id;
 
 const install = (user: User, tableId: string, pluginId: string, name?: string) =>
   call('install-context-menu-plugin', {
@@ -42,7 +36,7 @@ const move = (user: User, tableId: string, pluginInstallId: string, body: unknow
 /** A table whose owner installed plugins named by `names`, in order; answers the install ids. */
 const menuOf = async (...names: string[]) => {
   const ws = await newTable();
-  const pluginId = await newPlugin(ws.owner, 'Menu plugin');
+  const pluginId = await menuPlugin(ws.owner, 'Menu plugin');
   const ids: string[] = [];
   for (const name of names) {
     const res = await install(ws.owner, ws.tableId, pluginId, name);
@@ -59,7 +53,7 @@ const UNKNOWN_INSTALL = 'pli0000000000000000';
 describe('POST /table/{tableId}/plugin-context-menu/install', () => {
   it('appends installs at the end, named after the plugin unless a name is given', async () => {
     const ws = await newTable();
-    const chart = await newPlugin(ws.owner, 'Chart');
+    const chart = await menuPlugin(ws.owner, 'Chart');
     const first = await install(ws.owner, ws.tableId, chart);
     expect(first).toMatchObject({ status: 201 });
     expect(first.body).toEqual({ pluginInstallId: id('pli'), name: 'Chart', order: 0 });
@@ -74,12 +68,12 @@ describe('POST /table/{tableId}/plugin-context-menu/install', () => {
   it('refuses another user’s developing plugin (403) and installs it once published', async () => {
     const ws = await newTable();
     const author = await newUser();
-    const pluginId = await newPlugin(author, 'Theirs');
+    const pluginId = await menuPlugin(author, 'Theirs');
     expect(await install(ws.owner, ws.tableId, pluginId)).toMatchObject(
       forbidden(`Plugin ${pluginId} is still developing: only its creator may install it`),
     );
     expect(await list(ws.owner, ws.tableId)).toEqual([]);
-    await publish(pluginId);
+    await publishPlugin(pluginId);
     expect(await install(ws.owner, ws.tableId, pluginId)).toMatchObject({
       status: 201,
       body: { name: 'Theirs' },
@@ -88,7 +82,7 @@ describe('POST /table/{tableId}/plugin-context-menu/install', () => {
 
   it('refuses a plugin that does not list contextMenu (400), an unknown plugin (404), bad bodies (400)', async () => {
     const ws = await newTable();
-    const dashboardOnly = await newPlugin(ws.owner, 'Dash', ['dashboard']);
+    const dashboardOnly = await menuPlugin(ws.owner, 'Dash', ['dashboard']);
     expect(await install(ws.owner, ws.tableId, dashboardOnly)).toMatchObject(
       invalid(`Plugin ${dashboardOnly} cannot be installed into contextMenu`),
     );
@@ -98,7 +92,7 @@ describe('POST /table/{tableId}/plugin-context-menu/install', () => {
     expect(await install(ws.owner, ws.tableId, 'tbl0000000000000000')).toMatchObject(
       invalid(/^Invalid body\.pluginId/),
     );
-    const pluginId = await newPlugin(ws.owner, 'P');
+    const pluginId = await menuPlugin(ws.owner, 'P');
     expect(await install(ws.owner, ws.tableId, pluginId, '')).toMatchObject(invalid(/^Invalid body\.name/));
     expect(
       await call('install-context-menu-plugin', {
@@ -112,7 +106,7 @@ describe('POST /table/{tableId}/plugin-context-menu/install', () => {
 
   it(`holds at most ${MAX_MENU_ENTRIES} plugins (400 beyond)`, async () => {
     const ws = await newTable();
-    const pluginId = await newPlugin(ws.owner, 'Many');
+    const pluginId = await menuPlugin(ws.owner, 'Many');
     for (let i = 0; i < MAX_MENU_ENTRIES; i++)
       expect((await install(ws.owner, ws.tableId, pluginId, `P${i}`)).status).toBe(201);
     expect(await install(ws.owner, ws.tableId, pluginId)).toMatchObject(
@@ -195,7 +189,7 @@ describe('GET and DELETE /table/{tableId}/plugin-context-menu', () => {
   });
 });
 
-describe('★13 PUT /table/{tableId}/plugin-context-menu/{pluginInstallId}/move', () => {
+describe('move a context-menu plugin: PUT /table/{tableId}/plugin-context-menu/{pluginInstallId}/move', () => {
   it('after installing A, B, C, moving C before B lists A C B (200, empty body)', async () => {
     const { owner, tableId, ids } = await menuOf('A', 'B', 'C');
     const [a, b, c] = ids as [string, string, string];
@@ -313,7 +307,7 @@ describe('★13 PUT /table/{tableId}/plugin-context-menu/{pluginInstallId}/move'
 
   it('orders installs that raced (equal keys) and moves among them exactly', async () => {
     const ws = await newTable();
-    const pluginId = await newPlugin(ws.owner, 'Race');
+    const pluginId = await menuPlugin(ws.owner, 'Race');
     const results = await Promise.all(
       ['A', 'B', 'C', 'D'].map((name) => install(ws.owner, ws.tableId, pluginId, name)),
     );

@@ -3,25 +3,13 @@ import { installablePlugin } from '#shared/plugins/plugins.ts';
 import { id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import { newPlugin, publishPlugin } from '#test/support/plugins.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
 
 const create = (user: User, body: Record<string, unknown>) =>
   call('create-plugin', { token: user.auth, body });
-
-const newPlugin = async (user: User, positions: string[] = ['dashboard', 'contextMenu'], name = 'Chart') => {
-  const res = await create(user, { name, positions });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; name: string };
-};
-
-const publish = async (pluginId: string) => {
-  const admin = await newUser({ isAdmin: true });
-  const res = await call('publish-plugin', { token: admin.auth, params: { pluginId } });
-  expect(res.status).toBe(200);
-  return res;
-};
 
 const UNKNOWN = 'plg0000000000000000';
 
@@ -107,10 +95,10 @@ describe('GET /plugin and GET /plugin/{pluginId}', () => {
   it('lists published plugins and the caller’s own, oldest first, never another user’s developing one', async () => {
     const alice = await newUser();
     const bob = await newUser();
-    const mine = await newPlugin(alice, ['dashboard'], 'Mine');
-    const bobsDeveloping = await newPlugin(bob, ['dashboard'], 'Bob dev');
-    const bobsPublished = await newPlugin(bob, ['contextMenu'], 'Bob pub');
-    await publish(bobsPublished.id);
+    const mine = await newPlugin(alice, { positions: ['dashboard'], name: 'Mine' });
+    const bobsDeveloping = await newPlugin(bob, { positions: ['dashboard'], name: 'Bob dev' });
+    const bobsPublished = await newPlugin(bob, { positions: ['contextMenu'], name: 'Bob pub' });
+    await publishPlugin(bobsPublished.id);
 
     const aliceList = await call('list-plugins', { token: alice.auth });
     expect(aliceList.status).toBe(200);
@@ -148,7 +136,7 @@ describe('GET /plugin and GET /plugin/{pluginId}', () => {
     expect(await call('get-plugin', { token: bob.auth, params: { pluginId: plugin.id } })).toMatchObject(
       notFound(`Plugin ${plugin.id} not found`),
     );
-    await publish(plugin.id);
+    await publishPlugin(plugin.id);
     expect(await call('get-plugin', { token: bob.auth, params: { pluginId: plugin.id } })).toMatchObject({
       status: 200,
       body: { id: plugin.id, status: 'published' },
@@ -170,9 +158,9 @@ describe('PATCH /admin/plugin/{pluginId}/publish', () => {
   it('publishes (instance admin), and a second publish changes nothing', async () => {
     const alice = await newUser();
     const plugin = await newPlugin(alice);
-    const first = await publish(plugin.id);
+    const first = await publishPlugin(plugin.id);
     expect(first.body).toMatchObject({ id: plugin.id, status: 'published', createdBy: alice.id });
-    const again = await publish(plugin.id);
+    const again = await publishPlugin(plugin.id);
     expect(again.body).toEqual(first.body);
     expect((await call('get-plugin', { token: alice.auth, params: { pluginId: plugin.id } })).body).toEqual(
       first.body,
@@ -202,7 +190,7 @@ describe('DELETE /plugin/{pluginId}', () => {
   it('lets the creator delete a plugin and leaves no item behind', async () => {
     const alice = await newUser();
     const plugin = await newPlugin(alice);
-    await publish(plugin.id);
+    await publishPlugin(plugin.id);
     const res = await call('delete-plugin', { token: alice.auth, params: { pluginId: plugin.id } });
     expect(res).toMatchObject({ status: 200 });
     expect(await call('get-plugin', { token: alice.auth, params: { pluginId: plugin.id } })).toMatchObject(
@@ -236,7 +224,7 @@ describe('DELETE /plugin/{pluginId}', () => {
     const bob = await newUser();
     const developing = await newPlugin(alice);
     const published = await newPlugin(alice);
-    await publish(published.id);
+    await publishPlugin(published.id);
     expect(
       await call('delete-plugin', { token: bob.auth, params: { pluginId: published.id } }),
     ).toMatchObject({
@@ -270,7 +258,7 @@ describe('installablePlugin (used by dashboards and context menus)', () => {
     const alice = await newUser();
     const bob = await newUser();
     const plugin = await newPlugin(alice);
-    await publish(plugin.id);
+    await publishPlugin(plugin.id);
     await expect(installablePlugin(plugin.id, bob.id, 'contextMenu')).resolves.toMatchObject({
       id: plugin.id,
       status: 'published',
@@ -279,7 +267,7 @@ describe('installablePlugin (used by dashboards and context menus)', () => {
 
   it('refuses a position the plugin does not list (400) and an unknown plugin (404)', async () => {
     const alice = await newUser();
-    const plugin = await newPlugin(alice, ['dashboard']);
+    const plugin = await newPlugin(alice, { positions: ['dashboard'] });
     await expect(installablePlugin(plugin.id, alice.id, 'contextMenu')).rejects.toMatchObject({
       status: 400,
       code: 'validation_error',

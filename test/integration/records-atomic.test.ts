@@ -9,6 +9,7 @@ import { newId } from '#shared/ids.ts';
 import { viewOrderIds } from '#shared/records/placement.ts';
 import { uniqueText } from '#shared/records/unique.ts';
 import { call } from '#test/support/invoke.ts';
+import { createRecords } from '#test/support/records.ts';
 import { newTable } from '#test/support/workspace.ts';
 
 // All or nothing for writes larger than one transaction (shared/db/commit.ts): a fault injected
@@ -54,9 +55,6 @@ const storedItems = async (t: Table): Promise<Item[]> => {
 };
 
 const partitionOf = (items: Item[], prefix: string) => items.filter((i) => String(i.pk).startsWith(prefix));
-
-const create = (t: Table, body: unknown) =>
-  call('create-records', { token: t.owner.auth, params: { tableId: t.tableId }, body });
 
 const thousand = (name: (i: number) => Record<string, unknown>) =>
   Array.from({ length: 1000 }, (_, i) => ({ fields: name(i) }));
@@ -106,7 +104,7 @@ describe('a 1000-record create interrupted in the middle', () => {
     const order = await viewOrderIds(t.tableId, t.viewId);
     const started = faultAt(5, error);
 
-    const res = await create(t, { records: thousand((i) => ({ Name: `n${i}`, Count: i })) });
+    const res = await createRecords(t, { records: thousand((i) => ({ Name: `n${i}`, Count: i })) });
 
     expect(res.status).toBe(status);
     expect(res.body).toEqual(body);
@@ -124,7 +122,7 @@ describe('a 1000-record create interrupted in the middle', () => {
     const before = await storedItems(t);
     faultAt(0);
 
-    const res = await create(t, { records: thousand((i) => ({ Name: `n${i}` })) });
+    const res = await createRecords(t, { records: thousand((i) => ({ Name: `n${i}` })) });
 
     expect(res.status).toBe(500);
     expect(await storedItems(t)).toEqual(before);
@@ -135,7 +133,7 @@ describe('a 1000-record create interrupted in the middle', () => {
     const before = await storedItems(t);
     faultAt(5);
 
-    const res = await create(t, { records: thousand((i) => ({ Name: `n${i}`, Code: `K${i}` })) });
+    const res = await createRecords(t, { records: thousand((i) => ({ Name: `n${i}`, Code: `K${i}` })) });
 
     expect(res.status).toBe(500);
     expect(await storedItems(t)).toEqual(before);
@@ -147,10 +145,10 @@ describe('a 1000-record create interrupted in the middle', () => {
     const before = await storedItems(t);
     faultAt(5);
     const records = thousand((i) => ({ Name: `n${i}` }));
-    expect((await create(t, { records })).status).toBe(500);
+    expect((await createRecords(t, { records })).status).toBe(500);
     injectChunkFault(undefined);
 
-    const res = await create(t, { records });
+    const res = await createRecords(t, { records });
 
     expect(res.status).toBe(201);
     const out = res.body.records as Rec[];
@@ -242,7 +240,7 @@ describe('a 1000-record write that breaks a unique constraint', () => {
     const before = await storedItems(t);
 
     // `a` is record a's `A`: unique text compares ignoring case.
-    const res = await create(t, {
+    const res = await createRecords(t, {
       records: thousand((i) => ({ Name: `n${i}`, Code: i === 500 ? 'a' : `K${i}` })),
     });
 
@@ -256,7 +254,7 @@ describe('a 1000-record write that breaks a unique constraint', () => {
     const t = await tableWithThree();
     const before = await storedItems(t);
 
-    const res = await create(t, {
+    const res = await createRecords(t, {
       records: thousand((i) => ({ Name: `n${i}`, Code: i === 700 ? 'K300' : `K${i}` })),
     });
 
@@ -267,7 +265,7 @@ describe('a 1000-record write that breaks a unique constraint', () => {
 
   it('answers 400 for a batch update that gives record 500 a value held by another, and writes nothing', async () => {
     const t = await tableWithThree();
-    const created = await create(t, { records: thousand((i) => ({ Name: `n${i}` })) });
+    const created = await createRecords(t, { records: thousand((i) => ({ Name: `n${i}` })) });
     expect(created.status).toBe(201);
     const ids = (created.body.records as Rec[]).map((r) => r.id);
     const before = await storedItems(t);
@@ -298,7 +296,7 @@ describe('a 1000-record write that breaks a unique constraint', () => {
       if (i === 0) writeItemInAnotherProcess(claim);
     });
 
-    const res = await create(t, { records: thousand((i) => ({ Name: `n${i}`, Code: `K${i}` })) });
+    const res = await createRecords(t, { records: thousand((i) => ({ Name: `n${i}`, Code: `K${i}` })) });
 
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('conflict');
@@ -385,7 +383,7 @@ describe('recoverInterrupted', () => {
     const clean = await storedItems(t);
     const { orphanId } = await simulateCrash(t, Date.now() - JOURNAL_STALE_MS - 60_000);
 
-    const res = await create(t, { records: thousand((i) => ({ Name: `n${i}` })) });
+    const res = await createRecords(t, { records: thousand((i) => ({ Name: `n${i}` })) });
 
     expect(res.status).toBe(201);
     const after = await storedItems(t);

@@ -7,6 +7,14 @@ import { randomBase62 } from '#shared/ids.ts';
 import { viewOrderIds } from '#shared/records/placement.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import {
+  createRecords,
+  deleteRecord,
+  duplicateRecord,
+  getRecord,
+  updateRecord,
+  updateRecords,
+} from '#test/support/records.ts';
 import { newTable } from '#test/support/workspace.ts';
 
 // Every call below that runs "in parallel" is started before any of them is awaited
@@ -31,33 +39,13 @@ const wideTable = (records: { fields: Record<string, unknown> }[] = [{ fields: {
     records,
   });
 
-const get = (t: Table, recordId: string) =>
-  call('get-record', { token: t.owner.auth, params: { tableId: t.tableId, recordId } });
-
-const patch = (
+/** Sets the cells `fields` of one record. */
+const patchFields = (
   t: Table,
   recordId: string,
   fields: Record<string, unknown>,
   headers?: Record<string, string>,
-) =>
-  call('update-record', {
-    token: t.owner.auth,
-    params: { tableId: t.tableId, recordId },
-    body: { record: { fields } },
-    headers,
-  });
-
-const remove = (t: Table, recordId: string, headers?: Record<string, string>) =>
-  call('delete-record', { token: t.owner.auth, params: { tableId: t.tableId, recordId }, headers });
-
-const create = (t: Table, body: unknown, headers?: Record<string, string>, token = t.owner.auth) =>
-  call('create-records', { token, params: { tableId: t.tableId }, body, headers });
-
-const patchMany = (t: Table, body: unknown, headers?: Record<string, string>) =>
-  call('update-records', { token: t.owner.auth, params: { tableId: t.tableId }, body, headers });
-
-const duplicate = (t: Table, recordId: string, body: unknown, headers?: Record<string, string>) =>
-  call('duplicate-record', { token: t.owner.auth, params: { tableId: t.tableId, recordId }, body, headers });
+) => updateRecord(t, recordId, { record: { fields } }, headers);
 
 const key = (k: string) => ({ 'idempotency-key': k });
 
@@ -72,7 +60,9 @@ describe('concurrent edits of one record', () => {
     const t = await wideTable();
     const recordId = t.table.records[0].id;
 
-    const results = await Promise.all(FIELD_NAMES.map((name, i) => patch(t, recordId, { [name]: i + 1 })));
+    const results = await Promise.all(
+      FIELD_NAMES.map((name, i) => patchFields(t, recordId, { [name]: i + 1 })),
+    );
 
     expect(results.map((r) => r.status)).toEqual(FIELD_NAMES.map(() => 200));
     // Each answer holds its own write. Its ETag is the version of the record it shows (read after
@@ -82,7 +72,7 @@ describe('concurrent edits of one record', () => {
       const written = Object.keys(r.body.fields).filter((k) => k !== 'Name').length;
       expect(r.headers.etag).toBe(`"${written + 1}"`);
     }
-    const after = await get(t, recordId);
+    const after = await getRecord(t, recordId);
     expect(after.headers.etag).toBe('"11"');
     expect(after.body.fields).toEqual({
       Name: 'r',
@@ -98,7 +88,7 @@ describe('concurrent edits of one record', () => {
 
     const results = await Promise.all(
       FIELD_NAMES.map((name, i) =>
-        patchMany(t, {
+        updateRecords(t, {
           records: [
             { id: a, fields: { [name]: i } },
             { id: b, fields: { [name]: 100 + i } },
@@ -109,7 +99,7 @@ describe('concurrent edits of one record', () => {
 
     for (const r of results) expect([200, 409]).toContain(r.status);
     const won = FIELD_NAMES.filter((_, i) => results[i]?.status === 200);
-    const [ra, rb] = await Promise.all([get(t, a as string), get(t, b as string)]);
+    const [ra, rb] = await Promise.all([getRecord(t, a as string), getRecord(t, b as string)]);
     expect(ra.body.fields).toEqual({
       Name: 'a',
       ...Object.fromEntries(won.map((n) => [n, Number(n.slice(1))])),
@@ -124,9 +114,9 @@ describe('concurrent edits of one record', () => {
   it('applies a PATCH with the current ETag in If-Match and answers the new ETag', async () => {
     const t = await wideTable();
     const recordId = t.table.records[0].id;
-    const { etag } = (await get(t, recordId)).headers;
+    const { etag } = (await getRecord(t, recordId)).headers;
 
-    const res = await patch(t, recordId, { F0: 5 }, { 'if-match': etag as string });
+    const res = await patchFields(t, recordId, { F0: 5 }, { 'if-match': etag as string });
 
     expect(etag).toBe('"1"');
     expect(res.status).toBe(200);
@@ -137,14 +127,14 @@ describe('concurrent edits of one record', () => {
   it('answers 412 to a PATCH with an old ETag and writes nothing', async () => {
     const t = await wideTable();
     const recordId = t.table.records[0].id;
-    const old = (await get(t, recordId)).headers.etag as string;
-    await patch(t, recordId, { F0: 1 });
+    const old = (await getRecord(t, recordId)).headers.etag as string;
+    await patchFields(t, recordId, { F0: 1 });
 
-    const res = await patch(t, recordId, { F0: 2, F1: 2 }, { 'if-match': old });
+    const res = await patchFields(t, recordId, { F0: 2, F1: 2 }, { 'if-match': old });
 
     expect(res.status).toBe(412);
     expect(res.body).toEqual(precondition(recordId, old));
-    const after = await get(t, recordId);
+    const after = await getRecord(t, recordId);
     expect(after.headers.etag).toBe('"2"');
     expect(after.body.fields).toEqual({ Name: 'r', F0: 1 });
   });
@@ -154,7 +144,7 @@ describe('concurrent edits of one record', () => {
     const recordId = t.table.records[0].id;
 
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => patch(t, recordId, { F0: i, F1: i }, { 'if-match': '"1"' })),
+      Array.from({ length: 8 }, (_, i) => patchFields(t, recordId, { F0: i, F1: i }, { 'if-match': '"1"' })),
     );
 
     const won = results.flatMap((r, i) => (r.status === 200 ? [i] : []));
@@ -162,7 +152,7 @@ describe('concurrent edits of one record', () => {
     expect(results.filter((r) => r.status === 412)).toHaveLength(7);
     for (const r of results.filter((r) => r.status === 412))
       expect(r.body).toEqual(precondition(recordId, '"1"'));
-    const after = await get(t, recordId);
+    const after = await getRecord(t, recordId);
     expect(after.headers.etag).toBe('"2"');
     expect(after.body.fields).toEqual({ Name: 'r', F0: won[0], F1: won[0] });
   });
@@ -170,13 +160,13 @@ describe('concurrent edits of one record', () => {
   it('answers 412 to a DELETE with a stale If-Match and keeps the record', async () => {
     const t = await wideTable();
     const recordId = t.table.records[0].id;
-    await patch(t, recordId, { F0: 1 });
+    await patchFields(t, recordId, { F0: 1 });
 
-    const res = await remove(t, recordId, { 'if-match': '"1"' });
+    const res = await deleteRecord(t, recordId, { 'if-match': '"1"' });
 
     expect(res.status).toBe(412);
     expect(res.body).toEqual(precondition(recordId, '"1"'));
-    const after = await get(t, recordId);
+    const after = await getRecord(t, recordId);
     expect(after.status).toBe(200);
     expect(after.body.fields).toEqual({ Name: 'r', F0: 1 });
     expect(await viewOrderIds(t.tableId, t.viewId)).toEqual([recordId]);
@@ -186,11 +176,11 @@ describe('concurrent edits of one record', () => {
     const t = await wideTable();
     const recordId = t.table.records[0].id;
 
-    const res = await remove(t, recordId, { 'if-match': '"1"' });
+    const res = await deleteRecord(t, recordId, { 'if-match': '"1"' });
 
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(recordId);
-    expect((await get(t, recordId)).status).toBe(404);
+    expect((await getRecord(t, recordId)).status).toBe(404);
   });
 
   // The loser is a 412, or a 404 when the DELETE won before the PATCH read the record (RFC 9110
@@ -200,11 +190,11 @@ describe('concurrent edits of one record', () => {
     const recordId = t.table.records[0].id;
 
     const [patched, deleted] = await Promise.all([
-      patch(t, recordId, { F0: 9 }, { 'if-match': '"1"' }),
-      remove(t, recordId, { 'if-match': '"1"' }),
+      patchFields(t, recordId, { F0: 9 }, { 'if-match': '"1"' }),
+      deleteRecord(t, recordId, { 'if-match': '"1"' }),
     ]);
 
-    const after = await get(t, recordId);
+    const after = await getRecord(t, recordId);
     if (patched.status === 200) {
       expect(deleted.status).toBe(412);
       expect(after.body.fields).toEqual({ Name: 'r', F0: 9 });
@@ -223,7 +213,9 @@ describe('parallel creates', () => {
 
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, c) =>
-        create(t, { records: Array.from({ length: 5 }, (_, i) => ({ fields: { Name: `c${c}-${i}` } })) }),
+        createRecords(t, {
+          records: Array.from({ length: 5 }, (_, i) => ({ fields: { Name: `c${c}-${i}` } })),
+        }),
       ),
     );
 
@@ -248,8 +240,8 @@ describe('Idempotency-Key', () => {
     const t = await wideTable([]);
     const body = { records: [{ fields: { Name: 'a' } }, { fields: { Name: 'b', F0: 1 } }] };
 
-    const first = await create(t, body, key('create-1'));
-    const again = await create(t, body, key('create-1'));
+    const first = await createRecords(t, body, key('create-1'));
+    const again = await createRecords(t, body, key('create-1'));
 
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
@@ -259,9 +251,9 @@ describe('Idempotency-Key', () => {
 
   it('on create: the same key with a different body is a 409 and creates nothing', async () => {
     const t = await wideTable([]);
-    const first = await create(t, { records: [{ fields: { Name: 'a' } }] }, key('create-2'));
+    const first = await createRecords(t, { records: [{ fields: { Name: 'a' } }] }, key('create-2'));
 
-    const other = await create(t, { records: [{ fields: { Name: 'b' } }] }, key('create-2'));
+    const other = await createRecords(t, { records: [{ fields: { Name: 'b' } }] }, key('create-2'));
 
     expect(other.status).toBe(409);
     expect(other.body).toEqual({
@@ -279,7 +271,7 @@ describe('Idempotency-Key', () => {
   ])('refuses a key of %s (400) and creates nothing', async (_, k) => {
     const t = await wideTable([]);
 
-    const res = await create(t, { records: [{ fields: { Name: 'a' } }] }, key(k));
+    const res = await createRecords(t, { records: [{ fields: { Name: 'a' } }] }, key(k));
 
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
@@ -294,8 +286,8 @@ describe('Idempotency-Key', () => {
     const t = await wideTable([]);
     const body = { records: [{ fields: { Name: 'a' } }] };
 
-    const first = await create(t, body, key('k'.repeat(64)));
-    const again = await create(t, body, key('k'.repeat(64)));
+    const first = await createRecords(t, body, key('k'.repeat(64)));
+    const again = await createRecords(t, body, key('k'.repeat(64)));
 
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.body).toEqual(first.body);
@@ -307,8 +299,8 @@ describe('Idempotency-Key', () => {
     // Random text does not compress: the remembered answer is far larger than one item holds.
     const body = { records: Array.from({ length: 1000 }, () => ({ fields: { Name: randomBase62(1000) } })) };
 
-    const first = await create(t, body, key('large'));
-    const again = await create(t, body, key('large'));
+    const first = await createRecords(t, body, key('large'));
+    const again = await createRecords(t, body, key('large'));
 
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.body).toEqual(first.body);
@@ -325,15 +317,15 @@ describe('Idempotency-Key', () => {
       ],
     };
 
-    const first = await patchMany(t, body, key('update-1'));
-    const again = await patchMany(t, body, key('update-1'));
-    const other = await patchMany(t, { records: [{ id: a, fields: { F0: 3 } }] }, key('update-1'));
+    const first = await updateRecords(t, body, key('update-1'));
+    const again = await updateRecords(t, body, key('update-1'));
+    const other = await updateRecords(t, { records: [{ id: a, fields: { F0: 3 } }] }, key('update-1'));
 
     expect([first.status, again.status, other.status]).toEqual([200, 200, 409]);
     expect(again.body).toEqual(first.body);
     expect(other.body.code).toBe('conflict');
     // The repeat wrote nothing: each record is at version 2 (one write), F0 as first written.
-    const [ra, rb] = await Promise.all([get(t, a as string), get(t, b as string)]);
+    const [ra, rb] = await Promise.all([getRecord(t, a as string), getRecord(t, b as string)]);
     expect([ra.headers.etag, rb.headers.etag]).toEqual(['"2"', '"2"']);
     expect([ra.body.fields.F0, rb.body.fields.F0]).toEqual([1, 2]);
   });
@@ -343,9 +335,9 @@ describe('Idempotency-Key', () => {
     const [a, b] = (t.table.records as Rec[]).map((r) => r.id);
     const body = { viewId: t.viewId, anchorId: a, position: 'after' };
 
-    const first = await duplicate(t, a as string, body, key('dup-1'));
-    const again = await duplicate(t, a as string, body, key('dup-1'));
-    const other = await duplicate(t, a as string, {}, key('dup-1'));
+    const first = await duplicateRecord(t, a as string, body, key('dup-1'));
+    const again = await duplicateRecord(t, a as string, body, key('dup-1'));
+    const other = await duplicateRecord(t, a as string, {}, key('dup-1'));
 
     expect([first.status, again.status, other.status]).toEqual([201, 201, 409]);
     expect(again.body).toEqual(first.body);
@@ -359,8 +351,8 @@ describe('Idempotency-Key', () => {
     const t = await wideTable([{ fields: { Name: 'a' } }]);
     const a = t.table.records[0].id;
 
-    const created = await create(t, { records: [{ fields: { Name: 'n' } }] }, key('shared'));
-    const copied = await duplicate(t, a, {}, key('shared'));
+    const created = await createRecords(t, { records: [{ fields: { Name: 'n' } }] }, key('shared'));
+    const copied = await duplicateRecord(t, a, {}, key('shared'));
 
     expect([created.status, copied.status]).toEqual([201, 201]);
     expect(await viewOrderIds(t.tableId, t.viewId)).toEqual([
@@ -381,8 +373,8 @@ describe('Idempotency-Key', () => {
     expect(added.status).toBe(201);
     const body = { records: [{ fields: { Name: 'same' } }] };
 
-    const mine = await create(t, body, key('per-user'));
-    const theirs = await create(t, body, key('per-user'), editor.auth);
+    const mine = await createRecords(t, body, key('per-user'));
+    const theirs = await createRecords(t, body, key('per-user'), editor.auth);
 
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     expect(theirs.body.records[0].id).not.toBe(mine.body.records[0].id);
@@ -393,8 +385,8 @@ describe('Idempotency-Key', () => {
   it('releases the key when the first call fails, so a corrected retry with the same key runs', async () => {
     const t = await wideTable([]);
 
-    const failed = await create(t, { records: [{ fields: { Nope: 1 } }] }, key('retry'));
-    const fixed = await create(t, { records: [{ fields: { Name: 'ok' } }] }, key('retry'));
+    const failed = await createRecords(t, { records: [{ fields: { Nope: 1 } }] }, key('retry'));
+    const fixed = await createRecords(t, { records: [{ fields: { Name: 'ok' } }] }, key('retry'));
 
     expect(failed.status).toBe(404);
     expect(fixed.status).toBe(201);
@@ -417,19 +409,19 @@ describe('Idempotency-Key', () => {
       throw new Error('crash');
     });
     try {
-      expect((await create(t, body, key('crash'))).status).toBe(500);
+      expect((await createRecords(t, body, key('crash'))).status).toBe(500);
     } finally {
       injectChunkFault(undefined);
     }
     expect(claim?.state).toBe('running');
     await putItem({ ...claim, expiresAt: Number(claim?.expiresAt) - minutes * 60 });
 
-    const retry = await create(t, body, key('crash'));
+    const retry = await createRecords(t, body, key('crash'));
 
     expect(retry.status).toBe(status);
     if (status === 201) {
       expect(await viewOrderIds(t.tableId, t.viewId)).toEqual(retry.body.records.map((r: Rec) => r.id));
-      const again = await create(t, body, key('crash'));
+      const again = await createRecords(t, body, key('crash'));
       expect(again.body).toEqual(retry.body);
     } else {
       expect(retry.body.message).toBe('A request with this Idempotency-Key is still running; retry');
@@ -441,7 +433,10 @@ describe('Idempotency-Key', () => {
     const t = await wideTable([]);
     const body = { records: [{ fields: { Name: 'x' } }, { fields: { Name: 'y' } }] };
 
-    const results = await Promise.all([create(t, body, key('race')), create(t, body, key('race'))]);
+    const results = await Promise.all([
+      createRecords(t, body, key('race')),
+      createRecords(t, body, key('race')),
+    ]);
 
     const ok = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status === 409);
@@ -458,7 +453,7 @@ describe('Idempotency-Key', () => {
     }
     expect(await viewOrderIds(t.tableId, t.viewId)).toEqual(ok[0]?.body.records.map((r: Rec) => r.id));
     // Once the first has finished, a retry of the refused one gets the remembered answer.
-    const retry = await create(t, body, key('race'));
+    const retry = await createRecords(t, body, key('race'));
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(ok[0]?.body);
   });
@@ -467,7 +462,9 @@ describe('Idempotency-Key', () => {
     const t = await wideTable([{ fields: { Name: 'a' } }]);
     const a = t.table.records[0].id;
 
-    const results = await Promise.all(Array.from({ length: 10 }, () => duplicate(t, a, {}, key('dup-race'))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => duplicateRecord(t, a, {}, key('dup-race'))),
+    );
 
     expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     const copies = new Set(results.filter((r) => r.status === 201).map((r) => r.body.records[0].id));

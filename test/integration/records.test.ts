@@ -2,6 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '#shared/ids.ts';
 import { viewOrderIds } from '#shared/records/placement.ts';
 import { call } from '#test/support/invoke.ts';
+import {
+  createRecords,
+  deleteRecords,
+  duplicateRecord,
+  getRecord,
+  updateRecord,
+  updateRecords,
+} from '#test/support/records.ts';
 import { newTable } from '#test/support/workspace.ts';
 
 // A table whose keys differ per fieldKeyType: name `Full Name` is dbFieldName `Full_Name`,
@@ -28,24 +36,6 @@ const table = (records: { fields: Record<string, unknown> }[] = []) => newTable(
 const idsOf = (t: Table): Record<string, string> =>
   Object.fromEntries(t.table.fields.map((f: { id: string; name: string }) => [f.name, f.id]));
 
-const get = (t: Table, recordId: string, query = '') =>
-  call('get-record', { token: t.owner.auth, params: { tableId: t.tableId, recordId }, query });
-
-const patch = (t: Table, recordId: string, body: unknown, headers?: Record<string, string>) =>
-  call('update-record', { token: t.owner.auth, params: { tableId: t.tableId, recordId }, body, headers });
-
-const create = (t: Table, body: unknown) =>
-  call('create-records', { token: t.owner.auth, params: { tableId: t.tableId }, body });
-
-const patchMany = (t: Table, body: unknown) =>
-  call('update-records', { token: t.owner.auth, params: { tableId: t.tableId }, body });
-
-const removeMany = (t: Table, query: string) =>
-  call('delete-records', { token: t.owner.auth, params: { tableId: t.tableId }, query });
-
-const duplicate = (t: Table, recordId: string, body?: unknown) =>
-  call('duplicate-record', { token: t.owner.auth, params: { tableId: t.tableId, recordId }, body });
-
 const idsQuery = (ids: readonly string[]) => ids.map((id) => `recordIds[]=${id}`).join('&');
 
 const notFound = (message: string) => ({ message, status: 404, code: 'not_found' });
@@ -53,12 +43,12 @@ const notFound = (message: string) => ({ message, status: 404, code: 'not_found'
 const ALL_RIGHTS = { read: true, update: true };
 const READ_ONLY = { read: true, update: false };
 
-describe('★1 GET /table/{tableId}/record/{recordId}', () => {
+describe('get one record: GET /table/{tableId}/record/{recordId}', () => {
   it('answers the record keyed by name with an ETag of its version', async () => {
     const t = await table([{ fields: { 'Full Name': 'Ann', Score: 12.5, Tags: ['x', 'y'] } }]);
     const created = t.table.records[0];
 
-    const got = await get(t, created.id);
+    const got = await getRecord(t, created.id);
 
     expect(got.status).toBe(200);
     expect(got.headers.etag).toBe('"1"');
@@ -85,7 +75,7 @@ describe('★1 GET /table/{tableId}/record/{recordId}', () => {
     const f = idsOf(t);
     const keys = keyType === 'id' ? expected.map((name) => f[name] as string) : expected;
 
-    const got = await get(t, t.table.records[0].id, `fieldKeyType=${keyType}`);
+    const got = await getRecord(t, t.table.records[0].id, `fieldKeyType=${keyType}`);
 
     expect(got.status).toBe(200);
     expect(got.body.fields).toEqual({
@@ -102,9 +92,9 @@ describe('★1 GET /table/{tableId}/record/{recordId}', () => {
     const f = idsOf(t);
     const recordId = t.table.records[0].id;
 
-    const byName = await get(t, recordId, 'projection[]=Score&projection[]=Tags');
-    const byId = await get(t, recordId, `fieldKeyType=id&projection[]=${f.Score}`);
-    const byDbName = await get(t, recordId, 'fieldKeyType=dbFieldName&projection=score_db');
+    const byName = await getRecord(t, recordId, 'projection[]=Score&projection[]=Tags');
+    const byId = await getRecord(t, recordId, `fieldKeyType=id&projection[]=${f.Score}`);
+    const byDbName = await getRecord(t, recordId, 'fieldKeyType=dbFieldName&projection=score_db');
 
     expect(byName.status).toBe(200);
     expect(byName.body.fields).toEqual({ Score: 3, Tags: ['y'] });
@@ -117,7 +107,7 @@ describe('★1 GET /table/{tableId}/record/{recordId}', () => {
   it('refuses a projection key that is no field of the table (400)', async () => {
     const t = await table([{ fields: { 'Full Name': 'Ann' } }]);
 
-    const got = await get(t, t.table.records[0].id, 'projection[]=Nope');
+    const got = await getRecord(t, t.table.records[0].id, 'projection[]=Nope');
 
     expect(got.status).toBe(400);
     expect(got.body).toEqual({
@@ -130,7 +120,7 @@ describe('★1 GET /table/{tableId}/record/{recordId}', () => {
   it('renders every cell as text with cellFormat=text', async () => {
     const t = await table([{ fields: { 'Full Name': 'Ann', Score: 1234.5, Tags: ['x', 'y'] } }]);
 
-    const got = await get(t, t.table.records[0].id, 'cellFormat=text');
+    const got = await getRecord(t, t.table.records[0].id, 'cellFormat=text');
 
     expect(got.status).toBe(200);
     expect(got.body.fields).toEqual({ 'Full Name': 'Ann', Score: '1234.50', Tags: 'x, y', Seq: '1' });
@@ -142,7 +132,7 @@ describe('★1 GET /table/{tableId}/record/{recordId}', () => {
   ])('refuses the query %s (400)', async (query, path) => {
     const t = await table([{ fields: { 'Full Name': 'Ann' } }]);
 
-    const got = await get(t, t.table.records[0].id, query);
+    const got = await getRecord(t, t.table.records[0].id, query);
 
     expect(got.status).toBe(400);
     expect(got.body.code).toBe('validation_error');
@@ -153,7 +143,7 @@ describe('★1 GET /table/{tableId}/record/{recordId}', () => {
     const t = await table([{ fields: { 'Full Name': 'Ann' } }]);
     const missing = newId('record');
 
-    const got = await get(t, missing);
+    const got = await getRecord(t, missing);
 
     expect(got.status).toBe(404);
     expect(got.body).toEqual(notFound(`Record ${missing} not found`));
@@ -165,7 +155,7 @@ describe('★1 GET /table/{tableId}/record/{recordId}', () => {
     async (recordId) => {
       const t = await table([{ fields: { 'Full Name': 'Ann' } }]);
 
-      const got = await get(t, recordId);
+      const got = await getRecord(t, recordId);
 
       expect(got.status).toBe(400);
       expect(got.body.code).toBe('validation_error');
@@ -182,14 +172,14 @@ describe('★1 GET /table/{tableId}/record/{recordId}', () => {
     });
     const foreign = other.body.records[0].id;
 
-    const got = await get(t, foreign);
+    const got = await getRecord(t, foreign);
 
     expect(got.status).toBe(404);
     expect(got.body).toEqual(notFound(`Record ${foreign} not found`));
   });
 });
 
-describe('★2 PATCH /table/{tableId}/record/{recordId}', () => {
+describe('update one record: PATCH /table/{tableId}/record/{recordId}', () => {
   it.each([
     ['name', 'Score', 'Full Name'],
     ['id', 'Score', 'Full Name'],
@@ -200,7 +190,7 @@ describe('★2 PATCH /table/{tableId}/record/{recordId}', () => {
     const key = (k: string, name: string) => (keyType === 'id' ? (f[name] as string) : k);
     const recordId = t.table.records[0].id;
 
-    const res = await patch(t, recordId, {
+    const res = await updateRecord(t, recordId, {
       record: { fields: { [key(scoreKey, 'Score')]: 7 } },
       fieldKeyType: keyType,
     });
@@ -221,7 +211,7 @@ describe('★2 PATCH /table/{tableId}/record/{recordId}', () => {
     const t = await table([{ fields: { 'Full Name': 'Ann' } }]);
     const recordId = t.table.records[0].id;
 
-    const res = await patch(t, recordId, { record: { fields: { Seq: 99, 'Full Name': 'Bob' } } });
+    const res = await updateRecord(t, recordId, { record: { fields: { Seq: 99, 'Full Name': 'Bob' } } });
 
     expect(res.status).toBe(200);
     expect(res.body.fields).toEqual({ 'Full Name': 'Bob', Seq: 1 });
@@ -242,14 +232,14 @@ describe('★2 PATCH /table/{tableId}/record/{recordId}', () => {
         keyType === 'id' ? (f['Full Name'] as string) : keyType === 'name' ? 'Full Name' : 'Full_Name';
       const recordId = t.table.records[0].id;
 
-      const res = await patch(t, recordId, {
+      const res = await updateRecord(t, recordId, {
         record: { fields: { [known]: 'Changed', [unknown]: 5 } },
         fieldKeyType: keyType,
       });
 
       expect(res.status).toBe(404);
       expect(res.body).toEqual(notFound(message));
-      const after = await get(t, recordId);
+      const after = await getRecord(t, recordId);
       expect(after.headers.etag).toBe('"1"');
       expect(after.body.fields).toEqual({ 'Full Name': 'Ann', Score: 1, Seq: 1 });
     },
@@ -259,20 +249,20 @@ describe('★2 PATCH /table/{tableId}/record/{recordId}', () => {
     const t = await table([{ fields: { 'Full Name': 'Ann', Score: 4, Tags: ['x'] } }]);
     const recordId = t.table.records[0].id;
 
-    const res = await patch(t, recordId, { record: { fields: { Score: null, Tags: null } } });
+    const res = await updateRecord(t, recordId, { record: { fields: { Score: null, Tags: null } } });
 
     expect(res.status).toBe(200);
     expect(res.body.fields).toEqual({ 'Full Name': 'Ann', Seq: 1 });
-    expect((await get(t, recordId)).body.fields).toEqual({ 'Full Name': 'Ann', Seq: 1 });
+    expect((await getRecord(t, recordId)).body.fields).toEqual({ 'Full Name': 'Ann', Seq: 1 });
   });
 
   it('changes the ETag with every write, also for an empty fields object', async () => {
     const t = await table([{ fields: { 'Full Name': 'Ann' } }]);
     const recordId = t.table.records[0].id;
 
-    const first = await patch(t, recordId, { record: { fields: { Score: 1 } } });
-    const second = await patch(t, recordId, { record: { fields: { Score: 2 } } });
-    const read = await get(t, recordId);
+    const first = await updateRecord(t, recordId, { record: { fields: { Score: 1 } } });
+    const second = await updateRecord(t, recordId, { record: { fields: { Score: 2 } } });
+    const read = await getRecord(t, recordId);
 
     expect([first.headers.etag, second.headers.etag, read.headers.etag]).toEqual(['"2"', '"3"', '"3"']);
     expect(read.body.fields.Score).toBe(2);
@@ -282,12 +272,12 @@ describe('★2 PATCH /table/{tableId}/record/{recordId}', () => {
     const t = await table([{ fields: { 'Full Name': 'Ann', Score: 1 } }]);
     const recordId = t.table.records[0].id;
 
-    const res = await patch(t, recordId, { record: { fields: { Score: 'many' } } });
+    const res = await updateRecord(t, recordId, { record: { fields: { Score: 'many' } } });
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');
     expect(res.body.message).toContain('Score');
-    expect((await get(t, recordId)).headers.etag).toBe('"1"');
+    expect((await getRecord(t, recordId)).headers.etag).toBe('"1"');
   });
 
   it.each([
@@ -299,7 +289,7 @@ describe('★2 PATCH /table/{tableId}/record/{recordId}', () => {
   ])('answers 400 for a body with %s', async (_, body) => {
     const t = await table([{ fields: { 'Full Name': 'Ann' } }]);
 
-    const res = await patch(t, t.table.records[0].id, body);
+    const res = await updateRecord(t, t.table.records[0].id, body);
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');
@@ -309,7 +299,7 @@ describe('★2 PATCH /table/{tableId}/record/{recordId}', () => {
     const t = await table();
     const missing = newId('record');
 
-    const res = await patch(t, missing, { record: { fields: { Score: 1 } } });
+    const res = await updateRecord(t, missing, { record: { fields: { Score: 1 } } });
 
     expect(res.status).toBe(404);
     expect(res.body).toEqual(notFound(`Record ${missing} not found`));
@@ -317,7 +307,7 @@ describe('★2 PATCH /table/{tableId}/record/{recordId}', () => {
   });
 });
 
-describe('★3 DELETE /table/{tableId}/record/{recordId}', () => {
+describe('delete one record: DELETE /table/{tableId}/record/{recordId}', () => {
   it('answers the deleted record keyed by id; afterwards it is a 404, and so is a second delete', async () => {
     const t = await table([{ fields: { 'Full Name': 'Ann', Score: 2 } }, { fields: { 'Full Name': 'Bo' } }]);
     const f = idsOf(t);
@@ -336,7 +326,7 @@ describe('★3 DELETE /table/{tableId}/record/{recordId}', () => {
       [f.Seq as string]: 1,
     });
     expect(Object.keys(res.body.permissions)).toEqual(Object.values(f));
-    const read = await get(t, ann?.id as string);
+    const read = await getRecord(t, ann?.id as string);
     expect(read.status).toBe(404);
     expect(read.body).toEqual(notFound(`Record ${ann?.id} not found`));
     const again = await call('delete-record', {
@@ -349,11 +339,11 @@ describe('★3 DELETE /table/{tableId}/record/{recordId}', () => {
   });
 });
 
-describe('★5 POST /table/{tableId}/record', () => {
+describe('create records: POST /table/{tableId}/record', () => {
   it('answers 201 with the records in request order, autoNumbers following it', async () => {
     const t = await table();
 
-    const res = await create(t, {
+    const res = await createRecords(t, {
       records: [
         { fields: { 'Full Name': 'c', Score: 3 } },
         { fields: { 'Full Name': 'a', Tags: ['y', 'x'] } },
@@ -375,7 +365,7 @@ describe('★5 POST /table/{tableId}/record', () => {
   it('answers keys per fieldKeyType=dbFieldName and reads them so', async () => {
     const t = await table();
 
-    const res = await create(t, {
+    const res = await createRecords(t, {
       records: [{ fields: { Full_Name: 'Ann', score_db: 5 } }],
       fieldKeyType: 'dbFieldName',
     });
@@ -387,7 +377,7 @@ describe('★5 POST /table/{tableId}/record', () => {
   it('answers 201 {records: []} for no records and creates nothing', async () => {
     const t = await table();
 
-    const res = await create(t, { records: [] });
+    const res = await createRecords(t, { records: [] });
 
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ records: [] });
@@ -398,7 +388,7 @@ describe('★5 POST /table/{tableId}/record', () => {
     const t = await table();
     const records = Array.from({ length: 1000 }, (_, i) => ({ fields: { 'Full Name': `r${i}`, Score: i } }));
 
-    const res = await create(t, { records });
+    const res = await createRecords(t, { records });
 
     expect(res.status).toBe(201);
     const out = res.body.records as Rec[];
@@ -411,7 +401,7 @@ describe('★5 POST /table/{tableId}/record', () => {
     const t = await table();
     const records = Array.from({ length: 1001 }, (_, i) => ({ fields: { 'Full Name': `r${i}` } }));
 
-    const res = await create(t, { records });
+    const res = await createRecords(t, { records });
 
     expect(res.status).toBe(413);
     expect(res.body).toEqual({
@@ -434,7 +424,7 @@ describe('★5 POST /table/{tableId}/record', () => {
   ])('answers 400 for a body with %s and creates nothing', async (_, body) => {
     const t = await table();
 
-    const res = await create(t, body);
+    const res = await createRecords(t, body);
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');
@@ -461,7 +451,7 @@ describe('★5 POST /table/{tableId}/record', () => {
   it('answers 400 naming the field for a bad value in one record, and creates none of the batch', async () => {
     const t = await table();
 
-    const res = await create(t, {
+    const res = await createRecords(t, {
       records: [{ fields: { 'Full Name': 'ok' } }, { fields: { Tags: ['nope'] } }],
     });
 
@@ -474,7 +464,9 @@ describe('★5 POST /table/{tableId}/record', () => {
   it('answers 404 for an unknown field key in any record, and creates none of the batch', async () => {
     const t = await table();
 
-    const res = await create(t, { records: [{ fields: { 'Full Name': 'ok' } }, { fields: { Nope: 1 } }] });
+    const res = await createRecords(t, {
+      records: [{ fields: { 'Full Name': 'ok' } }, { fields: { Nope: 1 } }],
+    });
 
     expect(res.status).toBe(404);
     expect(res.body).toEqual(notFound('Field name: Nope not found'));
@@ -482,13 +474,13 @@ describe('★5 POST /table/{tableId}/record', () => {
   });
 });
 
-describe('★6 PATCH /table/{tableId}/record', () => {
+describe('update records in a batch: PATCH /table/{tableId}/record', () => {
   it('answers a bare array of the records after the update, in request order', async () => {
     const t = await table([{ fields: { 'Full Name': 'a' } }, { fields: { 'Full Name': 'b' } }]);
     const [a, b] = t.table.records as Rec[];
     const f = idsOf(t);
 
-    const res = await patchMany(t, {
+    const res = await updateRecords(t, {
       records: [
         { id: b?.id, fields: { [f.Score as string]: 2 } },
         { id: a?.id, fields: { [f.Score as string]: 1, [f.Tags as string]: ['x'] } },
@@ -510,7 +502,7 @@ describe('★6 PATCH /table/{tableId}/record', () => {
         },
       ],
     ]);
-    expect((await get(t, a?.id as string)).headers.etag).toBe('"2"');
+    expect((await getRecord(t, a?.id as string)).headers.etag).toBe('"2"');
   });
 
   it('answers 404 for a missing id and leaves the other records of the batch unchanged', async () => {
@@ -521,7 +513,7 @@ describe('★6 PATCH /table/{tableId}/record', () => {
     const [a, b] = t.table.records as Rec[];
     const missing = newId('record');
 
-    const res = await patchMany(t, {
+    const res = await updateRecords(t, {
       records: [
         { id: a?.id, fields: { Score: 10 } },
         { id: missing, fields: { Score: 20 } },
@@ -535,7 +527,7 @@ describe('★6 PATCH /table/{tableId}/record', () => {
       [a, 1],
       [b, 2],
     ] as const) {
-      const read = await get(t, rec?.id as string);
+      const read = await getRecord(t, rec?.id as string);
       expect(read.headers.etag).toBe('"1"');
       expect(read.body.fields.Score).toBe(score);
     }
@@ -545,7 +537,7 @@ describe('★6 PATCH /table/{tableId}/record', () => {
     const t = await table([{ fields: { 'Full Name': 'a', Score: 1 } }]);
     const a = t.table.records[0].id;
 
-    const res = await patchMany(t, {
+    const res = await updateRecords(t, {
       records: [
         { id: a, fields: { Score: 2 } },
         { id: a, fields: { Score: 3 } },
@@ -558,14 +550,14 @@ describe('★6 PATCH /table/{tableId}/record', () => {
       status: 400,
       code: 'validation_error',
     });
-    expect((await get(t, a)).body.fields.Score).toBe(1);
+    expect((await getRecord(t, a)).body.fields.Score).toBe(1);
   });
 
   it('answers 413 for 1001 records', async () => {
     const t = await table([{ fields: { 'Full Name': 'a' } }]);
     const records = Array.from({ length: 1001 }, () => ({ id: newId('record'), fields: { Score: 1 } }));
 
-    const res = await patchMany(t, { records });
+    const res = await updateRecords(t, { records });
 
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
@@ -579,14 +571,14 @@ describe('★6 PATCH /table/{tableId}/record', () => {
   ])('answers 400 for %s', async (_, body) => {
     const t = await table([{ fields: { 'Full Name': 'a' } }]);
 
-    const res = await patchMany(t, body);
+    const res = await updateRecords(t, body);
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');
   });
 });
 
-describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
+describe('delete records in a batch: DELETE /table/{tableId}/record?recordIds[]=', () => {
   it('answers the deleted records keyed by id, in request order; the others stay', async () => {
     const t = await table([
       { fields: { 'Full Name': 'a' } },
@@ -596,7 +588,7 @@ describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
     const [a, b, c] = (t.table.records as Rec[]).map((r) => r.id);
     const f = idsOf(t);
 
-    const res = await removeMany(t, idsQuery([c as string, a as string]));
+    const res = await deleteRecords(t, idsQuery([c as string, a as string]));
 
     expect(res.status).toBe(200);
     expect((res.body.records as Rec[]).map((r) => [r.id, r.fields])).toEqual([
@@ -604,7 +596,7 @@ describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
       [a, { [f['Full Name'] as string]: 'a', [f.Seq as string]: 1 }],
     ]);
     expect(await viewOrderIds(t.tableId, t.viewId)).toEqual([b]);
-    expect((await get(t, c as string)).status).toBe(404);
+    expect((await getRecord(t, c as string)).status).toBe(404);
   });
 
   it('answers 404 when any id is missing and deletes nothing', async () => {
@@ -612,7 +604,7 @@ describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
     const ids = (t.table.records as Rec[]).map((r) => r.id);
     const missing = newId('record');
 
-    const res = await removeMany(t, idsQuery([ids[0] as string, missing, ids[1] as string]));
+    const res = await deleteRecords(t, idsQuery([ids[0] as string, missing, ids[1] as string]));
 
     expect(res.status).toBe(404);
     expect(res.body).toEqual(notFound(`Record ${missing} not found`));
@@ -629,7 +621,7 @@ describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
     const a = t.table.records[0].id;
     const foreign = other.body.records[0].id;
 
-    const res = await removeMany(t, idsQuery([a, foreign]));
+    const res = await deleteRecords(t, idsQuery([a, foreign]));
 
     expect(res.status).toBe(404);
     expect(res.body).toEqual(notFound(`Record ${foreign} not found`));
@@ -643,7 +635,7 @@ describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
     const t = await table([{ fields: { 'Full Name': 'a' } }, { fields: { 'Full Name': 'b' } }]);
     const [a, b] = (t.table.records as Rec[]).map((r) => r.id);
 
-    const res = await removeMany(t, idsQuery([a as string, a as string]));
+    const res = await deleteRecords(t, idsQuery([a as string, a as string]));
 
     expect(res.status).toBe(200);
     expect(res.body.records.map((r: Rec) => r.id)).toEqual([a]);
@@ -654,7 +646,7 @@ describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
     const t = await table([{ fields: { 'Full Name': 'a' } }, { fields: { 'Full Name': 'b' } }]);
     const [a, b] = (t.table.records as Rec[]).map((r) => r.id);
 
-    const res = await removeMany(t, `recordIds=${a}`);
+    const res = await deleteRecords(t, `recordIds=${a}`);
 
     expect(res.status).toBe(200);
     expect(res.body.records.map((r: Rec) => r.id)).toEqual([a]);
@@ -666,7 +658,7 @@ describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
     const a = t.table.records[0].id;
     const ids = [a, ...Array.from({ length: 1000 }, () => newId('record'))];
 
-    const res = await removeMany(t, idsQuery(ids));
+    const res = await deleteRecords(t, idsQuery(ids));
 
     expect(res.status).toBe(413);
     expect(res.body.code).toBe('payload_too_large');
@@ -679,7 +671,7 @@ describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
   ])('answers 400 for %s', async (_, query) => {
     const t = await table([{ fields: { 'Full Name': 'a' } }]);
 
-    const res = await removeMany(t, query);
+    const res = await deleteRecords(t, query);
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');
@@ -687,7 +679,7 @@ describe('★7 DELETE /table/{tableId}/record?recordIds[]=', () => {
   });
 });
 
-describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
+describe('duplicate a record: POST /table/{tableId}/record/{recordId}/duplicate', () => {
   it('answers 201 {records:[copy]} with a new id, the next autoNumber and the same non-computed cells', async () => {
     const t = await table([
       { fields: { 'Full Name': 'Ann', Score: 4, Tags: ['y'] } },
@@ -695,7 +687,7 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
     ]);
     const [ann, b] = t.table.records as Rec[];
 
-    const res = await duplicate(t, ann?.id as string);
+    const res = await duplicateRecord(t, ann?.id as string);
 
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['records']);
@@ -705,7 +697,7 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
     expect(copy?.autoNumber).toBe(3);
     expect(copy?.name).toBe('Ann');
     expect(copy?.fields).toEqual({ 'Full Name': 'Ann', Score: 4, Tags: ['y'], Seq: 3 });
-    expect((await get(t, copy?.id as string)).body.fields).toEqual(copy?.fields);
+    expect((await getRecord(t, copy?.id as string)).body.fields).toEqual(copy?.fields);
     // Without a placement the copy goes to the end.
     expect(await viewOrderIds(t.tableId, t.viewId)).toEqual([ann?.id, b?.id, copy?.id]);
   });
@@ -718,7 +710,7 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
     ]);
     const [r1, r2, r3] = (t.table.records as Rec[]).map((r) => r.id);
 
-    const res = await duplicate(t, r3 as string, { viewId: t.viewId, anchorId: r1, position });
+    const res = await duplicateRecord(t, r3 as string, { viewId: t.viewId, anchorId: r1, position });
 
     expect(res.status).toBe(201);
     const copy = res.body.records[0].id;
@@ -736,7 +728,7 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
   ])('answers 400 for %s and copies nothing', async (_, bodyOf) => {
     const t = await table([{ fields: { 'Full Name': 'a' } }]);
 
-    const res = await duplicate(t, t.table.records[0].id, bodyOf(t));
+    const res = await duplicateRecord(t, t.table.records[0].id, bodyOf(t));
 
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
@@ -751,7 +743,7 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
     const t = await table([{ fields: { 'Full Name': 'a' } }]);
     const missing = newId('record');
 
-    const res = await duplicate(t, missing);
+    const res = await duplicateRecord(t, missing);
 
     expect(res.status).toBe(404);
     expect(res.body).toEqual(notFound(`Record ${missing} not found`));
@@ -762,7 +754,7 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
     const t = await table([{ fields: { 'Full Name': 'a' } }]);
     const missing = newId('record');
 
-    const res = await duplicate(t, t.table.records[0].id, {
+    const res = await duplicateRecord(t, t.table.records[0].id, {
       viewId: t.viewId,
       anchorId: missing,
       position: 'after',
@@ -784,10 +776,10 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
     });
     const a = t.table.records[0];
     expect(a.fields).toEqual({ Name: 'a', Score: 5, Done: true });
-    const cleared = await patch(t, a.id, { record: { fields: { Score: null, Done: null } } });
+    const cleared = await updateRecord(t, a.id, { record: { fields: { Score: null, Done: null } } });
     expect(cleared.body.fields).toEqual({ Name: 'a' });
 
-    const res = await duplicate(t, a.id);
+    const res = await duplicateRecord(t, a.id);
 
     expect(res.status).toBe(201);
     expect(res.body.records[0].fields).toEqual({ Name: 'a' });
@@ -814,13 +806,13 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
     const a1 = t.table.records[0].id;
     const b1 = other.body.records[0].id;
     const linked = many ? [{ id: b1, title: 'B1' }] : { id: b1, title: 'B1' };
-    expect((await patch(t, a1, { record: { fields: { L: linked } } })).status).toBe(200);
+    expect((await updateRecord(t, a1, { record: { fields: { L: linked } } })).status).toBe(200);
 
-    const res = await duplicate(t, a1);
+    const res = await duplicateRecord(t, a1);
 
     expect(res.status).toBe(201);
     expect(res.body.records[0].fields).toEqual({ Name: 'A1' });
-    expect((await get(t, a1)).body.fields).toEqual({ Name: 'A1', L: linked });
+    expect((await getRecord(t, a1)).body.fields).toEqual({ Name: 'A1', L: linked });
     const back = await call('get-record', {
       token: t.owner.auth,
       params: { tableId: other.body.id, recordId: b1 },
@@ -845,14 +837,14 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
       const a1 = t.table.records[0].id;
       const b1 = other.body.records[0].id;
       const linked = relationship === 'manyMany' ? [{ id: b1, title: 'B1' }] : { id: b1, title: 'B1' };
-      await patch(t, a1, { record: { fields: { L: linked } } });
+      await updateRecord(t, a1, { record: { fields: { L: linked } } });
 
-      const res = await duplicate(t, a1);
+      const res = await duplicateRecord(t, a1);
 
       expect(res.status).toBe(201);
       const copy = res.body.records[0];
       expect(copy.fields).toEqual({ Name: 'A1', L: linked });
-      expect((await get(t, a1)).body.fields).toEqual({ Name: 'A1', L: linked });
+      expect((await getRecord(t, a1)).body.fields).toEqual({ Name: 'A1', L: linked });
       const back = await call('get-record', {
         token: t.owner.auth,
         params: { tableId: other.body.id, recordId: b1 },
@@ -870,7 +862,7 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
       records: [{ fields: { Code: 'A-1' } }],
     });
 
-    const res = await duplicate(t, t.table.records[0].id);
+    const res = await duplicateRecord(t, t.table.records[0].id);
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_error');
@@ -882,11 +874,11 @@ describe('★8 POST /table/{tableId}/record/{recordId}/duplicate', () => {
 describe('autoNumber', () => {
   it('is never reused after deletes', async () => {
     const t = await table();
-    const first = await create(t, { records: [{ fields: {} }, { fields: {} }, { fields: {} }] });
+    const first = await createRecords(t, { records: [{ fields: {} }, { fields: {} }, { fields: {} }] });
     const last = first.body.records[2].id;
-    expect((await removeMany(t, idsQuery([last]))).status).toBe(200);
+    expect((await deleteRecords(t, idsQuery([last]))).status).toBe(200);
 
-    const next = await create(t, { records: [{ fields: { 'Full Name': 'n' } }] });
+    const next = await createRecords(t, { records: [{ fields: { 'Full Name': 'n' } }] });
 
     expect(next.status).toBe(201);
     expect(next.body.records[0].autoNumber).toBe(4);
@@ -896,14 +888,14 @@ describe('autoNumber', () => {
   it('is not reused after a delete of the only record, nor after a duplicate', async () => {
     const t = await table([{ fields: { 'Full Name': 'a' } }]);
     const a = t.table.records[0].id;
-    const copy = await duplicate(t, a);
+    const copy = await duplicateRecord(t, a);
     expect(copy.body.records[0].autoNumber).toBe(2);
     await call('delete-record', {
       token: t.owner.auth,
       params: { tableId: t.tableId, recordId: copy.body.records[0].id },
     });
 
-    const next = await create(t, { records: [{ fields: {} }] });
+    const next = await createRecords(t, { records: [{ fields: {} }] });
 
     expect(next.body.records[0].autoNumber).toBe(3);
   });

@@ -1,38 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
+import { error } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
-import { addMember } from '#test/support/workspace.ts';
-
-type User = Awaited<ReturnType<typeof newUser>>;
+import { addMember, createSpace, createUnnamedSpace, spaceWithRoles } from '#test/support/workspace.ts';
 
 /** A well-formed space id that no space has. */
 const UNKNOWN_SPACE = 'spc0000000000000000';
 
-const createSpace = async (user: User, name?: string): Promise<string> => {
-  const res = await call('create-space', { token: user.auth, body: name === undefined ? {} : { name } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
-
 /** A space owned by a fresh user, with a creator, an editor and a viewer. */
-const spaceWithRoles = async () => {
-  const [owner, creator, editor, viewer] = await Promise.all([newUser(), newUser(), newUser(), newUser()]);
-  const spaceId = await createSpace(owner, 'Team');
-  await addMember(owner, spaceId, creator, 'creator');
-  await addMember(owner, spaceId, editor, 'editor');
-  await addMember(owner, spaceId, viewer, 'viewer');
-  return { spaceId, owner, creator, editor, viewer };
-};
+const staffedSpace = () => spaceWithRoles(['creator', 'editor', 'viewer']);
 
 /** Every item of the table that belongs to the space: its partition and the users' mirrors. */
 const itemsOfSpace = (spaceId: string) => itemsMentioning(spaceId);
 
-const notFound = (spaceId: string) => ({
-  status: 404,
-  body: { status: 404, code: 'not_found', message: `Space ${spaceId} not found` },
-});
+const notFound = (spaceId: string) => error(404, 'not_found', `Space ${spaceId} not found`);
 
 describe('POST /space', () => {
   it('answers 201 with the id and name, and makes the caller its owner', async () => {
@@ -65,15 +48,15 @@ describe('POST /space', () => {
 
   it("does not count another user's spaces for the default name", async () => {
     const [other, user] = await Promise.all([newUser(), newUser()]);
-    await createSpace(other);
-    await createSpace(other);
+    await createUnnamedSpace(other);
+    await createUnnamedSpace(other);
     const res = await call('create-space', { token: user.auth, body: {} });
     expect(res).toMatchObject({ status: 201, body: { name: 'Space' } });
   });
 
   it("does not count another user's space shared with the caller for the default name", async () => {
     const [other, user] = await Promise.all([newUser(), newUser()]);
-    const shared = await createSpace(other);
+    const shared = await createUnnamedSpace(other);
     await addMember(other, shared, user, 'owner');
     const res = await call('create-space', { token: user.auth, body: {} });
     expect(res).toMatchObject({ status: 201, body: { name: 'Space' } });
@@ -168,7 +151,7 @@ describe('GET /space/{spaceId}', () => {
   });
 
   it.each(['creator', 'editor', 'viewer'] as const)('answers the role %s to a collaborator', async (role) => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const res = await call('get-space', { token: roles[role].auth, params: { spaceId: roles.spaceId } });
     expect(res).toMatchObject({ status: 200, body: { id: roles.spaceId, role } });
   });
@@ -192,7 +175,7 @@ describe('GET /space/{spaceId}', () => {
 
   it('answers 403 restricted_resource for a space the caller does not belong to', async () => {
     const [owner, stranger] = await Promise.all([newUser(), newUser()]);
-    const spaceId = await createSpace(owner);
+    const spaceId = await createUnnamedSpace(owner);
     const res = await call('get-space', { token: stranger.auth, params: { spaceId } });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({
@@ -204,7 +187,7 @@ describe('GET /space/{spaceId}', () => {
 
   it('answers 401 without a token', async () => {
     const user = await newUser();
-    const spaceId = await createSpace(user);
+    const spaceId = await createUnnamedSpace(user);
     const res = await call('get-space', { params: { spaceId } });
     expect(res).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
   });
@@ -228,7 +211,7 @@ describe('PATCH /space/{spaceId}', () => {
   it.each(['creator', 'editor', 'viewer'] as const)(
     'answers 403 to a %s and keeps the name',
     async (role) => {
-      const roles = await spaceWithRoles();
+      const roles = await staffedSpace();
       const res = await call('update-space', {
         token: roles[role].auth,
         params: { spaceId: roles.spaceId },
@@ -247,7 +230,7 @@ describe('PATCH /space/{spaceId}', () => {
 
   it('answers 403 to a user outside the space', async () => {
     const [owner, stranger] = await Promise.all([newUser(), newUser()]);
-    const spaceId = await createSpace(owner);
+    const spaceId = await createUnnamedSpace(owner);
     const res = await call('update-space', {
       token: stranger.auth,
       params: { spaceId },
@@ -290,7 +273,7 @@ describe('DELETE /space/{spaceId}', () => {
   it.each(['creator', 'editor', 'viewer'] as const)(
     'answers 403 to a %s and keeps the space',
     async (role) => {
-      const roles = await spaceWithRoles();
+      const roles = await staffedSpace();
       const res = await call('delete-space', { token: roles[role].auth, params: { spaceId: roles.spaceId } });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({
@@ -304,7 +287,7 @@ describe('DELETE /space/{spaceId}', () => {
   );
 
   it('moves the space to the trash: 404 for everyone on GET, PATCH and collaborators', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const { spaceId, owner } = roles;
     const res = await call('delete-space', { token: owner.auth, params: { spaceId } });
     expect(res).toMatchObject({ status: 200 });
@@ -338,7 +321,7 @@ describe('DELETE /space/{spaceId}', () => {
 
   it('answers 404 to a second DELETE', async () => {
     const user = await newUser();
-    const spaceId = await createSpace(user);
+    const spaceId = await createUnnamedSpace(user);
     expect((await call('delete-space', { token: user.auth, params: { spaceId } })).status).toBe(200);
     const again = await call('delete-space', { token: user.auth, params: { spaceId } });
     expect(again).toMatchObject(notFound(spaceId));
@@ -346,7 +329,7 @@ describe('DELETE /space/{spaceId}', () => {
 
   it('frees the default name: the next unnamed space is Space again', async () => {
     const user = await newUser();
-    const spaceId = await createSpace(user);
+    const spaceId = await createUnnamedSpace(user);
     await call('delete-space', { token: user.auth, params: { spaceId } });
     const res = await call('create-space', { token: user.auth, body: {} });
     expect(res).toMatchObject({ status: 201, body: { name: 'Space' } });
@@ -355,7 +338,7 @@ describe('DELETE /space/{spaceId}', () => {
 
 describe('DELETE /space/{spaceId}/permanent', () => {
   it('leaves no item of the space in the table', async () => {
-    const roles = await spaceWithRoles();
+    const roles = await staffedSpace();
     const { spaceId, owner } = roles;
     // space + 4 members + 4 mirrors
     expect(await itemsOfSpace(spaceId)).toHaveLength(9);
@@ -376,7 +359,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
 
   it('empties a space with more members than one batch write holds', async () => {
     const owner = await newUser();
-    const spaceId = await createSpace(owner);
+    const spaceId = await createUnnamedSpace(owner);
     const members = await Promise.all(Array.from({ length: 20 }, () => newUser()));
     const res = await call('add-collaborators', {
       token: owner.auth,
@@ -399,7 +382,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
 
   it('deletes a space that is already in the trash', async () => {
     const user = await newUser();
-    const spaceId = await createSpace(user);
+    const spaceId = await createUnnamedSpace(user);
     await call('delete-space', { token: user.auth, params: { spaceId } });
     const res = await call('delete-space-permanently', { token: user.auth, params: { spaceId } });
     await drainPurges();
@@ -409,7 +392,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
 
   it('answers 404 when the space is already gone', async () => {
     const user = await newUser();
-    const spaceId = await createSpace(user);
+    const spaceId = await createUnnamedSpace(user);
     await call('delete-space-permanently', { token: user.auth, params: { spaceId } });
     await drainPurges();
     const again = await call('delete-space-permanently', { token: user.auth, params: { spaceId } });
@@ -420,7 +403,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
   it.each(['creator', 'editor', 'viewer'] as const)(
     'answers 403 to a %s and deletes nothing',
     async (role) => {
-      const roles = await spaceWithRoles();
+      const roles = await staffedSpace();
       const res = await call('delete-space-permanently', {
         token: roles[role].auth,
         params: { spaceId: roles.spaceId },
@@ -438,7 +421,7 @@ describe('DELETE /space/{spaceId}/permanent', () => {
 
   it('answers 403 to a user outside the space, also when it is in the trash', async () => {
     const [owner, stranger] = await Promise.all([newUser(), newUser()]);
-    const spaceId = await createSpace(owner);
+    const spaceId = await createUnnamedSpace(owner);
     await call('delete-space', { token: owner.auth, params: { spaceId } });
     const res = await call('delete-space-permanently', { token: stranger.auth, params: { spaceId } });
     await drainPurges();

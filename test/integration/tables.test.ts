@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '#shared/ids.ts';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
-import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';
+import { forbidden, ISO, id, invalid, notFound } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
@@ -9,8 +9,6 @@ import { newMember, newTable, newWorkspace } from '#test/support/workspace.ts';
 
 type User = Awaited<ReturnType<typeof newUser>>;
 type Workspace = Awaited<ReturnType<typeof newWorkspace>>;
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const createTable = (ws: Workspace, body: Record<string, unknown> = {}, user: User = ws.owner) =>
   call('create-table', { token: user.auth, params: { baseId: ws.baseId }, body });

@@ -10,10 +10,11 @@ import { updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';
 import type { HandlerName } from '#shared/routes.ts';
+import { UNAUTHORIZED } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, call } from '#test/support/invoke.ts';
+import { bearer, createToken, inDays, me } from '#test/support/tokens.ts';
 
-const UNAUTHORIZED = { message: 'A valid bearer token is required', status: 401, code: 'unauthorized' };
 const NO_TEMP = {
   message: 'a temporary token cannot be used for this route; use a personal access token',
   status: 403,
@@ -25,20 +26,11 @@ const NO_SPACE_CREATE = {
   code: 'restricted_resource',
 };
 
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
-const bearer = (token: string) => `Bearer ${token}`;
-
 type User = Awaited<ReturnType<typeof newUser>>;
 
 /** A personal token of the user with the given scopes and limits (201 asserted). */
-const personalToken = async (user: User, body: Record<string, unknown> = {}) => {
-  const res = await call('create-access-token', {
-    token: user.auth,
-    body: { name: 'Parent', scopes: ['space|create', 'space|read'], expiredTime: inDays(7), ...body },
-  });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; token: string; scopes: string[] };
-};
+const personalToken = (user: User, body: Record<string, unknown> = {}) =>
+  createToken(user, { name: 'Parent', ...body });
 
 /** Mints a temporary token with a personal token (200 asserted). */
 const mint = async (personal: string) => {
@@ -46,8 +38,6 @@ const mint = async (personal: string) => {
   expect(res.status).toBe(200);
   return res.body as { accessToken: string; expiresTime: string };
 };
-
-const me = (authorization: string) => call('get-current-user', { token: authorization });
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

@@ -1,12 +1,11 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { type Scope, scopesFor } from '#shared/auth/scopes.ts';
-import { getItems } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
 import type { HandlerName } from '#shared/routes.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, type CallResult, call } from '#test/support/invoke.ts';
+import { bearer, inDays, storedToken } from '#test/support/tokens.ts';
 
 /**
  * auth-errors.md, "Tokens are a ceiling": a narrowed token × every token, admin and plugin
@@ -14,8 +13,6 @@ import { type CallOptions, type CallResult, call } from '#test/support/invoke.ts
  * stored, or a 400 for an empty limit list) or a control within the ceiling (2xx).
  */
 
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
-const bearer = (token: string) => `Bearer ${token}`;
 type User = Awaited<ReturnType<typeof newUser>>;
 
 interface Token {
@@ -56,8 +53,8 @@ const world = async (isAdmin = true) => {
 type World = Awaited<ReturnType<typeof world>>;
 
 /** The stored rights and text of a token (not `lastUsedTime`, which any use of it may touch). */
-const storedToken = async (userId: string, tokenId: string) => {
-  const item = (await getItems([keys.accessToken(userId, tokenId)])).get(keys.accessToken(userId, tokenId));
+const storedRights = async (userId: string, tokenId: string) => {
+  const item = await storedToken(userId, tokenId);
   if (!item) return undefined;
   const { lastUsedTime: _, ...rest } = item;
   return rest;
@@ -179,11 +176,11 @@ const CASES: Case[] = [
       kind: 'held',
       act: async (w) => {
         const as = await tokenFor(w.user, scopes, 'space' in limit ? { spaceIds: [w.spaceA] } : {});
-        const before = await storedToken(w.user.id, as.id);
+        const before = await storedRights(w.user.id, as.id);
         return {
           as,
           options: { params: { accessTokenId: as.id }, body: body(w) },
-          after: async () => expect(await storedToken(w.user.id, as.id)).toEqual(before),
+          after: async () => expect(await storedRights(w.user.id, as.id)).toEqual(before),
         };
       },
     }),
@@ -205,11 +202,11 @@ const CASES: Case[] = [
     kind: 'held',
     act: async (w) => {
       const strong = await tokenFor(w.user, scopesFor(true));
-      const before = await storedToken(w.user.id, strong.id);
+      const before = await storedRights(w.user.id, strong.id);
       return {
         as: await tokenFor(w.user, READ),
         options: { params: { accessTokenId: strong.id }, body: { name: 'renamed' } },
-        after: async () => expect(await storedToken(w.user.id, strong.id)).toEqual(before),
+        after: async () => expect(await storedRights(w.user.id, strong.id)).toEqual(before),
       };
     },
   },
@@ -282,7 +279,7 @@ const CASES: Case[] = [
       return {
         as: await tokenFor(w.user, READ),
         options: { params: { accessTokenId: strong.id } },
-        after: async () => expect(await storedToken(w.user.id, strong.id)).toBeDefined(),
+        after: async () => expect(await storedRights(w.user.id, strong.id)).toBeDefined(),
       };
     },
   },
@@ -296,7 +293,7 @@ const CASES: Case[] = [
       return {
         as: await tokenFor(w.user, READ, { spaceIds: [w.spaceA] }),
         options: { params: { accessTokenId: weak.id } },
-        after: async () => expect(await storedToken(w.user.id, weak.id)).toBeUndefined(),
+        after: async () => expect(await storedRights(w.user.id, weak.id)).toBeUndefined(),
       };
     },
   },

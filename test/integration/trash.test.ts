@@ -352,7 +352,7 @@ describe('POST /trash/restore/{trashId}', () => {
   });
 });
 
-describe('DELETE /trash/{trashId} (★9) and the permanent deletes', () => {
+describe('DELETE /trash/{trashId} (delete a trashed resource for good) and the permanent deletes', () => {
   it('deletes a trashed table for good: 200 empty body, 404 at once, nothing of it left, nothing else touched', async () => {
     const ws = await newWorkspace();
     const sibling = await createTable(ws, { name: 'Sibling', records: [{ fields: { Name: 's' } }] });

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '#shared/ids.ts';
-import { error, id, invalid, notFound } from '#test/support/answers.ts';
+import { error, ISO, id, invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { newMember, newTable } from '#test/support/workspace.ts';
 
 type Table = Awaited<ReturnType<typeof newTable>>;
 type View = { id: string; name: string; type: string; order: number; [k: string]: unknown };
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const createView = (t: Table, body: Record<string, unknown>, token = t.owner.auth) =>
   call('create-view', { token, params: { tableId: t.tableId }, body });

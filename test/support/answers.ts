@@ -1,5 +1,25 @@
 import { expect } from 'vitest';
 
+/** The one 401 body, whatever the cause (auth-errors.md, "Tokens"). */
+export const UNAUTHORIZED = {
+  message: 'A valid bearer token is required',
+  status: 401,
+  code: 'unauthorized',
+};
+
+/** A time as the API writes it: ISO 8601 in UTC with milliseconds. */
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A field as the field and table routes answer it. */
+export type Field = {
+  id: string;
+  name: string;
+  type: string;
+  dbFieldName: string;
+  options: Record<string, unknown>;
+  [k: string]: unknown;
+};
+
 /** Matches an id of the contract's shape: the prefix and 16 base62 characters. */
 export const id = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix}[0-9A-Za-z]{16}$`));
 

@@ -8,12 +8,12 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '#shared/http/handler.ts';
+import { UNAUTHORIZED } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { batchGetFrom, signedInUser } from './support/fake-table.ts';
 
 const ddbMock = mockClient(DynamoDBDocumentClient);
 
-const UNAUTHORIZED = { message: 'A valid bearer token is required', status: 401, code: 'unauthorized' };
 const NOT_JSON = { message: 'The body is not valid JSON', status: 400, code: 'validation_error' };
 const UNSUPPORTED = {
   message: 'The body must be JSON (Content-Type: application/json)',
