@@ -8,6 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { keys } from '#shared/db/keys.ts';
 import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
 import { BUNDLE_ENVIRONMENT, bundlingFor } from './bundling.ts';
 import { jwtIssuerFor, type StageConfig } from './config.ts';
@@ -33,7 +34,7 @@ export interface ApiFunctionsProps {
 /** Read routes may write one thing: the hourly refresh of a token's `lastUsedTime` (see authenticate.ts). */
 export const READ_ROLE_UPDATABLE_ATTRIBUTES = ['pk', 'sk', 'lastUsedTime'];
 /** Tokens live under their user's partition. */
-export const READ_ROLE_UPDATABLE_LEADING_KEYS = ['USER#*'];
+export const READ_ROLE_UPDATABLE_LEADING_KEYS = [keys.userPartitionPattern];
 
 const READ_ACTIONS = [
   'dynamodb:GetItem',

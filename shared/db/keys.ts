@@ -44,6 +44,8 @@ const NOTIFICATION_STATE_PREFIX: Record<NotificationState, string> = { unread: '
 
 export const keys = {
   user: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
+  /** IAM's pattern for every user partition (tokens live there). */
+  userPartitionPattern: 'USER#*',
   userEmail: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
 
   accessToken: (userId: string, tokenId: string): Key => ({ pk: `USER#${userId}`, sk: `TOKEN#${tokenId}` }),
@@ -68,6 +70,9 @@ export const keys = {
   }),
   /** The notification id from a notification item's sort key. */
   notificationIdOf: (sk: string): string => sk.slice(NOTIFICATION_STATE_PREFIX.unread.length),
+  /** The read state a notification item's sort key files it under. */
+  notificationStateOf: (sk: string): NotificationState =>
+    sk.startsWith(NOTIFICATION_STATE_PREFIX.read) ? 'read' : 'unread',
   notificationCounter: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'NOTIF_COUNT' }),
 
   base: (baseId: string): Key => ({ pk: `BASE#${baseId}`, sk: 'BASE' }),
@@ -132,6 +137,13 @@ export const keys = {
   }),
   recordNumbersOf: (tableId: string) => ({ pk: `RECNUM#${tableId}` }),
   viewOrder: (viewId: string, orderKey: string): Key => ({ pk: `VORDER#${viewId}`, sk: orderKey }),
+  /** A record's entry in a view's manual order: its order key, then its id. */
+  viewOrderEntry: (viewId: string, orderKey: string, recordId: string): Key =>
+    keys.viewOrder(viewId, `${orderKey}#${recordId}`),
+  /** The order key of a manual-order entry's sort key. */
+  orderKeyOfEntry: (sk: string): string => sk.slice(0, sk.indexOf('#')),
+  /** The autoNumber of a default-order entry's sort key. */
+  autoNumberOfEntry: (sk: string): number => Number(sk),
   viewOrderOf: (viewId: string) => ({ pk: `VORDER#${viewId}` }),
 
   /** Claims a value of a `unique` field for one record. */

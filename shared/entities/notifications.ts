@@ -64,7 +64,7 @@ export const toNotification = (item: Item) => ({
   notifyIcon: item.notifyIcon ?? null,
   message: String(item.message),
   url: String(item.url),
-  isRead: String(item.sk).startsWith(keys.notificationsOf('', 'read').skPrefix),
+  isRead: keys.notificationStateOf(String(item.sk)) === 'read',
   createdTime: String(item.createdTime),
 });
 

@@ -45,7 +45,7 @@ export const findPickerLink = async (
     const refs = await queryAll(keys.tablesOf(baseId));
     const others = refs
       .filter((r) => !r.deletedTime)
-      .map((r) => String(r.sk).slice('TABLE#'.length))
+      .map((r) => String(r.tableId))
       .filter((id) => id !== tableId);
     const schemas = await Promise.all(others.map((id) => loadSchema(id).catch(() => undefined)));
     for (const other of schemas) {

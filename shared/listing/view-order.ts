@@ -35,14 +35,11 @@ const placedEntries = async (viewId: string, count: number): Promise<Entry[]> =>
     limit: count,
     projection: ['sk', 'recordId'],
   });
-  return items.map((i: Item) => {
-    const sk = String(i.sk);
-    return { id: String(i.recordId), key: sk.slice(0, sk.indexOf('#')) };
-  });
+  return items.map((i: Item) => ({ id: String(i.recordId), key: keys.orderKeyOfEntry(String(i.sk)) }));
 };
 
 const numberEntries = (items: Item[]): Entry[] =>
-  items.map((i) => ({ id: String(i.recordId), key: defaultOrderKey(Number(i.sk)) }));
+  items.map((i) => ({ id: String(i.recordId), key: defaultOrderKey(keys.autoNumberOfEntry(String(i.sk))) }));
 
 /**
  * The first `count` records not placed in the view, by autoNumber. A deep page splits the

@@ -23,9 +23,9 @@ export const effectiveKey = (item: Pick<RecordItem, 'ord' | 'autoNumber'>, viewI
  * makes entries unique and breaks ties by id; `#` sorts below every key character.
  */
 export const orderEntryKey = (viewId: string, orderKey: string, recordId: string): Key =>
-  keys.viewOrder(viewId, `${orderKey}#${recordId}`);
+  keys.viewOrderEntry(viewId, orderKey, recordId);
 
-const keyOfEntry = (sk: string) => sk.slice(0, sk.indexOf('#'));
+const keyOfEntry = keys.orderKeyOfEntry;
 
 /** Highest autoNumber a default key can hold (8 base62 digits). */
 const MAX_NUMBER = 62 ** 8 - 1;
@@ -90,7 +90,7 @@ export const neighbours = async (
   const fromPlaced = placed.map((i: Item) => ({ id: String(i.recordId), key: keyOfEntry(String(i.sk)) }));
   const fromDefault = unplaced.map((i: Item) => ({
     id: String(i.recordId),
-    key: defaultOrderKey(Number(i.sk)),
+    key: defaultOrderKey(keys.autoNumberOfEntry(String(i.sk))),
   }));
   const merged = [...fromPlaced, ...fromDefault]
     .filter((o) => !exclude.has(o.id) && o.id !== at.id)
@@ -316,7 +316,10 @@ export const viewOrderIds = async (tableId: string, viewId: string): Promise<str
   ]);
   return [
     ...placed.map((i) => ({ id: String(i.recordId), key: keyOfEntry(String(i.sk)) })),
-    ...unplaced.map((i) => ({ id: String(i.recordId), key: defaultOrderKey(Number(i.sk)) })),
+    ...unplaced.map((i) => ({
+      id: String(i.recordId),
+      key: defaultOrderKey(keys.autoNumberOfEntry(String(i.sk))),
+    })),
   ]
     .sort(compare)
     .map((o) => o.id);

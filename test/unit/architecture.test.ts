@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cyclesOf, importsOf, unitOf } from '#test/support/import-graph.ts';
+import { cyclesOf, importsOf, ROOT, unitOf } from '#test/support/import-graph.ts';
 
 /**
  * The layers of the code, lowest first: a unit imports only from its own layer or the ones
@@ -65,5 +67,20 @@ describe('architecture: layers', () => {
     const pureFiles = (path: string) => PURE.has(layerOf.get(unitOf(path))?.name ?? '');
     expect(packages.filter((p) => pureFiles(p.from) && /^@aws-sdk\/|^aws-cdk/.test(p.to))).toEqual([]);
     expect(between.filter((i) => pureFiles(i.from) && i.b === 'shared/db')).toEqual([]);
+  });
+
+  it('key formats are written and parsed in shared/db/keys.ts only', () => {
+    const keyText =
+      /['"`][A-Z_]{3,}#|(?:indexOf|lastIndexOf|split)\(['"]#['"]\)|\b(?:pk|sk)\)?\.(?:slice|split|startsWith|indexOf)\(/;
+    const outside = files
+      .filter((f) => f !== 'shared/db/keys.ts')
+      .flatMap((f) =>
+        readFileSync(resolve(ROOT, f), 'utf8')
+          .split('\n')
+          .map((line, i) => ({ where: `${f}:${i + 1}`, line: line.trim() }))
+          .filter(({ line }) => !line.startsWith('*') && !line.startsWith('//') && !line.startsWith('/*'))
+          .filter(({ line }) => keyText.test(line)),
+      );
+    expect(outside).toEqual([]);
   });
 });
