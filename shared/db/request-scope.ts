@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Item } from './client.ts';
 import type { Key } from './keys.ts';
+
+/** A stored item as the client answers it (the client's `Item`; not imported: the client imports this module). */
+type Item = Record<string, unknown>;
 
 /**
  * What one request has done to the database so far, and by when it must have answered. The HTTP
