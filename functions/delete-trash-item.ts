@@ -1,14 +1,11 @@
 import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { deleteTrashItemForGood, resolveTrashItem, trashItemKey } from '#shared/trash/trash.ts';
+import { deleteTrashItemForGood } from '#shared/trash/trash.ts';
 
 const params = z.object({ trashId: idOf('trash') });
 
-export const handler = defineHandler(
-  'delete-trash-item',
-  { params, preload: (_, { params }) => [trashItemKey(params.trashId)] },
-  async ({ params, principal, loaded }) => {
-    await deleteTrashItemForGood(await resolveTrashItem(principal, loaded, params.trashId), principal.userId);
-  },
-);
+// The chain finds the trash item and checks `<type>|delete` on its resource.
+export const handler = defineHandler('delete-trash-item', { params }, async ({ principal, resource }) => {
+  await deleteTrashItemForGood(resource, principal.userId);
+});

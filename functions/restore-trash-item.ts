@@ -1,14 +1,11 @@
 import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { resolveTrashItem, restoreTrashItem, trashItemKey } from '#shared/trash/trash.ts';
+import { restoreTrashItem } from '#shared/trash/trash.ts';
 
 const params = z.object({ trashId: idOf('trash') });
 
-export const handler = defineHandler(
-  'restore-trash-item',
-  { params, preload: (_, { params }) => [trashItemKey(params.trashId)] },
-  async ({ params, principal, loaded }) => {
-    await restoreTrashItem(await resolveTrashItem(principal, loaded, params.trashId));
-  },
-);
+// The chain finds the trash item and checks `<type>|delete` on its resource.
+export const handler = defineHandler('restore-trash-item', { params }, async ({ resource }) => {
+  await restoreTrashItem(resource);
+});

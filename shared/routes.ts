@@ -15,7 +15,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   user's admin flag.
  * A route with no actions must be on the commented allow-list of `test/unit/route-access.test.ts`.
  * - `resource`: what the route acts on, and so where its permission is checked. By default the
- *   deepest id of its path (`{tableId}`, then `{baseId}`, `{spaceId}`, `{organizationId}`; see
+ *   deepest id of its path (`{tableId}`, then `{baseId}`, `{spaceId}`, `{organizationId}`,
+ *   `{trashId}`: a trash item, checked as a delete of its resource; see
  *   `resourceOf`); declared only where it is found elsewhere (query, body) or may be in the trash.
  * - `schema`: the chain loads the table's schema (fields, views) for the handler, after the check.
  * - `status`: the success status (default 200).
@@ -39,7 +40,7 @@ export interface RouteDef {
   schema?: boolean;
 }
 
-export type ResourceKind = 'space' | 'base' | 'table' | 'organization';
+export type ResourceKind = 'space' | 'base' | 'table' | 'organization' | 'trashItem';
 
 /**
  * Where a route finds the resource it acts on: its kind and the input field holding its id (a
@@ -59,6 +60,7 @@ const RESOURCE_PARAMS = [
   ['baseId', 'base'],
   ['spaceId', 'space'],
   ['organizationId', 'organization'],
+  ['trashId', 'trashItem'],
 ] as const;
 
 /** The resource a route acts on: the declared one, else the deepest resource id of its path. */
@@ -79,7 +81,9 @@ export type ResourceKindOf<R> = R extends { resource: { kind: infer K } }
         ? 'space'
         : R extends { path: `${string}{organizationId}${string}` }
           ? 'organization'
-          : undefined;
+          : R extends { path: `${string}{trashId}${string}` }
+            ? 'trashItem'
+            : undefined;
 
 /** The one list of routes. The stack, the local server, the handlers and the tests read it. */
 export const ROUTES = [

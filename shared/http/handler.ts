@@ -14,6 +14,7 @@ import {
 import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
 import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
 import { ADMIN_SCOPE } from '#shared/auth/scopes.ts';
+import { type LocatedTrashItem, locateTrashItem, trashItemKeys } from '#shared/auth/trash-access.ts';
 import {
   ForbiddenError,
   HttpError,
@@ -104,7 +105,13 @@ export interface Request<P, Q, B, N extends HandlerName> extends Input<P, Q, B> 
    * The route's resource (`resourceOf` in the route table), found and checked: a space, base or
    * table located in its space, or the organization's item; undefined for routes on none.
    */
-  resource: Kind<N> extends 'organization' ? Item : Kind<N> extends undefined ? undefined : Located;
+  resource: Kind<N> extends 'organization'
+    ? Item
+    : Kind<N> extends 'trashItem'
+      ? LocatedTrashItem
+      : Kind<N> extends undefined
+        ? undefined
+        : Located;
   /** The table's schema, for routes that declare `schema: true`. */
   schema: RouteNamed<N> extends { schema: true } ? TableSchema : undefined;
   /** Items read with authentication (`spec.preload`). */
@@ -118,6 +125,7 @@ export interface Request<P, Q, B, N extends HandlerName> extends Input<P, Q, B> 
 const declaredKeys = (decl: ResourceDecl, input: Input<unknown, unknown, unknown>, userId: string): Key[] => {
   const { id } = resourceRefOf(decl, input);
   if (decl.kind === 'organization') return organizationKeys(id);
+  if (decl.kind === 'trashItem') return trashItemKeys(id);
   return resourceKeys({ kind: decl.kind, id, includeTrashed: decl.includeTrashed }, userId);
 };
 
@@ -278,11 +286,14 @@ export const defineHandler = <
     if (route.actions.includes(ADMIN_SCOPE) && !principal.isAdmin)
       throw new ForbiddenError('only an instance admin may do this');
     if (inputError || !input) throw inputError;
-    let resource: Located | Item | undefined;
+    let resource: Located | Item | LocatedTrashItem | undefined;
     let schema: TableSchema | undefined;
     if (decl?.kind === 'organization') {
       checkScopes(principal, route.actions);
       resource = checkOrganization(principal, loaded, resourceRefOf(decl, input).id, route.actions);
+    } else if (decl?.kind === 'trashItem') {
+      checkScopes(principal, route.actions);
+      resource = await locateTrashItem(principal, loaded, resourceRefOf(decl, input).id);
     } else if (decl) {
       const ref: ResourceRef = {
         kind: decl.kind,

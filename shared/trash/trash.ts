@@ -1,15 +1,9 @@
-import { checkAccess, type Principal, tokenCovers } from '#shared/auth/permission.ts';
+import { type Principal, tokenCovers } from '#shared/auth/permission.ts';
 import { ROLE_ACTIONS, ROLES, type Role } from '#shared/auth/scopes.ts';
+import type { LocatedTrashItem } from '#shared/auth/trash-access.ts';
 import { deleteBasePermanently } from '#shared/bases/bases.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
-import {
-  getItems,
-  type Item,
-  type ItemLookup,
-  queryAll,
-  type TransactOp,
-  transact,
-} from '#shared/db/client.ts';
+import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import {
   entryOf,
@@ -90,45 +84,6 @@ export const listTrash = async (principal: Principal, resourceType: 'space' | 'b
 export const listTrashItems = async (baseId: string, cursor?: string) =>
   page((await queryAll(keys.baseTrashOf(baseId))).map(entryOf), cursor);
 
-/** The key a route preloads with authentication, so the trash item costs no round trip of its own. */
-export const trashItemKey = (trashId: string): Key => keys.trashItem(trashId);
-
-/** A trash item found and checked, with the items of its resource and parents. */
-export interface ResolvedTrash {
-  entry: TrashEntry;
-  items: ItemLookup;
-}
-
-/**
- * Finds a trash item (404 when unknown) and checks the caller's right on its resource: the
- * caller's role in the resource's space and the token must both allow `<type>|delete`, as on
- * the resource's own delete route. One batch read of the space, the membership and the
- * resource (with its base).
- */
-export const resolveTrashItem = async (
-  principal: Principal,
-  loaded: ItemLookup,
-  trashId: string,
-): Promise<ResolvedTrash> => {
-  const item = loaded.get(trashItemKey(trashId));
-  if (!item) throw new NotFoundError(`Trash item ${trashId} not found`);
-  const entry = entryOf(item);
-  const baseId = entry.resourceType === 'base' ? entry.resourceId : entry.baseId;
-  const items = await getItems([
-    keys.space(entry.spaceId),
-    keys.member(entry.spaceId, principal.userId),
-    ...(baseId ? [keys.base(baseId)] : []),
-    ...(entry.resourceType === 'table' ? [keys.table(entry.resourceId)] : []),
-  ]);
-  checkAccess({
-    principal,
-    resource: { id: entry.resourceId, spaceId: entry.spaceId, baseId },
-    role: roleOf(items.get(keys.member(entry.spaceId, principal.userId))),
-    actions: [`${entry.resourceType}|delete`],
-  });
-  return { entry, items };
-};
-
 const CLEAR = 'REMOVE deletedTime, deletedBy, trashId';
 const MARKED = 'attribute_exists(pk) AND trashId = :trs AND attribute_not_exists(purgeTime)';
 const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletedTime)';
@@ -139,7 +94,7 @@ const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletedTime)';
  * in the trash, or a table whose base or space is, cannot be restored (403): restore the parent
  * first. The parents' state is also checked inside the transaction.
  */
-export const restoreTrashItem = async ({ entry, items }: ResolvedTrash): Promise<void> => {
+export const restoreTrashItem = async ({ entry, items }: LocatedTrashItem): Promise<void> => {
   const { resourceType: type, resourceId: id, spaceId } = entry;
   const values = { ':trs': entry.id };
   const space = items.get(keys.space(spaceId));
@@ -178,7 +133,7 @@ export const restoreTrashItem = async ({ entry, items }: ResolvedTrash): Promise
 };
 
 /** Deletes the trashed resource for good (see the permanent deletes for what goes, and when). */
-export const deleteTrashItemForGood = async ({ entry }: ResolvedTrash, userId: string): Promise<void> => {
+export const deleteTrashItemForGood = async ({ entry }: LocatedTrashItem, userId: string): Promise<void> => {
   if (entry.resourceType === 'space') await deleteSpacePermanently(entry.resourceId, userId);
   else if (entry.resourceType === 'base')
     await deleteBasePermanently(entry.resourceId, entry.spaceId, userId);

@@ -19,7 +19,8 @@ const NO_ACTIONS_ALLOWED: Record<string, string> = {
   'PATCH /access-token/{accessTokenId}': 'the token and its new rights within the calling token',
   'POST /access-token/{accessTokenId}/refresh': 'only a token within the calling token',
   'DELETE /access-token/{accessTokenId}': 'only a token within the calling token',
-  // Trash: the right depends on the trashed item's kind, checked on it (shared/trash/trash.ts).
+  // Trash: the right depends on the trashed item's kind. The trash-item routes act on the resource
+  // kind `trashItem`: the chain checks `<type>|delete` on the item's resource (shared/auth/trash-access.ts).
   'GET /trash': 'lists only what the role and token may delete (`<type>|delete`)',
   'POST /trash/restore/{trashId}': "checks `<type>|delete` on the item's resource",
   'DELETE /trash/{trashId}': "checks `<type>|delete` on the item's resource",
@@ -75,6 +76,7 @@ describe('route access declarations', () => {
       kind: 'organization',
       param: 'organizationId',
     });
+    expect(resourceOf({ path: '/trash/restore/{trashId}' })).toEqual({ kind: 'trashItem', param: 'trashId' });
     expect(resourceOf({ path: '/access-token/{accessTokenId}' })).toBeUndefined();
     const declared = { kind: 'base', param: 'resourceId', in: 'query' } as const;
     expect(resourceOf({ path: '/trash/items', resource: declared })).toBe(declared);
