@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { displayName, idOf } from '#shared/core/validation.ts';
 import { keys } from '#shared/db/keys.ts';
+import { loadedPlugin } from '#shared/entities/plugins.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { installContextMenuPlugin } from '#shared/plugins/context-menu.ts';
 
@@ -20,7 +21,7 @@ export const handler = defineHandler(
       tableId: params.tableId,
       userId: principal.userId,
       pluginId: body.pluginId,
-      pluginItem: loaded.get(keys.plugin(body.pluginId)),
+      plugin: loadedPlugin(loaded, body.pluginId),
       name: body.name,
     }),
 );

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { displayName, idOf } from '#shared/core/validation.ts';
 import { installDashboardPlugin } from '#shared/dashboards/dashboards.ts';
 import { keys } from '#shared/db/keys.ts';
+import { loadedPlugin } from '#shared/entities/plugins.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
@@ -21,7 +22,7 @@ export const handler = defineHandler(
       dashboardId: params.dashboardId,
       userId: principal.userId,
       pluginId: body.pluginId,
-      pluginItem: loaded.get(keys.plugin(body.pluginId)),
+      plugin: loadedPlugin(loaded, body.pluginId),
       name: body.name,
     }),
 );

@@ -1,8 +1,22 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { deleteItem, type Item, queryAll, transact, updateItem } from '#shared/db/client.ts';
+import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import {
+  atLayoutVersion,
+  DASHBOARD_EXISTS,
+  DASHBOARD_NEW,
+  type DashboardPlugin,
+  dashboardOf,
+  dashboardPluginOf,
+  isDashboardItem,
+  isDashboardPluginItem,
+  toDashboardItem,
+  toDashboardPluginItem,
+} from '#shared/entities/dashboards.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
 import { buildTree } from '#shared/entities/node-tree.ts';
+import type { Plugin } from '#shared/entities/plugins.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { checkInstallable } from '#shared/plugins/plugins.ts';
 
@@ -32,8 +46,6 @@ import { checkInstallable } from '#shared/plugins/plugins.ts';
  */
 
 export const MAX_DASHBOARD_PLUGINS = 50;
-const DASHBOARD = 'dashboard';
-const INSTALL = 'dashboardPlugin';
 const BOX = { w: 2, h: 2 } as const;
 
 export interface LayoutBox {
@@ -53,43 +65,45 @@ const installGone = (id: string) => new NotFoundError(`Plugin install ${id} not 
  */
 const readDashboard = async (baseId: string, dashboardId: string, baseItems?: readonly Item[]) => {
   const items = baseItems ?? (await queryAll(keys.dashboardWithPlugins(baseId, dashboardId)));
-  const dashboard = items.find((i) => i.type === DASHBOARD && i.id === dashboardId);
+  const dashboard = items
+    .filter(isDashboardItem)
+    .map(dashboardOf)
+    .find((d) => d.id === dashboardId);
   if (!dashboard) throw dashboardGone(dashboardId);
-  return { dashboard, installs: items.filter((i) => i.type === INSTALL && i.dashboardId === dashboardId) };
+  const installs = items
+    .filter(isDashboardPluginItem)
+    .map(dashboardPluginOf)
+    .filter((i) => i.dashboardId === dashboardId);
+  return { dashboard, installs };
 };
 
+type Placed = Pick<DashboardPlugin, 'id' | 'x' | 'y' | 'w' | 'h' | 'createdTime'>;
+
 /** Layout boxes top to bottom, then left to right, then by install time. Pure. */
-export const layoutOf = (installs: readonly Item[]): LayoutBox[] =>
+export const layoutOf = (installs: readonly Placed[]): LayoutBox[] =>
   [...installs]
     .sort(
       (a, b) =>
-        Number(a.y) - Number(b.y) ||
-        Number(a.x) - Number(b.x) ||
-        String(a.createdTime).localeCompare(String(b.createdTime)) ||
-        String(a.id).localeCompare(String(b.id)),
+        a.y - b.y || a.x - b.x || a.createdTime.localeCompare(b.createdTime) || a.id.localeCompare(b.id),
     )
-    .map((i) => ({
-      pluginInstallId: String(i.id),
-      x: Number(i.x),
-      y: Number(i.y),
-      w: Number(i.w),
-      h: Number(i.h),
-    }));
+    .map((i) => ({ pluginInstallId: i.id, x: i.x, y: i.y, w: i.w, h: i.h }));
 
 /** Where the next box goes: at the left, below every box (0 on an empty dashboard). Pure. */
-export const nextBox = (installs: readonly Item[]): { x: number; y: number; w: number; h: number } => ({
+export const nextBox = (
+  installs: readonly Pick<Placed, 'y' | 'h'>[],
+): { x: number; y: number; w: number; h: number } => ({
   x: 0,
-  y: installs.reduce((bottom, i) => Math.max(bottom, Number(i.y) + Number(i.h)), 0),
+  y: installs.reduce((bottom, i) => Math.max(bottom, i.y + i.h), 0),
   ...BOX,
 });
 
-const pluginEntry = (install: Item, dashboardId: string) => ({
-  id: String(install.pluginId),
-  pluginInstallId: String(install.id),
-  name: String(install.name),
+const pluginEntry = (install: DashboardPlugin, dashboardId: string) => ({
+  id: install.pluginId,
+  pluginInstallId: install.id,
+  name: install.name,
   positionId: dashboardId,
   position: 'dashboard' as const,
-  ...(typeof install.url === 'string' ? { url: install.url } : {}),
+  ...(install.url !== undefined ? { url: install.url } : {}),
 });
 
 /** Creates a dashboard with its node at the end of the base's root. */
@@ -104,19 +118,17 @@ export const createDashboard = async (
   await transact(
     [
       {
-        put: {
-          ...keys.dashboard(baseId, id),
-          type: DASHBOARD,
+        put: toDashboardItem(baseId, {
           id,
           name,
           layoutVersion: 0,
           createdBy: userId,
           createdTime: now.toISOString(),
-        },
-        condition: 'attribute_not_exists(pk)',
+        }),
+        condition: DASHBOARD_NEW,
       },
       nodeOp,
-      { check: keys.base(baseId), condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)' },
+      { check: keys.base(baseId), condition: LIVE },
     ],
     (i) => (i === 2 ? new NotFoundError(`Base ${baseId} not found`) : new ConflictError('retry the request')),
   );
@@ -128,16 +140,15 @@ export const listDashboards = async (baseId: string): Promise<{ id: string; name
   const items = await queryAll({ pk: keys.basePartition(baseId) });
   const tree = buildTree(items);
   const inTree = tree.ordered.filter((n) => n.resourceType === 'dashboard').map((n) => n.resourceId);
-  const all = items.filter((i) => i.type === DASHBOARD);
+  const all = items.filter(isDashboardItem).map(dashboardOf);
   const rank = new Map(inTree.map((id, i) => [id, i]));
   return all
     .sort(
       (a, b) =>
-        (rank.get(String(a.id)) ?? Number.MAX_SAFE_INTEGER) -
-          (rank.get(String(b.id)) ?? Number.MAX_SAFE_INTEGER) ||
-        String(a.createdTime).localeCompare(String(b.createdTime)),
+        (rank.get(a.id) ?? Number.MAX_SAFE_INTEGER) - (rank.get(b.id) ?? Number.MAX_SAFE_INTEGER) ||
+        a.createdTime.localeCompare(b.createdTime),
     )
-    .map((d) => ({ id: String(d.id), name: String(d.name) }));
+    .map((d) => ({ id: d.id, name: d.name }));
 };
 
 /** One dashboard with its layout and the plugins installed on it. */
@@ -145,9 +156,9 @@ export const getDashboard = async (baseId: string, dashboardId: string) => {
   const { dashboard, installs } = await readDashboard(baseId, dashboardId);
   return {
     id: dashboardId,
-    name: String(dashboard.name),
+    name: dashboard.name,
     layout: layoutOf(installs),
-    pluginMap: Object.fromEntries(installs.map((i) => [String(i.id), pluginEntry(i, dashboardId)])),
+    pluginMap: Object.fromEntries(installs.map((i) => [i.id, pluginEntry(i, dashboardId)])),
   };
 };
 
@@ -161,7 +172,7 @@ export const renameDashboard = async (
     {
       key: keys.dashboard(baseId, dashboardId),
       update: 'SET #name = :name, lastModifiedTime = :now',
-      condition: 'attribute_exists(pk)',
+      condition: DASHBOARD_EXISTS,
       names: { '#name': 'name' },
       values: { ':name': name, ':now': new Date().toISOString() },
     },
@@ -184,12 +195,8 @@ export const deleteDashboard = async (
   const { dashboard, installs } = await readDashboard(baseId, dashboardId, baseItems);
   await transact(
     [
-      {
-        delete: keys.dashboard(baseId, dashboardId),
-        condition: 'attribute_exists(pk) AND layoutVersion = :v',
-        values: { ':v': dashboard.layoutVersion ?? 0 },
-      },
-      ...installs.map((i) => ({ delete: keys.dashboardPlugin(baseId, dashboardId, String(i.id)) })),
+      { delete: keys.dashboard(baseId, dashboardId), ...atLayoutVersion(dashboard.layoutVersion) },
+      ...installs.map((i) => ({ delete: keys.dashboardPlugin(baseId, dashboardId, i.id) })),
       { delete: keys.node(baseId, nodeIdOf(dashboardId)) },
     ],
     () => new ConflictError('The dashboard changed during the delete; retry the request'),
@@ -197,8 +204,8 @@ export const deleteDashboard = async (
 };
 
 /**
- * Installs a plugin on a dashboard, its box appended to the layout. `pluginItem` is the plugin's
- * item read with authentication: 404 unknown, 403 developing and not the caller's, 400 when the
+ * Installs a plugin on a dashboard, its box appended to the layout. `plugin` is the plugin read
+ * with authentication: 404 unknown, 403 developing and not the caller's, 400 when the
  * plugin does not list `dashboard`.
  */
 export const installDashboardPlugin = async (input: {
@@ -206,10 +213,10 @@ export const installDashboardPlugin = async (input: {
   dashboardId: string;
   userId: string;
   pluginId: string;
-  pluginItem: Item | undefined;
+  plugin: Plugin | undefined;
   name?: string;
 }): Promise<{ id: string; pluginId: string; pluginInstallId: string; name: string }> => {
-  const plugin = checkInstallable(input.pluginItem, input.pluginId, input.userId, 'dashboard');
+  const plugin = checkInstallable(input.plugin, input.pluginId, input.userId, 'dashboard');
   const { baseId, dashboardId } = input;
   const pluginInstallId = newId('pluginInstall');
   const name = input.name ?? plugin.name;
@@ -217,7 +224,8 @@ export const installDashboardPlugin = async (input: {
     const { dashboard, installs } = await readDashboard(baseId, dashboardId);
     if (installs.length >= MAX_DASHBOARD_PLUGINS)
       throw new ValidationError(`A dashboard holds at most ${MAX_DASHBOARD_PLUGINS} plugins`);
-    const version = Number(dashboard.layoutVersion ?? 0);
+    const version = dashboard.layoutVersion;
+    const expected = atLayoutVersion(version);
     const raced = new ConflictError('The dashboard changed at the same time; retry the request');
     try {
       await transact(
@@ -226,14 +234,12 @@ export const installDashboardPlugin = async (input: {
             update: {
               key: keys.dashboard(baseId, dashboardId),
               update: 'SET layoutVersion = :next',
-              condition: 'attribute_exists(pk) AND layoutVersion = :v',
-              values: { ':v': version, ':next': version + 1 },
+              condition: expected.condition,
+              values: { ...expected.values, ':next': version + 1 },
             },
           },
           {
-            put: {
-              ...keys.dashboardPlugin(baseId, dashboardId, pluginInstallId),
-              type: INSTALL,
+            put: toDashboardPluginItem(baseId, {
               id: pluginInstallId,
               dashboardId,
               pluginId: input.pluginId,
@@ -242,8 +248,8 @@ export const installDashboardPlugin = async (input: {
               ...nextBox(installs),
               createdBy: input.userId,
               createdTime: new Date().toISOString(),
-            },
-            condition: 'attribute_not_exists(pk)',
+            }),
+            condition: DASHBOARD_NEW,
           },
         ],
         () => raced,
@@ -278,11 +284,12 @@ export const renameDashboardPlugin = async (
     {
       key: keys.dashboardPlugin(baseId, dashboardId, pluginInstallId),
       update: 'SET #name = :name, lastModifiedTime = :now',
-      condition: 'attribute_exists(pk)',
+      condition: DASHBOARD_EXISTS,
       names: { '#name': 'name' },
       values: { ':name': name, ':now': new Date().toISOString() },
     },
     () => installGone(pluginInstallId),
   );
-  return { id: String(item.pluginId), pluginInstallId, name: String(item.name) };
+  const install = dashboardPluginOf(item);
+  return { id: install.pluginId, pluginInstallId, name: install.name };
 };

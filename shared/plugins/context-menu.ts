@@ -1,6 +1,14 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { deleteItem, type Item, putItem, queryAll, transact, updateItem } from '#shared/db/client.ts';
+import { deleteItem, putItem, queryAll, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import {
+  type ContextMenuEntry,
+  contextMenuEntryOf,
+  ENTRY_EXISTS,
+  isContextMenuEntryItem,
+  toContextMenuEntryItem,
+} from '#shared/entities/context-menu-entries.ts';
+import type { Plugin } from '#shared/entities/plugins.ts';
 import { newId } from '#shared/ids.ts';
 import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
 import { checkInstallable } from './plugins.ts';
@@ -24,15 +32,6 @@ import { checkInstallable } from './plugins.ts';
  */
 
 export const MAX_MENU_ENTRIES = 50;
-const ITEM_TYPE = 'contextMenuPlugin';
-
-/** An entry of a table's context menu as stored (key order first). */
-export interface MenuEntry {
-  pluginInstallId: string;
-  pluginId: string;
-  name: string;
-  orderKey: string;
-}
 
 /** An entry as listed. */
 export interface MenuEntryAnswer {
@@ -41,13 +40,6 @@ export interface MenuEntryAnswer {
   order: number;
   pluginId: string;
 }
-
-const entryOf = (item: Item): MenuEntry => ({
-  pluginInstallId: String(item.id),
-  pluginId: String(item.pluginId),
-  name: String(item.name),
-  orderKey: String(item.orderKey),
-});
 
 /** Entries in menu order: by key, ties (two installs racing) by install id. Pure. */
 export const sortEntries = <T extends { orderKey: string; pluginInstallId: string }>(entries: T[]): T[] =>
@@ -60,8 +52,10 @@ export const sortEntries = <T extends { orderKey: string; pluginInstallId: strin
   );
 
 /** The table's menu in order (one query). */
-export const readMenu = async (tableId: string): Promise<MenuEntry[]> =>
-  sortEntries((await queryAll(keys.contextMenuOf(tableId))).filter((i) => i.type === ITEM_TYPE).map(entryOf));
+export const readMenu = async (tableId: string): Promise<ContextMenuEntry[]> =>
+  sortEntries(
+    (await queryAll(keys.contextMenuOf(tableId))).filter(isContextMenuEntryItem).map(contextMenuEntryOf),
+  );
 
 /** The table's context menu, in order. */
 export const listContextMenu = async (tableId: string): Promise<MenuEntryAnswer[]> =>
@@ -73,7 +67,7 @@ export const listContextMenu = async (tableId: string): Promise<MenuEntryAnswer[
   }));
 
 /**
- * Installs a plugin at the end of a table's menu. `pluginItem` is the plugin's item, read with
+ * Installs a plugin at the end of a table's menu. `plugin` is the plugin read with
  * authentication: 404 when missing, 403 while developing for anyone but its creator, 400 when it
  * does not list `contextMenu`.
  */
@@ -81,10 +75,10 @@ export const installContextMenuPlugin = async (input: {
   tableId: string;
   userId: string;
   pluginId: string;
-  pluginItem: Item | undefined;
+  plugin: Plugin | undefined;
   name?: string;
 }): Promise<{ pluginInstallId: string; name: string; order: number }> => {
-  const plugin = checkInstallable(input.pluginItem, input.pluginId, input.userId, 'contextMenu');
+  const plugin = checkInstallable(input.plugin, input.pluginId, input.userId, 'contextMenu');
   const menu = await readMenu(input.tableId);
   if (menu.length >= MAX_MENU_ENTRIES)
     throw new ValidationError(`A context menu holds at most ${MAX_MENU_ENTRIES} plugins`);
@@ -97,16 +91,16 @@ export const installContextMenuPlugin = async (input: {
   }
   const pluginInstallId = newId('pluginInstall');
   const name = input.name ?? plugin.name;
-  await putItem({
-    ...keys.contextMenuItem(input.tableId, pluginInstallId),
-    type: ITEM_TYPE,
-    id: pluginInstallId,
-    pluginId: input.pluginId,
-    name,
-    orderKey,
-    createdBy: input.userId,
-    createdTime: new Date().toISOString(),
-  });
+  await putItem(
+    toContextMenuEntryItem(input.tableId, {
+      pluginInstallId,
+      pluginId: input.pluginId,
+      name,
+      orderKey,
+      createdBy: input.userId,
+      createdTime: new Date().toISOString(),
+    }),
+  );
   return { pluginInstallId, name, order: menu.length };
 };
 
@@ -153,14 +147,18 @@ export const planMenuMove = (
 };
 
 /** Gives every entry of the menu a fresh, evenly spread key in the given order (one transaction). */
-const rebalance = async (tableId: string, inOrder: readonly MenuEntry[], fresh?: string[]): Promise<void> => {
+const rebalance = async (
+  tableId: string,
+  inOrder: readonly ContextMenuEntry[],
+  fresh?: string[],
+): Promise<void> => {
   const spread = fresh ?? keysBetween(null, null, inOrder.length);
   await transact(
     inOrder.map((e, i) => ({
       update: {
         key: keys.contextMenuItem(tableId, e.pluginInstallId),
         update: 'SET orderKey = :key',
-        condition: 'attribute_exists(pk)',
+        condition: ENTRY_EXISTS,
         values: { ':key': spread[i] },
       },
     })),
@@ -189,7 +187,7 @@ export const moveContextMenuPlugin = async (input: {
       {
         key: keys.contextMenuItem(input.tableId, input.pluginInstallId),
         update: 'SET orderKey = :key',
-        condition: 'attribute_exists(pk)',
+        condition: ENTRY_EXISTS,
         values: { ':key': plan.key },
       },
       () => installNotFound(input.pluginInstallId),
@@ -200,7 +198,7 @@ export const moveContextMenuPlugin = async (input: {
   const byId = new Map(menu.map((e) => [e.pluginInstallId, e]));
   await rebalance(
     input.tableId,
-    order.map((id) => byId.get(id) as MenuEntry),
+    order.flatMap((id) => byId.get(id) ?? []),
     plan.keys,
   );
 };

@@ -1,7 +1,17 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { getItem, getItems, type Item, queryAll, transact } from '#shared/db/client.ts';
+import { getItem, getItems, queryAll, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import {
+  PLUGIN_EXISTS,
+  PLUGIN_NEW,
+  type Plugin,
+  type PluginPosition,
+  pluginOf,
+  toPluginItem,
+  toPublishedPluginItem,
+  toUserPluginItem,
+} from '#shared/entities/plugins.ts';
 import { newId } from '#shared/ids.ts';
 
 /**
@@ -22,55 +32,31 @@ import { newId } from '#shared/ids.ts';
  *   which publishing updates in the same transaction.
  */
 
-export const PLUGIN_POSITIONS = ['dashboard', 'contextMenu'] as const;
-export type PluginPosition = (typeof PLUGIN_POSITIONS)[number];
-export type PluginStatus = 'developing' | 'published';
-
-/** A plugin as answered. */
-export interface Plugin {
-  id: string;
-  name: string;
-  description?: string;
-  positions: PluginPosition[];
-  url?: string;
-  status: PluginStatus;
-  createdBy: string;
-  createdTime: string;
-}
-
-/** The answer shape of a stored plugin item (or a listing copy). Pure. */
-export const pluginFromItem = (item: Item): Plugin => ({
-  id: String(item.id),
-  name: String(item.name),
-  ...(typeof item.description === 'string' ? { description: item.description } : {}),
-  positions: [...((item.positions as PluginPosition[] | undefined) ?? [])],
-  ...(typeof item.url === 'string' ? { url: item.url } : {}),
-  status: item.status === 'published' ? 'published' : 'developing',
-  createdBy: String(item.createdBy),
-  createdTime: String(item.createdTime),
-});
-
-const pluginAttributes = (plugin: Plugin): Item => ({ type: 'plugin', ...plugin });
-
 const notFound = (pluginId: string) => new NotFoundError(`Plugin ${pluginId} not found`);
 
 /** Who may see a plugin: anyone once published; while developing, its creator and instance admins. */
 const visibleTo = (plugin: Plugin, principal: Pick<Principal, 'userId' | 'isAdmin'>): boolean =>
   plugin.status === 'published' || plugin.createdBy === principal.userId || principal.isAdmin;
 
+export {
+  PLUGIN_POSITIONS,
+  type Plugin,
+  type PluginPosition,
+  type PluginStatus,
+} from '#shared/entities/plugins.ts';
+
 /**
  * Checks that a user may install a plugin read from the table into a position: 404 when there is
  * no such plugin, 403 when it is still developing and the user is not its creator, 400 when the
- * plugin does not list the position. Pure (the item comes from a preloaded read).
+ * plugin does not list the position. Pure (the plugin comes from a preloaded read).
  */
 export const checkInstallable = (
-  item: Item | undefined,
+  plugin: Plugin | undefined,
   pluginId: string,
   userId: string,
   position: PluginPosition,
 ): Plugin => {
-  if (!item) throw notFound(pluginId);
-  const plugin = pluginFromItem(item);
+  if (!plugin) throw notFound(pluginId);
   if (plugin.status !== 'published' && plugin.createdBy !== userId)
     throw new ForbiddenError(`Plugin ${pluginId} is still developing: only its creator may install it`);
   if (!plugin.positions.includes(position))
@@ -86,7 +72,10 @@ export const installablePlugin = async (
   pluginId: string,
   userId: string,
   position: PluginPosition,
-): Promise<Plugin> => checkInstallable(await getItem(keys.plugin(pluginId)), pluginId, userId, position);
+): Promise<Plugin> => {
+  const item = await getItem(keys.plugin(pluginId));
+  return checkInstallable(item && pluginOf(item), pluginId, userId, position);
+};
 
 /** Creates a developing plugin owned by the caller (the item and its creator's listing copy). */
 export const createPlugin = async (
@@ -104,13 +93,7 @@ export const createPlugin = async (
     createdTime: new Date().toISOString(),
   };
   await transact(
-    [
-      {
-        put: { ...keys.plugin(plugin.id), ...pluginAttributes(plugin) },
-        condition: 'attribute_not_exists(pk)',
-      },
-      { put: { ...keys.userPlugin(principal.userId, plugin.id), ...pluginAttributes(plugin) } },
-    ],
+    [{ put: toPluginItem(plugin), condition: PLUGIN_NEW }, { put: toUserPluginItem(plugin) }],
     () => new ConflictError('A new plugin id collided; retry the request'),
   );
   return plugin;
@@ -124,7 +107,7 @@ export const listPlugins = async (principal: Principal): Promise<Plugin[]> => {
   ]);
   const byId = new Map<string, Plugin>();
   // The caller's own copies first, so a published copy (status authoritative after publish) wins.
-  for (const item of [...own, ...published]) byId.set(String(item.id), pluginFromItem(item));
+  for (const plugin of [...own, ...published].map(pluginOf)) byId.set(plugin.id, plugin);
   return [...byId.values()].sort(
     (a, b) => a.createdTime.localeCompare(b.createdTime) || a.id.localeCompare(b.id),
   );
@@ -134,7 +117,7 @@ export const listPlugins = async (principal: Principal): Promise<Plugin[]> => {
 export const getPlugin = async (principal: Principal, pluginId: string): Promise<Plugin> => {
   const item = await getItem(keys.plugin(pluginId));
   if (!item) throw notFound(pluginId);
-  const plugin = pluginFromItem(item);
+  const plugin = pluginOf(item);
   if (!visibleTo(plugin, principal)) throw notFound(pluginId);
   return plugin;
 };
@@ -149,7 +132,7 @@ export const deletePlugin = async (principal: Principal, pluginId: string): Prom
     throw new ForbiddenError(`only the creator of plugin ${pluginId} or an instance admin may delete it`);
   await transact(
     [
-      { delete: keys.plugin(pluginId), condition: 'attribute_exists(pk)' },
+      { delete: keys.plugin(pluginId), condition: PLUGIN_EXISTS },
       { delete: keys.userPlugin(plugin.createdBy, pluginId) },
       { delete: keys.publishedPlugin(pluginId) },
     ],
@@ -161,25 +144,26 @@ export const deletePlugin = async (principal: Principal, pluginId: string): Prom
 export const publishPlugin = async (pluginId: string): Promise<Plugin> => {
   const item = await getItem(keys.plugin(pluginId));
   if (!item) throw notFound(pluginId);
-  const plugin: Plugin = { ...pluginFromItem(item), status: 'published' };
-  if (item.status === 'published') return plugin;
+  const stored = pluginOf(item);
+  const plugin: Plugin = { ...stored, status: 'published' };
+  if (stored.status === 'published') return plugin;
   await transact(
     [
       {
         update: {
           key: keys.plugin(pluginId),
           update: 'SET #status = :published',
-          condition: 'attribute_exists(pk)',
+          condition: PLUGIN_EXISTS,
           names: { '#status': 'status' },
           values: { ':published': 'published' },
         },
       },
-      { put: { ...keys.publishedPlugin(pluginId), ...pluginAttributes(plugin) } },
+      { put: toPublishedPluginItem(plugin) },
       {
         update: {
           key: keys.userPlugin(plugin.createdBy, pluginId),
           update: 'SET #status = :published',
-          condition: 'attribute_exists(pk)',
+          condition: PLUGIN_EXISTS,
           names: { '#status': 'status' },
           values: { ':published': 'published' },
         },
@@ -198,7 +182,7 @@ export const pluginsById = async (pluginIds: readonly string[]): Promise<Map<str
   const out = new Map<string, Plugin>();
   for (const id of unique) {
     const item = found.get(keys.plugin(id));
-    if (item) out.set(id, pluginFromItem(item));
+    if (item) out.set(id, pluginOf(item));
   }
   return out;
 };

@@ -5,12 +5,13 @@ import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { installDashboardPlugin } from '#shared/dashboards/dashboards.ts';
 import { keys } from '#shared/db/keys.ts';
+import type { Plugin } from '#shared/entities/plugins.ts';
 
 const ddbMock = mockClient(DynamoDBDocumentClient);
 const BASE = 'bse0000000000000001';
 const DSH = 'dsh0000000000000001';
 const USER = 'usr0000000000000001';
-const PLUGIN = {
+const PLUGIN: Plugin = {
   id: 'plg0000000000000001',
   name: 'Chart',
   positions: ['dashboard'],
@@ -43,7 +44,7 @@ const lostRace = () =>
     $metadata: {},
     CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }],
   });
-const input = { baseId: BASE, dashboardId: DSH, userId: USER, pluginId: PLUGIN.id, pluginItem: PLUGIN };
+const input = { baseId: BASE, dashboardId: DSH, userId: USER, pluginId: PLUGIN.id, plugin: PLUGIN };
 
 beforeEach(() => ddbMock.reset());
 

@@ -128,7 +128,7 @@ describe('planNodeMove', () => {
 });
 
 describe('dashboard layout', () => {
-  const box = (id: string, y: number, x = 0, h = 2): Item => ({
+  const box = (id: string, y: number, x = 0, h = 2) => ({
     id,
     x,
     y,
