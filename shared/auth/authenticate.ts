@@ -1,9 +1,11 @@
 import { UnauthorizedError } from '#shared/core/errors.ts';
 import type { Item, ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { accessTokenOf } from '#shared/entities/access-tokens.ts';
+import { userOf } from '#shared/entities/users.ts';
 import type { Principal } from './permission.ts';
 import { parsePersonalToken, secretMatches } from './personal-token.ts';
-import { isScope, type Scope } from './scopes.ts';
+import type { Scope } from './scopes.ts';
 import { signingKeys } from './signing-keys.ts';
 import { type TempTokenClaims, verifyTempToken } from './temp-token.ts';
 
@@ -39,10 +41,6 @@ export const credentialKeys = (c: Credential): Key[] => [
   keys.user(c.userId),
 ];
 
-/** A stored limit list; an empty one limits to nothing (it never means "no limit"). */
-const list = (v: unknown): string[] | undefined =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
-
 interface Limits {
   spaceIds?: string[];
   baseIds?: string[];
@@ -66,23 +64,24 @@ const narrow = (a: Limits, b: Limits): Limits => {
  * parent's current ones, and a deleted or expired parent voids it.
  */
 export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now()): Principal => {
-  const token = loaded.get(keys.accessToken(c.userId, c.tokenId));
-  const user = loaded.get(keys.user(c.userId));
-  if (!token) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
-  if (c.kind === 'personal' && !secretMatches(c.secret, String(token.secretHash)))
+  const tokenItem = loaded.get(keys.accessToken(c.userId, c.tokenId));
+  const userItem = loaded.get(keys.user(c.userId));
+  if (!tokenItem) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
+  const token = accessTokenOf(tokenItem);
+  if (c.kind === 'personal' && !secretMatches(c.secret, token.secretHash))
     throw new UnauthorizedError(`token ${c.tokenId}: wrong secret (refreshed or tampered)`);
-  if (!(Date.parse(String(token.expiredTime)) > now))
-    throw new UnauthorizedError(`token ${c.tokenId} expired`);
-  if (!user) throw new UnauthorizedError(`user ${c.userId} of token ${c.tokenId} not found`);
-  const tokenScopes = (list(token.scopes) ?? []).filter(isScope);
+  if (!(Date.parse(token.expiredTime) > now)) throw new UnauthorizedError(`token ${c.tokenId} expired`);
+  if (!userItem) throw new UnauthorizedError(`user ${c.userId} of token ${c.tokenId} not found`);
+  const user = userOf(userItem);
+  const tokenScopes = token.scopes;
   let scopes: Scope[] = tokenScopes;
-  let spaceIds = list(token.spaceIds);
-  let baseIds = list(token.baseIds);
+  // A stored limit list that is empty limits to nothing (it never means "no limit").
+  let spaceIds = token.spaceIds ?? undefined;
+  let baseIds = token.baseIds ?? undefined;
   if (c.kind === 'temporary') {
     // A refresh of the parent (say after a leak) voids the temporary tokens minted before it.
     // `iat` has whole seconds: compare whole seconds, or a token minted right after would fail.
-    const refreshed =
-      typeof token.refreshedTime === 'string' ? Math.floor(Date.parse(token.refreshedTime) / 1000) : 0;
+    const refreshed = token.refreshedTime ? Math.floor(Date.parse(token.refreshedTime) / 1000) : 0;
     if ((c.claims.issuedAt ?? 0) < refreshed)
       throw new UnauthorizedError(`temporary token of ${c.tokenId} signed before the token was refreshed`);
     scopes = c.claims.scopes.filter((s) => tokenScopes.includes(s));
@@ -90,9 +89,9 @@ export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now(
   }
   return {
     userId: c.userId,
-    name: String(user.name),
-    email: String(user.email),
-    isAdmin: user.isAdmin === true,
+    name: user.name,
+    email: user.email,
+    isAdmin: user.isAdmin,
     tokenId: c.tokenId,
     kind: c.kind,
     scopes: new Set(scopes),
@@ -105,6 +104,8 @@ export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now(
 export const LAST_USED_RESOLUTION_MS = 3_600_000;
 
 /** True when this request should refresh the token's `lastUsedTime`. */
-export const shouldTouch = (token: Item | undefined, now = Date.now()): boolean =>
-  token !== undefined &&
-  (typeof token.lastUsedTime !== 'string' || now - Date.parse(token.lastUsedTime) > LAST_USED_RESOLUTION_MS);
+export const shouldTouch = (item: Item | undefined, now = Date.now()): boolean => {
+  if (item === undefined) return false;
+  const { lastUsedTime } = accessTokenOf(item);
+  return lastUsedTime === null || now - Date.parse(lastUsedTime) > LAST_USED_RESOLUTION_MS;
+};

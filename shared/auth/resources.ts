@@ -1,8 +1,10 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import type { Item, ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { memberOf } from '#shared/entities/members.ts';
+import { type Space, spaceOf } from '#shared/entities/spaces.ts';
 import type { LocatedResource } from './permission.ts';
-import { ROLES, type Role } from './scopes.ts';
+import type { Role } from './scopes.ts';
 
 /**
  * A resource named by a route, before it is found. `includeTrashed`: the route also acts on a
@@ -10,11 +12,11 @@ import { ROLES, type Role } from './scopes.ts';
  */
 export type ResourceRef = { kind: 'space' | 'base' | 'table'; id: string; includeTrashed?: boolean };
 
-/** A resource found, with its ancestors' items and the caller's role in its space. */
+/** A resource found, with its space, its ancestors' items and the caller's role in its space. */
 export interface Located extends LocatedResource {
   kind: ResourceRef['kind'];
   role: Role | undefined;
-  space: Item;
+  space: Space;
   base?: Item;
   table?: Item;
 }
@@ -48,8 +50,7 @@ export const resourceKeys = (ref: ResourceRef, userId: string): Key[] => {
   return [ownKey(ref), ...(known ? chainKeys(known.spaceId, known.baseId, userId) : [])];
 };
 
-const roleOf = (item: Item | undefined): Role | undefined =>
-  item && (ROLES as readonly string[]).includes(String(item.role)) ? (item.role as Role) : undefined;
+const roleOf = (item: Item | undefined): Role | undefined => (item ? memberOf(item)?.role : undefined);
 
 const LABEL = { space: 'Space', base: 'Base', table: 'Table' } as const;
 
@@ -86,7 +87,7 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
       id: ref.id,
       spaceId,
       baseId,
-      space,
+      space: spaceOf(space),
       base: ref.kind === 'space' ? undefined : (base ?? own),
       table: ref.kind === 'table' ? own : undefined,
       role: roleOf(loaded.get(keys.member(spaceId, userId))),

@@ -1,48 +1,6 @@
-/** Every token scope of the contract, `resource|action`. */
-export const SCOPES = [
-  'space|create',
-  'space|read',
-  'space|update',
-  'space|delete',
-  'space|invite',
-  'space|grant_role',
-  'base|create',
-  'base|read',
-  'base|update',
-  'base|delete',
-  'table|create',
-  'table|read',
-  'table|update',
-  'table|delete',
-  'view|create',
-  'view|read',
-  'view|update',
-  'view|delete',
-  'field|create',
-  'field|read',
-  'field|update',
-  'field|delete',
-  'record|create',
-  'record|read',
-  'record|update',
-  'record|delete',
-  'record|comment',
-  'enterprise|read',
-  'enterprise|update',
-  'plugin|create',
-  'plugin|read',
-  'plugin|update',
-  'plugin|delete',
-  'instance|admin',
-] as const;
+import { ROLES, type Role, SCOPES, type Scope } from '#shared/core/rights.ts';
 
-export type Scope = (typeof SCOPES)[number];
-
-export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
-
-/** Space roles, strongest first. */
-export const ROLES = ['owner', 'creator', 'editor', 'commenter', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+export { isScope, ROLES, type Role, SCOPES, type Scope } from '#shared/core/rights.ts';
 
 /**
  * Scopes that no space role gives: organizations, the plugin registry and the instance are not

@@ -3,10 +3,28 @@ import type { Located } from '#shared/auth/resources.ts';
 import { ROLE_ACTIONS, type Role, roleAtLeast } from '#shared/auth/scopes.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
-import { getItems, type Item, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
+import { getItems, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import {
+  changeRoleOps,
+  type Member,
+  memberOf,
+  putMembershipOps,
+  removeMembershipOps,
+  type UserSpace,
+  userSpaceOf,
+} from '#shared/entities/members.ts';
 import { notificationOps } from '#shared/entities/notifications.ts';
+import {
+  ownerCountOp,
+  putSpaceOp,
+  SPACE_LIVE,
+  type Space,
+  spaceLiveCheck,
+  spaceOf,
+} from '#shared/entities/spaces.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
+import { userOf } from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 
@@ -16,53 +34,29 @@ export const MAX_COLLABORATORS_PER_CALL = 20;
 
 const spaceGone = (id: string) => () => new NotFoundError(`Space ${id} not found`);
 
-/** The spaces the user belongs to (not in the trash), oldest first, with the user's role. */
-export const listSpaces = async (userId: string) => {
-  const mirrors = await queryAll(keys.spacesOf(userId));
+/** The user's space mirrors and, for each, its space (not in the trash), in mirror order. */
+const liveSpacesOf = async (userId: string): Promise<{ mirror: UserSpace; space: Space }[]> => {
+  const mirrors = (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m) ?? []);
   if (mirrors.length === 0) return [];
-  const loaded = await getItems(mirrors.map((m) => keys.space(String(m.spaceId))));
-  return mirrors
-    .map((m) => ({ mirror: m, space: loaded.get(keys.space(String(m.spaceId))) }))
-    .filter((x): x is { mirror: Item; space: Item } => Boolean(x.space && !x.space.deletedTime))
-    .sort((a, b) => String(a.space.createdTime).localeCompare(String(b.space.createdTime)))
-    .map(({ mirror, space }) => ({
-      id: String(space.id),
-      name: String(space.name),
-      role: mirror.role as Role,
-    }));
+  const loaded = await getItems(mirrors.map((m) => keys.space(m.spaceId)));
+  return mirrors.flatMap((mirror) => {
+    const item = loaded.get(keys.space(mirror.spaceId));
+    const space = item ? spaceOf(item) : undefined;
+    return space && !space.deletedTime ? [{ mirror, space }] : [];
+  });
 };
 
-const memberOps = (
-  spaceId: string,
-  user: { id: string; name: string; email: string },
-  role: Role,
-  now: string,
-): TransactOp[] => [
-  {
-    put: {
-      ...keys.member(spaceId, user.id),
-      type: 'member',
-      spaceId,
-      userId: user.id,
-      userName: user.name,
-      email: user.email,
-      role,
-      createdTime: now,
-    },
-    condition: 'attribute_not_exists(pk)',
-  },
-  { put: { ...keys.userSpace(user.id, spaceId), type: 'userSpace', spaceId, userId: user.id, role } },
-];
+/** The spaces the user belongs to (not in the trash), oldest first, with the user's role. */
+export const listSpaces = async (userId: string) =>
+  (await liveSpacesOf(userId))
+    .sort((a, b) => a.space.createdTime.localeCompare(b.space.createdTime))
+    .map(({ mirror, space }) => ({ id: space.id, name: space.name, role: mirror.role }));
 
 /** Names of the spaces the user created and still belongs to (not in the trash). */
-const namesCreatedBy = async (userId: string): Promise<string[]> => {
-  const mirrors = await queryAll(keys.spacesOf(userId));
-  const loaded = await getItems(mirrors.map((m) => keys.space(String(m.spaceId))));
-  return mirrors
-    .map((m) => loaded.get(keys.space(String(m.spaceId))))
-    .filter((s): s is Item => Boolean(s && !s.deletedTime && s.createdBy === userId))
-    .map((s) => String(s.name));
-};
+const namesCreatedBy = async (userId: string): Promise<string[]> =>
+  (await liveSpacesOf(userId))
+    .filter(({ space }) => space.createdBy === userId)
+    .map(({ space }) => space.name);
 
 /**
  * Creates a space owned by the caller. Without a name it is `Space`, made unique among the
@@ -74,24 +68,15 @@ export const createSpace = async (principal: Principal, name: string | undefined
   const created = now.toISOString();
   await transact(
     [
-      {
-        put: {
-          ...keys.space(id),
-          type: 'space',
-          id,
-          name: finalName,
-          ownerCount: 1,
-          createdTime: created,
-          createdBy: principal.userId,
-        },
-        condition: 'attribute_not_exists(pk)',
-      },
-      ...memberOps(
-        id,
-        { id: principal.userId, name: principal.name, email: principal.email },
-        'owner',
-        created,
-      ),
+      putSpaceOp({ id, name: finalName, ownerCount: 1, createdTime: created, createdBy: principal.userId }),
+      ...putMembershipOps({
+        spaceId: id,
+        userId: principal.userId,
+        userName: principal.name,
+        email: principal.email,
+        role: 'owner',
+        createdTime: created,
+      }),
     ],
     () => new ConflictError('Space id collision; retry'),
   );
@@ -99,11 +84,11 @@ export const createSpace = async (principal: Principal, name: string | undefined
 };
 
 /** The public shape of a space for a caller with `role`. */
-export const toSpace = (space: Item, role: Role | undefined) => ({
-  id: String(space.id),
-  name: String(space.name),
+export const toSpace = (space: Space, role: Role | undefined) => ({
+  id: space.id,
+  name: space.name,
   role: role ?? null,
-  createdTime: String(space.createdTime),
+  createdTime: space.createdTime,
 });
 
 /** Renames a space that is not in the trash. */
@@ -112,13 +97,14 @@ export const renameSpace = async (spaceId: string, name: string) => {
     {
       key: keys.space(spaceId),
       update: 'SET #name = :name, lastModifiedTime = :now',
-      condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+      condition: SPACE_LIVE,
       names: { '#name': 'name' },
       values: { ':name': name, ':now': new Date().toISOString() },
     },
     spaceGone(spaceId),
   );
-  return { id: String(item.id), name: String(item.name) };
+  const space = spaceOf(item);
+  return { id: space.id, name: space.name };
 };
 
 /**
@@ -134,7 +120,7 @@ export const trashSpace = async (spaceId: string, userId: string, now = new Date
         update: {
           key: keys.space(spaceId),
           update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
-          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+          condition: SPACE_LIVE,
           values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
         },
       },
@@ -151,9 +137,10 @@ export const trashSpace = async (spaceId: string, userId: string, now = new Date
  * members' mirrors and the partition in the background (shared/trash/purge-worker.ts).
  */
 export const deleteSpacePermanently = async (spaceId: string, userId: string, now = new Date()) => {
-  const space = (await getItems([keys.space(spaceId)])).get(keys.space(spaceId));
+  const item = (await getItems([keys.space(spaceId)])).get(keys.space(spaceId));
+  const space = item ? spaceOf(item) : undefined;
   if (!space || space.purgeTime) throw spaceGone(spaceId)();
-  const trashId = typeof space.trashId === 'string' ? space.trashId : undefined;
+  const trashId = space.trashId;
   await transact(
     [
       markPurgedOp(keys.space(spaceId), userId, now),
@@ -167,30 +154,13 @@ export const deleteSpacePermanently = async (spaceId: string, userId: string, no
 
 /** Collaborators of a space, owners first then by name. */
 export const listCollaborators = async (spaceId: string) => {
-  const members = await queryAll(keys.membersOf(spaceId));
+  const members = (await queryAll(keys.membersOf(spaceId))).flatMap((m) => memberOf(m) ?? []);
   return members
-    .map((m) => ({
-      userId: String(m.userId),
-      userName: String(m.userName),
-      email: String(m.email),
-      role: m.role as Role,
-    }))
+    .map((m) => ({ userId: m.userId, userName: m.userName, email: m.email, role: m.role }))
     .sort((a, b) => roleOrder(a.role) - roleOrder(b.role) || a.userName.localeCompare(b.userName));
 };
 
 const roleOrder = (r: Role) => ['owner', 'creator', 'editor', 'commenter', 'viewer'].indexOf(r);
-
-const ownerCountOp = (spaceId: string, delta: number): TransactOp => ({
-  update: {
-    key: keys.space(spaceId),
-    update: 'ADD ownerCount :d',
-    condition:
-      delta < 0
-        ? 'attribute_exists(pk) AND ownerCount > :one'
-        : 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
-    values: delta < 0 ? { ':d': delta, ':one': 1 } : { ':d': delta },
-  },
-});
 
 /** The caller may grant only roles up to its own; owners only with `space|grant_role`. */
 const assertMayGrant = (principal: Principal, located: Located, role: Role) => {
@@ -218,21 +188,30 @@ export const addCollaborators = async (
   const unique = [...new Set(userIds)];
   const spaceId = located.spaceId;
   const loaded = await getItems(unique.flatMap((u) => [keys.user(u), keys.member(spaceId, u)]));
-  const missing = unique.find((u) => !loaded.get(keys.user(u)));
+  const users = new Map(
+    unique.flatMap((u) => {
+      const item = loaded.get(keys.user(u));
+      return item ? [[u, userOf(item)] as const] : [];
+    }),
+  );
+  const missing = unique.find((u) => !users.has(u));
   if (missing) throw new NotFoundError(`User ${missing} not found`);
   const added = unique.filter((u) => !loaded.get(keys.member(spaceId, u)));
   if (added.length === 0) return;
   const now = new Date();
-  const spaceName = String(located.space.name);
+  const spaceName = located.space.name;
   const ops: TransactOp[] = added.flatMap((u) => {
-    const user = loaded.get(keys.user(u)) as Item;
+    const user = users.get(u);
+    if (!user) return [];
     return [
-      ...memberOps(
+      ...putMembershipOps({
         spaceId,
-        { id: u, name: String(user.name), email: String(user.email) },
+        userId: u,
+        userName: user.name,
+        email: user.email,
         role,
-        now.toISOString(),
-      ),
+        createdTime: now.toISOString(),
+      }),
       ...notificationOps(
         {
           userId: u,
@@ -245,19 +224,20 @@ export const addCollaborators = async (
       ),
     ];
   });
-  ops.push(
-    role === 'owner'
-      ? ownerCountOp(spaceId, added.length)
-      : {
-          check: keys.space(spaceId),
-          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
-        },
-  );
+  ops.push(role === 'owner' ? ownerCountOp(spaceId, added.length) : spaceLiveCheck(spaceId));
   await transact(ops, (index) =>
     index === ops.length - 1
       ? new NotFoundError(`Space ${spaceId} not found`)
       : new ConflictError('A user was added to the space at the same time; retry'),
   );
+};
+
+/** A collaborator of the space (404 when not one). */
+const readMember = async (spaceId: string, userId: string): Promise<Member> => {
+  const item = (await getItems([keys.member(spaceId, userId)])).get(keys.member(spaceId, userId));
+  const member = item ? memberOf(item) : undefined;
+  if (!member) throw new NotFoundError(`Collaborator ${userId} not found in space ${spaceId}`);
+  return member;
 };
 
 const lastOwner = (spaceId: string) => new ValidationError(`Space ${spaceId} must keep at least one owner`);
@@ -266,29 +246,10 @@ const lastOwner = (spaceId: string) => new ValidationError(`Space ${spaceId} mus
 export const changeRole = async (principal: Principal, located: Located, userId: string, role: Role) => {
   assertMayGrant(principal, located, role);
   const spaceId = located.spaceId;
-  const member = (await getItems([keys.member(spaceId, userId)])).get(keys.member(spaceId, userId));
-  if (!member) throw new NotFoundError(`Collaborator ${userId} not found in space ${spaceId}`);
-  const from = member.role as Role;
+  const member = await readMember(spaceId, userId);
+  const from = member.role;
   if (from === role) return;
-  const ops: TransactOp[] = [
-    {
-      update: {
-        key: keys.member(spaceId, userId),
-        update: 'SET #role = :role',
-        condition: '#role = :from',
-        names: { '#role': 'role' },
-        values: { ':role': role, ':from': from },
-      },
-    },
-    {
-      update: {
-        key: keys.userSpace(userId, spaceId),
-        update: 'SET #role = :role',
-        names: { '#role': 'role' },
-        values: { ':role': role },
-      },
-    },
-  ];
+  const ops = changeRoleOps(spaceId, userId, from, role);
   if (from === 'owner') ops.push(ownerCountOp(spaceId, -1));
   if (role === 'owner') ops.push(ownerCountOp(spaceId, 1));
   await transact(ops, (index) =>
@@ -312,17 +273,8 @@ export const removeCollaborator = async (principal: Principal, located: Located,
     )
       throw new ForbiddenError(`not allowed to operate space|grant_role on ${spaceId}`);
   }
-  const member = (await getItems([keys.member(spaceId, userId)])).get(keys.member(spaceId, userId));
-  if (!member) throw new NotFoundError(`Collaborator ${userId} not found in space ${spaceId}`);
-  const ops: TransactOp[] = [
-    {
-      delete: keys.member(spaceId, userId),
-      condition: '#role = :from',
-      names: { '#role': 'role' },
-      values: { ':from': member.role },
-    },
-    { delete: keys.userSpace(userId, spaceId) },
-  ];
+  const member = await readMember(spaceId, userId);
+  const ops = removeMembershipOps(spaceId, userId, member.role);
   if (member.role === 'owner') ops.push(ownerCountOp(spaceId, -1));
   await transact(ops, (index) =>
     index === 0

@@ -3,16 +3,14 @@ import { mintPersonalToken } from '#shared/auth/personal-token.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
 import { basesToPlace, checkWithinCeiling, type TokenRights } from '#shared/auth/token-ceiling.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
-import {
-  deleteItem,
-  getItems,
-  type Item,
-  type ItemLookup,
-  putItem,
-  queryAll,
-  updateItem,
-} from '#shared/db/client.ts';
+import { deleteItem, getItems, type ItemLookup, putItem, queryAll, updateItem } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import {
+  type AccessToken,
+  accessTokenOf,
+  TOKEN_EXISTS,
+  toAccessTokenItem,
+} from '#shared/entities/access-tokens.ts';
 import { newId } from '#shared/ids.ts';
 
 /** A token's fields as a caller gives them; a limit list is never empty (null or absent: no limit). */
@@ -25,13 +23,11 @@ export interface TokenFields {
   expiredTime: string;
 }
 
-/** The stored item of a new token and the token text (shown once). Pure but for randomness. */
+/** A new token, its stored item and the token text (shown once). Pure but for randomness. */
 export const accessTokenItem = (input: TokenFields & { userId: string; now?: Date }) => {
   const id = newId('accessToken');
   const { token, secretHash } = mintPersonalToken(id, input.userId);
-  const item: Item = {
-    ...keys.accessToken(input.userId, id),
-    type: 'accessToken',
+  const accessToken: AccessToken = {
     id,
     userId: input.userId,
     name: input.name,
@@ -44,29 +40,29 @@ export const accessTokenItem = (input: TokenFields & { userId: string; now?: Dat
     lastUsedTime: null,
     secretHash,
   };
-  return { item, token };
+  return { accessToken, item: toAccessTokenItem(accessToken), token };
 };
 
 /** The public shape of a token (never the secret or its hash). */
-export const toTokenInfo = (item: Item) => ({
-  id: String(item.id),
-  name: String(item.name),
-  description: (item.description as string | null) ?? null,
-  scopes: (item.scopes as string[]) ?? [],
-  spaceIds: (item.spaceIds as string[] | null) ?? null,
-  baseIds: (item.baseIds as string[] | null) ?? null,
-  expiredTime: String(item.expiredTime),
-  createdTime: String(item.createdTime),
-  lastUsedTime: (item.lastUsedTime as string | null) ?? null,
+export const toTokenInfo = (token: AccessToken) => ({
+  id: token.id,
+  name: token.name,
+  description: token.description,
+  scopes: token.scopes,
+  spaceIds: token.spaceIds,
+  baseIds: token.baseIds,
+  expiredTime: token.expiredTime,
+  createdTime: token.createdTime,
+  lastUsedTime: token.lastUsedTime,
 });
 
 const notFound = (id: string) => () => new NotFoundError(`Access token ${id} not found`);
 
-/** The stored rights of a token item. */
-const rightsOf = (item: Item): TokenRights => ({
-  scopes: (item.scopes as Scope[] | undefined) ?? [],
-  spaceIds: (item.spaceIds as string[] | null | undefined) ?? null,
-  baseIds: (item.baseIds as string[] | null | undefined) ?? null,
+/** The stored rights of a token. */
+const rightsOf = (token: AccessToken): TokenRights => ({
+  scopes: token.scopes,
+  spaceIds: token.spaceIds,
+  baseIds: token.baseIds,
 });
 
 /**
@@ -91,11 +87,12 @@ export const accessTokenKey = (userId: string, id: string): Key => keys.accessTo
  * within the calling token's rights (403), so a narrowed token cannot refresh, widen or revoke a
  * stronger sibling.
  */
-const manageable = async (caller: Principal, id: string, loaded: ItemLookup): Promise<Item> => {
+const manageable = async (caller: Principal, id: string, loaded: ItemLookup): Promise<AccessToken> => {
   const item = loaded.get(accessTokenKey(caller.userId, id));
   if (!item) throw notFound(id)();
-  if (id !== caller.tokenId) await checkCeiling(caller, rightsOf(item));
-  return item;
+  const token = accessTokenOf(item);
+  if (id !== caller.tokenId) await checkCeiling(caller, rightsOf(token));
+  return token;
 };
 
 /**
@@ -104,22 +101,24 @@ const manageable = async (caller: Principal, id: string, loaded: ItemLookup): Pr
  */
 export const createAccessToken = async (caller: Principal, fields: TokenFields) => {
   await checkCeiling(caller, fields);
-  const { item, token } = accessTokenItem({ ...fields, userId: caller.userId });
+  const { accessToken, item, token } = accessTokenItem({ ...fields, userId: caller.userId });
   await putItem(item);
-  return { ...toTokenInfo(item), token };
+  return { ...toTokenInfo(accessToken), token };
 };
 
 /** Creates a token with no ceiling check: for the operator's tools, which act as the user. */
 export const createOperatorToken = async (userId: string, fields: TokenFields) => {
-  const { item, token } = accessTokenItem({ ...fields, userId });
+  const { accessToken, item, token } = accessTokenItem({ ...fields, userId });
   await putItem(item);
-  return { ...toTokenInfo(item), token };
+  return { ...toTokenInfo(accessToken), token };
 };
 
 /** The user's tokens, oldest first. */
 export const listAccessTokens = async (userId: string) => {
   const items = await queryAll(keys.accessTokensOf(userId));
-  return items.map(toTokenInfo).sort((a, b) => a.createdTime.localeCompare(b.createdTime));
+  return items
+    .map((item) => toTokenInfo(accessTokenOf(item)))
+    .sort((a, b) => a.createdTime.localeCompare(b.createdTime));
 };
 
 /** Builds the update of a token's editable fields. Pure. */
@@ -159,14 +158,14 @@ export const updateAccessToken = async (
     {
       key: keys.accessToken(caller.userId, id),
       update: sets.length ? `SET ${sets.join(', ')}` : 'SET #id = #id',
-      condition: 'attribute_exists(pk)',
+      condition: TOKEN_EXISTS,
       // An empty patch rewrites the id onto itself; '#id' must not be named when unused.
       names: sets.length ? names : { '#id': 'id' },
       values: Object.keys(values).length ? values : undefined,
     },
     notFound(id),
   );
-  return toTokenInfo(item);
+  return toTokenInfo(accessTokenOf(item));
 };
 
 /**
@@ -185,12 +184,12 @@ export const refreshAccessToken = async (
     {
       key: keys.accessToken(caller.userId, id),
       update: 'SET secretHash = :h, expiredTime = :e, refreshedTime = :now',
-      condition: 'attribute_exists(pk)',
+      condition: TOKEN_EXISTS,
       values: { ':h': secretHash, ':e': expiredTime, ':now': new Date().toISOString() },
     },
     notFound(id),
   );
-  return { ...toTokenInfo(item), token };
+  return { ...toTokenInfo(accessTokenOf(item)), token };
 };
 
 /** Revokes one of the caller's tokens (one it may manage) at once. */
@@ -205,7 +204,7 @@ export const touchAccessToken = async (userId: string, id: string, now = new Dat
     {
       key: keys.accessToken(userId, id),
       update: 'SET lastUsedTime = :t',
-      condition: 'attribute_exists(pk)',
+      condition: TOKEN_EXISTS,
       values: { ':t': now.toISOString() },
     },
     notFound(id),

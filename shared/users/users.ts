@@ -1,7 +1,7 @@
 import { type Scope, scopesFor } from '#shared/auth/scopes.ts';
 import { ConflictError, InternalServerError } from '#shared/core/errors.ts';
-import { type Item, transact } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { transact } from '#shared/db/client.ts';
+import { claimEmailOp, toUserItem, type User } from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
 import { accessTokenItem } from './access-tokens.ts';
 
@@ -20,10 +20,10 @@ export interface NewUser {
 }
 
 /** The public shape of a user. */
-export const toUser = (item: Item) => ({
-  id: String(item.id),
-  name: String(item.name),
-  email: String(item.email),
+export const toUser = (user: User) => ({
+  id: user.id,
+  name: user.name,
+  email: user.email,
 });
 
 /**
@@ -33,30 +33,26 @@ export const toUser = (item: Item) => ({
 export const createUser = async (input: NewUser, now = new Date()) => {
   const userId = newId('user');
   const email = input.email.trim();
-  const user = {
-    ...keys.user(userId),
-    type: 'user',
+  const user: User = {
     id: userId,
     name: input.name,
     email,
     isAdmin: input.isAdmin === true,
     createdTime: now.toISOString(),
   };
-  const { item: tokenItem, token } = accessTokenItem({
+  const {
+    accessToken,
+    item: tokenItem,
+    token,
+  } = accessTokenItem({
     userId,
     name: 'Default token',
     scopes: scopesFor(input.isAdmin === true).filter((s) => !input.scopes || input.scopes.includes(s)),
     expiredTime: new Date(now.getTime() + FIRST_TOKEN_DAYS * 86_400_000).toISOString(),
     now,
   });
-  await transact(
-    [
-      { put: { ...keys.userEmail(email), type: 'userEmail', userId }, condition: 'attribute_not_exists(pk)' },
-      { put: user },
-      { put: tokenItem },
-    ],
-    (index) =>
-      index === 0 ? new ConflictError(`The email ${email} is already in use`) : new InternalServerError(),
+  await transact([claimEmailOp(email, userId), { put: toUserItem(user) }, { put: tokenItem }], (index) =>
+    index === 0 ? new ConflictError(`The email ${email} is already in use`) : new InternalServerError(),
   );
-  return { ...toUser(user), token, tokenId: String(tokenItem.id), isAdmin: user.isAdmin };
+  return { ...toUser(user), token, tokenId: accessToken.id, isAdmin: user.isAdmin };
 };

@@ -206,7 +206,7 @@ describe('access token request builders', () => {
   });
 
   it('toTokenInfo shows neither the hash nor the keys', () => {
-    const { item } = accessTokenItem({
+    const { accessToken } = accessTokenItem({
       userId: 'usrAAAAAAAAAAAAAAAA',
       name: 'CI',
       scopes: ['record|read'],
@@ -215,8 +215,8 @@ describe('access token request builders', () => {
       now,
     });
 
-    expect(toTokenInfo(item)).toStrictEqual({
-      id: item.id,
+    expect(toTokenInfo(accessToken)).toStrictEqual({
+      id: accessToken.id,
       name: 'CI',
       description: null,
       scopes: ['record|read'],

@@ -1,0 +1,65 @@
+import { isScope, type Scope } from '#shared/core/rights.ts';
+import type { Item } from '#shared/db/client.ts';
+import { EXISTS } from '#shared/db/conditions.ts';
+import { keys } from '#shared/db/keys.ts';
+import { optionalText, text, textOrNull, textsOrNull } from './attributes.ts';
+
+/**
+ * A personal access token (`USER#<usr>` `TOKEN#<tok>`). A limit list is never empty: `null`
+ * means no limit. `secretHash` never leaves the service.
+ */
+export interface AccessToken {
+  id: string;
+  userId: string;
+  name: string;
+  description: string | null;
+  scopes: Scope[];
+  spaceIds: string[] | null;
+  baseIds: string[] | null;
+  expiredTime: string;
+  createdTime: string;
+  lastUsedTime: string | null;
+  /** When the secret was last replaced (absent until the first refresh). */
+  refreshedTime?: string;
+  secretHash: string;
+}
+
+/** The stored item of a token. Pure. */
+export const toAccessTokenItem = (token: AccessToken): Item => ({
+  ...keys.accessToken(token.userId, token.id),
+  type: 'accessToken',
+  id: token.id,
+  userId: token.userId,
+  name: token.name,
+  description: token.description,
+  scopes: token.scopes,
+  spaceIds: token.spaceIds,
+  baseIds: token.baseIds,
+  expiredTime: token.expiredTime,
+  createdTime: token.createdTime,
+  lastUsedTime: token.lastUsedTime,
+  ...(token.refreshedTime === undefined ? {} : { refreshedTime: token.refreshedTime }),
+  secretHash: token.secretHash,
+});
+
+/** The token stored in an item; scopes no longer in the contract are dropped. */
+export const accessTokenOf = (item: Item): AccessToken => {
+  const refreshedTime = optionalText(item.refreshedTime);
+  return {
+    id: text(item.id),
+    userId: text(item.userId),
+    name: text(item.name),
+    description: textOrNull(item.description),
+    scopes: (textsOrNull(item.scopes) ?? []).filter(isScope),
+    spaceIds: textsOrNull(item.spaceIds),
+    baseIds: textsOrNull(item.baseIds),
+    expiredTime: text(item.expiredTime),
+    createdTime: text(item.createdTime),
+    lastUsedTime: textOrNull(item.lastUsedTime),
+    ...(refreshedTime === undefined ? {} : { refreshedTime }),
+    secretHash: text(item.secretHash),
+  };
+};
+
+/** Condition of every change to a token: it is still there (not revoked meanwhile). */
+export const TOKEN_EXISTS = EXISTS;

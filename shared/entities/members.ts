@@ -1,0 +1,107 @@
+import { isRole, type Role } from '#shared/core/rights.ts';
+import type { Item, TransactOp } from '#shared/db/client.ts';
+import { NOT_EXISTS } from '#shared/db/conditions.ts';
+import { keys } from '#shared/db/keys.ts';
+import { text } from './attributes.ts';
+
+/** A collaborator of a space (`SPACE#<spc>` `MEMBER#<usr>`), with the user's name and email as added. */
+export interface Member {
+  spaceId: string;
+  userId: string;
+  userName: string;
+  email: string;
+  role: Role;
+  createdTime: string;
+}
+
+/**
+ * The mirror of a membership in the user's partition (`USER#<usr>` `SPACE#<spc>`): lists the
+ * user's spaces. Written and deleted in the same transactions as the membership.
+ */
+export interface UserSpace {
+  spaceId: string;
+  userId: string;
+  role: Role;
+}
+
+/** The stored item of a membership. Pure. */
+export const toMemberItem = (member: Member): Item => ({
+  ...keys.member(member.spaceId, member.userId),
+  type: 'member',
+  spaceId: member.spaceId,
+  userId: member.userId,
+  userName: member.userName,
+  email: member.email,
+  role: member.role,
+  createdTime: member.createdTime,
+});
+
+/** The membership stored in an item; undefined when its role is none of the roles (never written). */
+export const memberOf = (item: Item): Member | undefined =>
+  isRole(item.role)
+    ? {
+        spaceId: text(item.spaceId),
+        userId: text(item.userId),
+        userName: text(item.userName),
+        email: text(item.email),
+        role: item.role,
+        createdTime: text(item.createdTime),
+      }
+    : undefined;
+
+/** The stored item of a membership's mirror. Pure. */
+export const toUserSpaceItem = (mirror: UserSpace): Item => ({
+  ...keys.userSpace(mirror.userId, mirror.spaceId),
+  type: 'userSpace',
+  spaceId: mirror.spaceId,
+  userId: mirror.userId,
+  role: mirror.role,
+});
+
+/** The mirror stored in an item; undefined when its role is none of the roles (never written). */
+export const userSpaceOf = (item: Item): UserSpace | undefined =>
+  isRole(item.role) ? { spaceId: text(item.spaceId), userId: text(item.userId), role: item.role } : undefined;
+
+/** The operations that add a membership and its mirror; fail when the user is a member already. Pure. */
+export const putMembershipOps = (member: Member): TransactOp[] => [
+  { put: toMemberItem(member), condition: NOT_EXISTS },
+  { put: toUserSpaceItem({ spaceId: member.spaceId, userId: member.userId, role: member.role }) },
+];
+
+/** The condition that a membership still has the role `:from` (named `#role`). */
+const ROLE_IS = '#role = :from';
+
+/**
+ * The operations that change a member's role from `from` (which it must still have) to `to`,
+ * in the membership and its mirror. Pure.
+ */
+export const changeRoleOps = (spaceId: string, userId: string, from: Role, to: Role): TransactOp[] => [
+  {
+    update: {
+      key: keys.member(spaceId, userId),
+      update: 'SET #role = :role',
+      condition: ROLE_IS,
+      names: { '#role': 'role' },
+      values: { ':role': to, ':from': from },
+    },
+  },
+  {
+    update: {
+      key: keys.userSpace(userId, spaceId),
+      update: 'SET #role = :role',
+      names: { '#role': 'role' },
+      values: { ':role': to },
+    },
+  },
+];
+
+/** The operations that remove a membership (which must still have the role `from`) and its mirror. Pure. */
+export const removeMembershipOps = (spaceId: string, userId: string, from: Role): TransactOp[] => [
+  {
+    delete: keys.member(spaceId, userId),
+    condition: ROLE_IS,
+    names: { '#role': 'role' },
+    values: { ':from': from },
+  },
+  { delete: keys.userSpace(userId, spaceId) },
+];

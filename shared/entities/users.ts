@@ -1,0 +1,42 @@
+import type { Item, TransactOp } from '#shared/db/client.ts';
+import { NOT_EXISTS } from '#shared/db/conditions.ts';
+import { keys } from '#shared/db/keys.ts';
+import { optionalText, text } from './attributes.ts';
+
+/** A user's profile item (`USER#<usr>` `PROFILE`). */
+export interface User {
+  id: string;
+  name: string;
+  email: string;
+  isAdmin: boolean;
+  createdTime?: string;
+}
+
+/** The stored item of a user. Pure. */
+export const toUserItem = (user: User): Item => ({
+  ...keys.user(user.id),
+  type: 'user',
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  isAdmin: user.isAdmin,
+  ...(user.createdTime === undefined ? {} : { createdTime: user.createdTime }),
+});
+
+/** The user stored in a profile item. */
+export const userOf = (item: Item): User => {
+  const createdTime = optionalText(item.createdTime);
+  return {
+    id: text(item.id),
+    name: text(item.name),
+    email: text(item.email),
+    isAdmin: item.isAdmin === true,
+    ...(createdTime === undefined ? {} : { createdTime }),
+  };
+};
+
+/** The operation that claims an email for one user; fails when another user holds it. Pure. */
+export const claimEmailOp = (email: string, userId: string): TransactOp => ({
+  put: { ...keys.userEmail(email), type: 'userEmail', userId },
+  condition: NOT_EXISTS,
+});
