@@ -7,7 +7,7 @@ export const handler = defineHandler(
   'get-default-view-id',
   { params: baseTableParams },
   async ({ params, resource }) => {
-    const table = assertInBase(resource.table, params.baseId, params.tableId);
-    return { id: defaultView(await loadSchema(params.tableId, table)).id };
+    assertInBase(resource.table, params.baseId, params.tableId);
+    return { id: defaultView(await loadSchema(params.tableId, resource.table)).id };
   },
 );

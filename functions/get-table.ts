@@ -8,6 +8,6 @@ export const handler = defineHandler(
   { params: baseTableParams },
   async ({ params, resource }) => {
     const table = assertInBase(resource.table, params.baseId, params.tableId);
-    return toTable(table, (await loadSchema(params.tableId, table)).views);
+    return toTable(table, (await loadSchema(params.tableId, resource.table)).views);
   },
 );

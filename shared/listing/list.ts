@@ -58,7 +58,7 @@ const renderPage = async (
   plan: Pick<ListPlan, 'projection'>,
   ids: readonly string[],
 ) => {
-  const tableId = String(ctx.schema.table.id);
+  const tableId = ctx.schema.table.id;
   const attrs = pageAttributes(ctx.schema, plan.projection);
   const items = ids.length ? await readRecords(tableId, ids, attrs) : ([] as Item[]);
   return renderRecords(ctx.schema, items as RecordItem[], {
@@ -75,7 +75,7 @@ const NO_EXTRA: ListAnswer['extra'] = { groupPoints: null, searchHitIndex: null 
 /** Lists records per the contract; see the file comment for how. */
 export const listRecords = async (ctx: ListContext, params: ListParams): Promise<ListAnswer> => {
   const { schema } = ctx;
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const plan = planListing(schema, params);
 
   const pickerRef = params.filterLinkCellCandidate ?? params.filterLinkCellSelected;
@@ -90,13 +90,7 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
   }
 
   if (plan.viewOrderOnly) {
-    const ids = await viewOrderPage(
-      tableId,
-      plan.view.id,
-      params.skip,
-      params.take,
-      Number(schema.table.autoNumber ?? 0),
-    );
+    const ids = await viewOrderPage(tableId, plan.view.id, params.skip, params.take, schema.table.autoNumber);
     return { records: await renderPage(ctx, params, plan, ids), extra: NO_EXTRA };
   }
 
@@ -119,7 +113,7 @@ const runGeneral = async (
   link: PickerLink | undefined,
 ): Promise<QueryResult> => {
   const { schema } = ctx;
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const queried = queryFieldIds(plan.query);
   const needed = new Set(queried);
   if (link?.symmetricFieldId) needed.add(link.symmetricFieldId);
@@ -135,7 +129,7 @@ const runGeneral = async (
   const [items, linkedSet, cell] = await Promise.all([
     onlySelected
       ? readRecords(tableId, [...new Set(params.selectedRecordIds)], attrs)
-      : readAllRecords(tableId, attrs, slicesFor(Number(schema.table.autoNumber ?? 0))),
+      : readAllRecords(tableId, attrs, slicesFor(schema.table.autoNumber)),
     linkedAnywhere && link ? linkedThroughColumn(link) : undefined,
     candidate?.recordId && link ? linkCellIds(link, candidate.recordId) : undefined,
   ]);

@@ -37,11 +37,11 @@ export const findPickerLink = async (
   ref: LinkCellRef,
   param: string,
 ): Promise<PickerLink> => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   let field = schema.fields.find((f) => f.id === ref.fieldId);
   let ownerTableId = tableId;
   if (!field) {
-    const baseId = String(schema.table.baseId);
+    const baseId = schema.table.baseId;
     const refs = await queryAll(keys.tablesOf(baseId));
     const others = refs
       .filter((r) => !r.deletedTime)
@@ -52,7 +52,7 @@ export const findPickerLink = async (
       const found = other?.fields.find((f) => f.id === ref.fieldId);
       if (found && other) {
         field = found;
-        ownerTableId = String(other.table.id);
+        ownerTableId = other.table.id;
         break;
       }
     }
@@ -91,7 +91,7 @@ export const linkedThroughColumn = async (link: PickerLink): Promise<Set<string>
   const items = await readAllRecords(
     link.ownerTableId,
     ['id', link.field.id],
-    slicesFor(Number(owner.table.autoNumber ?? 0)),
+    slicesFor(owner.table.autoNumber),
   );
   return new Set(items.flatMap((i) => idsOf(i[link.field.id])));
 };

@@ -73,8 +73,8 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', 
 
 /** The notifications of a record write. Pure. */
 export const cellTagNotifications = (input: CellTagInput): NewNotification[] => {
-  const tableId = String(input.schema.table.id);
-  const tableName = String(input.schema.table.name);
+  const tableId = input.schema.table.id;
+  const tableName = input.schema.table.name;
   const from = { userId: input.writer.userId, userName: input.writer.userName };
   return [...newlyTagged(input)].map(([userId, { records, fieldNames }]): NewNotification => {
     const [only] = records;

@@ -22,7 +22,7 @@ export const deleteRecords = async (
 ): Promise<RecordItem[]> => {
   assertBatchSize(ids.length);
   const unique = [...new Set(ids)];
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const items = await loadRecords(tableId, unique);
   const linkFields = schema.fields.filter((f) => f.type === 'link');
   const { links, unique: claims } = await sharedWriteSteps(

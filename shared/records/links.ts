@@ -34,7 +34,7 @@ const MAX_TITLE_SCAN = 100_000;
 const resolveTitles = async (foreign: TableSchema, titles: string[]): Promise<string[]> => {
   const primary = primaryField(foreign);
   const items = await queryAll({
-    ...keys.recordsOf(String(foreign.table.id)),
+    ...keys.recordsOf(foreign.table.id),
     projection: ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb', primary.id],
   });
   if (items.length > MAX_TITLE_SCAN)
@@ -66,7 +66,7 @@ export const resolveLinks = async (
   fields: readonly Field[],
   writes: LinkWrite[],
 ): Promise<LinkResolution> => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const linkFields = fields.filter((f) => f.type === 'link' && writes.some((w) => w.cells.has(f.id)));
   if (linkFields.length === 0) return { steps: [] };
   // Touched records of any table, keyed `table/record`, loaded once; changes apply to these copies.
@@ -243,8 +243,7 @@ export const linkTitlesFor = async (
       const primary = primaryField(foreign);
       // Records a link write of this request read before writing, unless their title may have
       // changed by it (a record of this table, a primary field that follows modification).
-      const reusable =
-        opts.foreignTableId !== String(schema.table.id) && !CHANGES_WITH_WRITES.has(primary.type);
+      const reusable = opts.foreignTableId !== schema.table.id && !CHANGES_WITH_WRITES.has(primary.type);
       const known = new Map<string, RecordItem>();
       for (const id of ids) {
         const item = reusable ? readEarlier(keys.record(opts.foreignTableId, id)) : undefined;

@@ -28,11 +28,11 @@ export const placeRecords = async (schema: TableSchema, recordIds: readonly stri
 };
 
 const placeOnce = async (schema: TableSchema, recordIds: readonly string[], order: Placement) => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const items = await loadRecords(tableId, recordIds);
   const placed = await placementSteps(schema, items, order, {
     created: false,
-    nextAutoNumber: Number(schema.table.autoNumber ?? 0) + 1,
+    nextAutoNumber: schema.table.autoNumber + 1,
   });
   if (placed.orderOf.size === 0) return;
   const steps = [

@@ -46,7 +46,7 @@ export const sharedWriteSteps = async <const T extends readonly unknown[]>(
   changes: RecordChange[],
   alongside: T,
 ): Promise<{ links: Step[]; unique: Step[]; own: { -readonly [K in keyof T]: Awaited<T[K]> } }> => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const claims = () => uniqueSteps(tableId, uniqueChanges(fields, changes));
   const afterLinks = fields.some((f) => f.unique && f.type === 'link');
   const [links, uniqueFirst, ...own] = await allInOrder([

@@ -184,7 +184,7 @@ export const placementSteps = async (
   opts: { created: boolean; nextAutoNumber: number },
 ): Promise<PlacementResult> => {
   if (!order || records.length === 0) return NONE;
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   findView(schema, order.viewId);
   const moving = records.map((r) => r.id);
   if (moving.includes(order.anchorId))

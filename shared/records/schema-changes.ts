@@ -9,7 +9,7 @@ import { bumpSchemaOp, fieldItem, nextFieldOrder, type TableSchema } from '#shar
  */
 export const schemaChangeSteps = (schema: TableSchema, changed: readonly Field[]): Step[] => {
   if (changed.length === 0) return [];
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   return [
     ...changed.map((field): Step => {
       const before = schema.fields.find((f) => f.id === field.id) as Field;

@@ -148,7 +148,7 @@ export const updateRecords = async (
     [
       placementSteps(schema, before, input.order, {
         created: false,
-        nextAutoNumber: Number(schema.table.autoNumber ?? 0) + 1,
+        nextAutoNumber: schema.table.autoNumber + 1,
       }),
     ],
   );
@@ -191,7 +191,7 @@ export const updateRecords = async (
       {
         schema,
         fields,
-        baseId: String(located.baseId ?? schema.table.baseId),
+        baseId: located.baseId ?? schema.table.baseId,
         writer: { userId: principal.userId, userName: principal.name },
         records: before.map((item, i) => {
           const cells = converted.changes[i] as CellChanges;

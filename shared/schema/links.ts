@@ -63,7 +63,7 @@ export const prepareLinkField = async (
     foreign = await loadSchema(opts.foreignTableId).catch(() => undefined);
     if (!foreign || foreign.table.deletedTime)
       throw new ValidationError(`Field "${field.name}": foreign table ${opts.foreignTableId} not found`);
-    if (String(foreign.table.baseId) !== here.baseId)
+    if (foreign.table.baseId !== here.baseId)
       throw new ValidationError(`Field "${field.name}": the foreign table must be in the same base`);
   }
   const lookupFieldId = self ? here.primaryFieldId : primaryField(foreign as TableSchema).id;

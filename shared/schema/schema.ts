@@ -2,6 +2,7 @@ import { NotFoundError } from '#shared/core/errors.ts';
 import { type Item, queryAll } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { oncePerRequest, readEarlier } from '#shared/db/request-scope.ts';
+import { type Table, tableOf } from '#shared/entities/tables.ts';
 import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 
@@ -42,7 +43,7 @@ export interface View {
 
 /** A table's schema: its item, fields (creation order, primary first) and views (by order). */
 export interface TableSchema {
-  table: Item;
+  table: Table;
   fields: Field[];
   views: View[];
   version: number;
@@ -58,8 +59,9 @@ export const schemaVersionOf = (table: Item): number => Number(table.schemaVersi
 
 /** Builds a schema from the items of a table's schema partition. Pure. */
 export const schemaFromItems = (items: Item[]): TableSchema => {
-  const table = items.find((i) => i.type === 'table');
-  if (!table) throw new NotFoundError('Table not found');
+  const tableItem = items.find((i) => i.type === 'table');
+  if (!tableItem) throw new NotFoundError('Table not found');
+  const table = tableOf(tableItem);
   const fieldItems = items
     .filter((i) => i.type === 'field')
     .sort((a, b) => Number(a.order) - Number(b.order));
@@ -69,7 +71,7 @@ export const schemaFromItems = (items: Item[]): TableSchema => {
     .filter((i) => i.type === 'view')
     .map((i) => i.view as View)
     .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-  return { table, fields, views, version: schemaVersionOf(table), fieldOrder };
+  return { table, fields, views, version: table.schemaVersion, fieldOrder };
 };
 
 /**
@@ -78,7 +80,8 @@ export const schemaFromItems = (items: Item[]): TableSchema => {
  */
 export const loadSchema = async (tableId: string, table?: Item): Promise<TableSchema> => {
   const cached = cache.get(tableId);
-  if (cached && table && schemaVersionOf(table) === cached.version) return { ...cached, table };
+  if (cached && table && schemaVersionOf(table) === cached.version)
+    return { ...cached, table: tableOf(table) };
   const schema = schemaFromItems(await queryAll(keys.schemaOf(tableId)));
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(tableId, schema);
@@ -112,7 +115,7 @@ export const foreignTableKeys = (tableId: string): Key[] => {
 /** The primary field (the first field of the table). */
 export const primaryField = (schema: TableSchema): Field => {
   const primary = schema.fields.find((f) => f.isPrimary) ?? schema.fields[0];
-  if (!primary) throw new Error(`table ${String(schema.table.id)} has no field`);
+  if (!primary) throw new Error(`table ${schema.table.id} has no field`);
   return primary;
 };
 
@@ -123,7 +126,7 @@ export const fieldByRef = (schema: TableSchema, ref: string): Field | undefined 
 /** The table's default view: the one with the lowest order. */
 export const defaultView = (schema: TableSchema): View => {
   const first = schema.views[0];
-  if (!first) throw new Error(`table ${String(schema.table.id)} has no view`);
+  if (!first) throw new Error(`table ${schema.table.id} has no view`);
   return first;
 };
 

@@ -171,7 +171,7 @@ const viewNotFound = (tableId: string, viewId: string) =>
 /** Finds a view of the table, or a 404. */
 export const findView = (schema: TableSchema, viewId: string): View => {
   const view = schema.views.find((v) => v.id === viewId);
-  if (!view) throw viewNotFound(String(schema.table.id), viewId);
+  if (!view) throw viewNotFound(schema.table.id, viewId);
   return view;
 };
 
@@ -179,7 +179,7 @@ const schemaConflict = () => new ConflictError('The table changed at the same ti
 
 /** Creates a view at the end of the table's views. */
 export const createView = async (principal: Principal, schema: TableSchema, input: ViewInput) => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const view = defineView(input, schema.fields, schema.views, principal.userId, new Date());
   await transact(
     [
@@ -193,7 +193,7 @@ export const createView = async (principal: Principal, schema: TableSchema, inpu
 
 /** Changes a view's name, query, columns or options. */
 export const updateView = async (schema: TableSchema, viewId: string, input: Omit<ViewInput, 'type'>) => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const current = findView(schema, viewId);
   if (input.name && input.name !== current.name && schema.views.some((v) => v.name === input.name))
     throw new ValidationError(`A view named ${JSON.stringify(input.name)} already exists`);
@@ -222,7 +222,7 @@ export const updateView = async (schema: TableSchema, viewId: string, input: Omi
 
 /** Deletes a view; the last view of a table cannot be deleted (400). */
 export const deleteView = async (schema: TableSchema, viewId: string) => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   findView(schema, viewId);
   if (schema.views.length <= 1)
     throw new ValidationError(`View ${viewId} is the last view of table ${tableId}`);

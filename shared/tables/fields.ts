@@ -26,13 +26,13 @@ const linkDefaultName = async (input: Record<string, unknown>): Promise<string |
   const foreignTableId = (input.options as { foreignTableId?: unknown } | undefined)?.foreignTableId;
   if (input.type !== 'link' || typeof foreignTableId !== 'string') return undefined;
   const foreign = await loadSchema(foreignTableId).catch(() => undefined);
-  return foreign ? String(foreign.table.name) : undefined;
+  return foreign ? foreign.table.name : undefined;
 };
 
 /** Finds a field of the table by id, or a 404. */
 export const findField = (schema: TableSchema, fieldId: string): Field => {
   const field = schema.fields.find((f) => f.id === fieldId);
-  if (!field) throw new NotFoundError(`Field ${fieldId} not found in table ${String(schema.table.id)}`);
+  if (!field) throw new NotFoundError(`Field ${fieldId} not found in table ${schema.table.id}`);
   return field;
 };
 
@@ -45,7 +45,7 @@ export const fieldsInViewOrder = (schema: TableSchema, view: View | undefined): 
 
 /** Creates a field at the end of the table. */
 export const createField = async (schema: TableSchema, input: Record<string, unknown>) => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const defined = defineField(input, {
     existing: schema.fields,
     newChoiceId: () => newId('choice'),
@@ -56,8 +56,8 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
     defined.type === 'link'
       ? await prepareLinkField(defined, {
           tableId,
-          tableName: String(schema.table.name),
-          baseId: String(schema.table.baseId),
+          tableName: schema.table.name,
+          baseId: schema.table.baseId,
           schema,
           primaryFieldId: primaryField(schema).id,
           selfOrder: order + 1,
@@ -76,7 +76,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
 
 /** Changes a field's name, description, dbFieldName or options. */
 export const updateField = async (schema: TableSchema, fieldId: string, patch: Record<string, unknown>) => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const current = findField(schema, fieldId);
   const field = patchField(current, patch, {
     existing: schema.fields.filter((f) => f.id !== fieldId),
@@ -129,7 +129,7 @@ const mentions = (view: View, fieldId: string) =>
  * items, unread (field ids are never reused).
  */
 export const deleteField = async (schema: TableSchema, fieldId: string) => {
-  const tableId = String(schema.table.id);
+  const tableId = schema.table.id;
   const field = findField(schema, fieldId);
   if (field.isPrimary)
     throw new ForbiddenError(`Field ${fieldId} is the primary field and cannot be deleted`);

@@ -2,9 +2,19 @@ import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
-import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
+import { type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
+import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
+import {
+  readTable,
+  type Table,
+  tableConditions,
+  tableOf,
+  tableRefOf,
+  toTableItem,
+  toTableRefItem,
+} from '#shared/entities/tables.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
 import { dbFieldNameFrom } from '#shared/fields/names.ts';
@@ -54,25 +64,15 @@ export interface CreateTableInput {
 }
 
 /** The public shape of a table. */
-export const toTable = (table: Item, views: readonly View[]) => ({
-  id: String(table.id),
-  name: String(table.name),
-  dbTableName: String(table.dbTableName),
-  description: (table.description as string | null) ?? null,
-  icon: (table.icon as string | null) ?? null,
-  order: Number(table.order),
-  defaultViewId: views[0]?.id ?? null,
-  lastModifiedTime: String(table.lastModifiedTime),
-});
-
-const tableRef = (baseId: string, table: Item) => ({
-  ...keys.baseTable(baseId, String(table.id)),
-  type: 'baseTable',
-  tableId: table.id,
+export const toTable = (table: Table, views: readonly View[]) => ({
+  id: table.id,
   name: table.name,
-  // the icon is kept in step too: the project tree reads names and icons from these references
+  dbTableName: table.dbTableName,
+  description: table.description,
   icon: table.icon,
   order: table.order,
+  defaultViewId: views[0]?.id ?? null,
+  lastModifiedTime: table.lastModifiedTime,
 });
 
 /**
@@ -88,12 +88,12 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     queryAll(keys.tablesOf(baseId)),
     newRootNodeOp(baseId, 'table', tableId),
   ]);
-  const live = refs.filter((r) => !r.deletedTime);
+  const tableRefs = refs.map(tableRefOf);
   const name =
     input.name ??
     uniqueName(
       DEFAULT_TABLE_NAME,
-      live.map((r) => String(r.name)),
+      tableRefs.filter((r) => !r.deletedTime).map((r) => r.name),
     );
   const fieldInputs = input.fields ?? DEFAULT_FIELDS;
   if (fieldInputs.length === 0) throw new ValidationError('fields: a table needs at least one field');
@@ -129,9 +129,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
   const views: View[] = [];
   for (const v of input.views ?? [{ type: 'grid', name: 'Grid view' }])
     views.push(defineView(v, fields, views, principal.userId, now));
-  const table: Item = {
-    ...keys.table(tableId),
-    type: 'table',
+  const table: Table = {
     id: tableId,
     name,
     dbTableName: input.dbTableName ?? dbFieldNameFrom(name),
@@ -140,10 +138,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     baseId,
     spaceId: base.spaceId,
     // after every table (trashed ones too); a count would repeat an order once a table is purged
-    order: refs.reduce(
-      (max, r) => Math.max(max, Number.isFinite(Number(r.order)) ? Number(r.order) + 1 : max),
-      0,
-    ),
+    order: tableRefs.reduce((max, r) => Math.max(max, r.order + 1), 0),
     schemaVersion: 1,
     autoNumber: 0,
     createdTime: now.toISOString(),
@@ -151,13 +146,13 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     lastModifiedTime: now.toISOString(),
   };
   const ops: TransactOp[] = [
-    { put: table, condition: 'attribute_not_exists(pk)' },
-    { put: tableRef(baseId, table) },
+    { put: toTableItem(table), condition: tableConditions.notExists },
+    { put: toTableRefItem(table) },
     ...fields.map((f, i) => ({ put: fieldItem(tableId, f, i) })),
     ...views.map((v) => ({ put: viewItem(tableId, v) })),
     ...foreignOps,
     nodeOp,
-    { check: keys.base(baseId), condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)' },
+    { check: keys.base(baseId), condition: LIVE },
   ];
   if (ops.length > 100) throw new ValidationError('Too many fields and views for one create call');
   await transact(ops, (i) =>
@@ -166,11 +161,11 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
       : new ConflictError('A linked table changed at the same time; retry'),
   );
   const schema: TableSchema = schemaFromItems([
-    table,
+    toTableItem(table),
     ...fields.map((f, i) => fieldItem(tableId, f, i)),
     ...views.map((v) => viewItem(tableId, v)),
   ]);
-  const located: Located = { ...base, kind: 'table', id: tableId, table, baseId };
+  const located: Located = { ...base, kind: 'table', id: tableId, table: toTableItem(table), baseId };
   const recordInputs = input.records ?? [{ fields: {} }, { fields: {} }, { fields: {} }];
   let records: RecordItem[] = [];
   try {
@@ -193,16 +188,17 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
 
 /** Tables of a base (not in the trash), in order. */
 export const listTables = async (baseId: string) => {
-  const refs = await queryAll(keys.tablesOf(baseId));
+  const refs = (await queryAll(keys.tablesOf(baseId))).map(tableRefOf);
   return refs
     .filter((r) => !r.deletedTime)
-    .sort((a, b) => Number(a.order) - Number(b.order))
-    .map((r) => String(r.tableId));
+    .sort((a, b) => a.order - b.order)
+    .map((r) => r.tableId);
 };
 
 /** Answers the table of the path, or 404 when it is not a table of that base. */
-export const assertInBase = (table: Item | undefined, baseId: string, tableId: string): Item => {
-  if (!table || String(table.baseId) !== baseId)
+export const assertInBase = (item: Item | undefined, baseId: string, tableId: string): Table => {
+  const table = item ? tableOf(item) : undefined;
+  if (!table || table.baseId !== baseId)
     throw new NotFoundError(`Table ${tableId} not found in base ${baseId}`);
   return table;
 };
@@ -227,7 +223,7 @@ export const updateTable = async (
       update: {
         key: keys.table(tableId),
         update: `SET ${sets.join(', ')}`,
-        condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+        condition: tableConditions.live,
         names: Object.keys(names).length ? names : undefined,
         values,
       },
@@ -254,8 +250,7 @@ export const updateTable = async (
  */
 export const trashTable = async (baseId: string, tableId: string, userId: string, spaceId?: string) => {
   const now = new Date();
-  const space =
-    spaceId ?? String((await getItems([keys.table(tableId)])).get(keys.table(tableId))?.spaceId ?? '');
+  const space = spaceId ?? (await readTable(tableId))?.spaceId;
   if (!space) throw new NotFoundError(`Table ${tableId} not found`);
   const entry = newTrashEntry('table', tableId, { spaceId: space, baseId }, userId, now);
   await transact(
@@ -264,7 +259,7 @@ export const trashTable = async (baseId: string, tableId: string, userId: string
         update: {
           key: keys.table(tableId),
           update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
-          condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime) AND baseId = :base',
+          condition: tableConditions.liveIn,
           values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id, ':base': baseId },
         },
       },
@@ -272,7 +267,7 @@ export const trashTable = async (baseId: string, tableId: string, userId: string
         update: {
           key: keys.baseTable(baseId, tableId),
           update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
-          condition: 'attribute_exists(pk)',
+          condition: tableConditions.exists,
           values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
         },
       },
@@ -290,12 +285,11 @@ export const trashTable = async (baseId: string, tableId: string, userId: string
  * table's partitions in the background (shared/trash/purge-worker.ts).
  */
 export const deleteTablePermanently = async (baseId: string, tableId: string, userId: string) => {
-  const table = (await getItems([keys.table(tableId)])).get(keys.table(tableId));
-  if (!table || table.purgeTime || String(table.baseId) !== baseId)
+  const table = await readTable(tableId);
+  if (!table || table.purgeTime || table.baseId !== baseId)
     throw new NotFoundError(`Table ${tableId} not found`);
   const now = new Date();
-  const trashId = typeof table.trashId === 'string' ? table.trashId : undefined;
-  const spaceId = String(table.spaceId);
+  const { trashId, spaceId } = table;
   await transact(
     [
       markPurgedOp(keys.table(tableId), userId, now),
@@ -332,7 +326,7 @@ export const dropLinkSides = async (tableId: string, fields: readonly Field[]): 
           update: {
             key: keys.table(foreignTableId),
             update: 'ADD schemaVersion :one',
-            condition: 'attribute_exists(pk)',
+            condition: tableConditions.exists,
             values: { ':one': 1 },
           },
         },

@@ -1,0 +1,108 @@
+import { getItem, type Item, type TransactOp } from '#shared/db/client.ts';
+import { and, EXISTS, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+
+/**
+ * A table's own item (`TABLE#<tbl>` `TABLE`): its name and place, its schema version (every
+ * schema write increments it) and its autoNumber counter, and its trash and purge marks.
+ */
+export interface Table {
+  id: string;
+  name: string;
+  dbTableName: string;
+  description: string | null;
+  icon: string | null;
+  baseId: string;
+  spaceId: string;
+  order: number;
+  schemaVersion: number;
+  /** The last autoNumber given to a record (0 before the first). */
+  autoNumber: number;
+  createdTime: string;
+  createdBy: string;
+  lastModifiedTime: string;
+  deletedTime?: string;
+  deletedBy?: string;
+  trashId?: string;
+  purgeTime?: string;
+}
+
+const text = (v: unknown): string =>
+  typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const count = (v: unknown): number => {
+  const n = typeof v === 'number' ? v : Number(v ?? 0);
+  return Number.isFinite(n) ? n : 0;
+};
+const optional = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** The table stored in an item. Items written before an attribute existed read its default. */
+export const tableOf = (item: Item): Table => ({
+  id: text(item.id),
+  name: text(item.name),
+  dbTableName: text(item.dbTableName),
+  description: textOrNull(item.description),
+  icon: textOrNull(item.icon),
+  baseId: text(item.baseId),
+  spaceId: text(item.spaceId),
+  order: count(item.order),
+  schemaVersion: count(item.schemaVersion),
+  autoNumber: count(item.autoNumber),
+  createdTime: text(item.createdTime),
+  createdBy: text(item.createdBy),
+  lastModifiedTime: text(item.lastModifiedTime),
+  ...(optional(item.deletedTime) ? { deletedTime: optional(item.deletedTime) } : {}),
+  ...(optional(item.deletedBy) ? { deletedBy: optional(item.deletedBy) } : {}),
+  ...(optional(item.trashId) ? { trashId: optional(item.trashId) } : {}),
+  ...(optional(item.purgeTime) ? { purgeTime: optional(item.purgeTime) } : {}),
+});
+
+/** The stored item of a table. */
+export const toTableItem = (table: Table): Item => ({ ...keys.table(table.id), type: 'table', ...table });
+
+/** The base's reference to a table (`BASE#<bse>` `TABLE#<tbl>`): name and icon kept in step for the sidebar. */
+export const toTableRefItem = (table: Table): Item => ({
+  ...keys.baseTable(table.baseId, table.id),
+  type: 'baseTable',
+  tableId: table.id,
+  name: table.name,
+  icon: table.icon,
+  order: table.order,
+});
+
+/** A base's reference to one of its tables, as listed. */
+export interface TableRef {
+  tableId: string;
+  name: string;
+  order: number;
+  deletedTime?: string;
+}
+
+export const tableRefOf = (item: Item): TableRef => ({
+  tableId: text(item.tableId),
+  name: text(item.name),
+  order: count(item.order),
+  ...(optional(item.deletedTime) ? { deletedTime: optional(item.deletedTime) } : {}),
+});
+
+/** Conditions on a table's item. */
+export const tableConditions = {
+  exists: EXISTS,
+  notExists: NOT_EXISTS,
+  /** There and not in the trash. */
+  live: LIVE,
+  /** There, not in the trash, and in this base (`:base`). */
+  liveIn: and(LIVE, 'baseId = :base'),
+};
+
+/** A transaction check that the table is there and not in the trash. */
+export const tableLiveCheck = (tableId: string): TransactOp => ({
+  check: keys.table(tableId) as Key,
+  condition: tableConditions.live,
+});
+
+/** Reads a table's item (strongly consistent); undefined when there is none. */
+export const readTable = async (tableId: string): Promise<Table | undefined> => {
+  const item = await getItem(keys.table(tableId));
+  return item ? tableOf(item) : undefined;
+};

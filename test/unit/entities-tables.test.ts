@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { type Table, tableOf, tableRefOf, toTableItem, toTableRefItem } from '#shared/entities/tables.ts';
+
+const table: Table = {
+  id: 'tblAAAAAAAAAAAAAAAA',
+  name: 'Tasks',
+  dbTableName: 'Tasks',
+  description: null,
+  icon: '📋',
+  baseId: 'bseAAAAAAAAAAAAAAAA',
+  spaceId: 'spcAAAAAAAAAAAAAAAA',
+  order: 2,
+  schemaVersion: 7,
+  autoNumber: 41,
+  createdTime: '2026-11-01T00:00:00.000Z',
+  createdBy: 'usrAAAAAAAAAAAAAAAA',
+  lastModifiedTime: '2026-11-02T00:00:00.000Z',
+};
+
+describe('table entity', () => {
+  it('reads back what it writes, with its trash marks', () => {
+    expect(tableOf(toTableItem(table))).toEqual(table);
+    const trashed = { ...table, deletedTime: '2026-11-03T00:00:00.000Z', deletedBy: 'usrB', trashId: 'trsC' };
+    expect(tableOf(toTableItem(trashed))).toEqual(trashed);
+  });
+
+  it('writes the item as stored today: keys, type and attributes', () => {
+    expect(toTableItem(table)).toEqual({
+      pk: 'TABLE#tblAAAAAAAAAAAAAAAA',
+      sk: 'TABLE',
+      type: 'table',
+      ...table,
+    });
+    expect(toTableRefItem(table)).toEqual({
+      pk: 'BASE#bseAAAAAAAAAAAAAAAA',
+      sk: 'TABLE#tblAAAAAAAAAAAAAAAA',
+      type: 'baseTable',
+      tableId: table.id,
+      name: 'Tasks',
+      icon: '📋',
+      order: 2,
+    });
+  });
+
+  it('reads an item written before schemaVersion, autoNumber, description or icon existed', () => {
+    const { schemaVersion: _v, autoNumber: _n, description: _d, icon: _i, ...older } = table;
+    expect(tableOf({ pk: 'TABLE#x', sk: 'TABLE', type: 'table', ...older })).toEqual({
+      ...older,
+      schemaVersion: 0,
+      autoNumber: 0,
+      description: null,
+      icon: null,
+    });
+  });
+
+  it('reads a base reference, trashed or not', () => {
+    expect(tableRefOf(toTableRefItem(table))).toEqual({ tableId: table.id, name: 'Tasks', order: 2 });
+    expect(tableRefOf({ ...toTableRefItem(table), deletedTime: 't' })).toMatchObject({ deletedTime: 't' });
+  });
+});
