@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { keys } from '#shared/db/keys.ts';
+import { loadedDomainClaim } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
 import { addDomain } from '#shared/organizations/verification.ts';
@@ -15,5 +16,5 @@ export const handler = defineHandler(
     preload: (_, { body }) => [keys.domainClaim(body.domain)],
   },
   async ({ principal, loaded, body, resource }) =>
-    addDomain(resource, body.domain, loaded.get(keys.domainClaim(body.domain)), principal),
+    addDomain(resource, body.domain, loadedDomainClaim(loaded, body.domain), principal),
 );

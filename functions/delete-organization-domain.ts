@@ -1,4 +1,5 @@
 import { keys } from '#shared/db/keys.ts';
+import { loadedOrgDomain } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { domainParams as params } from '#shared/organizations/schemas.ts';
 import { deleteDomain } from '#shared/organizations/verification.ts';
@@ -14,7 +15,7 @@ export const handler = defineHandler(
     await deleteDomain(
       params.organizationId,
       params.domain,
-      loaded.get(keys.orgDomain(params.organizationId, params.domain)),
+      loadedOrgDomain(loaded, params.organizationId, params.domain),
     );
   },
 );

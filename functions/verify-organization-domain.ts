@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { keys } from '#shared/db/keys.ts';
+import { loadedOrgDomain } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
 import { verifyDomain } from '#shared/organizations/verification.ts';
@@ -21,7 +22,7 @@ export const handler = defineHandler(
       principal,
       resource,
       body.domain,
-      loaded.get(keys.orgDomain(params.organizationId, body.domain)),
+      loadedOrgDomain(loaded, params.organizationId, body.domain),
       body.code,
     ),
 );

@@ -28,11 +28,12 @@ import {
 } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { parseInput, type Schema } from '#shared/core/validation.ts';
-import { combineLookups, getItems, type Item, type ItemLookup } from '#shared/db/client.ts';
+import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
 import { noteRead, type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
+import type { Organization } from '#shared/entities/organizations.ts';
 import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
 import {
   type HandlerName,
@@ -103,10 +104,10 @@ export interface Request<P, Q, B, N extends HandlerName> extends Input<P, Q, B> 
   principal: Principal;
   /**
    * The route's resource (`resourceOf` in the route table), found and checked: a space, base or
-   * table located in its space, or the organization's item; undefined for routes on none.
+   * table located in its space, or the organization; undefined for routes on none.
    */
   resource: Kind<N> extends 'organization'
-    ? Item
+    ? Organization
     : Kind<N> extends 'trashItem'
       ? LocatedTrashItem
       : Kind<N> extends undefined
@@ -286,7 +287,7 @@ export const defineHandler = <
     if (route.actions.includes(ADMIN_SCOPE) && !principal.isAdmin)
       throw new ForbiddenError('only an instance admin may do this');
     if (inputError || !input) throw inputError;
-    let resource: Located | Item | LocatedTrashItem | undefined;
+    let resource: Located | Organization | LocatedTrashItem | undefined;
     let schema: TableSchema | undefined;
     if (decl?.kind === 'organization') {
       checkScopes(principal, route.actions);

@@ -1,8 +1,15 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
-import { type Item, type ItemLookup, queryAll, transact } from '#shared/db/client.ts';
+import { type ItemLookup, queryAll, transact } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { type OrgDomain, orgDomainOf } from '#shared/entities/org-domains.ts';
+import {
+  loadedOrganization,
+  ORGANIZATION_NEW,
+  type Organization,
+  toOrganizationItem,
+} from '#shared/entities/organizations.ts';
 import { newId } from '#shared/ids.ts';
 
 /**
@@ -22,31 +29,27 @@ export const organizationKeys = (orgId: string, ...extra: Key[]): Key[] => [
  * The permission check of organization routes, on the items read with authentication: an
  * unknown organization is a 404; a token limited to spaces or bases, or a caller who is not one
  * of its admins, a 403. The handler chain runs it for every route on `{organizationId}` (after
- * the token's `enterprise|…` scope) and hands the organization item to the handler.
+ * the token's `enterprise|…` scope) and hands the organization to the handler.
  */
 export const checkOrganization = (
   principal: Principal,
   loaded: ItemLookup,
   orgId: string,
   actions: readonly Scope[],
-): Item => {
+): Organization => {
   const action = actions.join(', ');
-  const org = loaded.get(keys.organization(orgId));
+  const org = loadedOrganization(loaded, orgId);
   if (!org) throw new NotFoundError(`Organization ${orgId} not found`);
   if (principal.spaceIds || principal.baseIds)
     throw new ForbiddenError(
       `this token is limited to spaces or bases; it cannot operate ${action} on ${orgId}`,
     );
-  if (!adminIdsOf(org).includes(principal.userId))
+  if (!org.adminIds.includes(principal.userId))
     throw new ForbiddenError(
       `not allowed to operate ${action} on ${orgId}: not an admin of the organization`,
     );
   return org;
 };
-
-/** The organization's admins. Pure. */
-export const adminIdsOf = (org: Item): string[] =>
-  Array.isArray(org.adminIds) ? org.adminIds.filter((id): id is string => typeof id === 'string') : [];
 
 /** Creates an organization; the caller becomes its admin. A token limited to spaces or bases may not. */
 export const createOrganization = async (principal: Principal, name: string, now = new Date()) => {
@@ -56,16 +59,14 @@ export const createOrganization = async (principal: Principal, name: string, now
   await transact(
     [
       {
-        put: {
-          ...keys.organization(id),
-          type: 'organization',
+        put: toOrganizationItem({
           id,
           name,
           adminIds: [principal.userId],
           createdBy: principal.userId,
           createdTime: now.toISOString(),
-        },
-        condition: 'attribute_not_exists(pk)',
+        }),
+        condition: ORGANIZATION_NEW,
       },
     ],
     () => new ConflictError('Organization id collision; retry'),
@@ -73,22 +74,21 @@ export const createOrganization = async (principal: Principal, name: string, now
   return { id, name };
 };
 
-export type DomainStatus = 'pending' | 'verified';
-
-/** The public shape of a domain item. Pure. */
-export const toDomain = (item: Item) => ({
-  domain: String(item.domain),
-  status: item.status as DomainStatus,
-  createdTime: String(item.createdTime),
-  ...(item.verifiedTime ? { verifiedTime: String(item.verifiedTime) } : {}),
+/** The public shape of a domain. Pure. */
+export const toDomain = (domain: OrgDomain) => ({
+  domain: domain.domain,
+  status: domain.status,
+  createdTime: domain.createdTime,
+  ...(domain.verifiedTime ? { verifiedTime: domain.verifiedTime } : {}),
 });
 
 /** The organization's domains with their status, in domain order. */
-export const listDomains = async (orgId: string) => (await queryAll(keys.orgDomainsOf(orgId))).map(toDomain);
+export const listDomains = async (orgId: string) =>
+  (await queryAll(keys.orgDomainsOf(orgId))).map((item) => toDomain(orgDomainOf(item)));
 
 /** An organization with its domains. */
-export const getOrganization = async (org: Item) => ({
-  id: String(org.id),
-  name: String(org.name),
-  domains: await listDomains(String(org.id)),
+export const getOrganization = async (org: Organization) => ({
+  id: org.id,
+  name: org.name,
+  domains: await listDomains(org.id),
 });

@@ -6,9 +6,22 @@ import {
   TooManyRequestsError,
   ValidationError,
 } from '#shared/core/errors.ts';
-import { getItem, type Item, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
+import { getItem, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { notificationOps } from '#shared/entities/notifications.ts';
+import {
+  CODE_ATTRIBUTES,
+  claimableBy,
+  DOMAIN_EXISTS,
+  DOMAIN_NEW,
+  type DomainClaim,
+  mayMail,
+  type OrgDomain,
+  orgDomainOf,
+  toDomainClaimItem,
+  toOrgDomainItem,
+} from '#shared/entities/org-domains.ts';
+import type { Organization } from '#shared/entities/organizations.ts';
 import { mailTransport } from '#shared/mail/transport.ts';
 import {
   CODE_TTL_MS,
@@ -21,7 +34,6 @@ import {
   normalizeEmail,
   verificationMail,
 } from './domains.ts';
-import { adminIdsOf } from './organizations.ts';
 
 /**
  * Domain verification. A domain item (`ORG#<org>` `DOMAIN#<domain>`) holds its status and, while a
@@ -41,41 +53,34 @@ const domainGone = (orgId: string, domain: string) =>
 
 /** Adds a domain to an organization (pending). */
 export const addDomain = async (
-  org: Item,
+  org: Organization,
   domain: string,
-  claim: Item | undefined,
+  claim: DomainClaim | undefined,
   principal: Principal,
   now = new Date(),
 ) => {
-  const orgId = String(org.id);
+  const orgId = org.id;
   if (claim && claim.orgId !== orgId)
     throw new ConflictError(`Domain ${domain} is verified by another organization`);
-  const item = {
-    ...keys.orgDomain(orgId, domain),
-    type: 'orgDomain',
+  const item = toOrgDomainItem({
     orgId,
     domain,
     status: 'pending',
     createdTime: now.toISOString(),
     createdBy: principal.userId,
-  };
+  });
   await transact(
-    [{ put: item, condition: 'attribute_not_exists(pk)' }],
+    [{ put: item, condition: DOMAIN_NEW }],
     () => new ConflictError(`Domain ${domain} is already added to organization ${orgId}`),
   );
   return { domain, status: 'pending' as const };
 };
 
 /** Removes a domain from an organization (and its claim, when this organization verified it). */
-export const deleteDomain = async (orgId: string, domain: string, item: Item | undefined) => {
+export const deleteDomain = async (orgId: string, domain: string, item: OrgDomain | undefined) => {
   if (!item) throw domainGone(orgId, domain);
-  const ops: TransactOp[] = [{ delete: keys.orgDomain(orgId, domain), condition: 'attribute_exists(pk)' }];
-  if (item.status === 'verified')
-    ops.push({
-      delete: keys.domainClaim(domain),
-      condition: 'attribute_not_exists(pk) OR orgId = :org',
-      values: { ':org': orgId },
-    });
+  const ops: TransactOp[] = [{ delete: keys.orgDomain(orgId, domain), condition: DOMAIN_EXISTS }];
+  if (item.status === 'verified') ops.push({ delete: keys.domainClaim(domain), ...claimableBy(orgId) });
   await transact(ops, (i) =>
     i === 0
       ? domainGone(orgId, domain)
@@ -101,13 +106,13 @@ const recipientFor = (domain: string, given: string | undefined, principal: Prin
  * its clock before the winner stamped `lastSentTime`, so the raw difference can pass 60 s by a few
  * milliseconds: the interval itself is the most anyone has to wait.
  */
-export const retryAfterSeconds = (item: Item, now: Date) =>
+export const retryAfterSeconds = (item: Pick<OrgDomain, 'lastSentTime'>, now: Date) =>
   Math.min(
     MAIL_INTERVAL_MS / 1000,
-    Math.max(1, Math.ceil((Date.parse(String(item.lastSentTime)) + MAIL_INTERVAL_MS - now.getTime()) / 1000)),
+    Math.max(1, Math.ceil((Date.parse(item.lastSentTime ?? '') + MAIL_INTERVAL_MS - now.getTime()) / 1000)),
   );
 
-const tooSoon = (domain: string, item: Item, now: Date) => {
+const tooSoon = (domain: string, item: OrgDomain, now: Date) => {
   const wait = retryAfterSeconds(item, now);
   return new TooManyRequestsError(
     `A verification mail for ${domain} was sent less than 60 seconds ago; retry in ${wait} s`,
@@ -115,8 +120,8 @@ const tooSoon = (domain: string, item: Item, now: Date) => {
   );
 };
 
-const sentRecently = (item: Item, now: Date) =>
-  typeof item.lastSentTime === 'string' && Date.parse(item.lastSentTime) + MAIL_INTERVAL_MS > now.getTime();
+const sentRecently = (item: OrgDomain, now: Date) =>
+  item.lastSentTime !== undefined && Date.parse(item.lastSentTime) + MAIL_INTERVAL_MS > now.getTime();
 
 /**
  * Domain verification, sending the mail: stores a new code's hash (the previous code is void)
@@ -127,13 +132,13 @@ const sentRecently = (item: Item, now: Date) =>
  */
 export const sendVerificationEmail = async (
   principal: Principal,
-  org: Item,
+  org: Organization,
   domain: string,
-  item: Item | undefined,
+  item: OrgDomain | undefined,
   email: string | undefined,
   now = new Date(),
 ) => {
-  const orgId = String(org.id);
+  const orgId = org.id;
   if (!item) throw domainGone(orgId, domain);
   if (item.status === 'verified') throw new ValidationError(`Domain ${domain} is already verified`);
   const sentTo = recipientFor(domain, email, principal);
@@ -143,16 +148,15 @@ export const sendVerificationEmail = async (
   const hash = hashCode(salt, orgId, domain, code);
   const expiresTime = new Date(now.getTime() + CODE_TTL_MS).toISOString();
   const sentTime = now.toISOString();
-  const cutoff = new Date(now.getTime() - MAIL_INTERVAL_MS).toISOString();
+  const allowed = mayMail(new Date(now.getTime() - MAIL_INTERVAL_MS).toISOString());
   try {
     await updateItem(
       {
         key: keys.orgDomain(orgId, domain),
         update:
           'SET codeHash = :hash, codeSalt = :salt, expiresTime = :exp, attempts = :zero, lastSentTime = :now, sentTo = :to',
-        condition:
-          'attribute_exists(pk) AND #status = :pending AND (attribute_not_exists(lastSentTime) OR lastSentTime <= :cutoff)',
-        names: { '#status': 'status' },
+        condition: allowed.condition,
+        names: allowed.names,
         values: {
           ':hash': hash,
           ':salt': salt,
@@ -160,8 +164,7 @@ export const sendVerificationEmail = async (
           ':zero': 0,
           ':now': sentTime,
           ':to': sentTo,
-          ':pending': 'pending',
-          ':cutoff': cutoff,
+          ...allowed.values,
         },
       },
       () => new ConflictError('condition'),
@@ -170,14 +173,15 @@ export const sendVerificationEmail = async (
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     // Lost to a concurrent change: say which one.
-    const current = await getItem(keys.orgDomain(orgId, domain));
-    if (!current) throw domainGone(orgId, domain);
+    const found = await getItem(keys.orgDomain(orgId, domain));
+    if (!found) throw domainGone(orgId, domain);
+    const current = orgDomainOf(found);
     if (current.status === 'verified') throw new ValidationError(`Domain ${domain} is already verified`);
     throw tooSoon(domain, current, now);
   }
   try {
     await (await mailTransport()).send(
-      verificationMail({ to: sentTo, domain, organizationName: String(org.name), code, expiresTime }),
+      verificationMail({ to: sentTo, domain, organizationName: org.name, code, expiresTime }),
     );
   } catch (error) {
     await restoreAfterFailedMail(orgId, domain, item, hash);
@@ -187,8 +191,8 @@ export const sendVerificationEmail = async (
 };
 
 /** Puts back the code state from before a send whose mail failed (unless another call changed it). */
-const restoreAfterFailedMail = async (orgId: string, domain: string, before: Item, hash: string) => {
-  const fields = ['codeHash', 'codeSalt', 'expiresTime', 'attempts', 'lastSentTime', 'sentTo'] as const;
+const restoreAfterFailedMail = async (orgId: string, domain: string, before: OrgDomain, hash: string) => {
+  const fields = CODE_ATTRIBUTES;
   const sets = fields.filter((f) => before[f] !== undefined);
   const removes = fields.filter((f) => before[f] === undefined);
   const update = [
@@ -223,19 +227,19 @@ const voidCode = (domain: string) =>
  */
 export const verifyDomain = async (
   principal: Principal,
-  org: Item,
+  org: Organization,
   domain: string,
-  item: Item | undefined,
+  item: OrgDomain | undefined,
   code: string,
   now = new Date(),
 ) => {
-  const orgId = String(org.id);
+  const orgId = org.id;
   if (!item) throw domainGone(orgId, domain);
   if (item.status === 'verified') return { domain, status: 'verified' as const };
-  if (typeof item.codeHash !== 'string' || typeof item.codeSalt !== 'string')
+  if (item.codeHash === undefined || item.codeSalt === undefined)
     throw new ValidationError(`No verification code was sent for ${domain}; request one first`);
-  if (Number(item.attempts ?? 0) >= MAX_CODE_ATTEMPTS) throw voidCode(domain);
-  if (!(Date.parse(String(item.expiresTime)) > now.getTime()))
+  if ((item.attempts ?? 0) >= MAX_CODE_ATTEMPTS) throw voidCode(domain);
+  if (!(Date.parse(item.expiresTime ?? '') > now.getTime()))
     throw new ValidationError(`The code for ${domain} has expired; request a new code`);
   const key = keys.orgDomain(orgId, domain);
   if (!codeMatches({ salt: item.codeSalt, hash: item.codeHash }, orgId, domain, code)) {
@@ -248,13 +252,13 @@ export const verifyDomain = async (
       },
       () => voidCode(domain),
     );
-    const left = MAX_CODE_ATTEMPTS - Number(after.attempts);
+    const left = MAX_CODE_ATTEMPTS - (orgDomainOf(after).attempts ?? Number.NaN);
     throw left <= 0
       ? voidCode(domain)
       : new ValidationError(`Wrong code for ${domain}; ${left} attempt${left === 1 ? '' : 's'} left`);
   }
   const verifiedTime = now.toISOString();
-  const message = `The domain ${domain} of the organization "${String(org.name)}" is verified`;
+  const message = `The domain ${domain} of the organization "${org.name}" is verified`;
   const lost = new ValidationError(`The code for ${domain} is no longer valid; request a new code`);
   const applied = await transact(
     [
@@ -275,12 +279,8 @@ export const verifyDomain = async (
           },
         },
       },
-      {
-        put: { ...keys.domainClaim(domain), type: 'domainClaim', domain, orgId, verifiedTime },
-        condition: 'attribute_not_exists(pk) OR orgId = :org',
-        values: { ':org': orgId },
-      },
-      ...adminIdsOf(org).flatMap((userId) =>
+      { put: toDomainClaimItem({ domain, orgId, verifiedTime }), ...claimableBy(orgId) },
+      ...org.adminIds.flatMap((userId) =>
         notificationOps({ userId, notifyType: 'system', message, url: `/enterprise/${orgId}` }, now),
       ),
     ],
@@ -293,6 +293,9 @@ export const verifyDomain = async (
     },
   );
   // The code changed under us: a concurrent call with the same code may have verified it already.
-  if (!applied && (await getItem(key))?.status !== 'verified') throw lost;
+  if (!applied) {
+    const stored = await getItem(key);
+    if (!stored || orgDomainOf(stored).status !== 'verified') throw lost;
+  }
   return { domain, status: 'verified' as const };
 };

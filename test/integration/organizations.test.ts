@@ -4,6 +4,8 @@ import { SCOPES } from '#shared/auth/scopes.ts';
 import { ServiceUnavailableError } from '#shared/core/errors.ts';
 import { getItem, queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { orgDomainOf } from '#shared/entities/org-domains.ts';
+import { organizationOf } from '#shared/entities/organizations.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { useMailTransport } from '#shared/mail/transport.ts';
 import { sendVerificationEmail } from '#shared/organizations/verification.ts';
@@ -65,9 +67,9 @@ const principalOf = (user: User): Principal => ({
 const sendAt = async (user: User, organizationId: string, domain: string, email: string, now: Date) =>
   sendVerificationEmail(
     principalOf(user),
-    (await getItem(keys.organization(organizationId))) as Record<string, unknown>,
+    organizationOf((await getItem(keys.organization(organizationId))) ?? {}),
     domain,
-    await getItem(keys.orgDomain(organizationId, domain)),
+    await getItem(keys.orgDomain(organizationId, domain)).then((item) => item && orgDomainOf(item)),
     email,
     now,
   );

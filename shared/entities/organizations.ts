@@ -1,0 +1,48 @@
+import type { Item, ItemLookup } from '#shared/db/client.ts';
+import { NOT_EXISTS } from '#shared/db/conditions.ts';
+import { keys } from '#shared/db/keys.ts';
+
+/**
+ * An organization: `ORG#<org>` `ORG` (type `organization`). It holds its admins' ids, so that one
+ * item, read with authentication, decides every permission of the organization's routes.
+ */
+
+const ORGANIZATION_TYPE = 'organization';
+
+/** An organization as stored. */
+export interface Organization {
+  id: string;
+  name: string;
+  adminIds: string[];
+  createdBy: string;
+  createdTime: string;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The organization's item. */
+export const toOrganizationItem = (org: Organization): Item => ({
+  ...keys.organization(org.id),
+  type: ORGANIZATION_TYPE,
+  ...org,
+});
+
+/** The organization stored in an item. */
+export const organizationOf = (item: Item): Organization => ({
+  id: text(item.id),
+  name: text(item.name),
+  adminIds: Array.isArray(item.adminIds)
+    ? item.adminIds.filter((id): id is string => typeof id === 'string')
+    : [],
+  createdBy: text(item.createdBy),
+  createdTime: text(item.createdTime),
+});
+
+/** The organization among items read in a batch (with authentication), if it is there. */
+export const loadedOrganization = (loaded: ItemLookup, orgId: string): Organization | undefined => {
+  const item = loaded.get(keys.organization(orgId));
+  return item ? organizationOf(item) : undefined;
+};
+
+/** A new organization: no item with its id yet. */
+export const ORGANIZATION_NEW = NOT_EXISTS;
