@@ -1,7 +1,7 @@
 import { queryAll, type TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { nodeIdOf } from '#shared/ids.ts';
-import { keyAfter, type NodeType, nodeItem } from './node-tree.ts';
+import { keyAfter, NODE_NEW, type NodeType, nodeItem, nodeOf } from './node-tree.ts';
 
 /**
  * The write that gives a new table or dashboard its project node at the end of the base's root
@@ -16,13 +16,16 @@ export const newRootNodeOp = async (
   now = new Date(),
 ): Promise<TransactOp> => {
   const nodes = await queryAll({ ...keys.nodesOf(baseId), projection: ['parentId', 'orderKey'] });
-  const rootKeys = nodes.filter((n) => typeof n.parentId !== 'string').map((n) => String(n.orderKey));
+  const rootKeys = nodes
+    .map(nodeOf)
+    .filter((n) => n.parentId === null)
+    .map((n) => n.orderKey);
   return {
     put: nodeItem(
       baseId,
       { id: nodeIdOf(resourceId), parentId: null, resourceType, resourceId, orderKey: keyAfter(rootKeys) },
       now,
     ),
-    condition: 'attribute_not_exists(pk)',
+    condition: NODE_NEW,
   };
 };

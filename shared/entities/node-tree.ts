@@ -1,5 +1,8 @@
 import type { Item } from '#shared/db/client.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { type Dashboard, dashboardOf, isDashboardItem } from '#shared/entities/dashboards.ts';
+import { type TableRef, tableRefOf } from '#shared/entities/tables.ts';
 import { nodeIdOf } from '#shared/ids.ts';
 import { keyBetween, keysBetween } from '#shared/ordering/keys.ts';
 
@@ -21,6 +24,65 @@ import { keyBetween, keysBetween } from '#shared/ordering/keys.ts';
  */
 
 export type NodeType = 'table' | 'dashboard' | 'folder';
+const NODE_TYPES: readonly NodeType[] = ['table', 'dashboard', 'folder'];
+
+/** A node item as stored. */
+export interface ProjectNode {
+  id: string;
+  /** null at the root. */
+  parentId: string | null;
+  resourceType: NodeType;
+  /** A folder's is its own node id. */
+  resourceId: string;
+  orderKey: string;
+  /** A folder's display name (tables and dashboards are named by their own items). */
+  name?: string;
+  createdTime: string;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * The node stored in an item (also a partial one, read with a projection). A resource type this
+ * code does not know reads as a folder: it is shown under its own name, as it always was.
+ */
+export const nodeOf = (item: Item): ProjectNode => ({
+  id: text(item.id),
+  parentId: typeof item.parentId === 'string' ? item.parentId : null,
+  resourceType: NODE_TYPES.find((t) => t === item.resourceType) ?? 'folder',
+  resourceId: text(item.resourceId),
+  orderKey: text(item.orderKey),
+  ...(typeof item.name === 'string' ? { name: item.name } : {}),
+  createdTime: text(item.createdTime),
+});
+
+/** The item of a node of a base (a folder's name stored, every other node's not). */
+export const toNodeItem = (baseId: string, node: ProjectNode): Item => ({
+  ...keys.node(baseId, node.id),
+  type: 'node',
+  id: node.id,
+  parentId: node.parentId,
+  resourceType: node.resourceType,
+  resourceId: node.resourceId,
+  orderKey: node.orderKey,
+  ...(node.resourceType === 'folder' ? { name: node.name ?? '' } : {}),
+  createdTime: node.createdTime,
+});
+
+/** True for a node item (among the other items of a base's partition). */
+export const isNodeItem = (item: Item): boolean => item.type === 'node';
+
+/** A new node: no item with its id yet. */
+export const NODE_NEW = NOT_EXISTS;
+/** The node is (still) there: a parent folder, a node moved. */
+export const NODE_EXISTS = EXISTS;
+
+/** A base's reference to a table with its icon, as the tree shows it. */
+type ShownTable = TableRef & { icon?: string };
+const shownTableOf = (item: Item): ShownTable => ({
+  ...tableRefOf(item),
+  ...(typeof item.icon === 'string' && item.icon ? { icon: item.icon } : {}),
+});
 
 /** Folders nest at most this deep: a folder at the root is at depth 1. */
 export const MAX_FOLDER_DEPTH = 2;
@@ -64,33 +126,36 @@ const byKey = (a: { orderKey: string; id: string }, b: { orderKey: string; id: s
 
 /** Builds the tree from every item of a base's partition (any other items are ignored). Pure. */
 export const buildTree = (items: readonly Item[]): Tree => {
-  const refs = new Map<string, Item>();
-  const dashboards = new Map<string, Item>();
-  const nodeItems: Item[] = [];
+  const refs = new Map<string, ShownTable>();
+  const dashboards = new Map<string, Dashboard>();
+  const nodes: ProjectNode[] = [];
   for (const item of items) {
-    if (item.type === 'baseTable') refs.set(String(item.tableId), item);
-    else if (item.type === 'dashboard') dashboards.set(String(item.id), item);
-    else if (item.type === 'node') nodeItems.push(item);
+    if (item.type === 'baseTable') {
+      const ref = shownTableOf(item);
+      refs.set(ref.tableId, ref);
+    } else if (isDashboardItem(item)) {
+      const dashboard = dashboardOf(item);
+      dashboards.set(dashboard.id, dashboard);
+    } else if (isNodeItem(item)) nodes.push(nodeOf(item));
   }
   const byId = new Map<string, TreeNode>();
-  for (const item of nodeItems) {
-    const resourceType = item.resourceType as NodeType;
-    const resourceId = String(item.resourceId);
-    const source =
+  for (const node of nodes) {
+    const { resourceType, resourceId } = node;
+    const source: { name?: string; icon?: string; deletedTime?: string } | undefined =
       resourceType === 'table'
         ? refs.get(resourceId)
         : resourceType === 'dashboard'
           ? dashboards.get(resourceId)
-          : item;
+          : node;
     const visible = Boolean(source) && !(resourceType === 'table' && source?.deletedTime);
-    byId.set(String(item.id), {
-      id: String(item.id),
-      parentId: typeof item.parentId === 'string' ? item.parentId : null,
+    byId.set(node.id, {
+      id: node.id,
+      parentId: node.parentId,
       resourceType,
       resourceId,
-      orderKey: String(item.orderKey),
-      name: String(source?.name ?? ''),
-      ...(typeof source?.icon === 'string' && source.icon ? { icon: source.icon } : {}),
+      orderKey: node.orderKey,
+      name: source?.name ?? '',
+      ...(source?.icon ? { icon: source.icon } : {}),
       stored: true,
       visible,
     });
@@ -99,22 +164,22 @@ export const buildTree = (items: readonly Item[]): Tree => {
   for (const node of byId.values())
     if (node.parentId !== null && byId.get(node.parentId)?.resourceType !== 'folder') node.parentId = null;
   const legacy = [...refs.values()]
-    .filter((r) => !r.deletedTime && !byId.has(nodeIdOf(String(r.tableId))))
-    .sort((a, b) => Number(a.order) - Number(b.order) || String(a.tableId).localeCompare(String(b.tableId)));
+    .filter((r) => !r.deletedTime && !byId.has(nodeIdOf(r.tableId)))
+    .sort((a, b) => a.order - b.order || a.tableId.localeCompare(b.tableId));
   if (legacy.length) {
     const rootKeys = [...byId.values()].filter((n) => n.parentId === null).map((n) => n.orderKey);
     const last = rootKeys.length ? rootKeys.reduce((a, b) => (a > b ? a : b)) : null;
     const fresh = keysBetween(last, null, legacy.length);
     legacy.forEach((ref, i) => {
-      const tableId = String(ref.tableId);
+      const { tableId } = ref;
       byId.set(nodeIdOf(tableId), {
         id: nodeIdOf(tableId),
         parentId: null,
         resourceType: 'table',
         resourceId: tableId,
-        orderKey: fresh[i] as string,
-        name: String(ref.name ?? ''),
-        ...(typeof ref.icon === 'string' && ref.icon ? { icon: ref.icon } : {}),
+        orderKey: fresh[i] ?? '',
+        name: ref.name,
+        ...(ref.icon ? { icon: ref.icon } : {}),
         stored: false,
         visible: true,
       });
@@ -205,14 +270,13 @@ export const nodeItem = (
     name?: string;
   },
   now = new Date(),
-): Item => ({
-  ...keys.node(baseId, node.id),
-  type: 'node',
-  id: node.id,
-  parentId: node.parentId,
-  resourceType: node.resourceType,
-  resourceId: node.resourceId,
-  orderKey: node.orderKey,
-  ...(node.resourceType === 'folder' ? { name: node.name ?? '' } : {}),
-  createdTime: now.toISOString(),
-});
+): Item =>
+  toNodeItem(baseId, {
+    id: node.id,
+    parentId: node.parentId,
+    resourceType: node.resourceType,
+    resourceId: node.resourceId,
+    orderKey: node.orderKey,
+    ...(node.name !== undefined ? { name: node.name } : {}),
+    createdTime: now.toISOString(),
+  });

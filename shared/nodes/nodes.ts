@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError, ValidationError } from '#shared/core/erro
 import { deleteDashboard } from '#shared/dashboards/dashboards.ts';
 import { applyOne, deleteItem, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
+import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import {
   answerNode,
@@ -15,6 +16,8 @@ import {
   folderHeight,
   isWithin,
   MAX_FOLDER_DEPTH,
+  NODE_EXISTS,
+  NODE_NEW,
   type NodeAnswer,
   type NodeType,
   nodeItem,
@@ -83,7 +86,7 @@ const folderOf = (tree: Tree, parentId: string): TreeNode => {
 const tooDeep = () => new ValidationError(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`);
 
 const parentCheck = (baseId: string, parentId: string | null): TransactOp[] =>
-  parentId === null ? [] : [{ check: keys.node(baseId, parentId), condition: 'attribute_exists(pk)' }];
+  parentId === null ? [] : [{ check: keys.node(baseId, parentId), condition: NODE_EXISTS }];
 
 /** Creates a folder at the end of the root or of a folder (201 with the node). */
 export const createFolder = async (
@@ -95,19 +98,20 @@ export const createFolder = async (
   if (parentId !== null) folderOf(tree, parentId);
   if (depthOf(tree, parentId) + 1 > MAX_FOLDER_DEPTH) throw tooDeep();
   const id = newId('node');
+  const orderKey = endKey(tree, parentId);
   const item = nodeItem(baseId, {
     id,
     parentId,
     resourceType: 'folder',
     resourceId: id,
-    orderKey: endKey(tree, parentId),
+    orderKey,
     name: input.name,
   });
   await transact(
     [
-      { put: item, condition: 'attribute_not_exists(pk)' },
+      { put: item, condition: NODE_NEW },
       ...parentCheck(baseId, parentId),
-      { check: keys.base(baseId), condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)' },
+      { check: keys.base(baseId), condition: LIVE },
     ],
     (i) =>
       i === 0
@@ -121,7 +125,7 @@ export const createFolder = async (
     parentId,
     resourceType: 'folder',
     resourceId: id,
-    orderKey: String(item.orderKey),
+    orderKey,
     name: input.name,
     stored: true,
     visible: true,
@@ -195,20 +199,20 @@ export const planNodeMove = (tree: Tree, nodeId: string, input: MoveInput): Move
 export const moveNode = async (baseId: string, nodeId: string, input: MoveInput): Promise<NodeAnswer> => {
   const tree = await loadTree(baseId);
   const plan = planNodeMove(tree, nodeId, input);
-  const node = tree.byId.get(nodeId) as TreeNode;
+  const node = visibleNode(tree, nodeId);
   if (plan.kind === 'one') {
     const write: TransactOp = node.stored
       ? {
           update: {
             key: keys.node(baseId, nodeId),
             update: 'SET parentId = :parent, orderKey = :key',
-            condition: 'attribute_exists(pk)',
+            condition: NODE_EXISTS,
             values: { ':parent': plan.parentId, ':key': plan.key },
           },
         }
       : {
           put: nodeItem(baseId, { ...node, parentId: plan.parentId, orderKey: plan.key }),
-          condition: 'attribute_not_exists(pk)',
+          condition: NODE_NEW,
         };
     const ops = [write, ...parentCheck(baseId, plan.parentId)];
     const failed = (i: number) =>
@@ -219,16 +223,17 @@ export const moveNode = async (baseId: string, nodeId: string, input: MoveInput)
     if (ops.length === 1) await applyOne(write, () => failed(0));
     else await transact(ops, failed);
   } else if (plan.kind === 'all') {
-    const steps: Step[] = plan.sequence.map((n, i) => {
-      const key = plan.keys[i] as string;
+    const steps: Step[] = plan.sequence.flatMap((n, i): Step[] => {
+      const key = plan.keys[i];
+      if (key === undefined) return []; // planNodeMove gives one key per node
       const parentId = n.id === nodeId ? plan.parentId : n.parentId;
-      return n.stored
+      const step: Step = n.stored
         ? {
             op: {
               update: {
                 key: keys.node(baseId, n.id),
                 update: 'SET parentId = :parent, orderKey = :key',
-                condition: 'attribute_exists(pk)',
+                condition: NODE_EXISTS,
                 values: { ':parent': parentId, ':key': key },
               },
             },
@@ -243,10 +248,11 @@ export const moveNode = async (baseId: string, nodeId: string, input: MoveInput)
         : {
             op: {
               put: nodeItem(baseId, { ...n, parentId, orderKey: key }),
-              condition: 'attribute_not_exists(pk)',
+              condition: NODE_NEW,
             },
             undo: { delete: keys.node(baseId, n.id) },
           };
+      return [step];
     });
     await commitSteps(
       `BASE-${baseId}`,
