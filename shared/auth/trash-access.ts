@@ -1,9 +1,9 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import { getItems, type ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { memberOf } from '#shared/entities/members.ts';
 import { entryOf, type TrashEntry } from '#shared/entities/trash-items.ts';
 import { checkAccess, type Principal } from './permission.ts';
-import { ROLES, type Role } from './scopes.ts';
 
 /** A trash item found and checked, with the items of its resource and parents. */
 export interface LocatedTrashItem {
@@ -13,9 +13,6 @@ export interface LocatedTrashItem {
 
 /** What a trash-item route reads with authentication. */
 export const trashItemKeys = (trashId: string): Key[] => [keys.trashItem(trashId)];
-
-const roleOf = (role: unknown): Role | undefined =>
-  (ROLES as readonly unknown[]).includes(role) ? (role as Role) : undefined;
 
 /**
  * The access check of trash-item routes (the resource kind `trashItem`): the item must exist
@@ -38,10 +35,11 @@ export const locateTrashItem = async (
     ...(baseId ? [keys.base(baseId)] : []),
     ...(entry.resourceType === 'table' ? [keys.table(entry.resourceId)] : []),
   ]);
+  const membership = items.get(keys.member(entry.spaceId, principal.userId));
   checkAccess({
     principal,
     resource: { id: entry.resourceId, spaceId: entry.spaceId, baseId },
-    role: roleOf(items.get(keys.member(entry.spaceId, principal.userId))?.role),
+    role: membership ? memberOf(membership)?.role : undefined,
     actions: [`${entry.resourceType}|delete`],
   });
   return { entry, items };

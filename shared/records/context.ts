@@ -4,6 +4,7 @@ import { ROLE_ACTIONS } from '#shared/auth/scopes.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { queryAll, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { memberOf } from '#shared/entities/members.ts';
 import type { UserRef, WriteContext } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
@@ -18,8 +19,8 @@ export const userRefOf = (principal: Principal): UserRef => ({
 /** Collaborators of the space (user cells must name one); read only when the table has a user field. */
 export const collaboratorsFor = async (schema: TableSchema, spaceId: string): Promise<UserRef[]> => {
   if (!schema.fields.some((f) => f.type === 'user')) return [];
-  const members = await queryAll(keys.membersOf(spaceId));
-  return members.map((m) => ({ id: String(m.userId), title: String(m.userName), email: String(m.email) }));
+  const members = (await queryAll(keys.membersOf(spaceId))).flatMap((m) => memberOf(m) ?? []);
+  return members.map((m) => ({ id: m.userId, title: m.userName, email: m.email }));
 };
 
 /** What converting written values needs; `withCollaborators: false` when no user cell is written. */

@@ -1,10 +1,13 @@
 import { type Principal, tokenCovers } from '#shared/auth/permission.ts';
-import { ROLE_ACTIONS, ROLES, type Role } from '#shared/auth/scopes.ts';
+import { ROLE_ACTIONS, type Role } from '#shared/auth/scopes.ts';
 import type { LocatedTrashItem } from '#shared/auth/trash-access.ts';
 import { deleteBasePermanently } from '#shared/bases/bases.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
-import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
+import { getItems, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
+import { and, LIVE, NOT_PURGED } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { type UserSpace, userSpaceOf } from '#shared/entities/members.ts';
+import { type Space, spaceOf } from '#shared/entities/spaces.ts';
 import {
   entryOf,
   removeTrashOps,
@@ -17,9 +20,6 @@ import { deleteTablePermanently } from '#shared/tables/tables.ts';
 
 /** Trash items one page answers (newest first). */
 export const TRASH_PAGE_SIZE = 50;
-
-const roleOf = (item: Item | undefined): Role | undefined =>
-  item && (ROLES as readonly string[]).includes(String(item.role)) ? (item.role as Role) : undefined;
 
 /** May the caller delete this kind of resource in a space where it has `role`? Role and token both. */
 const mayDelete = (principal: Principal, role: Role | undefined, type: TrashType) =>
@@ -46,33 +46,38 @@ const page = (entries: TrashEntry[], cursor: string | undefined, size = TRASH_PA
  * parallel): no scan. Rights are read now, not when the item was trashed.
  */
 export const listTrash = async (principal: Principal, resourceType: 'space' | 'base', cursor?: string) => {
-  const mirrors = (await queryAll(keys.spacesOf(principal.userId))).filter((m) =>
-    mayDelete(principal, roleOf(m), resourceType),
-  );
-  const spaces = await getItems(mirrors.map((m) => keys.space(String(m.spaceId))));
-  const spaceOf = (m: Item) => spaces.get(keys.space(String(m.spaceId)));
+  const mirrors = (await queryAll(keys.spacesOf(principal.userId)))
+    .flatMap((m) => userSpaceOf(m) ?? [])
+    .filter((m) => mayDelete(principal, m.role, resourceType));
+  const spaces = await getItems(mirrors.map((m) => keys.space(m.spaceId)));
+  const spaceOfMirror = (m: UserSpace): Space | undefined => {
+    const item = spaces.get(keys.space(m.spaceId));
+    return item ? spaceOf(item) : undefined;
+  };
   if (resourceType === 'space') {
     const entries = mirrors
-      .map(spaceOf)
-      .filter((s): s is Item => Boolean(s?.deletedTime && s.trashId && !s.purgeTime))
-      .filter((s) => tokenCovers(principal, { id: String(s.id), spaceId: String(s.id) }))
-      .map(
-        (s): TrashEntry => ({
-          id: String(s.trashId),
-          resourceId: String(s.id),
-          resourceType: 'space',
-          deletedTime: String(s.deletedTime),
-          deletedBy: String(s.deletedBy),
-          spaceId: String(s.id),
-        }),
+      .flatMap((m) => spaceOfMirror(m) ?? [])
+      .flatMap((s): TrashEntry[] =>
+        s.deletedTime && s.trashId && !s.purgeTime && tokenCovers(principal, { id: s.id, spaceId: s.id })
+          ? [
+              {
+                id: s.trashId,
+                resourceId: s.id,
+                resourceType: 'space',
+                deletedTime: s.deletedTime,
+                deletedBy: s.deletedBy ?? '',
+                spaceId: s.id,
+              },
+            ]
+          : [],
       );
     return page(entries, cursor);
   }
   const live = mirrors.filter((m) => {
-    const s = spaceOf(m);
+    const s = spaceOfMirror(m);
     return s !== undefined && !s.deletedTime;
   });
-  const copies = await Promise.all(live.map((m) => queryAll(keys.spaceTrashOf(String(m.spaceId)))));
+  const copies = await Promise.all(live.map((m) => queryAll(keys.spaceTrashOf(m.spaceId))));
   const entries = copies
     .flat()
     .map(entryOf)
@@ -85,8 +90,8 @@ export const listTrashItems = async (baseId: string, cursor?: string) =>
   page((await queryAll(keys.baseTrashOf(baseId))).map(entryOf), cursor);
 
 const CLEAR = 'REMOVE deletedTime, deletedBy, trashId';
-const MARKED = 'attribute_exists(pk) AND trashId = :trs AND attribute_not_exists(purgeTime)';
-const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletedTime)';
+/** The resource is still in the trash under this entry (`:trs`) and no permanent delete started. */
+const MARKED = and(NOT_PURGED, 'trashId = :trs');
 
 /**
  * Restores a trashed space, base or table: the deleted marks of the resource and of its
