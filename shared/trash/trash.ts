@@ -102,7 +102,8 @@ const MARKED = and(NOT_PURGED, 'trashId = :trs');
 export const restoreTrashItem = async ({ entry, items }: LocatedTrashItem): Promise<void> => {
   const { resourceType: type, resourceId: id, spaceId } = entry;
   const values = { ':trs': entry.id };
-  const space = items.get(keys.space(spaceId));
+  const spaceItem = items.get(keys.space(spaceId));
+  const space = spaceItem ? spaceOf(spaceItem) : undefined;
   const base = entry.baseId ? items.get(keys.base(entry.baseId)) : undefined;
   if (type !== 'space' && (!space || space.deletedTime))
     throw new ForbiddenError(
