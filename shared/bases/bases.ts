@@ -2,8 +2,18 @@ import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
-import { getItems, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
+import { queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import {
+  type BaseItem,
+  type BaseRef,
+  baseConditions,
+  baseOf,
+  baseRefOf,
+  readBase,
+  toBaseItem,
+  toBaseRefItem,
+} from '#shared/entities/bases.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { newId } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
@@ -25,26 +35,22 @@ export interface BaseChanges {
 
 const baseGone = (id: string) => new NotFoundError(`Base ${id} not found`);
 
-const LIVE = 'attribute_exists(pk) AND attribute_not_exists(deletedTime)';
+const LIVE = baseConditions.live;
 
-/** The public shape of a base item (or of a space's reference to it). */
-export const toBase = (item: Item, spaceId = String(item.spaceId)): Base => ({
-  id: String(item.id ?? item.baseId),
-  name: String(item.name),
-  icon: typeof item.icon === 'string' ? item.icon : null,
+/** The public shape of a base. */
+export const toBase = (base: Pick<BaseItem, 'id' | 'name' | 'icon'>, spaceId: string): Base => ({
+  id: base.id,
+  name: base.name,
+  icon: base.icon,
   spaceId,
 });
 
 /** The space's references to its bases that are not in the trash, oldest first. */
-const liveReferences = async (spaceId: string): Promise<Item[]> => {
-  const refs = await queryAll(keys.basesOf(spaceId));
+const liveReferences = async (spaceId: string): Promise<BaseRef[]> => {
+  const refs = (await queryAll(keys.basesOf(spaceId))).map(baseRefOf);
   return refs
     .filter((r) => !r.deletedTime)
-    .sort(
-      (a, b) =>
-        String(a.createdTime).localeCompare(String(b.createdTime)) ||
-        String(a.baseId).localeCompare(String(b.baseId)),
-    );
+    .sort((a, b) => a.createdTime.localeCompare(b.createdTime) || a.baseId.localeCompare(b.baseId));
 };
 
 /**
@@ -63,29 +69,15 @@ export const createBase = async (
     input.name ??
     uniqueName(
       DEFAULT_BASE_NAME,
-      (await liveReferences(spaceId)).map((r) => String(r.name)),
+      (await liveReferences(spaceId)).map((r) => r.name),
     );
   const icon = input.icon ?? null;
   const id = newId('base');
   const createdTime = now.toISOString();
+  const base: BaseItem = { id, name, icon, spaceId, createdTime, createdBy: principal.userId };
   const ops: TransactOp[] = [
-    {
-      put: {
-        ...keys.base(id),
-        type: 'base',
-        id,
-        name,
-        icon,
-        spaceId,
-        createdTime,
-        createdBy: principal.userId,
-      },
-      condition: 'attribute_not_exists(pk)',
-    },
-    {
-      put: { ...keys.spaceBase(spaceId, id), type: 'spaceBase', baseId: id, name, icon, createdTime },
-      condition: 'attribute_not_exists(pk)',
-    },
+    { put: toBaseItem(base), condition: baseConditions.notExists },
+    { put: toBaseRefItem(base), condition: baseConditions.notExists },
     { check: keys.space(spaceId), condition: LIVE },
   ];
   await transact(ops, (index) =>
@@ -98,11 +90,11 @@ export const createBase = async (
 
 /** The bases of a space that are not in the trash, oldest first (one query on the space). */
 export const listBases = async (spaceId: string): Promise<Base[]> =>
-  (await liveReferences(spaceId)).map((r) => toBase(r, spaceId));
+  (await liveReferences(spaceId)).map((r) => toBase({ id: r.baseId, name: r.name, icon: r.icon }, spaceId));
 
-const baseItemOf = (located: Located): Item => {
+const baseItemOf = (located: Located): BaseItem => {
   if (!located.base) throw new Error(`located ${located.kind} ${located.id} has no base`);
-  return located.base;
+  return baseOf(located.base);
 };
 
 /** The base a route located. */
@@ -186,9 +178,9 @@ export const deleteBasePermanently = async (
   userId: string,
   now = new Date(),
 ): Promise<void> => {
-  const base = (await getItems([keys.base(baseId)])).get(keys.base(baseId));
-  if (!base || base.purgeTime || String(base.spaceId) !== spaceId) throw baseGone(baseId);
-  const trashId = typeof base.trashId === 'string' ? base.trashId : undefined;
+  const base = await readBase(baseId);
+  if (!base || base.purgeTime || base.spaceId !== spaceId) throw baseGone(baseId);
+  const { trashId } = base;
   await transact(
     [
       markPurgedOp(keys.base(baseId), userId, now),

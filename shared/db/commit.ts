@@ -17,7 +17,8 @@ import {
   updateItem,
   writeItems,
 } from './client.ts';
-import { type Key, keys } from './keys.ts';
+import { NOT_EXISTS } from './conditions.ts';
+import { type Key, keyOfItem, keys } from './keys.ts';
 import { remainingMs, requestScope } from './request-scope.ts';
 
 /** One operation of a write and the operation that undoes it once applied. */
@@ -129,7 +130,7 @@ export const guardedUndo = (step: Step): TransactOp | null => {
     return guard(op.put.version);
   // A versioned update (a record's cells) bumps the version by exactly one.
   if ('update' in op && typeof undo.put.version === 'number') return guard(undo.put.version + 1);
-  if ('delete' in op) return { ...undo, condition: 'attribute_not_exists(pk)' };
+  if ('delete' in op) return { ...undo, condition: NOT_EXISTS };
   return undo;
 };
 
@@ -153,6 +154,51 @@ const journalItem = (
   createdAt: now,
   undo: undo.filter((u) => u !== null),
   expiresAt: Math.floor(now / 1000) + 7 * 86_400,
+});
+
+/** A journal item as the repair reads it. */
+interface Journal {
+  key: Key;
+  txnId: string;
+  chunk: number;
+  createdAt: number;
+  undo: Undo[];
+  fence: boolean;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0));
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+const journalOf = (item: Item): Journal => ({
+  key: keyOfItem(item),
+  txnId: str(item.txnId),
+  chunk: num(item.chunk),
+  createdAt: num(item.createdAt),
+  undo: Array.isArray(item.undo) ? (item.undo as Undo[]) : [],
+  fence: item.fence === true,
+});
+
+/** A write's head item as the repair reads it. */
+interface Head {
+  key: Key;
+  scope: string;
+  txnId: string;
+  state: string;
+  leaseUntil: number;
+  chunks: number;
+  idempotencyKey?: Key;
+}
+
+const headOf = (item: Item): Head => ({
+  key: keyOfItem(item),
+  scope: str(item.scope),
+  txnId: str(item.txnId),
+  state: str(item.state),
+  leaseUntil: num(item.leaseUntil),
+  chunks: num(item.chunks),
+  ...(typeof item.idempotencyKey === 'object' && item.idempotencyKey !== null
+    ? { idempotencyKey: keyOfItem(item.idempotencyKey as { pk?: unknown; sk?: unknown }) }
+    : {}),
 });
 
 /** True for a put or delete without a condition: it can go in a batch write instead of a transaction. */
@@ -395,7 +441,7 @@ class JournaledWrite {
         // over, so a unit arriving after that is refused whole (no shared item to contend on).
         const journal: TransactOp = {
           put: journalItem(scope, txnId, index, undo, now),
-          condition: 'attribute_not_exists(pk)',
+          condition: NOT_EXISTS,
         };
         await transact([...chunk.map((s) => s.op), journal], (failed) =>
           failed === chunk.length ? new LeaseLost() : onConditionFailed(steps.indexOf(chunk[0] as Step)),
@@ -493,13 +539,12 @@ class JournaledWrite {
  * whose units were sent (the plain journals are always undone: their undo is harmless when the
  * write never happened, or guarded).
  */
-const undoJournals = async (journals: readonly Item[], guardedChunks?: number, sent?: readonly number[]) => {
+const undoJournals = async (items: readonly Item[], guardedChunks?: number, sent?: readonly number[]) => {
   let skipped = 0;
-  const ordered = [...journals].sort((a, b) => Number(b.chunk) - Number(a.chunk));
-  for (const journal of ordered) {
-    const chunk = Number(journal.chunk);
+  const ordered = items.map(journalOf).sort((a, b) => b.chunk - a.chunk);
+  for (const { chunk, undo } of ordered) {
     if (sent && guardedChunks !== undefined && chunk < guardedChunks && !sent.includes(chunk)) continue;
-    skipped += await applyUndo(journal.undo as Undo[]);
+    skipped += await applyUndo(undo);
   }
   return skipped;
 };
@@ -532,9 +577,9 @@ export const repairInterrupted = async (
     skPrefix: options.scope ? `${options.scope}#` : undefined,
   });
   const report: RepairReport = { undone: 0, completed: 0, skipped: 0 };
-  for (const head of heads) {
-    if (Number(head.leaseUntil) >= now) continue;
-    const key = { pk: String(head.pk), sk: String(head.sk) };
+  for (const head of heads.map(headOf)) {
+    if (head.leaseUntil >= now) continue;
+    const { key, scope, txnId, idempotencyKey: idempotency } = head;
     const complete = head.state === COMPLETE;
     try {
       // The claim ends the writer's hold: it can no longer renew, complete or (fenced below) apply.
@@ -558,12 +603,9 @@ export const repairInterrupted = async (
       if (error instanceof Skipped) continue; // another worker, or the writer renewed just now
       throw error;
     }
-    const scope = String(head.scope);
-    const txnId = String(head.txnId);
-    if (!complete) await fenceUnits(scope, txnId, Number(head.chunks ?? 0), now);
+    if (!complete) await fenceUnits(scope, txnId, head.chunks, now);
     const journals = await queryAll({ ...keys.journalsOf(scope), skPrefix: `${txnId}#` });
-    const idempotency = head.idempotencyKey as Key | undefined;
-    if (head.state === COMPLETE) {
+    if (complete) {
       report.completed++;
       if (idempotency) await markApplied(idempotency);
     } else {
@@ -571,8 +613,8 @@ export const repairInterrupted = async (
       report.skipped += await undoJournals(journals);
       if (idempotency) await deleteItems([idempotency]);
     }
-    const undoable = journals.filter((j) => !j.fence);
-    await deleteItems([...undoable.map((j) => ({ pk: String(j.pk), sk: String(j.sk) })), key]);
+    const undoable = journals.map(journalOf).filter((j) => !j.fence);
+    await deleteItems([...undoable.map((j) => j.key), key]);
   }
   return report;
 };
@@ -589,14 +631,14 @@ export const repairInterrupted = async (
  */
 const fenceUnits = async (scope: string, txnId: string, chunks: number, now: number) => {
   const present = new Set(
-    (await queryAll({ ...keys.journalsOf(scope), skPrefix: `${txnId}#` })).map((j) => Number(j.chunk)),
+    (await queryAll({ ...keys.journalsOf(scope), skPrefix: `${txnId}#` })).map((j) => journalOf(j).chunk),
   );
   for (let index = 0; index < chunks; index++) {
     if (present.has(index)) continue;
     await applyOne(
       {
         put: { ...journalItem(scope, txnId, index, [], now), fence: true },
-        condition: 'attribute_not_exists(pk)',
+        condition: NOT_EXISTS,
       },
       () => new Skipped(),
     ).catch((error: unknown) => {
@@ -638,15 +680,19 @@ export const recoverInterrupted = async (scope: string, now = Date.now()): Promi
     queryAll(keys.journalsOf(scope)),
     queryAll({ ...keys.txnHeads(), skPrefix: `${scope}#` }),
   ]);
-  const withHead = new Set(heads.map((h) => String(h.txnId)));
-  const stale = items.filter(
-    (i) => !withHead.has(String(i.txnId)) && now - Number(i.createdAt) > JOURNAL_STALE_MS,
-  );
+  const withHead = new Set(heads.map((h) => headOf(h).txnId));
+  const stale = items.filter((i) => {
+    const j = journalOf(i);
+    return !withHead.has(j.txnId) && now - j.createdAt > JOURNAL_STALE_MS;
+  });
   const byTxn = new Map<string, Item[]>();
-  for (const item of stale) byTxn.set(String(item.txnId), [...(byTxn.get(String(item.txnId)) ?? []), item]);
+  for (const item of stale) {
+    const { txnId } = journalOf(item);
+    byTxn.set(txnId, [...(byTxn.get(txnId) ?? []), item]);
+  }
   for (const chunks of byTxn.values()) {
     await undoJournals(chunks);
-    await deleteItems(chunks.map((c) => ({ pk: String(c.pk), sk: String(c.sk) })));
+    await deleteItems(chunks.map((c) => keyOfItem(c)));
   }
   return byTxn.size + repaired.undone + repaired.completed;
 };

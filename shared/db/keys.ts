@@ -40,6 +40,12 @@ export interface Key {
 
 export type NotificationState = 'unread' | 'read';
 
+/** The key of a stored item (every item carries its own `pk` and `sk`). */
+export const keyOfItem = (item: { pk?: unknown; sk?: unknown }): Key => ({
+  pk: typeof item.pk === 'string' ? item.pk : '',
+  sk: typeof item.sk === 'string' ? item.sk : '',
+});
+
 const NOTIFICATION_STATE_PREFIX: Record<NotificationState, string> = { unread: 'NOTIF#U#', read: 'NOTIF#R#' };
 
 export const keys = {

@@ -1,6 +1,7 @@
 import { config } from '#shared/config.ts';
 import { logger } from '#shared/core/logger.ts';
-import type { TransactOp } from '#shared/db/client.ts';
+import type { Item, TransactOp } from '#shared/db/client.ts';
+import { NOT_PURGED } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import type { TrashType } from '#shared/entities/trash-items.ts';
 
@@ -44,20 +45,32 @@ export const markPurgedOp = (key: Key, userId: string, now: Date): TransactOp =>
     key,
     update:
       'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by), purgeTime = :now',
-    condition: 'attribute_exists(pk) AND attribute_not_exists(purgeTime)',
+    condition: NOT_PURGED,
     values: { ':now': now.toISOString(), ':by': userId },
   },
 });
 
 /** True when a message body is a purge job (anything else is dropped by the worker). */
 export const isPurgeJob = (value: unknown): value is PurgeJob => {
-  const v = value as Partial<PurgeJob> | null;
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    (v.kind === 'space' || v.kind === 'base' || v.kind === 'table') &&
-    typeof v.resourceId === 'string'
-  );
+  if (typeof value !== 'object' || value === null) return false;
+  const { kind, resourceId } = value as Record<string, unknown>;
+  return (kind === 'space' || kind === 'base' || kind === 'table') && typeof resourceId === 'string';
+};
+
+/** A stored job item as the sweep reads it: the job, and when it last ran (or was created). */
+export interface StoredPurgeJob extends PurgeJob {
+  lastTouched: string;
+}
+
+/** The job stored in an item, or undefined for an item that is not a well-formed job. */
+export const purgeJobOf = (item: Item): StoredPurgeJob | undefined => {
+  if (!isPurgeJob(item)) return undefined;
+  const touched = typeof item.updatedTime === 'string' ? item.updatedTime : item.createdTime;
+  return {
+    kind: item.kind,
+    resourceId: item.resourceId,
+    lastTouched: typeof touched === 'string' ? touched : '',
+  };
 };
 
 /** Runs one job as far as it can: `purge-worker.ts` `runPurgeJob`. */

@@ -1,5 +1,6 @@
 import type { TransactOp } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
+import { keyOfItem } from '#shared/db/keys.ts';
 import { type NewNotification, notificationOps } from '#shared/entities/notifications.ts';
 import type { Field, UserRef } from '#shared/fields/types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
@@ -101,7 +102,7 @@ export const cellTagNotifications = (input: CellTagInput): NewNotification[] => 
 /** The commit steps that write a notification and count it, each with its undo. Pure. */
 export const notificationSteps = (notification: NewNotification, now: Date): Step[] =>
   notificationOps(notification, now).map((op): Step => {
-    if ('put' in op) return { op, undo: { delete: { pk: String(op.put.pk), sk: String(op.put.sk) } } };
+    if ('put' in op) return { op, undo: { delete: keyOfItem(op.put) } };
     if ('update' in op) {
       const values = op.update.values ?? {};
       const undo: TransactOp = {

@@ -1,6 +1,6 @@
 import { ConflictError } from '#shared/core/errors.ts';
 import { queryAll, updateItem } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { keyOfItem, keys } from '#shared/db/keys.ts';
 import type { ChoiceChanges } from '#shared/fields/define.ts';
 import type { Field } from '#shared/fields/types.ts';
 
@@ -43,7 +43,7 @@ export const rewriteChoiceCells = async (tableId: string, field: Field, changes:
       work.splice(0, PARALLEL).map(({ item, before, after }) =>
         updateItem(
           {
-            key: { pk: String(item.pk), sk: String(item.sk) },
+            key: keyOfItem(item),
             update: after === undefined ? 'REMOVE #f ADD version :one' : 'SET #f = :after ADD version :one',
             condition: '#f = :before',
             names: { '#f': field.id },

@@ -1,5 +1,7 @@
 import { ConflictError, ValidationError } from '#shared/core/errors.ts';
 import { commitSteps } from '#shared/db/commit.ts';
+import { EXISTS } from '#shared/db/conditions.ts';
+import { keys } from '#shared/db/keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
@@ -43,9 +45,9 @@ const placeOnce = async (schema: TableSchema, recordIds: readonly string[], orde
         return withJoined(placed, item.id, {
           op: {
             update: {
-              key: { pk: String(item.pk), sk: String(item.sk) },
+              key: keys.record(tableId, item.id),
               update: spec.update,
-              condition: 'attribute_exists(pk)',
+              condition: EXISTS,
               names: spec.names,
               values: withoutV(spec.values),
             },

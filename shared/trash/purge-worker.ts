@@ -1,7 +1,10 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import { deleteItems, getItems, queryAll, queryPage, updateItem } from '#shared/db/client.ts';
+import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
-import { enqueuePurge, type PurgeJob } from '#shared/jobs/purge-queue.ts';
+import { baseRefOf } from '#shared/entities/bases.ts';
+import { tableRefOf } from '#shared/entities/tables.ts';
+import { enqueuePurge, type PurgeJob, purgeJobOf, type StoredPurgeJob } from '#shared/jobs/purge-queue.ts';
 import { type Budget, purgePartition, purgeTable } from '#shared/schema/purge.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { dropLinkSides } from '#shared/tables/tables.ts';
@@ -28,9 +31,9 @@ export const purgeBase = async (baseId: string, budget: Budget = unlimited): Pro
       limit: 100,
       projection: ['pk', 'sk', 'tableId'],
     });
-    for (const ref of refs.items) {
-      if (!(await purgeTable(String(ref.tableId), budget))) return false;
-      await deleteItems([{ pk: String(ref.pk), sk: String(ref.sk) }]);
+    for (const { tableId } of refs.items.map(tableRefOf)) {
+      if (!(await purgeTable(tableId, budget))) return false;
+      await deleteItems([keys.baseTable(baseId, tableId)]);
       if (!budget()) return false;
     }
     if (!refs.lastKey) break;
@@ -50,9 +53,9 @@ export const purgeSpace = async (spaceId: string, budget: Budget = unlimited): P
   const spaceKey = keys.space(spaceId);
   const space = (await getItems([spaceKey])).get(spaceKey);
   const refs = await queryAll({ ...keys.basesOf(spaceId), projection: ['pk', 'sk', 'baseId'] });
-  for (const ref of refs) {
-    if (!(await purgeBase(String(ref.baseId), budget))) return false;
-    await deleteItems([{ pk: String(ref.pk), sk: String(ref.sk) }]);
+  for (const { baseId } of refs.map(baseRefOf)) {
+    if (!(await purgeBase(baseId, budget))) return false;
+    await deleteItems([keys.spaceBase(spaceId, baseId)]);
     if (!budget()) return false;
   }
   const members = await queryAll({ ...keys.membersOf(spaceId), projection: ['pk', 'sk', 'userId'] });
@@ -76,7 +79,7 @@ export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Pr
       {
         key: jobKey,
         update: 'SET updatedTime = :now ADD runs :one',
-        condition: 'attribute_exists(pk)',
+        condition: EXISTS,
         values: { ':now': new Date().toISOString(), ':one': 1 },
       },
       () => new NotFoundError('purge job finished'),
@@ -109,8 +112,9 @@ export const STALE_JOB_MS = 20 * 60 * 1000;
  */
 export const sweepPurgeJobs = async (now = Date.now(), staleMs = STALE_JOB_MS): Promise<number> => {
   const jobs = await queryAll(keys.purgeJobs());
-  const stale = jobs.filter((j) => now - Date.parse(String(j.updatedTime ?? j.createdTime)) >= staleMs);
-  for (const j of stale)
-    await enqueuePurge({ kind: j.kind as PurgeJob['kind'], resourceId: String(j.resourceId) });
+  const stale = jobs
+    .map(purgeJobOf)
+    .filter((j): j is StoredPurgeJob => j !== undefined && now - Date.parse(j.lastTouched) >= staleMs);
+  for (const { kind, resourceId } of stale) await enqueuePurge({ kind, resourceId });
   return stale.length;
 };

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { isId } from '#shared/ids.ts';
-import { isPurgeJob } from '#shared/jobs/purge-queue.ts';
+import { isPurgeJob, purgeJobOf } from '#shared/jobs/purge-queue.ts';
 import { sqsPurgeQueue } from '#shared/jobs/sqs-purge-queue.ts';
 
 const sqs = mockClient(SQSClient);
@@ -80,5 +80,23 @@ describe('purge jobs on SQS', () => {
     sqs.on(SendMessageCommand).rejects(new Error('unreachable'));
     const queue = sqsPurgeQueue('https://sqs.test/queue');
     await expect(queue.send({ kind: 'table', resourceId: 'tbl1' })).resolves.toBeUndefined();
+  });
+});
+
+describe('stored purge jobs', () => {
+  it('reads a job item, with when it last ran or was created; anything else is not a job', () => {
+    const item = {
+      pk: 'PURGE',
+      sk: 'table#tblA',
+      type: 'purgeJob',
+      kind: 'table',
+      resourceId: 'tblA',
+      createdTime: 'c',
+      runs: 0,
+    };
+    expect(purgeJobOf(item)).toEqual({ kind: 'table', resourceId: 'tblA', lastTouched: 'c' });
+    expect(purgeJobOf({ ...item, updatedTime: 'u' })).toMatchObject({ lastTouched: 'u' });
+    expect(purgeJobOf({ ...item, kind: 'view' })).toBeUndefined();
+    expect(purgeJobOf({ ...item, resourceId: 3 })).toBeUndefined();
   });
 });
