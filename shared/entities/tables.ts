@@ -1,6 +1,7 @@
 import { getItem, type Item, type TransactOp } from '#shared/db/client.ts';
 import { and, EXISTS, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { count, optionalText, text, textOrNull } from './attributes.ts';
 
 /**
  * A table's own item (`TABLE#<tbl>` `TABLE`): its name and place, its schema version (every
@@ -27,14 +28,7 @@ export interface Table {
   purgeTime?: string;
 }
 
-const text = (v: unknown): string =>
-  typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
-const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const count = (v: unknown): number => {
-  const n = typeof v === 'number' ? v : Number(v ?? 0);
-  return Number.isFinite(n) ? n : 0;
-};
-const optional = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const optional = optionalText;
 
 /** The table stored in an item. Items written before an attribute existed read its default. */
 export const tableOf = (item: Item): Table => ({
