@@ -22,6 +22,7 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '#shared/core/errors.ts';
+import { EXISTS } from './conditions.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
 import { noteWriteSent, remainingMs, requestScope } from './request-scope.ts';
@@ -460,7 +461,7 @@ export const deleteItem = async (key: Key, onMissing?: () => HttpError): Promise
       new DeleteCommand({
         TableName: TABLE,
         Key: key,
-        ...(onMissing ? { ConditionExpression: 'attribute_exists(pk)' } : {}),
+        ...(onMissing ? { ConditionExpression: EXISTS } : {}),
         ...CAPACITY,
       }),
     );

@@ -7,6 +7,7 @@ import {
   WriteInterruptedError,
 } from '#shared/core/errors.ts';
 import { deleteItem, getItems, putItem, transact, writeItems } from '#shared/db/client.ts';
+import { NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { requestScope } from '#shared/db/request-scope.ts';
 
@@ -65,7 +66,7 @@ export const withIdempotency = async (
             state: 'running',
             expiresAt: now + RUNNING_SECONDS,
           },
-          condition: 'attribute_not_exists(pk) OR expiresAt < :now',
+          condition: or(NOT_EXISTS, 'expiresAt < :now'),
           values: { ':now': now },
         },
       ],

@@ -3,6 +3,7 @@ import type { Located } from '#shared/auth/resources.ts';
 import { ROLE_ACTIONS } from '#shared/auth/scopes.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { queryAll, updateItem } from '#shared/db/client.ts';
+import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { memberOf } from '#shared/entities/members.ts';
 import type { UserRef, WriteContext } from '#shared/fields/types.ts';
@@ -54,7 +55,7 @@ export const allocateAutoNumbers = async (tableId: string, count: number): Promi
     {
       key: keys.table(tableId),
       update: 'ADD autoNumber :n',
-      condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime)',
+      condition: LIVE,
       values: { ':n': count },
     },
     () => new NotFoundError(`Table ${tableId} not found`),

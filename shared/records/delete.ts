@@ -1,5 +1,6 @@
 import { ConflictError, PreconditionFailedError } from '#shared/core/errors.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
+import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
@@ -41,7 +42,7 @@ export const deleteRecords = async (
       {
         op:
           expectedVersion === undefined
-            ? { delete: keys.record(tableId, item.id), condition: 'attribute_exists(pk)' }
+            ? { delete: keys.record(tableId, item.id), condition: EXISTS }
             : {
                 delete: keys.record(tableId, item.id),
                 condition: 'version = :v',

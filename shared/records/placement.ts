@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { getItems, type Item, queryRange } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
@@ -161,7 +162,7 @@ export const withJoined = (placed: PlacementResult, recordId: string, update: St
   if (!guard || !('update' in update.op)) return [update];
   const { update: spec } = update.op;
   const guarded = andGuard(
-    { condition: spec.condition ?? 'attribute_exists(pk)', names: spec.names, values: spec.values ?? {} },
+    { condition: spec.condition ?? EXISTS, names: spec.names, values: spec.values ?? {} },
     guard,
   );
   return [{ ...update, op: { update: { ...spec, ...guarded } }, joined: own.length }, ...own];
@@ -239,13 +240,13 @@ export const placementSteps = async (
     const own: Step[] = [];
     const entry = orderEntryKey(view, key, id);
     own.push({
-      op: { put: { ...entry, type: 'viewOrder', recordId: id }, condition: 'attribute_not_exists(pk)' },
+      op: { put: { ...entry, type: 'viewOrder', recordId: id }, condition: NOT_EXISTS },
       undo: { delete: entry },
     });
     if (old !== undefined) {
       const oldEntry = orderEntryKey(view, old, id);
       own.push({
-        op: { delete: oldEntry, condition: 'attribute_exists(pk)' },
+        op: { delete: oldEntry, condition: EXISTS },
         undo: { put: { ...oldEntry, type: 'viewOrder', recordId: id } },
       });
     }

@@ -1,6 +1,7 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
+import { NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { isEmptyCell } from './cells.ts';
@@ -70,7 +71,7 @@ export const uniqueSteps = async (tableId: string, changes: readonly UniqueChang
     steps.push({
       op: {
         put: { ...key, type: 'uniqueValue', recordId: c.recordId },
-        condition: 'attribute_not_exists(pk) OR recordId = :r',
+        condition: or(NOT_EXISTS, 'recordId = :r'),
         values: { ':r': c.recordId },
       },
       undo: { delete: key },
@@ -84,7 +85,7 @@ export const uniqueSteps = async (tableId: string, changes: readonly UniqueChang
     steps.push({
       op: {
         delete: key,
-        condition: 'attribute_not_exists(pk) OR recordId = :r',
+        condition: or(NOT_EXISTS, 'recordId = :r'),
         values: { ':r': c.recordId },
       },
       undo: { put: { ...key, type: 'uniqueValue', recordId: c.recordId } },

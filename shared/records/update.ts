@@ -9,6 +9,7 @@ import {
 import { allInOrder } from '#shared/core/in-order.ts';
 import { getItems, type Item } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
+import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
@@ -170,7 +171,7 @@ export const updateRecords = async (
     ...before.flatMap((item, i): Step[] => {
       const cells = converted.changes[i] as CellChanges;
       const spec = cellUpdate(item, cells, user, now, placed.orderOf.get(item.id));
-      const guard = input.ifMatch !== undefined ? 'version = :v' : 'attribute_exists(pk)';
+      const guard = input.ifMatch !== undefined ? 'version = :v' : EXISTS;
       return withJoined(placed, item.id, {
         op: {
           update: {

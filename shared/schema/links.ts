@@ -1,6 +1,7 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import type { TransactOp } from '#shared/db/client.ts';
+import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/names.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
@@ -102,9 +103,7 @@ export const prepareLinkField = async (
       : {}),
   };
   const order = self ? here.selfOrder : nextFieldOrder(foreign as TableSchema) + pending.length;
-  const ops: TransactOp[] = [
-    { put: fieldItem(targetTable, symmetric, order), condition: 'attribute_not_exists(pk)' },
-  ];
+  const ops: TransactOp[] = [{ put: fieldItem(targetTable, symmetric, order), condition: NOT_EXISTS }];
   if (!self && pending.length === 0)
     ops.push(bumpSchemaOp(opts.foreignTableId, (foreign as TableSchema).version));
   here.pending?.set(targetTable, [...pending, symmetric]);

@@ -1,5 +1,6 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import { type Item, queryAll } from '#shared/db/client.ts';
+import { and, LIVE, or } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { oncePerRequest, readEarlier } from '#shared/db/request-scope.ts';
 import { type Table, tableOf } from '#shared/entities/tables.ts';
@@ -135,8 +136,10 @@ export const bumpSchemaOp = (tableId: string, readVersion: number) => ({
   update: {
     key: keys.table(tableId),
     update: 'SET schemaVersion = :next, lastModifiedTime = :now',
-    condition:
-      'attribute_exists(pk) AND attribute_not_exists(deletedTime) AND (schemaVersion = :read OR (attribute_not_exists(schemaVersion) AND :read = :zero))',
+    condition: and(
+      LIVE,
+      or('schemaVersion = :read', '(attribute_not_exists(schemaVersion) AND :read = :zero)'),
+    ),
     values: { ':next': readVersion + 1, ':read': readVersion, ':zero': 0, ':now': new Date().toISOString() },
   },
 });

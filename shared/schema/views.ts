@@ -2,6 +2,7 @@ import type { Principal } from '#shared/auth/permission.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import { type TransactOp, transact } from '#shared/db/client.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -182,10 +183,7 @@ export const createView = async (principal: Principal, schema: TableSchema, inpu
   const tableId = schema.table.id;
   const view = defineView(input, schema.fields, schema.views, principal.userId, new Date());
   await transact(
-    [
-      { put: viewItem(tableId, view), condition: 'attribute_not_exists(pk)' },
-      bumpSchemaOp(tableId, schema.version),
-    ],
+    [{ put: viewItem(tableId, view), condition: NOT_EXISTS }, bumpSchemaOp(tableId, schema.version)],
     schemaConflict,
   );
   return toViewOut(view, schema.fields);
@@ -211,10 +209,7 @@ export const updateView = async (schema: TableSchema, viewId: string, input: Omi
     lastModifiedTime: new Date().toISOString(),
   };
   await transact(
-    [
-      { put: viewItem(tableId, view), condition: 'attribute_exists(pk)' },
-      bumpSchemaOp(tableId, schema.version),
-    ],
+    [{ put: viewItem(tableId, view), condition: EXISTS }, bumpSchemaOp(tableId, schema.version)],
     schemaConflict,
   );
   return toViewOut(view, schema.fields);
@@ -227,7 +222,7 @@ export const deleteView = async (schema: TableSchema, viewId: string) => {
   if (schema.views.length <= 1)
     throw new ValidationError(`View ${viewId} is the last view of table ${tableId}`);
   const ops: TransactOp[] = [
-    { delete: keys.view(tableId, viewId), condition: 'attribute_exists(pk)' },
+    { delete: keys.view(tableId, viewId), condition: EXISTS },
     bumpSchemaOp(tableId, schema.version),
   ];
   await transact(ops, schemaConflict);

@@ -1,5 +1,6 @@
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
 import { type TransactOp, transact } from '#shared/db/client.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { choiceChanges, defineField, updateField as patchField } from '#shared/fields/define.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -65,7 +66,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
       : { field: defined, ops: [] };
   await transact(
     [
-      { put: fieldItem(tableId, field, order), condition: 'attribute_not_exists(pk)' },
+      { put: fieldItem(tableId, field, order), condition: NOT_EXISTS },
       ...ops,
       bumpSchemaOp(tableId, schema.version),
     ],
@@ -84,10 +85,7 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   });
   const order = schema.fieldOrder[fieldId] ?? nextFieldOrder(schema);
   await transact(
-    [
-      { put: fieldItem(tableId, field, order), condition: 'attribute_exists(pk)' },
-      bumpSchemaOp(tableId, schema.version),
-    ],
+    [{ put: fieldItem(tableId, field, order), condition: EXISTS }, bumpSchemaOp(tableId, schema.version)],
     schemaConflict,
   );
   // cells hold choice names: renamed and removed choices are rewritten in the records
@@ -134,7 +132,7 @@ export const deleteField = async (schema: TableSchema, fieldId: string) => {
   if (field.isPrimary)
     throw new ForbiddenError(`Field ${fieldId} is the primary field and cannot be deleted`);
   const ops: TransactOp[] = [
-    { delete: keys.field(tableId, fieldId), condition: 'attribute_exists(pk)' },
+    { delete: keys.field(tableId, fieldId), condition: EXISTS },
     ...(await symmetricDeleteOps(field, tableId)),
     ...schema.views
       .filter((v) => mentions(v, fieldId))
