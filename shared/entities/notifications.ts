@@ -7,6 +7,7 @@ import {
   type TransactOp,
   transact,
 } from '#shared/db/client.ts';
+import { EXISTS } from '#shared/db/conditions.ts';
 import { keys, type NotificationState } from '#shared/db/keys.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
 
@@ -149,7 +150,7 @@ export const setNotificationRead = async (userId: string, id: string, isRead: bo
     try {
       await transact(
         [
-          { delete: from, condition: 'attribute_exists(pk)' },
+          { delete: from, condition: EXISTS },
           { put: { ...current, ...to } },
           counterOp(userId, isRead ? -1 : 1),
         ],
@@ -176,7 +177,7 @@ export const markAllRead = async (userId: string): Promise<void> => {
     const ops: TransactOp[] = page.items.flatMap((item): TransactOp[] => {
       const id = keys.notificationIdOf(String(item.sk));
       return [
-        { delete: keys.notification(userId, id, 'unread'), condition: 'attribute_exists(pk)' },
+        { delete: keys.notification(userId, id, 'unread'), condition: EXISTS },
         { put: { ...item, ...keys.notification(userId, id, 'read') } },
       ];
     });

@@ -1,4 +1,5 @@
 import type { Item, TransactOp } from '#shared/db/client.ts';
+import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
 
@@ -52,7 +53,7 @@ const listingKey = (entry: Pick<TrashEntry, 'id' | 'resourceType' | 'spaceId' | 
 export const putTrashOps = (entry: TrashEntry): TransactOp[] => {
   const listing = listingKey(entry);
   return [
-    { put: { ...keys.trashItem(entry.id), type: 'trash', ...entry }, condition: 'attribute_not_exists(pk)' },
+    { put: { ...keys.trashItem(entry.id), type: 'trash', ...entry }, condition: NOT_EXISTS },
     ...(listing ? [{ put: { ...listing, type: 'trashRef', ...entry } }] : []),
   ];
 };

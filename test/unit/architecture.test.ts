@@ -83,4 +83,17 @@ describe('architecture: layers', () => {
       );
     expect(outside).toEqual([]);
   });
+
+  it('existence conditions are named once, in shared/db/conditions.ts', () => {
+    const spelled = files
+      .filter((f) => f !== 'shared/db/conditions.ts')
+      .flatMap((f) =>
+        readFileSync(resolve(ROOT, f), 'utf8')
+          .split('\n')
+          .map((line, i) => ({ where: `${f}:${i + 1}`, line: line.trim() }))
+          .filter(({ line }) => !line.startsWith('*') && !line.startsWith('//'))
+          .filter(({ line }) => /attribute_(not_)?exists\(pk\)/.test(line)),
+      );
+    expect(spelled).toEqual([]);
+  });
 });
