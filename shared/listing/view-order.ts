@@ -8,7 +8,7 @@
  */
 import { type Item, queryBetween } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { defaultOrderKey } from '#shared/ordering/keys.ts';
+import { placeOfNumberEntry, placeOfViewEntry } from '#shared/entities/order-entries.ts';
 
 /** Below this many entries one query (one page) of the default-order index is enough. */
 const SPLIT_ABOVE = 4000;
@@ -35,11 +35,10 @@ const placedEntries = async (viewId: string, count: number): Promise<Entry[]> =>
     limit: count,
     projection: ['sk', 'recordId'],
   });
-  return items.map((i: Item) => ({ id: String(i.recordId), key: keys.orderKeyOfEntry(String(i.sk)) }));
+  return items.map(placeOfViewEntry);
 };
 
-const numberEntries = (items: Item[]): Entry[] =>
-  items.map((i) => ({ id: String(i.recordId), key: defaultOrderKey(keys.autoNumberOfEntry(String(i.sk))) }));
+const numberEntries = (items: Item[]): Entry[] => items.map(placeOfNumberEntry);
 
 /**
  * The first `count` records not placed in the view, by autoNumber. A deep page splits the

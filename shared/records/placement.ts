@@ -1,8 +1,9 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { getItems, type Item, queryRange } from '#shared/db/client.ts';
+import { getItems, queryRange } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { placeOfNumberEntry, placeOfViewEntry } from '#shared/entities/order-entries.ts';
 import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
@@ -25,8 +26,6 @@ export const effectiveKey = (item: Pick<RecordItem, 'ord' | 'autoNumber'>, viewI
  */
 export const orderEntryKey = (viewId: string, orderKey: string, recordId: string): Key =>
   keys.viewOrderEntry(viewId, orderKey, recordId);
-
-const keyOfEntry = keys.orderKeyOfEntry;
 
 /** Highest autoNumber a default key can hold (8 base62 digits). */
 const MAX_NUMBER = 62 ** 8 - 1;
@@ -88,11 +87,8 @@ export const neighbours = async (
       },
     }),
   ]);
-  const fromPlaced = placed.map((i: Item) => ({ id: String(i.recordId), key: keyOfEntry(String(i.sk)) }));
-  const fromDefault = unplaced.map((i: Item) => ({
-    id: String(i.recordId),
-    key: defaultOrderKey(keys.autoNumberOfEntry(String(i.sk))),
-  }));
+  const fromPlaced = placed.map(placeOfViewEntry);
+  const fromDefault = unplaced.map(placeOfNumberEntry);
   const merged = [...fromPlaced, ...fromDefault]
     .filter((o) => !exclude.has(o.id) && o.id !== at.id)
     .sort((a, b) => compare(a, b) * (side === 'before' ? -1 : 1));
@@ -315,13 +311,7 @@ export const viewOrderIds = async (tableId: string, viewId: string): Promise<str
       },
     }),
   ]);
-  return [
-    ...placed.map((i) => ({ id: String(i.recordId), key: keyOfEntry(String(i.sk)) })),
-    ...unplaced.map((i) => ({
-      id: String(i.recordId),
-      key: defaultOrderKey(keys.autoNumberOfEntry(String(i.sk))),
-    })),
-  ]
+  return [...placed.map(placeOfViewEntry), ...unplaced.map(placeOfNumberEntry)]
     .sort(compare)
     .map((o) => o.id);
 };
