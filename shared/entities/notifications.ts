@@ -10,8 +10,10 @@ import {
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys, type NotificationState } from '#shared/db/keys.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
+import { count, text } from './attributes.ts';
 
-export type NotifyType = 'system' | 'collaboratorCellTag' | 'collaboratorMultiRowTag';
+const NOTIFY_TYPES = ['system', 'collaboratorCellTag', 'collaboratorMultiRowTag'] as const;
+export type NotifyType = (typeof NOTIFY_TYPES)[number];
 
 export interface NewNotification {
   userId: string;
@@ -60,18 +62,18 @@ const counterOp = (userId: string, delta: number): TransactOp => ({
 
 /** The public shape of a notification item. */
 export const toNotification = (item: Item) => ({
-  id: String(item.id),
-  notifyType: item.notifyType as NotifyType,
+  id: text(item.id),
+  notifyType: NOTIFY_TYPES.find((t) => t === item.notifyType) ?? 'system',
   notifyIcon: item.notifyIcon ?? null,
-  message: String(item.message),
-  url: String(item.url),
-  isRead: keys.notificationStateOf(String(item.sk)) === 'read',
-  createdTime: String(item.createdTime),
+  message: text(item.message),
+  url: text(item.url),
+  isRead: keys.notificationStateOf(text(item.sk)) === 'read',
+  createdTime: text(item.createdTime),
 });
 
 /** The unread count from the counter item (read together with authentication). */
 export const unreadCountFrom = (counter: Item | undefined) => ({
-  unreadCount: Math.max(0, Number(counter?.unread ?? 0)),
+  unreadCount: Math.max(0, count(counter?.unread)),
 });
 
 const encodeCursor = (id: string) => Buffer.from(id).toString('base64url');
@@ -175,7 +177,7 @@ export const markAllRead = async (userId: string): Promise<void> => {
     const page = await queryPage({ pk, skPrefix, limit: 49 });
     if (page.items.length === 0) return;
     const ops: TransactOp[] = page.items.flatMap((item): TransactOp[] => {
-      const id = keys.notificationIdOf(String(item.sk));
+      const id = keys.notificationIdOf(text(item.sk));
       return [
         { delete: keys.notification(userId, id, 'unread'), condition: EXISTS },
         { put: { ...item, ...keys.notification(userId, id, 'read') } },

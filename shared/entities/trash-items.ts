@@ -2,9 +2,11 @@ import type { Item, TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
+import { text } from './attributes.ts';
 
 /** What can be in the trash. */
-export type TrashType = 'space' | 'base' | 'table';
+const TRASH_TYPES = ['space', 'base', 'table'] as const;
+export type TrashType = (typeof TRASH_TYPES)[number];
 
 /**
  * A trash item: one per space, base or table in the trash. Written in the same transaction as
@@ -68,12 +70,12 @@ export const removeTrashOps = (
 
 /** The entry stored in an item (the canonical item or a listing copy). */
 export const entryOf = (item: Item): TrashEntry => ({
-  id: String(item.id),
-  resourceId: String(item.resourceId),
-  resourceType: item.resourceType as TrashType,
-  deletedTime: String(item.deletedTime),
-  deletedBy: String(item.deletedBy),
-  spaceId: String(item.spaceId),
+  id: text(item.id),
+  resourceId: text(item.resourceId),
+  resourceType: TRASH_TYPES.find((t) => t === item.resourceType) ?? 'table',
+  deletedTime: text(item.deletedTime),
+  deletedBy: text(item.deletedBy),
+  spaceId: text(item.spaceId),
   ...(typeof item.baseId === 'string' ? { baseId: item.baseId } : {}),
 });
 

@@ -116,13 +116,13 @@ export const restoreTrashItem = async ({ entry, items }: LocatedTrashItem): Prom
       ? [keys.space(id)]
       : type === 'base'
         ? [keys.base(id), keys.spaceBase(spaceId, id)]
-        : [keys.table(id), keys.baseTable(String(entry.baseId), id)];
+        : [keys.table(id), keys.baseTable(entry.baseId ?? '', id)];
   const parents: Key[] =
     type === 'space'
       ? []
       : type === 'base'
         ? [keys.space(spaceId)]
-        : [keys.space(spaceId), keys.base(String(entry.baseId))];
+        : [keys.space(spaceId), keys.base(entry.baseId ?? '')];
   const ops: TransactOp[] = [
     ...marked.map((key) => ({ update: { key, update: CLEAR, condition: MARKED, values } })),
     ...removeTrashOps(entry),
@@ -143,7 +143,7 @@ export const deleteTrashItemForGood = async ({ entry }: LocatedTrashItem, userId
   if (entry.resourceType === 'space') await deleteSpacePermanently(entry.resourceId, userId);
   else if (entry.resourceType === 'base')
     await deleteBasePermanently(entry.resourceId, entry.spaceId, userId);
-  else await deleteTablePermanently(String(entry.baseId), entry.resourceId, userId);
+  else await deleteTablePermanently(entry.baseId ?? '', entry.resourceId, userId);
 };
 
 /**
