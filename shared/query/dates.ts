@@ -9,7 +9,7 @@
  * - A day whose midnight a daylight-saving change skips starts at the first instant that exists.
  * - `numberOfDays` is a whole number 0..100,000 (0 days ago is today).
  */
-import { canonicalTimeZone, instantOf, parseDate, wallClockAt } from '#shared/fields/format.ts';
+import { canonicalTimeZone, instantOf, parseDate, wallClockAt } from '#shared/core/format.ts';
 import type { DateValue } from './types.ts';
 
 /** Modes that name one day; allowed with every date operator but `isWithIn`. */

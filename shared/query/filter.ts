@@ -29,7 +29,7 @@
 
 import { ValidationError } from '#shared/core/errors.ts';
 import { isRecord } from '#shared/fields/cells.ts';
-import { canonicalTimeZone, isoOf } from '#shared/fields/format.ts';
+import { canonicalTimeZone, isoOf } from '#shared/core/format.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, QueryValueClass } from '#shared/fields/types.ts';

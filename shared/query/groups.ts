@@ -28,7 +28,7 @@
  * - Past 5,000 tuples the `unknown` header also goes into `allGroupHeaderRefs` and may be
  *   collapsed like any other header.
  */
-import { canonicalTimeZone, type DateFormatting, wallClockAt } from '#shared/fields/format.ts';
+import { canonicalTimeZone, type DateFormatting, wallClockAt } from '#shared/core/format.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { isEmptyCell } from './sort.ts';

@@ -10,7 +10,7 @@ import { cyclesOf, importsOf, ROOT, unitOf } from '#test/support/import-graph.ts
  */
 const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['core', ['shared/core', 'shared/ids', 'shared/config']],
-  ['pure logic', ['shared/ordering', 'shared/fields', 'shared/query']],
+  ['pure logic', ['shared/ordering', 'shared/formula', 'shared/fields', 'shared/query']],
   ['data', ['shared/db', 'shared/entities', 'shared/jobs', 'shared/mail']],
   ['access', ['shared/auth', 'shared/users']],
   ['schema', ['shared/schema']],

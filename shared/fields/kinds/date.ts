@@ -9,7 +9,7 @@ import {
   parseDate,
   parseIsoWithOffset,
   TIME_FORMATS,
-} from '../format.ts';
+} from '#shared/core/format.ts';
 import type { Field, FieldKind, KindQuery } from '../types.ts';
 
 /** Checks a date `formatting` and fills the defaults (`YYYY-MM-DD`, `None`, `UTC`); a bad zone is a 400. */

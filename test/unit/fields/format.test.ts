@@ -7,7 +7,7 @@ import {
   parseDate,
   parseIsoWithOffset,
   parseNumberText,
-} from '#shared/fields/format.ts';
+} from '#shared/core/format.ts';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
 

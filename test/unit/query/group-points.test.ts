@@ -1,6 +1,6 @@
 /** Group points (listing.md section 4): header ids, the worked example, collapse, levels, the cap. */
 import { describe, expect, it } from 'vitest';
-import { formatDate, wallClockAt } from '#shared/fields/format.ts';
+import { formatDate, wallClockAt } from '#shared/core/format.ts';
 import type { StoredCell } from '#shared/fields/types.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { buildGroupPoints, type GroupLevel, groupValueOf, headerId, roundTo } from '#shared/query/groups.ts';
