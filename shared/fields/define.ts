@@ -5,6 +5,7 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { isId, newId } from '#shared/ids.ts';
 import { isNothing, isRecord } from './cells.ts';
+import { assertNoCycle } from './dependencies.ts';
 import { dbFieldNameFrom, isDbFieldName, uniqueDbFieldName, uniqueFieldName } from './names.ts';
 import { fieldKind } from './registry.ts';
 import type { Choice, Field, FieldKind } from './types.ts';
@@ -147,8 +148,9 @@ export const defineField = (input: FieldInput | Record<string, unknown>, ctx: De
     ...(unique ? { unique: true } : {}),
     ...derived(kind, options),
   };
-  if (isPrimary) assertPrimaryAllowed(field);
-  return field;
+  const resolved = kind.resolve ? kind.resolve(field, others, true) : field;
+  if (isPrimary) assertPrimaryAllowed(resolved);
+  return resolved;
 };
 
 // Changing these would need every cell and the other side of the link rewritten.
@@ -222,6 +224,12 @@ export const updateField = (
     next.options = kind.normalizeOptions(merged, { newChoiceId: ctx.newChoiceId ?? (() => newId('choice')) });
     delete next.isMultipleCellValue;
     Object.assign(next, derived(kind, next.options));
+    if (kind.resolve) {
+      const strict = 'formatting' in patch.options || 'showAs' in patch.options;
+      const resolved = kind.resolve(next, others, strict);
+      assertNoCycle([...others, resolved]);
+      return resolved;
+    }
   }
   return next;
 };

@@ -53,6 +53,18 @@ export const resultQuery = (cellValueType: CellValueType, isMultiple: boolean): 
 /** The query facts of a field: its kind's, or for a type without a kind, `resultQuery`'s. */
 export const fieldQuery = (field: Field): FieldQuery => {
   const kind = kindOf(field.type);
+  if (kind?.queryByResult) {
+    // a formula filters, sorts and groups as a field of its result's class, shown its own way
+    const result = resultQuery(field.cellValueType, field.isMultipleCellValue === true);
+    const precision = (field.options.formatting as { precision?: unknown } | undefined)?.precision;
+    return {
+      ...result,
+      ...(field.cellValueType === 'number' && typeof precision === 'number'
+        ? { groupPrecision: precision }
+        : {}),
+      toText: kind.toText,
+    };
+  }
   if (!kind) {
     const result = resultQuery(field.cellValueType, field.isMultipleCellValue === true);
     if (UNSEARCHED_UNBUILT_TYPES.includes(field.type)) result.searchedByDefault = false;

@@ -3,6 +3,7 @@ import { ValidationError } from '#shared/core/errors.ts';
 import { attachment } from './kinds/attachment.ts';
 import { checkbox } from './kinds/checkbox.ts';
 import { date } from './kinds/date.ts';
+import { formula } from './kinds/formula.ts';
 import { link } from './kinds/link.ts';
 import { number, rating } from './kinds/number.ts';
 import { multipleSelect, singleSelect } from './kinds/select.ts';
@@ -11,8 +12,8 @@ import { longText, singleLineText } from './kinds/text.ts';
 import { user } from './kinds/user.ts';
 import { FIELD_TYPES, type FieldKind, type FieldType } from './types.ts';
 
-/** Types of the contract whose kind is not built yet (formula and rollup come with a later issue). */
-export const PENDING_FIELD_TYPES = ['formula', 'rollup'] as const;
+/** Types of the contract whose kind is not built yet (rollup comes with lookups). */
+export const PENDING_FIELD_TYPES = ['rollup'] as const;
 
 /** The field types that have a kind today. */
 export type BuiltFieldType = Exclude<FieldType, (typeof PENDING_FIELD_TYPES)[number]>;
@@ -35,6 +36,7 @@ export const FIELD_KINDS: Readonly<Record<BuiltFieldType, FieldKind>> = {
   lastModifiedTime,
   createdBy,
   lastModifiedBy,
+  formula,
 };
 
 /** Types allowed as the primary field (fields.md "The primary field"), built or not. */
@@ -42,7 +44,6 @@ export const PRIMARY_FIELD_TYPES: readonly FieldType[] = [
   ...Object.values(FIELD_KINDS)
     .filter((k) => k.allowedAsPrimary)
     .map((k) => k.type),
-  'formula',
 ];
 
 /** True when `type` names a type of the contract (built or not). */

@@ -51,6 +51,10 @@ export interface Field {
   unique?: boolean;
   cellValueType: CellValueType;
   isMultipleCellValue?: boolean;
+  /** Computed fields: how the reference stores the result (`TEXT`, `REAL`, `BOOLEAN`, `DATETIME`, `JSON`). */
+  dbFieldType?: string;
+  /** Computed fields whose source is gone (a deleted field or link): cells are empty until fixed. */
+  hasError?: boolean;
 }
 
 /** A collaborator of the table's space, as user cells hold them. */
@@ -78,7 +82,9 @@ export type StoredCell =
   | string[]
   | UserRef
   | UserRef[]
-  | Record<string, unknown>[];
+  | Record<string, unknown>[]
+  // computed results (formula, rollup, lookup): a list of numbers, texts or booleans
+  | (string | number | boolean)[];
 
 /** What converting one written value needs besides the value and the field. */
 export interface WriteContext {
@@ -170,4 +176,12 @@ export interface FieldKind {
   toText(value: StoredCell, field: Field, ctx: ReadContext): string;
   /** How filters, sorting, grouping and search treat the kind's cells. */
   query: KindQuery;
+  /**
+   * For kinds whose result depends on other fields of the table (formula): the field completed
+   * against them (result type, display options fitting it). `strict` when the request gave the
+   * display options (a misfit is a 400); otherwise misfits are dropped. Errors are 400s.
+   */
+  resolve?(field: Field, others: readonly Field[], strict: boolean): Field;
+  /** True when filters, sorts, groups and search go by the result type instead of `query`. */
+  queryByResult?: boolean;
 }

@@ -7,8 +7,15 @@
 
 import { convertValue, itemsOf, plainText, scalarOf, truthy } from './convert.ts';
 import { FUNCTIONS } from './functions/index.ts';
-import { type BinaryOp, fieldRefsOf, FormulaSyntaxError, type Node, parseFormula } from './parse.ts';
-import { type ArgSpec, type EvalContext, EvalError, type FunctionSpec, type Typed, type Value } from './types.ts';
+import { type BinaryOp, FormulaSyntaxError, fieldRefsOf, type Node, parseFormula } from './parse.ts';
+import {
+  type ArgSpec,
+  type EvalContext,
+  EvalError,
+  type FunctionSpec,
+  type Typed,
+  type Value,
+} from './types.ts';
 
 /** A check failure of 2.1: the message is the 400's. */
 export class FormulaError extends Error {
@@ -105,10 +112,14 @@ const order = (l: Compiled, r: Compiled, lv: Value, rv: Value, row: FormulaRow, 
   if (l.t.type === 'dateTime' && r.t.type === 'dateTime') {
     const a = scalarOf(lv);
     const b = scalarOf(rv);
-    return compare(a === null ? -Infinity : Date.parse(String(a)), b === null ? -Infinity : Date.parse(String(b)));
+    return compare(
+      a === null ? -Infinity : Date.parse(String(a)),
+      b === null ? -Infinity : Date.parse(String(b)),
+    );
   }
   // a date against a text literal compares as ISO text
-  const text = (c: Compiled, v: Value) => (c.t.type === 'dateTime' ? plainText(scalarOf(v)) : textOperand(c, v, row));
+  const text = (c: Compiled, v: Value) =>
+    c.t.type === 'dateTime' ? plainText(scalarOf(v)) : textOperand(c, v, row);
   return compare(text(l, lv), text(r, rv));
 };
 
@@ -117,7 +128,8 @@ const looseEqual = (l: Compiled, r: Compiled, lv: Value, rv: Value, row: Formula
   const a = Array.isArray(lv) ? scalarOrJoined(lv) : lv;
   const b = Array.isArray(rv) ? scalarOrJoined(rv) : rv;
   if (a === null || b === null) return a === null && b === null;
-  if (l.t.type === 'dateTime' && r.t.type === 'dateTime') return Date.parse(String(a)) === Date.parse(String(b));
+  if (l.t.type === 'dateTime' && r.t.type === 'dateTime')
+    return Date.parse(String(a)) === Date.parse(String(b));
   if (typeof a === 'string' && typeof b === 'string') {
     const ta = l.t.type === 'dateTime' ? a : textOperand(l, a, row);
     const tb = r.t.type === 'dateTime' ? b : textOperand(r, b, row);
@@ -271,7 +283,8 @@ const storedScalar = (value: Value, t: Typed): string | number | boolean | undef
   if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
   if (value === false || value === '') return undefined;
   if (t.type === 'string') return plainText(value);
-  if (t.type === 'number') return typeof value === 'number' ? value : typeof value === 'boolean' ? 1 : undefined;
+  if (t.type === 'number')
+    return typeof value === 'number' ? value : typeof value === 'boolean' ? 1 : undefined;
   if (t.type === 'boolean') return truthy(value) ? true : undefined;
   return typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
 };

@@ -161,7 +161,8 @@ const tokenize = (src: string): Token[] => {
   return tokens;
 };
 
-const describe = (token: Token): string => (token.t === 'end' ? 'end of expression' : `"${tokenText(token)}"`);
+const describe = (token: Token): string =>
+  token.t === 'end' ? 'end of expression' : `"${tokenText(token)}"`;
 const tokenText = (token: Token): string =>
   token.t === 'end' ? '' : token.t === 'field' ? `{${token.value}}` : String(token.value);
 
@@ -201,7 +202,8 @@ export const parseFormula = (src: string): Node => {
           return { kind: 'call', name: token.value.toUpperCase(), args, pos: token.pos };
         }
         const upper = token.value.toUpperCase();
-        if (upper === 'TRUE' || upper === 'FALSE') return { kind: 'boolean', value: upper === 'TRUE', pos: token.pos };
+        if (upper === 'TRUE' || upper === 'FALSE')
+          return { kind: 'boolean', value: upper === 'TRUE', pos: token.pos };
         throw new FormulaSyntaxError(token.pos, `unexpected name "${token.value}"`);
       }
       case 'op':

@@ -8,6 +8,7 @@ import { newId } from '#shared/ids.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
 import { applyDefaults, assertNotNull } from './cells.ts';
+import { computeFormulas } from './computed.ts';
 import { allocateAutoNumbers } from './context.ts';
 import { convertWrite } from './convert-write.ts';
 import { assertBatchSize, assertRecordFits } from './limits.ts';
@@ -65,11 +66,6 @@ export const createRecords = async (
     })),
     [allocateAutoNumbers(tableId, ids.length), large ? recoverInterrupted(tableId) : undefined],
   );
-  // Sizes once the cells are final: defaults filled, typecast done, self-link other sides joined.
-  const fieldOf = (id: string) => fields.find((f) => f.id === id);
-  cells.forEach((c, i) => {
-    assertRecordFits(cells.length > 1 ? `Record ${i + 1} of the request` : 'The record', c, fieldOf);
-  });
   const now = ctx.now.toISOString();
   const items = ids.map((id, i) =>
     newRecordItem(tableId, {
@@ -80,6 +76,16 @@ export const createRecords = async (
       now,
     }),
   );
+  // Formulas over the new cells, stored with the record (and counted in its size).
+  const computed = await computeFormulas(schema, items, ctx.now);
+  items.forEach((item, i) => {
+    for (const [fieldId, value] of computed.get(item.id) ?? []) cells[i]?.set(fieldId, value);
+  });
+  // Sizes once the cells are final: defaults filled, typecast done, self-link other sides joined.
+  const fieldOf = (id: string) => fields.find((f) => f.id === id);
+  cells.forEach((c, i) => {
+    assertRecordFits(cells.length > 1 ? `Record ${i + 1} of the request` : 'The record', c, fieldOf);
+  });
   const placed = await placementSteps(schema, items, input.order, {
     created: true,
     nextAutoNumber: first + ids.length,

@@ -14,6 +14,7 @@ import { keys } from '#shared/db/keys.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
 import { assertNotNull, type CellChanges, isEmptyCell } from './cells.ts';
+import { computeFormulas } from './computed.ts';
 import { userRefOf } from './context.ts';
 import { convertWrite } from './convert-write.ts';
 import { assertBatchSize, assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
@@ -113,6 +114,34 @@ export const updateRecords = async (
   schema: TableSchema,
   input: UpdateInput,
 ): Promise<RecordItem[]> => {
+  // A record with formulas is written on the condition that nothing changed since it was read
+  // (its formulas were computed from what was read); a concurrent write makes it read again.
+  const guarded = input.ifMatch === undefined && schema.fields.some((f) => f.type === 'formula');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await updateOnce(
+        principal,
+        located,
+        schema,
+        attempt === 1 ? input : { ...input, current: undefined },
+        guarded,
+      );
+    } catch (error) {
+      if (!guarded || !(error instanceof ConflictError) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+};
+
+/** How often an update of records with formulas is tried when concurrent writes keep winning. */
+const MAX_ATTEMPTS = 5;
+
+const updateOnce = async (
+  principal: Principal,
+  located: Located,
+  schema: TableSchema,
+  input: UpdateInput,
+  versioned: boolean,
+): Promise<RecordItem[]> => {
   if (input.records.length === 0) return [];
   assertBatchSize(input.records.length);
   const ids = input.records.map((r) => r.id);
@@ -153,6 +182,20 @@ export const updateRecords = async (
       }),
     ],
   );
+  // Formulas over each record as it will be stored: changed results are written with the cells.
+  const now = ctx.now.toISOString();
+  const computed = await computeFormulas(
+    schema,
+    before.map((item, i) => ({
+      ...item,
+      ...Object.fromEntries(converted.changes[i] as CellChanges),
+      lastModifiedTime: now,
+    })),
+    ctx.now,
+  );
+  before.forEach((item, i) => {
+    for (const [fieldId, value] of computed.get(item.id) ?? []) converted.changes[i]?.set(fieldId, value);
+  });
   // The record as it would be stored must fit: its other cells count too.
   converted.changes.forEach((cells, i) => {
     const item = before[i] as RecordItem;
@@ -164,14 +207,13 @@ export const updateRecords = async (
       bytesBefore: cellsBytes(stored),
     });
   });
-  const now = ctx.now.toISOString();
   const user = userRefOf(principal);
   const steps: Step[] = [
     ...schemaChangeSteps(schema, converted.changedFields),
     ...before.flatMap((item, i): Step[] => {
       const cells = converted.changes[i] as CellChanges;
       const spec = cellUpdate(item, cells, user, now, placed.orderOf.get(item.id));
-      const guard = input.ifMatch !== undefined ? 'version = :v' : EXISTS;
+      const guard = input.ifMatch !== undefined || versioned ? 'version = :v' : EXISTS;
       return withJoined(placed, item.id, {
         op: {
           update: {

@@ -1,11 +1,15 @@
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
 import { type TransactOp, transact } from '#shared/db/client.ts';
+import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { choiceChanges, defineField, updateField as patchField } from '#shared/fields/define.ts';
+import { dependentsOf, sameTableInputs } from '#shared/fields/dependencies.ts';
+import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
+import { recomputeSteps } from '#shared/records/recompute.ts';
 import { prepareLinkField, symmetricDeleteOps } from '#shared/schema/links.ts';
 import {
   bumpSchemaOp,
@@ -64,16 +68,77 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
           selfOrder: order + 1,
         })
       : { field: defined, ops: [] };
-  await transact(
+  const after = withFields(schema, [...schema.fields, field], { [field.id]: order });
+  await commitSchemaChange(
+    tableId,
     [
       { put: fieldItem(tableId, field, order), condition: NOT_EXISTS },
       ...ops,
       bumpSchemaOp(tableId, schema.version),
     ],
-    schemaConflict,
+    field.type === 'formula' ? await recomputeSteps(after, new Date()) : [],
   );
   return field;
 };
+
+/** A schema with other fields (a change about to be stored). */
+const withFields = (
+  schema: TableSchema,
+  fields: Field[],
+  order: Record<string, number> = {},
+): TableSchema => ({
+  ...schema,
+  fields,
+  fieldOrder: { ...schema.fieldOrder, ...order },
+});
+
+/**
+ * Stores a schema change and the record rewrites it causes (formula cells recomputed) as one
+ * write: a transaction when it fits, else a journaled write (all or nothing, crash repair).
+ */
+const commitSchemaChange = async (tableId: string, ops: TransactOp[], records: Step[]) => {
+  if (records.length === 0) return transact(ops, schemaConflict);
+  await commitSteps(
+    tableId,
+    [...ops.map((op): Step => ({ op, undo: undoOfSchemaOp(op) })), ...records],
+    schemaConflict,
+  );
+};
+
+/** Undoes one schema operation: a put of a new item is deleted, other puts are not undone here. */
+const undoOfSchemaOp = (op: TransactOp): TransactOp | null => {
+  if ('put' in op && op.condition === NOT_EXISTS) return { delete: keyOfItem(op.put) };
+  return null;
+};
+
+/**
+ * The table's fields after the formulas reading `fieldId` (directly or through each other) were
+ * resolved again: their result type follows, misfitting display options are dropped.
+ */
+const reinferDependents = (fields: Field[], fieldId: string): { fields: Field[]; changed: Field[] } => {
+  const current = [...fields];
+  const changed: Field[] = [];
+  for (const dependent of dependentsOf(fields, new Set([fieldId]))) {
+    const kind = fieldKind(dependent.type);
+    if (!kind.resolve || dependent.hasError) continue;
+    const i = current.findIndex((f) => f.id === dependent.id);
+    const resolved = kind.resolve(
+      dependent,
+      current.filter((f) => f.id !== dependent.id),
+      false,
+    );
+    if (JSON.stringify(resolved) === JSON.stringify(dependent)) continue;
+    current[i] = resolved;
+    changed.push(resolved);
+  }
+  return { fields: current, changed };
+};
+
+/** The formulas that read `fieldId`, marked broken (computed.md 6: field delete). */
+const brokenBy = (schema: TableSchema, fieldId: string): Field[] =>
+  schema.fields
+    .filter((f) => f.id !== fieldId && sameTableInputs(f).includes(fieldId))
+    .map((f) => ({ ...f, hasError: true }));
 
 /** Changes a field's name, description, dbFieldName or options. */
 export const updateField = async (schema: TableSchema, fieldId: string, patch: Record<string, unknown>) => {
@@ -84,9 +149,24 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
     newChoiceId: () => newId('choice'),
   });
   const order = schema.fieldOrder[fieldId] ?? nextFieldOrder(schema);
-  await transact(
-    [{ put: fieldItem(tableId, field, order), condition: EXISTS }, bumpSchemaOp(tableId, schema.version)],
-    schemaConflict,
+  // formulas reading the field re-infer their type (their display options follow it)
+  const reinferred = reinferDependents(
+    schema.fields.map((f) => (f.id === fieldId ? field : f)),
+    fieldId,
+  );
+  const after = withFields(schema, reinferred.fields);
+  // formula cells follow a changed expression, or a changed field they read
+  const recompute =
+    JSON.stringify(current.options) !== JSON.stringify(field.options) &&
+    (field.type === 'formula' || dependentsOf(after.fields, new Set([fieldId])).length > 0);
+  await commitSchemaChange(
+    tableId,
+    [
+      { put: fieldItem(tableId, field, order), condition: EXISTS },
+      ...reinferred.changed.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
+      bumpSchemaOp(tableId, schema.version),
+    ],
+    recompute ? await recomputeSteps(after, new Date()) : [],
   );
   // cells hold choice names: renamed and removed choices are rewritten in the records
   if (field.type === 'singleSelect' || field.type === 'multipleSelect')
@@ -131,14 +211,20 @@ export const deleteField = async (schema: TableSchema, fieldId: string) => {
   const field = findField(schema, fieldId);
   if (field.isPrimary)
     throw new ForbiddenError(`Field ${fieldId} is the primary field and cannot be deleted`);
+  const broken = brokenBy(schema, fieldId);
+  const after = withFields(
+    schema,
+    schema.fields.filter((f) => f.id !== fieldId).map((f) => broken.find((b) => b.id === f.id) ?? f),
+  );
   const ops: TransactOp[] = [
     { delete: keys.field(tableId, fieldId), condition: EXISTS },
+    ...broken.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
     ...(await symmetricDeleteOps(field, tableId)),
     ...schema.views
       .filter((v) => mentions(v, fieldId))
       .map((v) => ({ put: viewItem(tableId, withoutField(v, fieldId)) })),
     bumpSchemaOp(tableId, schema.version),
   ];
-  await transact(ops, schemaConflict);
+  await commitSchemaChange(tableId, ops, broken.length ? await recomputeSteps(after, new Date()) : []);
   return field;
 };

@@ -354,11 +354,6 @@ describe('POST /table/{tableId}/field', () => {
 
   it.each([
     [
-      'formula',
-      { type: 'formula', options: { expression: '1 + 1' } },
-      'Field type formula is not supported yet',
-    ],
-    [
       'rollup',
       { type: 'rollup', options: { expression: 'sum({values})' } },
       'Field type rollup is not supported yet',

@@ -115,7 +115,21 @@ describe('defineField', () => {
       { type: 'button' },
       expect.stringMatching(/^Unknown field type "button"; expected one of /),
     ],
-    ['formula', { type: 'formula', options: { expression: '1' } }, 'Field type formula is not supported yet'],
+    [
+      'rollup',
+      { type: 'rollup', options: { expression: 'sum({values})' } },
+      'Field type rollup is not supported yet',
+    ],
+    [
+      'a formula without expression',
+      { type: 'formula', options: {} },
+      'Invalid options for a formula field: expression is required',
+    ],
+    [
+      'a formula that does not parse',
+      { type: 'formula', options: { expression: 'SUM(1' } },
+      expect.stringMatching(/^expression parse error: /),
+    ],
     ['a taken name', { type: 'number', name: 'Count' }, 'A field named "Count" already exists in this table'],
     ['a name too long', { type: 'number', name: 'x'.repeat(256) }, 'name must be at most 255 characters'],
     ['a name that is not text', { type: 'number', name: 5 }, 'name must be text'],

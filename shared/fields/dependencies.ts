@@ -1,0 +1,63 @@
+/**
+ * The dependency graph of a table's computed fields (computed.md 6): which fields each one reads,
+ * the order to compute them in, and cycle refusal. Pure; the graph is part of the schema, so a
+ * write never reads anything to learn what to recompute.
+ */
+import { ValidationError } from '#shared/core/errors.ts';
+import { referencesOf } from '#shared/formula/compile.ts';
+import type { Field } from './types.ts';
+
+/** The message of a reference cycle (computed.md 6). */
+export const CYCLE_MESSAGE = 'field reference has cycle';
+
+/** The fields of its own table a computed field reads (a formula's references). */
+export const sameTableInputs = (field: Field): string[] => {
+  if (field.type === 'formula' && !field.isLookup)
+    return referencesOf(String(field.options.expression ?? ''));
+  return [];
+};
+
+/**
+ * The table's computed fields in an order where every field comes after the fields it reads.
+ * A cycle is a 400 `field reference has cycle` naming the fields on it.
+ */
+export const computeOrder = (fields: readonly Field[]): Field[] => {
+  const byId = new Map(fields.map((f) => [f.id, f]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const out: Field[] = [];
+  const visit = (field: Field, path: Field[]): void => {
+    const seen = state.get(field.id);
+    if (seen === 'done') return;
+    if (seen === 'visiting') {
+      const cycle = [...path.slice(path.indexOf(field)), field].map((f) => f.name);
+      throw new ValidationError(`${CYCLE_MESSAGE}: ${cycle.join(' → ')}`);
+    }
+    state.set(field.id, 'visiting');
+    for (const id of sameTableInputs(field)) {
+      const input = byId.get(id);
+      if (input) visit(input, [...path, field]);
+    }
+    state.set(field.id, 'done');
+    if (sameTableInputs(field).length > 0 || field.type === 'formula') out.push(field);
+  };
+  for (const field of fields) visit(field, []);
+  return out;
+};
+
+/** Refuses a table whose computed fields read each other around a loop. */
+export const assertNoCycle = (fields: readonly Field[]): void => {
+  computeOrder(fields);
+};
+
+/** Every field that reads `changed` (directly or through other computed fields), in compute order. */
+export const dependentsOf = (fields: readonly Field[], changed: ReadonlySet<string>): Field[] => {
+  const dirty = new Set(changed);
+  const out: Field[] = [];
+  for (const field of computeOrder(fields)) {
+    if (sameTableInputs(field).some((id) => dirty.has(id))) {
+      dirty.add(field.id);
+      out.push(field);
+    }
+  }
+  return out;
+};
