@@ -11,7 +11,7 @@ import { type BinaryOp, FormulaSyntaxError, fieldRefsOf, type Node, parseFormula
 import {
   type ArgSpec,
   type EvalContext,
-  EvalError,
+  FormulaEvalError,
   type FunctionSpec,
   type Typed,
   type Value,
@@ -332,7 +332,7 @@ export const compileFormula = (expression: string, fields: FieldTypes): Compiled
       } catch (e) {
         // an evaluation error empties the cell (1.6); so does any other failure of one
         // function on one value (a bad regex, an out-of-range date): the write still succeeds
-        if (e instanceof EvalError || e instanceof Error) return undefined;
+        if (e instanceof FormulaEvalError || e instanceof Error) return undefined;
         throw e;
       }
     },

@@ -2,7 +2,7 @@
  * Argument conversion (computed.md 1.4), truthiness and the plain text of values. Pure.
  */
 import { readDate } from './dates.ts';
-import { EvalError, type Value, type ValueType } from './types.ts';
+import { FormulaEvalError, type Value, type ValueType } from './types.ts';
 
 /** A numeric text as a number (`" 12.5 "` → 12.5), `""` → 0, anything else undefined. */
 const numericText = (text: string): number | undefined => {
@@ -14,7 +14,7 @@ const numericText = (text: string): number | undefined => {
 
 /**
  * One scalar (not a list) of type `from` converted to `to` per the table of 1.4. Empty stays
- * empty; a text that is not a date, converted to dateTime, is an EvalError.
+ * empty; a text that is not a date, converted to dateTime, is an FormulaEvalError.
  */
 export const convertScalar = (value: Value, from: ValueType, to: ValueType, timeZone: string): Value => {
   if (value === null || Array.isArray(value) || from === to) return value;
@@ -40,13 +40,13 @@ export const convertValue = (value: Value, from: ValueType, to: ValueType, timeZ
     ? value.map((item: Value) => convertValue(item, from, to, timeZone))
     : convertScalar(value, from, to, timeZone);
 
-/** The one item a scalar argument takes from a list: 0 items → empty, 1 → it, more → EvalError. */
+/** The one item a scalar argument takes from a list: 0 items → empty, 1 → it, more → FormulaEvalError. */
 export const scalarOf = (value: Value): Value => {
   if (!Array.isArray(value)) return value;
   const flat = value.flat();
   if (flat.length === 0) return null;
   if (flat.length === 1) return flat[0] ?? null;
-  throw new EvalError(`expected one value, got ${flat.length}`);
+  throw new FormulaEvalError(`expected one value, got ${flat.length}`);
 };
 
 /** Truthiness (1.2): non-empty text, a non-zero number, true, a non-empty list. */

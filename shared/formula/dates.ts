@@ -6,7 +6,7 @@
  */
 import { isoOf, parseDate, parseIsoWithOffset, type WallClock } from '#shared/core/format.ts';
 import { epochOfLocal, localAt, localOfWall, wallOfLocal, weekdayOfLocal } from './date-units.ts';
-import { EvalError as FormulaEvalError } from './types.ts';
+import { FormulaEvalError } from './types.ts';
 
 /** `2023-09` (first of the month) or `2023` (1 January), which typecast's parser does not read. */
 const YEAR_MONTH = /^(\d{4})(?:-(\d{1,2}))?$/;
@@ -36,7 +36,7 @@ const readLocal = (text: string, timeZone: string): string | undefined => {
 
 /**
  * The instant a text names, as ISO UTC: ISO-8601 with `Z` or an offset is that instant; other
- * text (`2023-09-08`, `2023-09-08 18:28:38`) is local time in `timeZone`. Unreadable: EvalError.
+ * text (`2023-09-08`, `2023-09-08 18:28:38`) is local time in `timeZone`. Unreadable: FormulaEvalError.
  */
 export const readDate = (text: string, timeZone: string): string => {
   const trimmed = text.trim();
@@ -45,14 +45,14 @@ export const readDate = (text: string, timeZone: string): string => {
   return iso;
 };
 
-/** The epoch milliseconds of a dateTime value (ISO text); EvalError when it is not one. */
+/** The epoch milliseconds of a dateTime value (ISO text); FormulaEvalError when it is not one. */
 export const epochOfIso = (iso: string): number => {
   const epochMs = Date.parse(iso);
   if (Number.isNaN(epochMs)) throw new FormulaEvalError(`"${iso}" is not a date`);
   return epochMs;
 };
 
-/** The ISO text of an instant; EvalError outside years 1..9999. */
+/** The ISO text of an instant; FormulaEvalError outside years 1..9999. */
 export const isoOfEpoch = (epochMs: number): string => {
   const iso = isoOf(epochMs);
   if (iso === undefined) throw new FormulaEvalError('date out of range');
@@ -296,7 +296,7 @@ const isValidWall = (w: WallClock): boolean => {
 /**
  * Text read with format tokens (as `formatWithTokens` writes them; letter case and runs of spaces
  * are free) in `timeZone`, or at the offset a `Z`/`ZZ` token read. Missing parts per dayjs, from
- * `now`. Returns ISO UTC; EvalError when the text does not match or names no real time.
+ * `now`. Returns ISO UTC; FormulaEvalError when the text does not match or names no real time.
  */
 export const parseWithTokens = (text: string, format: string, timeZone: string, now: Date): string => {
   const { pattern, tokens } = compileFormat(format);

@@ -27,8 +27,8 @@ export type Value = string | number | boolean | null | readonly Value[];
  * An evaluation error (ERROR(), a bad regex, too many items for a scalar argument, an unreadable
  * date…): the cell becomes empty and the write still succeeds; IS_ERROR detects it (1.6).
  */
-export class EvalError extends Error {
-  override readonly name = 'EvalError';
+export class FormulaEvalError extends Error {
+  override readonly name = 'FormulaEvalError';
 }
 
 /** What evaluating one record's formula knows besides its field values. */
@@ -46,7 +46,7 @@ export interface EvalContext {
  * - `accepts`: the value types the function takes; a value of another type is converted to the
  *   **first** one (`'any'`: passed as it is).
  * - `arrays`: `undefined` — a scalar argument (a list of 0 items → empty, 1 → that item, more →
- *   EvalError); `'items'` — a list is passed whole, each item converted; `'join'` — a list is
+ *   FormulaEvalError); `'items'` — a list is passed whole, each item converted; `'join'` — a list is
  *   joined with `", "` into one text first (text functions).
  */
 export interface ArgSpec {
@@ -74,12 +74,12 @@ export interface FunctionSpec {
   result(args: readonly Typed[]): Typed;
   /**
    * Evaluates with the arguments prepared per `args`. `types` are the arguments' static types
-   * after preparation (a converted argument has its target type). Throws EvalError.
+   * after preparation (a converted argument has its target type). Throws FormulaEvalError.
    */
   evaluate?(args: readonly Value[], ctx: EvalContext, types: readonly Typed[]): Value;
   /**
    * For functions that choose what to evaluate (IF, SWITCH, IS_ERROR): each argument is a thunk
-   * that evaluates and prepares it on demand (may throw EvalError). Used instead of `evaluate`.
+   * that evaluates and prepares it on demand (may throw FormulaEvalError). Used instead of `evaluate`.
    */
   lazy?(args: readonly (() => Value)[], ctx: EvalContext, types: readonly Typed[]): Value;
 }

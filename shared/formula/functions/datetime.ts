@@ -22,7 +22,7 @@ import {
   type ArgSpec,
   DATE,
   type EvalContext,
-  EvalError as FormulaEvalError,
+  FormulaEvalError,
   type FunctionSpec,
   NUMBER,
   single,
@@ -169,7 +169,7 @@ const DIFFS: readonly FunctionSpec[] = [
 
 // --- adding ---
 
-/** DATE_ADD(d, n, unit): an empty count adds nothing; an unknown or empty unit is an EvalError. */
+/** DATE_ADD(d, n, unit): an empty count adds nothing; an unknown or empty unit is an FormulaEvalError. */
 const dateAdd = (args: readonly Value[], ctx: EvalContext): Value => {
   const d = epochArg(args[0]);
   if (d === undefined) return null;

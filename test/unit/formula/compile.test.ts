@@ -43,7 +43,9 @@ describe('formula parser (computed.md 1.1)', () => {
   it.each(['.5', '5.', '1 <> 2', '2 ^ 3', '!TRUE', '[1]', 'SUM (1)', 'Name', '(1', '1)', '', '1 +', '"open'])(
     'refuses %j with a positioned parse error',
     (expression) => {
-      expect(() => compileFormula(expression, fields)).toThrow(/^expression parse error: .* at position \d+$/);
+      expect(() => compileFormula(expression, fields)).toThrow(
+        /^expression parse error: .* at position \d+$/,
+      );
     },
   );
 
@@ -166,9 +168,8 @@ describe('checks at create (computed.md 2.1)', () => {
   });
 
   it('lists the fields a formula reads', () => {
-    expect(compileFormula('{fldQTY00000000000a} * {fldPRICE0000000000} + {fldQTY00000000000a}', fields).refs).toEqual([
-      'fldQTY00000000000a',
-      'fldPRICE0000000000',
-    ]);
+    expect(
+      compileFormula('{fldQTY00000000000a} * {fldPRICE0000000000} + {fldQTY00000000000a}', fields).refs,
+    ).toEqual(['fldQTY00000000000a', 'fldPRICE0000000000']);
   });
 });

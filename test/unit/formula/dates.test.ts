@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { addUnits, diffIn, monthsBetween, startOf, unitOf } from '#shared/formula/date-units.ts';
 import { formatWithTokens, parseWithTokens, readDate } from '#shared/formula/dates.ts';
-import { EvalError as FormulaEvalError } from '#shared/formula/types.ts';
+import { FormulaEvalError } from '#shared/formula/types.ts';
 
 const ms = (iso: string): number => Date.parse(iso);
 const NOW = new Date('2023-09-08T10:00:00.000Z');
@@ -53,7 +53,7 @@ describe('readDate', () => {
     '2023-09-08 25:00',
     '2023-09-08T10:00+25:00',
     '2023-00',
-  ])('throws EvalError on unreadable %j', (text) => {
+  ])('throws FormulaEvalError on unreadable %j', (text) => {
     expect(() => readDate(text, 'UTC')).toThrow(FormulaEvalError);
   });
 });
@@ -256,7 +256,7 @@ describe('parseWithTokens', () => {
     ['8 Foo 2023', 'D MMM YYYY'],
     ['13:00 PM', 'hh:mm A'],
     ['25:00', 'HH:mm'],
-  ])('throws EvalError for %j with %j', (text, format) => {
+  ])('throws FormulaEvalError for %j with %j', (text, format) => {
     expect(() => parseWithTokens(text, format, 'UTC', NOW)).toThrow(FormulaEvalError);
   });
 });

@@ -8,7 +8,7 @@ import { readDate } from '#shared/formula/dates.ts';
 import { DATETIME_FUNCTIONS } from '#shared/formula/functions/datetime.ts';
 import {
   type EvalContext,
-  EvalError as FormulaEvalError,
+  FormulaEvalError,
   type FunctionSpec,
   single,
   type Typed,
@@ -388,7 +388,7 @@ describe('DATE_ADD', () => {
     );
   });
 
-  it('an unknown unit (quarter included) or no unit is an EvalError', () => {
+  it('an unknown unit (quarter included) or no unit is an FormulaEvalError', () => {
     const t = '2023-09-08T18:00:00.000Z';
     for (const unit of ['fortnight', 'D', 'quarter', 'Q', '', null]) {
       expect(() => call('DATE_ADD', [t, 1, unit])).toThrow(FormulaEvalError);
@@ -400,7 +400,7 @@ describe('DATE_ADD', () => {
     expect(call('DATE_ADD', ['2023-09-08T18:00:00.000Z', null, 'day'])).toBe('2023-09-08T18:00:00.000Z');
   });
 
-  it('leaving years 1..9999 is an EvalError', () => {
+  it('leaving years 1..9999 is an FormulaEvalError', () => {
     expect(() => call('DATE_ADD', ['9999-12-31T00:00:00.000Z', 1, 'year'])).toThrow(FormulaEvalError);
   });
 });
@@ -629,7 +629,7 @@ describe('DATETIME_PARSE', () => {
     ).toBe('2023-09-08T18:28:38.000Z');
   });
 
-  it('unreadable text is an EvalError; empty text is empty', () => {
+  it('unreadable text is an FormulaEvalError; empty text is empty', () => {
     expect(() => call('DATETIME_PARSE', ['someday'])).toThrow(FormulaEvalError);
     expect(() => call('DATETIME_PARSE', ['8 Sep 2023', 'YYYY-MM-DD'])).toThrow(FormulaEvalError);
     expect(() => call('DATETIME_PARSE', ['31 Sep 2023', 'D MMM YYYY'])).toThrow(FormulaEvalError);
