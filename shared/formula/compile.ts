@@ -272,7 +272,17 @@ const compileNode = (node: Node, fields: FieldTypes, missing: Set<string>): Comp
       const args = node.args.map((a) => compileNode(a, fields, missing));
       const types = args.map((a, i) => preparedType(a.t, argSpec(spec, i)));
       const result = spec.lazy ? spec.result(args.map((a) => a.t)) : spec.result(types);
-      return { t: result, run: callRun(spec, args, types) };
+      const run = callRun(spec, args, types);
+      // IF and SWITCH answer a branch's value in the type they infer: IF(c, 1, "a") is text "1"
+      if (spec.lazy && result.type === 'string' && !result.multiple)
+        return {
+          t: result,
+          run: (row, ctx) => {
+            const v = run(row, ctx);
+            return typeof v === 'number' || typeof v === 'boolean' ? plainText(v) : v;
+          },
+        };
+      return { t: result, run };
     }
   }
 };

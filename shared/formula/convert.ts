@@ -8,6 +8,8 @@ import { FormulaEvalError, type Value, type ValueType } from './types.ts';
 const numericText = (text: string): number | undefined => {
   const t = text.trim();
   if (t === '') return 0;
+  // decimal notation only: "0x10" or "Infinity" are texts, not numbers
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return undefined;
   const n = Number(t);
   return Number.isFinite(n) ? n : undefined;
 };

@@ -131,6 +131,19 @@ describe('operators (computed.md 1.2)', () => {
   });
 });
 
+describe('decisions where the contract is silent', () => {
+  it('IF and SWITCH give the chosen value in their inferred type, inside larger expressions too', () => {
+    expect(run('IF(TRUE, 1, "a") = "1.0"')).toBeUndefined();
+    expect(run('AND(IF(TRUE, 0, "a"))')).toBe(true);
+    expect(run('IF(TRUE, FALSE, "a")')).toBe('false');
+  });
+
+  it('reads only decimal notation as a number', () => {
+    expect(run('"0x10" * 1')).toBe(0);
+    expect(run('" 1.5e1 " * 2')).toBe(30);
+  });
+});
+
 describe('field operands (computed.md 1.3)', () => {
   it('renders a date field under & with its formatting', () => {
     expect(run('{fldDUE00000000000a} & ""')).toBe('2024-03-01');
