@@ -118,6 +118,14 @@ export const keys = {
   schemaOf: (tableId: string) => ({ pk: `TABLE#${tableId}` }),
   field: (tableId: string, fieldId: string): Key => ({ pk: `TABLE#${tableId}`, sk: `FIELD#${fieldId}` }),
   view: (tableId: string, viewId: string): Key => ({ pk: `TABLE#${tableId}`, sk: `VIEW#${viewId}` }),
+  /**
+   * In a table's schema partition: a computed field of another table (or this one) that reads
+   * this table's records through a link (a lookup, a rollup, a formula over link titles).
+   */
+  dependent: (tableId: string, dependentTableId: string, fieldId: string, linkFieldId: string): Key => ({
+    pk: `TABLE#${tableId}`,
+    sk: `DEP#${dependentTableId}#${fieldId}#${linkFieldId}`,
+  }),
 
   // Plugins and plugin context menus (shared/plugins/*)
   plugin: (pluginId: string): Key => ({ pk: `PLUGIN#${pluginId}`, sk: 'PLUGIN' }),

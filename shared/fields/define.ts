@@ -6,6 +6,14 @@ import { ValidationError } from '#shared/core/errors.ts';
 import { isId, newId } from '#shared/ids.ts';
 import { isNothing, isRecord } from './cells.ts';
 import { assertNoCycle } from './dependencies.ts';
+import {
+  type ForeignFields,
+  lookupDefaultName,
+  lookupFieldParts,
+  lookupKindOf,
+  resolveLookupOptions,
+  rollupFieldParts,
+} from './lookup.ts';
 import { dbFieldNameFrom, isDbFieldName, uniqueDbFieldName, uniqueFieldName } from './names.ts';
 import { fieldKind } from './registry.ts';
 import type { Choice, Field, FieldKind } from './types.ts';
@@ -44,6 +52,8 @@ export interface DefineContext {
   newChoiceId?: () => string;
   /** The name when the body has none, instead of the type's; a link is named after its foreign table. */
   defaultName?: string;
+  /** The fields of the tables this table links to (lookups and rollups read them). */
+  foreign?: ForeignFields;
 }
 
 const fail = (message: string) => new ValidationError(message);
@@ -101,8 +111,12 @@ export const defineField = (input: FieldInput | Record<string, unknown>, ctx: De
   if (!isRecord(input)) throw fail('A field must be an object');
   if (typeof input.type !== 'string') throw fail('type is required');
   const kind = fieldKind(input.type);
-  if (input.isLookup === true) throw fail('Lookup fields are not supported yet');
   const others = ctx.existing;
+  // lookups and rollups read another table through a link of this one (computed.md 4, 5, 8)
+  const linked = lookupKindOf(input);
+  const reach = linked
+    ? resolveLookupOptions(input.lookupOptions, others, ctx.foreign ?? (() => undefined))
+    : undefined;
 
   if (!isNothing(input.id) && !isId('field', input.id)) throw fail('id must be a field id (fld…)');
   const id = typeof input.id === 'string' ? input.id : newId('field');
@@ -112,7 +126,8 @@ export const defineField = (input: FieldInput | Record<string, unknown>, ctx: De
   const name = givenName
     ? checkName(givenName, others)
     : uniqueFieldName(
-        ctx.defaultName?.trim() || kind.defaultName,
+        (linked && reach ? lookupDefaultName(linked, reach.link, reach.lookedUp) : ctx.defaultName?.trim()) ||
+          kind.defaultName,
         others.map((f) => f.name),
       );
   const givenDbName = optionalText(input.dbFieldName, 'dbFieldName', 63);
@@ -124,14 +139,22 @@ export const defineField = (input: FieldInput | Record<string, unknown>, ctx: De
           others.map((f) => f.dbFieldName),
         );
 
-  const options = kind.normalizeOptions(input.options, {
-    newChoiceId: ctx.newChoiceId ?? (() => newId('choice')),
-  });
+  const parts =
+    linked === 'lookup' && reach
+      ? lookupFieldParts({ type: input.type, options: input.options }, reach)
+      : linked === 'rollup' && reach
+        ? rollupFieldParts({ options: input.options }, reach, true)
+        : undefined;
+  const options =
+    parts?.options ??
+    kind.normalizeOptions(input.options, {
+      newChoiceId: ctx.newChoiceId ?? (() => newId('choice')),
+    });
   const description = optionalText(input.description, 'description', MAX_DESCRIPTION);
   const notNull = optionalFlag(input.notNull, 'notNull');
   const unique = optionalFlag(input.unique, 'unique');
-  if (kind.isComputed && (notNull || unique))
-    throw fail(`A ${kind.type} field is computed and cannot be notNull or unique`);
+  if ((kind.isComputed || parts) && (notNull || unique))
+    throw fail(`A ${linked ?? kind.type} field is computed and cannot be notNull or unique`);
 
   const isPrimary = optionalFlag(input.isPrimary, 'isPrimary') ?? others.length === 0;
   if (isPrimary && others.some((f) => f.isPrimary)) throw fail('The table already has a primary field');
@@ -146,9 +169,9 @@ export const defineField = (input: FieldInput | Record<string, unknown>, ctx: De
     ...(isPrimary ? { isPrimary: true } : {}),
     ...(notNull ? { notNull: true } : {}),
     ...(unique ? { unique: true } : {}),
-    ...derived(kind, options),
+    ...(parts ?? derived(kind, options)),
   };
-  const resolved = kind.resolve ? kind.resolve(field, others, true) : field;
+  const resolved = kind.resolve && !parts ? kind.resolve(field, others, true) : field;
   if (isPrimary) assertPrimaryAllowed(resolved);
   return resolved;
 };

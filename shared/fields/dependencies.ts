@@ -10,11 +10,52 @@ import type { Field } from './types.ts';
 /** The message of a reference cycle (computed.md 6). */
 export const CYCLE_MESSAGE = 'field reference has cycle';
 
-/** The fields of its own table a computed field reads (a formula's references). */
+/** True for the fields whose cells are computed from others: formulas, lookups and rollups. */
+export const isDerived = (field: Field): boolean =>
+  field.isLookup === true || field.type === 'rollup' || (field.type === 'formula' && !field.isLookup);
+
+/** The fields of its own table a computed field reads: a formula's references, a lookup's or rollup's link. */
 export const sameTableInputs = (field: Field): string[] => {
-  if (field.type === 'formula' && !field.isLookup)
-    return referencesOf(String(field.options.expression ?? ''));
+  if (field.isLookup || field.type === 'rollup') {
+    const link = field.lookupOptions?.linkFieldId;
+    return typeof link === 'string' ? [link] : [];
+  }
+  if (field.type === 'formula') return referencesOf(String(field.options.expression ?? ''));
   return [];
+};
+
+/**
+ * Where a computed field reads other tables (or its own) through links: per link, the table it
+ * reaches and the fields read there. A lookup or rollup reads its looked-up field; a formula that
+ * references a link reads the titles, i.e. the foreign primary field.
+ */
+export const foreignInputs = (
+  field: Field,
+  fields: readonly Field[],
+): { readTableId: string; linkFieldId: string; inputs: string[] }[] => {
+  if (field.isLookup || field.type === 'rollup') {
+    const o = field.lookupOptions;
+    if (!o || typeof o.linkFieldId !== 'string') return [];
+    return [
+      {
+        readTableId: String(o.foreignTableId),
+        linkFieldId: o.linkFieldId,
+        inputs: [String(o.lookupFieldId)],
+      },
+    ];
+  }
+  if (field.type !== 'formula') return [];
+  return sameTableInputs(field).flatMap((id) => {
+    const link = fields.find((f) => f.id === id && f.type === 'link' && !f.isLookup);
+    if (!link) return [];
+    return [
+      {
+        readTableId: String(link.options.foreignTableId),
+        linkFieldId: link.id,
+        inputs: [String(link.options.lookupFieldId)],
+      },
+    ];
+  });
 };
 
 /**
@@ -38,7 +79,7 @@ export const computeOrder = (fields: readonly Field[]): Field[] => {
       if (input) visit(input, [...path, field]);
     }
     state.set(field.id, 'done');
-    if (sameTableInputs(field).length > 0 || field.type === 'formula') out.push(field);
+    if (isDerived(field)) out.push(field);
   };
   for (const field of fields) visit(field, []);
   return out;

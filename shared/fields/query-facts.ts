@@ -2,11 +2,13 @@
  * A field's query facts (what its kind declares in `FieldKind.query`, resolved for the field's
  * options), for the query engine to ask instead of knowing field types. Pure: no AWS import.
  *
- * A computed result with no kind of its own (formula and rollup today, a lookup's result later)
- * resolves by its cell value type and whether it holds a list (`resultQuery`): the query engine
- * then treats it as it treats a kind of that value class.
+ * A computed result (a formula or rollup, whose kind says `queryByResult`, or a type without a
+ * kind) resolves by its cell value type and whether it holds a list (`resultQuery`): the query
+ * engine then treats it as it treats a kind of that value class. A lookup takes its looked-up
+ * type's facts with its own multiplicity and rendering (`fieldQuery`).
  */
 import { textOf } from './cells.ts';
+import { lookupToText } from './lookup-cells.ts';
 import { kindOf } from './registry.ts';
 import type { CellValueType, Field, KindQuery, QueryValueClass, ReadContext, StoredCell } from './types.ts';
 
@@ -50,8 +52,8 @@ export const resultQuery = (cellValueType: CellValueType, isMultiple: boolean): 
   toText: (value) => textOf(value),
 });
 
-/** The query facts of a field: its kind's, or for a type without a kind, `resultQuery`'s. */
-export const fieldQuery = (field: Field): FieldQuery => {
+/** The query facts of a field's own kind, or for a type without a kind, `resultQuery`'s. */
+const ownQuery = (field: Field): FieldQuery => {
   const kind = kindOf(field.type);
   if (kind?.queryByResult) {
     // a formula filters, sorts and groups as a field of its result's class, shown its own way
@@ -80,5 +82,22 @@ export const fieldQuery = (field: Field): FieldQuery => {
     searchCost: query.searchCost,
     textAlphabet: () => query.textAlphabet?.(field),
     toText: kind.toText,
+  };
+};
+
+/**
+ * The query facts of a field: its kind's, or for a type without a kind, `resultQuery`'s. A lookup
+ * (computed.md 7) takes the facts of the type it looks up (a lookup of a select filters as a
+ * select, of a number as a number…), but holds a list exactly when `isMultipleCellValue` says so,
+ * renders item by item (`lookupToText`) and may hold any character (items joined by `, `).
+ */
+export const fieldQuery = (field: Field): FieldQuery => {
+  const own = ownQuery(field);
+  if (!field.isLookup) return own;
+  return {
+    ...own,
+    isMultiple: field.isMultipleCellValue === true,
+    textAlphabet: () => undefined,
+    toText: lookupToText,
   };
 };

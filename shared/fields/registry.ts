@@ -6,14 +6,15 @@ import { date } from './kinds/date.ts';
 import { formula } from './kinds/formula.ts';
 import { link } from './kinds/link.ts';
 import { number, rating } from './kinds/number.ts';
+import { rollup } from './kinds/rollup.ts';
 import { multipleSelect, singleSelect } from './kinds/select.ts';
 import { autoNumber, createdBy, createdTime, lastModifiedBy, lastModifiedTime } from './kinds/system.ts';
 import { longText, singleLineText } from './kinds/text.ts';
 import { user } from './kinds/user.ts';
 import { FIELD_TYPES, type FieldKind, type FieldType } from './types.ts';
 
-/** Types of the contract whose kind is not built yet (rollup comes with lookups). */
-export const PENDING_FIELD_TYPES = ['rollup'] as const;
+/** Types of the contract whose kind is not built yet (none: every type has its kind). */
+export const PENDING_FIELD_TYPES = [] as const;
 
 /** The field types that have a kind today. */
 export type BuiltFieldType = Exclude<FieldType, (typeof PENDING_FIELD_TYPES)[number]>;
@@ -37,6 +38,7 @@ export const FIELD_KINDS: Readonly<Record<BuiltFieldType, FieldKind>> = {
   createdBy,
   lastModifiedBy,
   formula,
+  rollup,
 };
 
 /** Types allowed as the primary field (fields.md "The primary field"), built or not. */

@@ -21,15 +21,20 @@
  *   `NOT IN` `hasNoneOf`; a single value is taken as a one-element list. On a checkbox `!=`
  *   negates (`!= true` is `is false`), `IS NULL` is `is null` and `IS NOT NULL` is `is true`.
  * - `LIKE '%text%'` drops the `%` at either end (SQL habit): it means contains "text".
- * - A field's kind gives its filter kind (`FieldKind.query`); formula and rollup fields (no kind
- *   yet) classify by `cellValueType` (`resultQuery`).
+ * - A field's kind gives its filter kind (`FieldKind.query`); formula and rollup fields classify by
+ *   `cellValueType` (`resultQuery`), lookups as the type they look up with their own
+ *   multiplicity (`fieldQuery`).
+ * - Multi-valued cells under text, number, date and checkbox operators compare item by item
+ *   (computed.md 7): `is`, `contains`, comparisons and date ranges match when some item does,
+ *   `isNot` and `doesNotContain` when no item does (empty cells too), checkbox `is true` when
+ *   some item is true. Text items compare ignoring case, `contains` as a literal substring.
  * - Single and multiple user/link cells are both read as lists of ids, so a filter written while
  *   a user field was single still evaluates after it became multiple (and the reverse).
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
-import { isRecord } from '#shared/fields/cells.ts';
 import { canonicalTimeZone, isoOf } from '#shared/core/format.ts';
+import { isRecord } from '#shared/fields/cells.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, QueryValueClass } from '#shared/fields/types.ts';
@@ -465,23 +470,35 @@ const not =
   (row) =>
     !p(row);
 
-/** A cell as lower-cased text (text kinds; formula lists joined as they render). */
-const lowerText = (cell: unknown): string | undefined => {
-  if (cell === undefined || cell === null) return undefined;
-  if (typeof cell === 'string') return cell === '' ? undefined : cell.toLowerCase();
-  if (Array.isArray(cell)) return cell.length ? cell.map(String).join(', ').toLowerCase() : undefined;
-  return String(cell).toLowerCase();
+/** One text item lower-cased (text kinds); undefined when empty. */
+const lowerText = (item: unknown): string | undefined => {
+  if (item === undefined || item === null) return undefined;
+  if (typeof item === 'string') return item === '' ? undefined : item.toLowerCase();
+  return String(item).toLowerCase();
 };
 
-const numberOf = (cell: unknown): number | undefined => {
-  if (typeof cell === 'number') return Number.isFinite(cell) ? cell : undefined;
-  if (typeof cell === 'string' && cell.trim() !== '') {
-    const n = Number(cell);
+/** One number item: a number or numeric text. */
+const numberOf = (item: unknown): number | undefined => {
+  if (typeof item === 'number') return Number.isFinite(item) ? item : undefined;
+  if (typeof item === 'string' && item.trim() !== '') {
+    const n = Number(item);
     return Number.isFinite(n) ? n : undefined;
   }
-  if (Array.isArray(cell)) return numberOf(cell[0]);
   return undefined;
 };
+
+/**
+ * A predicate over field `id` that passes when the cell passes `test`, or for a multi-valued cell
+ * (a list) when some item does (computed.md 7); an empty list passes nothing.
+ */
+const someItem =
+  (id: string, test: (item: unknown) => boolean): Predicate =>
+  (row) => {
+    const cell = row.cells[id];
+    if (!Array.isArray(cell)) return test(cell);
+    for (const item of cell) if (test(item)) return true;
+    return false;
+  };
 
 const isCanonicalIso = (text: string): boolean => text.length === 24 && text.charCodeAt(23) === 90; // 'Z'
 
@@ -522,15 +539,18 @@ const unsupported = (field: Field, kind: FilterKind, operator: string) =>
 
 const compileText = (id: string, operator: string, value: FilterValue, field: Field): Predicate => {
   const needle = String(value).toLowerCase();
+  const is = someItem(id, (item) => lowerText(item) === needle);
+  // a literal substring (never a pattern)
+  const contains = someItem(id, (item) => lowerText(item)?.includes(needle) === true);
   switch (operator) {
     case 'is':
-      return (row) => lowerText(row.cells[id]) === needle;
+      return is;
     case 'isNot':
-      return (row) => lowerText(row.cells[id]) !== needle;
+      return not(is);
     case 'contains':
-      return (row) => lowerText(row.cells[id])?.includes(needle) === true;
+      return contains;
     case 'doesNotContain':
-      return (row) => lowerText(row.cells[id])?.includes(needle) !== true;
+      return not(contains);
     default:
       throw unsupported(field, 'text', operator);
   }
@@ -538,12 +558,11 @@ const compileText = (id: string, operator: string, value: FilterValue, field: Fi
 
 const compileNumber = (id: string, operator: string, value: FilterValue, field: Field): Predicate => {
   const n = typeof value === 'number' ? value : Number(value);
-  const test = (cmp: (x: number) => boolean): Predicate => {
-    return (row) => {
-      const x = numberOf(row.cells[id]);
+  const test = (cmp: (x: number) => boolean): Predicate =>
+    someItem(id, (item) => {
+      const x = numberOf(item);
       return x !== undefined && cmp(x);
-    };
-  };
+    });
   switch (operator) {
     case 'is':
       return test((x) => x === n);
@@ -570,13 +589,12 @@ const compileDate = (id: string, operator: string, value: DateValue, field: Fiel
   const endIso = isoOf(end);
   const test = (inMs: (t: number) => boolean, inIso: (t: string) => boolean): Predicate => {
     const fast = startIso !== undefined && endIso !== undefined;
-    return (row) => {
-      const cell = row.cells[id];
-      if (typeof cell !== 'string') return false;
-      if (fast && isCanonicalIso(cell)) return inIso(cell);
-      const t = Date.parse(cell);
+    return someItem(id, (item) => {
+      if (typeof item !== 'string') return false;
+      if (fast && isCanonicalIso(item)) return inIso(item);
+      const t = Date.parse(item);
       return !Number.isNaN(t) && inMs(t);
-    };
+    });
   };
   const s = startIso ?? '';
   const e = endIso ?? '';
@@ -682,7 +700,8 @@ const compileItem = (item: FilterItem, ctx: QueryContext): Predicate => {
   if (operator === 'isNotEmpty') return (row) => !isEmptyCell(row.cells[id]);
   if (kind === 'checkbox') {
     if (operator !== 'is') throw unsupported(field, kind, operator);
-    return value === true ? (row) => row.cells[id] === true : (row) => row.cells[id] !== true;
+    const checked = someItem(id, (item) => item === true);
+    return value === true ? checked : not(checked);
   }
   if (value === null || value === undefined) return ALL;
   switch (kind) {

@@ -14,7 +14,8 @@
  *   (the instant, the unrounded number), then the sort items, the manual order and autoNumber.
  * - singleSelect's group text is the bare choice name (as the worked example hashes
  *   `fldAAAAAAAAAAAAAAAA_light`); multiple select, attachments and every other multi-valued cell
- *   use their JSON text; a number is rounded half away from zero to the field's precision and
+ *   use their JSON text (the items of a multi-valued number or date as stored, neither rounded nor
+ *   formatted); a number is rounded half away from zero to the field's precision and
  *   written as the shortest number text (`1.5`, not `1.50`); a number field without formatting
  *   uses precision 2, rating and autoNumber are not rounded.
  * - A date field's group text is `YYYY-MM-DD`, or `YYYY-MM-DD HH:mm` (24-hour) when the field
@@ -30,7 +31,7 @@
  */
 import { canonicalTimeZone, type DateFormatting, wallClockAt } from '#shared/core/format.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
-import type { Field, StoredCell } from '#shared/fields/types.ts';
+import type { Field, QueryValueClass, StoredCell } from '#shared/fields/types.ts';
 import { isEmptyCell } from './sort.ts';
 import type { GroupPoint, HeaderRef, QueryContext } from './types.ts';
 
@@ -119,11 +120,16 @@ const userRef = (value: unknown): { id: string; title: string } | null => {
   return typeof id === 'string' ? { id, title: typeof title === 'string' ? title : '' } : null;
 };
 
+/** The value classes whose multi-valued cells (formula, rollup, lookup results) group by JSON text. */
+const SCALAR_CLASSES: readonly QueryValueClass[] = ['text', 'number', 'boolean', 'dateTime'];
+
 /** The group text and header value of a field's cells (section 4 steps 1 and 5). */
 export const groupValueOf = (field: Field, ctx: QueryContext): GroupValueOf => {
   const json = (cell: StoredCell | undefined) => (isEmptyCell(cell) ? null : JSON.stringify(cell));
   const same = (cell: StoredCell | undefined) => (isEmptyCell(cell) ? null : (cell as unknown));
   const query = fieldQuery(field);
+  // a multi-valued cell of a scalar class groups by its JSON text (computed.md 7)
+  if (query.isMultiple && SCALAR_CLASSES.includes(query.valueClass)) return { text: json, value: same };
   switch (query.valueClass) {
     case 'number': {
       const precision = precisionOf(field, query);
@@ -176,8 +182,7 @@ export const groupValueOf = (field: Field, ctx: QueryContext): GroupValueOf => {
       };
     }
     case 'select':
-      // a looked-up single select holds a list, so it groups as a multiple select
-      if (query.isMultiple || field.isLookup) return { text: json, value: same };
+      if (query.isMultiple) return { text: json, value: same };
       return {
         text: (cell) => (isEmptyCell(cell) ? null : typeof cell === 'string' ? cell : JSON.stringify(cell)),
         value: same,

@@ -63,11 +63,10 @@ export const searchFieldIds = (
 
 /**
  * The characters a field's text rendering can hold (lower-cased), or undefined when it may hold
- * anything (its kind says; a lookup's list may hold anything). Only used to skip fields that
- * cannot match, so it must never leave a character out.
+ * anything (its query facts say; a lookup's list may hold anything). Only used to skip fields
+ * that cannot match, so it must never leave a character out.
  */
-const alphabetOf = (field: Field, query: FieldQuery): string | undefined =>
-  field.isLookup ? undefined : query.textAlphabet();
+const alphabetOf = (query: FieldQuery): string | undefined => query.textAlphabet();
 
 const canHold = (alphabet: string | undefined, needle: string): boolean => {
   if (alphabet === undefined) return true;
@@ -104,10 +103,11 @@ const cellTestOf = (
   contains: (text: string) => boolean,
   readCtx: ReadContext,
 ): CellTest | undefined => {
-  if (!canHold(alphabetOf(field, query), needle)) return undefined;
+  if (!canHold(alphabetOf(query), needle)) return undefined;
   const toText = query.toText;
   const render = (cell: StoredCell): boolean => contains(toText(cell, field, readCtx));
   const itemwise = !needle.includes(',') && !needle.includes('"') && !needle.startsWith(' ');
+  // a lookup renders item by item as the type it looks up (`lookupToText`)
   if (field.isLookup) return (cell) => !isEmptyCell(cell) && render(cell as StoredCell);
   switch (query.valueClass) {
     case 'text':

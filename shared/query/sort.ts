@@ -17,9 +17,10 @@
  * How a field's cells compare follows the value class its kind declares (`FieldKind.query`).
  *
  * Decisions where the contract is silent: a select name that is not (or no longer) a choice sorts
- * after every choice, by name; attachments sort by their first file name then count; cells of
- * types without their own rule (formula, rollup, lookups) sort by their `cellValueType`, lists by
- * their first element then length; link ids whose record has no title (deleted) are ignored.
+ * after every choice, by name; attachments sort by their first file name then count; formula and
+ * rollup cells sort by their `cellValueType`, lookups as the type they look up (computed.md 7),
+ * lists by their first element (a number as a number) then length; link ids whose record has no
+ * title (deleted) are ignored.
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
@@ -170,7 +171,7 @@ const keyWriterOf = (field: Field, ctx: QueryContext): KeyWriter => {
       return (cell, i, col) => {
         const v = Array.isArray(cell) ? cell[0] : cell;
         col.a[i] = v === true || v === 'true' || v === 1 ? 1 : null;
-        col.b[i] = 0;
+        col.b[i] = Array.isArray(cell) ? cell.length : 0;
         col.c[i] = '';
       };
     case 'select': {

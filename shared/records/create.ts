@@ -7,13 +7,12 @@ import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
-import { applyDefaults, assertNotNull } from './cells.ts';
-import { computeFormulas } from './computed.ts';
+import { applyDefaults, assertNotNull, type CellChanges } from './cells.ts';
 import { allocateAutoNumbers } from './context.ts';
 import { convertWrite } from './convert-write.ts';
 import { assertBatchSize, assertRecordFits } from './limits.ts';
 import { newRecordItem, type RecordItem, recordNumberItem } from './model.ts';
-import { sharedWriteSteps } from './pipeline.ts';
+import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
 
@@ -76,10 +75,20 @@ export const createRecords = async (
       now,
     }),
   );
-  // Formulas over the new cells, stored with the record (and counted in its size).
-  const computed = await computeFormulas(schema, items, ctx.now);
+  // Computed cells of the new records (stored with them, counted in their size), and of the
+  // records elsewhere that their links reach.
+  const computed = await followComputed(
+    schema,
+    items.map((item, i) => ({
+      item,
+      original: undefined,
+      changed: new Set((cells[i] as CellChanges).keys()),
+    })),
+    links,
+    ctx.now,
+  );
   items.forEach((item, i) => {
-    for (const [fieldId, value] of computed.get(item.id) ?? []) cells[i]?.set(fieldId, value);
+    for (const [fieldId, value] of computed.own.get(item.id) ?? []) cells[i]?.set(fieldId, value);
   });
   // Sizes once the cells are final: defaults filled, typecast done, self-link other sides joined.
   const fieldOf = (id: string) => fields.find((f) => f.id === id);
@@ -109,7 +118,7 @@ export const createRecords = async (
     }),
     ...placed.steps,
     ...unique,
-    ...links,
+    ...computed.steps,
     ...cellTagSteps(
       {
         schema,

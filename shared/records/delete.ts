@@ -5,7 +5,7 @@ import { keys } from '#shared/db/keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { type RecordItem, recordNumberItem } from './model.ts';
-import { sharedWriteSteps } from './pipeline.ts';
+import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { orderEntryKey } from './placement.ts';
 import { loadRecords } from './update.ts';
 
@@ -37,6 +37,12 @@ export const deleteRecords = async (
     })),
     [],
   );
+  const computed = await followComputed(
+    schema,
+    items.map((item) => ({ item, original: item, deleted: true, changed: new Set<string>() })),
+    links,
+    new Date(),
+  );
   const steps: Step[] = [
     ...items.flatMap((item): Step[] => [
       {
@@ -60,7 +66,7 @@ export const deleteRecords = async (
       }),
     ]),
     ...claims,
-    ...links,
+    ...computed.steps,
   ];
   await commitSteps(tableId, steps, () =>
     expectedVersion === undefined

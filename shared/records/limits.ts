@@ -24,7 +24,7 @@ export const assertBatchSize = (count: number): void => {
 export const MAX_RECORD_BYTES = 256 * 1024;
 
 /** True for an attribute of a record item that holds a cell (cells are named by field id). */
-const isCellAttribute = (name: string) => name.startsWith('fld');
+export const isCellAttribute = (name: string) => name.startsWith('fld');
 
 /** The cells of a stored record item, by field id. */
 export const cellsOfItem = (item: Record<string, unknown>): [string, unknown][] =>

@@ -1,14 +1,12 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { getItems, type Item, queryAll } from '#shared/db/client.ts';
-import type { Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { noteRead, readEarlier } from '#shared/db/request-scope.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import { cellBytes } from '#shared/fields/size.ts';
 import type { Field, ReadContext } from '#shared/fields/types.ts';
 import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
 import { loadForeignSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
-import { assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
+import { isCellAttribute } from './limits.ts';
 import { cellOf, NO_LINKS, type RecordItem } from './model.ts';
 
 const idsOf = (v: unknown): string[] =>
@@ -23,9 +21,21 @@ export interface LinkWrite {
   titles?: Map<string, string[]>;
 }
 
-/** The steps that keep the other side of every changed link in step, and the resolved cells. */
+/**
+ * A record of any table whose link cells a write changes as the other side of its links (the
+ * symmetric cell of a foreign record, or the cell of a record that loses a one-to-x link):
+ * `item` is its state after the write, `original` as read, `changed` the cells that differ.
+ */
+export interface Touched {
+  tableId: string;
+  item: RecordItem;
+  original: RecordItem;
+  changed: Set<string>;
+}
+
+/** The records of other tables (or this one) whose link cells follow a write's links. */
 export interface LinkResolution {
-  steps: Step[];
+  touched: Touched[];
 }
 
 const MAX_TITLE_SCAN = 100_000;
@@ -68,7 +78,7 @@ export const resolveLinks = async (
 ): Promise<LinkResolution> => {
   const tableId = schema.table.id;
   const linkFields = fields.filter((f) => f.type === 'link' && writes.some((w) => w.cells.has(f.id)));
-  if (linkFields.length === 0) return { steps: [] };
+  if (linkFields.length === 0) return { touched: [] };
   // Touched records of any table, keyed `table/record`, loaded once; changes apply to these copies.
   const working = new Map<string, RecordItem>();
   const changedKeys = new Set<string>();
@@ -169,15 +179,15 @@ export const resolveLinks = async (
       }
     }
   }
-  const steps: Step[] = [];
+  const touched: Touched[] = [];
   for (const key of changedKeys) {
     const item = working.get(key) as RecordItem;
     const [t, r] = key.split('/') as [string, string];
+    const original = originals.get(item) ?? item;
     if (t === tableId && inBatch.has(r)) {
       // A self-link's other side on a record of the batch: one write per item, so it joins that
       // record's own cells (a cell the caller wrote explicitly keeps the caller's value).
       const w = inBatch.get(r) as LinkWrite;
-      const original = originals.get(item) ?? item;
       for (const f of fields)
         if (
           f.type === 'link' &&
@@ -187,16 +197,14 @@ export const resolveLinks = async (
           w.cells.set(f.id, idsOf(item[f.id]).length ? idsOf(item[f.id]) : undefined);
       continue;
     }
-    // A symmetric cell grows with every record linked to it: it must still fit its record.
-    const was = new Map(cellsOfItem(originals.get(item) ?? item));
-    const after = cellsOfItem(item);
-    assertRecordFits(`Record ${r} of table ${t}`, after, (id) => fieldsById.get(id), {
-      written: new Set(after.filter(([id, v]) => cellBytes(v) > cellBytes(was.get(id))).map(([id]) => id)),
-      bytesBefore: cellsBytes(was),
-    });
-    steps.push(versionedPut(item));
+    const changed = new Set(
+      Object.keys({ ...item, ...original }).filter(
+        (name) => isCellAttribute(name) && JSON.stringify(item[name]) !== JSON.stringify(original[name]),
+      ),
+    );
+    touched.push({ tableId: t, item, original, changed });
   }
-  return { steps };
+  return { touched };
 };
 
 const originals = new WeakMap<RecordItem, RecordItem>();
@@ -205,16 +213,6 @@ const setCell = (item: RecordItem, fieldId: string, ids: string[]) => {
   if (!originals.has(item)) originals.set(item, structuredClone(item));
   if (ids.length) item[fieldId] = ids;
   else delete item[fieldId];
-};
-
-/** Writes a record copy back if nobody changed it since it was read; undo puts the original back. */
-const versionedPut = (item: RecordItem): Step => {
-  const original = originals.get(item) ?? item;
-  const next = { ...item, version: original.version + 1 };
-  return {
-    op: { put: next, condition: 'version = :v', values: { ':v': original.version } },
-    undo: { put: original },
-  };
 };
 
 /** Primary field types whose value a write of a link's other side changes. */

@@ -1,5 +1,6 @@
 import type { Item } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { lookupToJson, lookupToText } from '#shared/fields/lookup-cells.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field, ReadContext, StoredCell, UserRef } from '#shared/fields/types.ts';
 import { type FieldKeyType, primaryField, type TableSchema } from '#shared/schema/schema.ts';
@@ -98,6 +99,19 @@ export const recordName = (item: RecordItem, schema: TableSchema, ctx: ReadConte
   return value === undefined ? '' : fieldKind(primary.type).toText(value, primary, ctx);
 };
 
+/** A stored cell as answered: JSON or text; a lookup item by item as its looked-up type. Pure. */
+export const renderCell = (
+  value: StoredCell,
+  field: Field,
+  cellFormat: 'json' | 'text',
+  ctx: ReadContext,
+): unknown => {
+  if (field.isLookup)
+    return cellFormat === 'text' ? lookupToText(value, field, ctx) : lookupToJson(value, field, ctx);
+  const kind = fieldKind(field.type);
+  return cellFormat === 'text' ? kind.toText(value, field, ctx) : kind.toJson(value, field, ctx);
+};
+
 /** The API record (fields.md, "The record"). Empty cells are left out. Pure. */
 export const toRecordOut = (
   item: RecordItem,
@@ -116,9 +130,7 @@ export const toRecordOut = (
     };
     const value = cellOf(item, field);
     if (value === undefined) continue;
-    const kind = fieldKind(field.type);
-    const out =
-      options.cellFormat === 'text' ? kind.toText(value, field, ctx) : kind.toJson(value, field, ctx);
+    const out = renderCell(value, field, options.cellFormat, ctx);
     if (out === undefined || out === null || out === '' || (Array.isArray(out) && out.length === 0)) continue;
     fields[key] = out;
   }

@@ -2,8 +2,9 @@ import { allInOrder } from '#shared/core/in-order.ts';
 import type { Step } from '#shared/db/commit.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
-import { type LinkWrite, resolveLinks } from './links.ts';
-import { cellOf } from './model.ts';
+import { type LinkResolution, type LinkWrite, resolveLinks } from './links.ts';
+import { cellOf, type RecordItem } from './model.ts';
+import { type Propagation, propagate } from './propagate.ts';
 import { type UniqueChange, uniqueSteps } from './unique.ts';
 
 /**
@@ -45,7 +46,7 @@ export const sharedWriteSteps = async <const T extends readonly unknown[]>(
   fields: readonly Field[],
   changes: RecordChange[],
   alongside: T,
-): Promise<{ links: Step[]; unique: Step[]; own: { -readonly [K in keyof T]: Awaited<T[K]> } }> => {
+): Promise<{ links: LinkResolution; unique: Step[]; own: { -readonly [K in keyof T]: Awaited<T[K]> } }> => {
   const tableId = schema.table.id;
   const claims = () => uniqueSteps(tableId, uniqueChanges(fields, changes));
   const afterLinks = fields.some((f) => f.unique && f.type === 'link');
@@ -55,8 +56,50 @@ export const sharedWriteSteps = async <const T extends readonly unknown[]>(
     ...alongside,
   ] as const);
   return {
-    links: links.steps,
+    links,
     unique: uniqueFirst ?? (await claims()),
     own: own as unknown as { -readonly [K in keyof T]: Awaited<T[K]> },
   };
+};
+
+/** One of the write's own records as the computed cells see it. */
+export interface OwnRecord {
+  /** As it will be stored (a deleted record: as it was). */
+  item: RecordItem;
+  /** As read; undefined for a new record. */
+  original: RecordItem | undefined;
+  deleted?: boolean;
+  /** The cells the write changed. */
+  changed: ReadonlySet<string>;
+}
+
+/**
+ * The computed cells a write changes, here and in every table that depends on what it changed
+ * (computed.md 6): the write's own records get their formulas (all of them: NOW() and
+ * LAST_MODIFIED_TIME() move with every write) and the lookups and rollups of changed links; the
+ * other sides of its links and every dependent record get conditional puts (`steps`).
+ */
+export const followComputed = (
+  schema: TableSchema,
+  own: readonly OwnRecord[],
+  links: LinkResolution,
+  now: Date,
+): Promise<Propagation> => {
+  const formulas = new Set(schema.fields.filter((f) => f.type === 'formula' && !f.isLookup).map((f) => f.id));
+  return propagate(
+    [
+      ...own.map((o) => ({
+        tableId: schema.table.id,
+        item: o.item,
+        original: o.original,
+        own: true,
+        deleted: o.deleted,
+        changed: o.changed,
+        compute: o.deleted ? undefined : formulas,
+      })),
+      ...links.touched.map((t) => ({ ...t, own: false })),
+    ],
+    now,
+    new Map([[schema.table.id, schema]]),
+  );
 };

@@ -11,15 +11,15 @@ import { getItems, type Item } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { isDerived } from '#shared/fields/dependencies.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
 import { assertNotNull, type CellChanges, isEmptyCell } from './cells.ts';
-import { computeFormulas } from './computed.ts';
 import { userRefOf } from './context.ts';
 import { convertWrite } from './convert-write.ts';
 import { assertBatchSize, assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
 import { etagOf, type RecordItem } from './model.ts';
-import { sharedWriteSteps } from './pipeline.ts';
+import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
 
@@ -116,7 +116,7 @@ export const updateRecords = async (
 ): Promise<RecordItem[]> => {
   // A record with formulas is written on the condition that nothing changed since it was read
   // (its formulas were computed from what was read); a concurrent write makes it read again.
-  const guarded = input.ifMatch === undefined && schema.fields.some((f) => f.type === 'formula');
+  const guarded = input.ifMatch === undefined && schema.fields.some(isDerived);
   for (let attempt = 1; ; attempt++) {
     try {
       return await updateOnce(
@@ -182,19 +182,24 @@ const updateOnce = async (
       }),
     ],
   );
-  // Formulas over each record as it will be stored: changed results are written with the cells.
+  // Computed cells of each record as it will be stored (written with its cells), and of the
+  // records elsewhere that depend on what changed.
   const now = ctx.now.toISOString();
-  const computed = await computeFormulas(
+  const computed = await followComputed(
     schema,
-    before.map((item, i) => ({
-      ...item,
-      ...Object.fromEntries(converted.changes[i] as CellChanges),
-      lastModifiedTime: now,
-    })),
+    before.map((item, i) => {
+      const cells = converted.changes[i] as CellChanges;
+      return {
+        item: { ...item, ...Object.fromEntries(cells), lastModifiedTime: now } as RecordItem,
+        original: item,
+        changed: new Set(cells.keys()),
+      };
+    }),
+    links,
     ctx.now,
   );
   before.forEach((item, i) => {
-    for (const [fieldId, value] of computed.get(item.id) ?? []) converted.changes[i]?.set(fieldId, value);
+    for (const [fieldId, value] of computed.own.get(item.id) ?? []) converted.changes[i]?.set(fieldId, value);
   });
   // The record as it would be stored must fit: its other cells count too.
   converted.changes.forEach((cells, i) => {
@@ -229,7 +234,7 @@ const updateOnce = async (
     }),
     ...placed.steps,
     ...unique,
-    ...links,
+    ...computed.steps,
     ...cellTagSteps(
       {
         schema,

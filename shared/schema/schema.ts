@@ -42,11 +42,25 @@ export interface View {
   lastModifiedTime: string;
 }
 
+/**
+ * A computed field (of this table or another) that reads this table's records through a link:
+ * when one of `inputs` changes in a record here, the records of `tableId` that link to it
+ * through `linkFieldId` recompute `fieldId`.
+ */
+export interface Dependent {
+  tableId: string;
+  fieldId: string;
+  linkFieldId: string;
+  inputs: string[];
+}
+
 /** A table's schema: its item, fields (creation order, primary first) and views (by order). */
 export interface TableSchema {
   table: Table;
   fields: Field[];
   views: View[];
+  /** Computed fields elsewhere that read this table (the cross-table part of the dependency graph). */
+  dependents: Dependent[];
   version: number;
   /** Each field's order number (fields keep it for life; new fields get the next one). */
   fieldOrder: Record<string, number>;
@@ -72,7 +86,17 @@ export const schemaFromItems = (items: Item[]): TableSchema => {
     .filter((i) => i.type === 'view')
     .map((i) => i.view as View)
     .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-  return { table, fields, views, version: table.schemaVersion, fieldOrder };
+  const dependents = items
+    .filter((i) => i.type === 'dependent')
+    .map(
+      (i): Dependent => ({
+        tableId: String(i.tableId),
+        fieldId: String(i.fieldId),
+        linkFieldId: String(i.linkFieldId),
+        inputs: Array.isArray(i.inputs) ? i.inputs.map(String) : [],
+      }),
+    );
+  return { table, fields, views, dependents, version: table.schemaVersion, fieldOrder };
 };
 
 /**
@@ -154,6 +178,13 @@ export const fieldItem = (tableId: string, field: Field, order: number): Item =>
   type: 'field',
   order,
   field,
+});
+
+/** The stored item of a dependent, in the schema partition of the table it reads. */
+export const dependentItem = (readTableId: string, dependent: Dependent): Item => ({
+  ...keys.dependent(readTableId, dependent.tableId, dependent.fieldId, dependent.linkFieldId),
+  type: 'dependent',
+  ...dependent,
 });
 
 /** The stored item of a view. */

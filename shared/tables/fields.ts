@@ -4,7 +4,8 @@ import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { choiceChanges, defineField, updateField as patchField } from '#shared/fields/define.ts';
-import { dependentsOf, sameTableInputs } from '#shared/fields/dependencies.ts';
+import { dependentsOf, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
+import type { ForeignFields } from '#shared/fields/lookup.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
@@ -23,6 +24,7 @@ import {
   viewItem,
 } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
+import { dependentOps } from './dependents.ts';
 
 const schemaConflict = () => new ConflictError('The table changed at the same time; retry');
 
@@ -55,6 +57,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
     existing: schema.fields,
     newChoiceId: () => newId('choice'),
     defaultName: await linkDefaultName(input),
+    foreign: await linkedFields(schema, input.lookupOptions),
   });
   const order = nextFieldOrder(schema);
   const { field, ops } =
@@ -74,11 +77,28 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
     [
       { put: fieldItem(tableId, field, order), condition: NOT_EXISTS },
       ...ops,
+      ...(await dependentOps(tableId, undefined, field, schema.fields, after.fields)),
       bumpSchemaOp(tableId, schema.version),
     ],
-    field.type === 'formula' ? await recomputeSteps(after, new Date()) : [],
+    isDerived(field) ? await recomputeSteps(after, new Set([field.id]), new Date()) : [],
   );
   return field;
+};
+
+/**
+ * The fields of the table a lookup or rollup reads, for `defineField`: loaded only when the
+ * link it names is a link of this table (a foreign table id is never read on the caller's word).
+ */
+const linkedFields = async (schema: TableSchema, lookupOptions: unknown): Promise<ForeignFields> => {
+  const linkFieldId = (lookupOptions as { linkFieldId?: unknown } | undefined)?.linkFieldId;
+  const link = schema.fields.find((f) => f.id === linkFieldId && f.type === 'link' && !f.isLookup);
+  const foreignTableId = link ? String(link.options.foreignTableId) : undefined;
+  const foreign =
+    foreignTableId && foreignTableId !== schema.table.id
+      ? await loadSchema(foreignTableId).catch(() => undefined)
+      : undefined;
+  return (id) =>
+    id === schema.table.id ? schema.fields : id === foreignTableId ? foreign?.fields : undefined;
 };
 
 /** A schema with other fields (a change about to be stored). */
@@ -134,20 +154,93 @@ const reinferDependents = (fields: Field[], fieldId: string): { fields: Field[];
   return { fields: current, changed };
 };
 
+/**
+ * Computed fields of other tables that a field's deletion breaks (computed.md 4, 6): lookups and
+ * rollups of it, and those that go through the other side of a deleted link. They get
+ * `hasError` and empty cells, in the same write.
+ */
+const brokenElsewhere = async (
+  schema: TableSchema,
+  field: Field,
+): Promise<{ ops: TransactOp[]; steps: Step[] }> => {
+  const targets = new Map<string, Set<string>>();
+  const add = (tableId: string, fieldId: string) =>
+    targets.set(tableId, (targets.get(tableId) ?? new Set()).add(fieldId));
+  for (const d of schema.dependents)
+    if (d.tableId !== schema.table.id && d.inputs.includes(field.id)) add(d.tableId, d.fieldId);
+  const sym = field.type === 'link' ? field.options.symmetricFieldId : undefined;
+  const foreignId = field.type === 'link' ? String(field.options.foreignTableId) : undefined;
+  if (typeof sym === 'string' && foreignId && foreignId !== schema.table.id) {
+    const foreign = await loadSchema(foreignId).catch(() => undefined);
+    for (const f of foreign?.fields ?? []) if (sameTableInputs(f).includes(sym)) add(foreignId, f.id);
+  }
+  const ops: TransactOp[] = [];
+  const steps: Step[] = [];
+  for (const [tableId, fieldIds] of targets) {
+    const there = await loadSchema(tableId).catch(() => undefined);
+    if (!there) continue;
+    const marked = there.fields.map((f) => (fieldIds.has(f.id) ? { ...f, hasError: true } : f));
+    for (const f of marked)
+      if (fieldIds.has(f.id)) ops.push({ put: fieldItem(tableId, f, there.fieldOrder[f.id] ?? 0) });
+    ops.push(bumpSchemaOp(tableId, there.version));
+    steps.push(...(await recomputeSteps(withFields(there, marked), fieldIds, new Date())));
+  }
+  return { ops, steps };
+};
+
+/** The operations with one version bump per table (one transaction may not update an item twice). */
+const distinctBumps = (ops: TransactOp[]): TransactOp[] => {
+  const seen = new Set<string>();
+  return ops.filter((op) => {
+    if (!('update' in op) || !op.update.update.startsWith('SET schemaVersion')) return true;
+    const key = JSON.stringify(op.update.key);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
 /** The formulas that read `fieldId`, marked broken (computed.md 6: field delete). */
 const brokenBy = (schema: TableSchema, fieldId: string): Field[] =>
   schema.fields
     .filter((f) => f.id !== fieldId && sameTableInputs(f).includes(fieldId))
     .map((f) => ({ ...f, hasError: true }));
 
+/**
+ * A lookup's or rollup's create body rebuilt from the stored field and a PATCH (a PATCH of its
+ * options acts as a convert keeping the type, computed.md 8): the id, names and flags kept.
+ */
+const redefinition = (current: Field, patch: Record<string, unknown>): Record<string, unknown> => {
+  const display = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).filter(([k]) => k === 'formatting' || k === 'showAs'));
+  const patched = (patch.options ?? {}) as Record<string, unknown>;
+  return {
+    id: current.id,
+    type: current.type,
+    name: patch.name ?? current.name,
+    dbFieldName: patch.dbFieldName ?? current.dbFieldName,
+    description: 'description' in patch ? patch.description : current.description,
+    ...(current.isLookup ? { isLookup: true } : {}),
+    lookupOptions: patch.lookupOptions ?? current.lookupOptions,
+    options: current.isLookup
+      ? { ...display(current.options), ...display(patched) }
+      : { ...current.options, ...patched },
+  };
+};
+
 /** Changes a field's name, description, dbFieldName or options. */
 export const updateField = async (schema: TableSchema, fieldId: string, patch: Record<string, unknown>) => {
   const tableId = schema.table.id;
   const current = findField(schema, fieldId);
-  const field = patchField(current, patch, {
-    existing: schema.fields.filter((f) => f.id !== fieldId),
-    newChoiceId: () => newId('choice'),
-  });
+  const others = schema.fields.filter((f) => f.id !== fieldId);
+  const field =
+    current.isLookup || current.type === 'rollup'
+      ? defineField(redefinition(current, patch), {
+          existing: others,
+          foreign: await linkedFields(schema, patch.lookupOptions ?? current.lookupOptions),
+        })
+      : patchField(current, patch, { existing: others, newChoiceId: () => newId('choice') });
+  if (current.isPrimary) field.isPrimary = true;
   const order = schema.fieldOrder[fieldId] ?? nextFieldOrder(schema);
   // formulas reading the field re-infer their type (their display options follow it)
   const reinferred = reinferDependents(
@@ -156,17 +249,20 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   );
   const after = withFields(schema, reinferred.fields);
   // formula cells follow a changed expression, or a changed field they read
-  const recompute =
-    JSON.stringify(current.options) !== JSON.stringify(field.options) &&
-    (field.type === 'formula' || dependentsOf(after.fields, new Set([fieldId])).length > 0);
+  const recompute = JSON.stringify(current.options) !== JSON.stringify(field.options);
+  const toCompute = new Set([
+    ...(isDerived(field) ? [field.id] : []),
+    ...dependentsOf(after.fields, new Set([fieldId])).map((f) => f.id),
+  ]);
   await commitSchemaChange(
     tableId,
     [
       { put: fieldItem(tableId, field, order), condition: EXISTS },
       ...reinferred.changed.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
+      ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
       bumpSchemaOp(tableId, schema.version),
     ],
-    recompute ? await recomputeSteps(after, new Date()) : [],
+    recompute ? await recomputeSteps(after, toCompute, new Date()) : [],
   );
   // cells hold choice names: renamed and removed choices are rewritten in the records
   if (field.type === 'singleSelect' || field.type === 'multipleSelect')
@@ -212,6 +308,7 @@ export const deleteField = async (schema: TableSchema, fieldId: string) => {
   if (field.isPrimary)
     throw new ForbiddenError(`Field ${fieldId} is the primary field and cannot be deleted`);
   const broken = brokenBy(schema, fieldId);
+  const elsewhere = await brokenElsewhere(schema, field);
   const after = withFields(
     schema,
     schema.fields.filter((f) => f.id !== fieldId).map((f) => broken.find((b) => b.id === f.id) ?? f),
@@ -220,11 +317,16 @@ export const deleteField = async (schema: TableSchema, fieldId: string) => {
     { delete: keys.field(tableId, fieldId), condition: EXISTS },
     ...broken.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
     ...(await symmetricDeleteOps(field, tableId)),
+    ...(await dependentOps(tableId, field, undefined, schema.fields, after.fields)),
+    ...elsewhere.ops,
     ...schema.views
       .filter((v) => mentions(v, fieldId))
       .map((v) => ({ put: viewItem(tableId, withoutField(v, fieldId)) })),
     bumpSchemaOp(tableId, schema.version),
   ];
-  await commitSchemaChange(tableId, ops, broken.length ? await recomputeSteps(after, new Date()) : []);
+  await commitSchemaChange(tableId, distinctBumps(ops), [
+    ...(await recomputeSteps(after, new Set(broken.map((f) => f.id)), new Date())),
+    ...elsewhere.steps,
+  ]);
   return field;
 };

@@ -354,11 +354,15 @@ describe('POST /table/{tableId}/field', () => {
 
   it.each([
     [
-      'rollup',
+      'a rollup without lookupOptions',
       { type: 'rollup', options: { expression: 'sum({values})' } },
-      'Field type rollup is not supported yet',
+      'lookupOptions is required',
     ],
-    ['a lookup', { type: 'singleLineText', isLookup: true }, 'Lookup fields are not supported yet'],
+    [
+      'a lookup without lookupOptions',
+      { type: 'singleLineText', isLookup: true },
+      'lookupOptions is required when isLookup is true.',
+    ],
     ['an unknown type', { type: 'barcode' }, /^Unknown field type "barcode"/],
     ['no type', { name: 'X' }, 'type is required'],
     ['a rating over 10', { type: 'rating', options: { max: 11 } }, /max must be an integer from 1 to 10/],

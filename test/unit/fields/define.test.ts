@@ -116,9 +116,34 @@ describe('defineField', () => {
       expect.stringMatching(/^Unknown field type "button"; expected one of /),
     ],
     [
-      'rollup',
+      'a rollup without lookupOptions',
       { type: 'rollup', options: { expression: 'sum({values})' } },
-      'Field type rollup is not supported yet',
+      'lookupOptions is required',
+    ],
+    [
+      'a rollup without options',
+      {
+        type: 'rollup',
+        lookupOptions: { foreignTableId: 'tblX', linkFieldId: 'fldX', lookupFieldId: 'fldY' },
+      },
+      'rollup field options is required',
+    ],
+    [
+      'lookupOptions on a plain field',
+      {
+        type: 'number',
+        lookupOptions: { foreignTableId: 'tblX', linkFieldId: 'fldX', lookupFieldId: 'fldY' },
+      },
+      'lookupOptions is not allowed when isLookup is not true.',
+    ],
+    [
+      'a lookup through a field that is not a link of the table',
+      {
+        type: 'number',
+        isLookup: true,
+        lookupOptions: { foreignTableId: 'tblX', linkFieldId: 'fldNOPE', lookupFieldId: 'fldY' },
+      },
+      'linkFieldId fldNOPE is invalid',
     ],
     [
       'a formula without expression',
@@ -151,7 +176,11 @@ describe('defineField', () => {
       'A createdTime field is computed and cannot be notNull or unique',
     ],
     ['a second primary field', { type: 'number', isPrimary: true }, 'The table already has a primary field'],
-    ['a lookup', { type: 'number', isLookup: true }, 'Lookup fields are not supported yet'],
+    [
+      'a lookup without lookupOptions',
+      { type: 'number', isLookup: true },
+      'lookupOptions is required when isLookup is true.',
+    ],
     [
       'bad options',
       { type: 'rating', options: { max: 20 } },

@@ -1,0 +1,63 @@
+/**
+ * The cross-table part of the dependency graph (computed.md 6), kept with the schema: a computed
+ * field that reads another table through a link is registered in that table's schema partition
+ * (`Dependent` items), so a write there knows what to recompute without reading anything else.
+ */
+import type { TransactOp } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { foreignInputs } from '#shared/fields/dependencies.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { bumpSchemaOp, type Dependent, dependentItem, loadSchema } from '#shared/schema/schema.ts';
+
+const entriesOf = (tableId: string, field: Field | undefined, fields: readonly Field[]) =>
+  field
+    ? foreignInputs(field, fields).map((reach) => ({
+        readTableId: reach.readTableId,
+        dependent: {
+          tableId,
+          fieldId: field.id,
+          linkFieldId: reach.linkFieldId,
+          inputs: reach.inputs,
+        } satisfies Dependent,
+      }))
+    : [];
+
+/**
+ * The operations that move a field's registrations from what `before` read to what `after`
+ * reads (either may be undefined: a field created or deleted), bumping the schema version of
+ * every other table whose registrations change (their cached schemas reload). The table's own
+ * version is the caller's to bump.
+ */
+export const dependentOps = async (
+  tableId: string,
+  before: Field | undefined,
+  after: Field | undefined,
+  fieldsBefore: readonly Field[],
+  fieldsAfter: readonly Field[],
+): Promise<TransactOp[]> => {
+  const old = entriesOf(tableId, before, fieldsBefore);
+  const next = entriesOf(tableId, after, fieldsAfter);
+  const sameEntry = (a: (typeof old)[number], b: (typeof old)[number]) =>
+    a.readTableId === b.readTableId && JSON.stringify(a.dependent) === JSON.stringify(b.dependent);
+  const removed = old.filter((o) => !next.some((n) => sameEntry(n, o)));
+  const added = next.filter((n) => !old.some((o) => sameEntry(n, o)));
+  const ops: TransactOp[] = [
+    ...removed
+      .filter(
+        (r) =>
+          !added.some(
+            (a) => a.readTableId === r.readTableId && a.dependent.linkFieldId === r.dependent.linkFieldId,
+          ),
+      )
+      .map((r) => ({
+        delete: keys.dependent(r.readTableId, tableId, r.dependent.fieldId, r.dependent.linkFieldId),
+      })),
+    ...added.map((a) => ({ put: dependentItem(a.readTableId, a.dependent) })),
+  ];
+  const touched = new Set([...removed, ...added].map((e) => e.readTableId).filter((id) => id !== tableId));
+  for (const readTableId of touched) {
+    const schema = await loadSchema(readTableId).catch(() => undefined);
+    if (schema) ops.push(bumpSchemaOp(readTableId, schema.version));
+  }
+  return ops;
+};
