@@ -3,9 +3,11 @@
  * field that reads another table through a link is registered in that table's schema partition
  * (`Dependent` items), so a write there knows what to recompute without reading anything else.
  */
+
+import { ValidationError } from '#shared/core/errors.ts';
 import type { TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { foreignInputs } from '#shared/fields/dependencies.ts';
+import { CYCLE_MESSAGE, foreignInputs, sameTableInputs } from '#shared/fields/dependencies.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { bumpSchemaOp, type Dependent, dependentItem, loadSchema } from '#shared/schema/schema.ts';
 
@@ -60,4 +62,42 @@ export const dependentOps = async (
     if (schema) ops.push(bumpSchemaOp(readTableId, schema.version));
   }
   return ops;
+};
+
+/**
+ * Refuses a computed field that would read itself through other tables (computed.md 6: a cycle
+ * is a 400 `field reference has cycle`, naming it). Follows what `field` reads, across links,
+ * with `fields` as its table's fields once the change lands; other tables as stored.
+ */
+export const assertNoCrossTableCycle = async (
+  tableId: string,
+  fields: readonly Field[],
+  field: Field,
+): Promise<void> => {
+  const schemas = new Map<string, readonly Field[] | undefined>([[tableId, fields]]);
+  const fieldsOf = async (id: string) => {
+    if (!schemas.has(id)) schemas.set(id, (await loadSchema(id).catch(() => undefined))?.fields);
+    return schemas.get(id);
+  };
+  const done = new Set<string>();
+  const visit = async (at: string, f: Field, path: string[]): Promise<void> => {
+    const node = `${at}/${f.id}`;
+    if (path.length > 0 && at === tableId && f.id === field.id)
+      throw new ValidationError(`${CYCLE_MESSAGE}: ${[...path, f.name].join(' → ')}`);
+    if (done.has(node)) return;
+    done.add(node);
+    const here = (await fieldsOf(at)) ?? [];
+    for (const id of sameTableInputs(f)) {
+      const input = here.find((x) => x.id === id);
+      if (input) await visit(at, input, [...path, f.name]);
+    }
+    for (const reach of foreignInputs(f, here)) {
+      const there = (await fieldsOf(reach.readTableId)) ?? [];
+      for (const id of reach.inputs) {
+        const input = there.find((x) => x.id === id);
+        if (input) await visit(reach.readTableId, input, [...path, f.name]);
+      }
+    }
+  };
+  await visit(tableId, field, []);
 };

@@ -24,7 +24,7 @@ import {
   viewItem,
 } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
-import { dependentOps } from './dependents.ts';
+import { assertNoCrossTableCycle, dependentOps } from './dependents.ts';
 
 const schemaConflict = () => new ConflictError('The table changed at the same time; retry');
 
@@ -248,6 +248,7 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
     fieldId,
   );
   const after = withFields(schema, reinferred.fields);
+  await assertNoCrossTableCycle(tableId, after.fields, field);
   // formula cells follow a changed expression, or a changed field they read
   const recompute = JSON.stringify(current.options) !== JSON.stringify(field.options);
   const toCompute = new Set([
