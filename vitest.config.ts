@@ -35,6 +35,18 @@ export default defineConfig({
       },
       {
         test: {
+          // Teable's own client (@teable/openapi) against the local server
+          name: 'compat',
+          include: ['test/compat/**/*.test.ts'],
+          globalSetup: ['test/support/dynamodb-global-setup.ts'],
+          setupFiles: ['test/support/in-process-purges.ts'],
+          env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/dynamodb-global-setup.ts'],

@@ -94,6 +94,8 @@ export const propagate = async (
   const tracked = new Map<string, Tracked>();
   const foreign = new Map<string, RecordItem | null>();
   const compiled = new Map<string, Compiled>();
+  // one-way links: the linking table read once per call, as a map from linked id to holders
+  const reverse = new Map<string, Promise<Map<string, string[]>>>();
   let reads = 0;
 
   for (const seed of seeds) {
@@ -148,11 +150,12 @@ export const propagate = async (
         for (const f of schema.fields)
           if (isDerived(f) && sameTableInputs(f).some((id) => fresh.has(id))) t.pending.add(f.id);
       for (const d of schema.dependents) {
-        if (!d.inputs.some((id) => fresh.has(id))) continue;
+        // a new record is linked from nothing yet but its own link cells' other sides (seeds)
+        if (!t.original || !d.inputs.some((id) => fresh.has(id))) continue;
         const there = await schemaOf(d.tableId).catch(() => undefined);
         const link = there?.fields.find((f) => f.id === d.linkFieldId);
         if (!there || !link || !there.fields.some((f) => f.id === d.fieldId)) continue; // gone since
-        for (const id of await holdersOf(link, d.tableId, t))
+        for (const id of await holdersOf(link, d.tableId, t, reverse))
           holders.push({ ref: refOf(d.tableId, id), fieldId: d.fieldId });
       }
     }
@@ -234,13 +237,29 @@ export const propagate = async (
 
 /**
  * The records of `tableId` whose link field `link` holds a record `t` (before or after the write):
- * the other side's cell when the link is two-way; one query of the table for a one-way link.
+ * the other side's cell when the link is two-way. A one-way link has no other side: its table is
+ * read once per call (id and link cell only) into `reverse`, a map from linked id to holders.
  */
-const holdersOf = async (link: Field, tableId: string, t: Tracked): Promise<string[]> => {
+const holdersOf = async (
+  link: Field,
+  tableId: string,
+  t: Tracked,
+  reverse: Map<string, Promise<Map<string, string[]>>>,
+): Promise<string[]> => {
   const sym = link.options.symmetricFieldId;
   if (typeof sym === 'string') return [...new Set([...idsOf(t.item[sym]), ...idsOf(t.original?.[sym])])];
-  const items = await queryAll({ ...keys.recordsOf(tableId), projection: ['id', link.id] });
-  return items.filter((i) => idsOf(i[link.id]).includes(t.item.id)).map((i) => String(i.id));
+  const key = `${tableId}/${link.id}`;
+  if (!reverse.has(key))
+    reverse.set(
+      key,
+      queryAll({ ...keys.recordsOf(tableId), projection: ['id', link.id] }).then((items) => {
+        const map = new Map<string, string[]>();
+        for (const item of items)
+          for (const id of idsOf(item[link.id])) map.set(id, [...(map.get(id) ?? []), String(item.id)]);
+        return map;
+      }),
+    );
+  return (await reverse.get(key))?.get(t.item.id) ?? [];
 };
 
 /** The titles of records a link formula reads (the foreign primary field's text). */

@@ -101,3 +101,15 @@ export const assertNoCrossTableCycle = async (
   };
   await visit(tableId, field, []);
 };
+
+/** The operations with one version bump per table (one transaction may not update an item twice). */
+export const distinctBumps = (ops: TransactOp[]): TransactOp[] => {
+  const seen = new Set<string>();
+  return ops.filter((op) => {
+    if (!('update' in op) || !op.update.update.startsWith('SET schemaVersion')) return true;
+    const key = JSON.stringify(op.update.key);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};

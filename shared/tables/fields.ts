@@ -24,7 +24,7 @@ import {
   viewItem,
 } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
-import { assertNoCrossTableCycle, dependentOps } from './dependents.ts';
+import { assertNoCrossTableCycle, dependentOps, distinctBumps } from './dependents.ts';
 
 const schemaConflict = () => new ConflictError('The table changed at the same time; retry');
 
@@ -186,18 +186,6 @@ const brokenElsewhere = async (
     steps.push(...(await recomputeSteps(withFields(there, marked), fieldIds, new Date())));
   }
   return { ops, steps };
-};
-
-/** The operations with one version bump per table (one transaction may not update an item twice). */
-const distinctBumps = (ops: TransactOp[]): TransactOp[] => {
-  const seen = new Set<string>();
-  return ops.filter((op) => {
-    if (!('update' in op) || !op.update.update.startsWith('SET schemaVersion')) return true;
-    const key = JSON.stringify(op.update.key);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 };
 
 /** The formulas that read `fieldId`, marked broken (computed.md 6: field delete). */

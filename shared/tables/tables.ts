@@ -35,6 +35,7 @@ import {
   viewItem,
 } from '#shared/schema/schema.ts';
 import { defineView, toViewOut, type ViewInput } from '#shared/schema/views.ts';
+import { dependentOps, distinctBumps } from './dependents.ts';
 
 export const DEFAULT_TABLE_NAME = 'Table';
 /** Fields and views one create call may define: they are written in one transaction with the table. */
@@ -145,15 +146,20 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     createdBy: principal.userId,
     lastModifiedTime: now.toISOString(),
   };
-  const ops: TransactOp[] = [
+  // computed fields that read linked tables register there (a formula over a link's titles)
+  const dependents = (
+    await Promise.all(fields.map((f) => dependentOps(tableId, undefined, f, fields, fields)))
+  ).flat();
+  const ops: TransactOp[] = distinctBumps([
     { put: toTableItem(table), condition: tableConditions.notExists },
     { put: toTableRefItem(table) },
     ...fields.map((f, i) => ({ put: fieldItem(tableId, f, i) })),
     ...views.map((v) => ({ put: viewItem(tableId, v) })),
     ...foreignOps,
+    ...dependents,
     nodeOp,
     { check: keys.base(baseId), condition: LIVE },
-  ];
+  ]);
   if (ops.length > 100) throw new ValidationError('Too many fields and views for one create call');
   await transact(ops, (i) =>
     i === ops.length - 1

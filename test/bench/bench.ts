@@ -19,6 +19,20 @@ const root = new URL('../../', import.meta.url).pathname;
 const outDir = join(root, '.bench');
 const RUNS = 20;
 
+/**
+ * Sections: `BENCH_ONLY=computed,listing` prints only those, `BENCH_SKIP=bundles,purge` leaves
+ * those out. Names: bundles, requests, records, listing, organizations, context-menu, nodes,
+ * purge, computed.
+ */
+const sectionList = (name: string) =>
+  (process.env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+const ONLY = sectionList('BENCH_ONLY');
+const SKIP = sectionList('BENCH_SKIP');
+const wanted = (section: string) => (ONLY.length === 0 || ONLY.includes(section)) && !SKIP.includes(section);
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? 0;
@@ -120,51 +134,66 @@ const requests = async () => {
       );
     };
 
-    console.log('\n## Requests (warm, DynamoDB Local on loopback; capacity as DynamoDB Local reports it)\n');
-    console.log('Table: 2 users, 16 spaces, 15 notifications for the second user.\n');
-    console.log(
-      '| request | status | DynamoDB calls | sequential round trips | RCU | WCU | handler time (median) | calls |',
-    );
-    console.log('|---|---:|---:|---:|---:|---:|---:|---|');
-    await measure('GET /auth/user/me (goal 1 round trip)', () =>
-      call('get-current-user', { token: owner.auth }),
-    );
-    await measure('POST /space with a name (goal ≤ 2)', () =>
-      call('create-space', { token: owner.auth, body: { name: 'N' } }),
-    );
-    await measure(
-      'POST /space default name (goal ≤ 2)',
-      () => call('create-space', { token: owner.auth, body: {} }),
-      5,
-    );
-    await measure('GET /notifications/unread-count (goal 1, no scan)', () =>
-      call('count-unread-notifications', { token: other.auth }),
-    );
-    await measure('GET /notifications (page of 10)', () => call('list-notifications', { token: other.auth }));
-    await measure('GET /space', () => call('list-spaces', { token: other.auth }));
-    await measure('GET /space/{id}', () =>
-      call('get-space', { token: owner.auth, params: { spaceId: space } }),
-    );
-    await measure('GET /space/{id}/collaborators', () =>
-      call('list-collaborators', { token: owner.auth, params: { spaceId: space } }),
-    );
-    await measure('GET /auth/temp-token', () => call('create-temp-token', { token: owner.auth }));
-    await measure(
-      'PATCH /notifications/read-all (15 unread)',
-      () => call('mark-all-notifications-read', { token: other.auth }),
-      1,
-      0,
-    );
-    await records(owner.auth, measure);
+    if (wanted('requests')) {
+      console.log(
+        '\n## Requests (warm, DynamoDB Local on loopback; capacity as DynamoDB Local reports it)\n',
+      );
+      console.log('Table: 2 users, 16 spaces, 15 notifications for the second user.\n');
+      console.log(
+        '| request | status | DynamoDB calls | sequential round trips | RCU | WCU | handler time (median) | calls |',
+      );
+      console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+      await measure('GET /auth/user/me (goal 1 round trip)', () =>
+        call('get-current-user', { token: owner.auth }),
+      );
+      await measure('POST /space with a name (goal ≤ 2)', () =>
+        call('create-space', { token: owner.auth, body: { name: 'N' } }),
+      );
+      await measure(
+        'POST /space default name (goal ≤ 2)',
+        () => call('create-space', { token: owner.auth, body: {} }),
+        5,
+      );
+      await measure('GET /notifications/unread-count (goal 1, no scan)', () =>
+        call('count-unread-notifications', { token: other.auth }),
+      );
+      await measure('GET /notifications (page of 10)', () =>
+        call('list-notifications', { token: other.auth }),
+      );
+      await measure('GET /space', () => call('list-spaces', { token: other.auth }));
+      await measure('GET /space/{id}', () =>
+        call('get-space', { token: owner.auth, params: { spaceId: space } }),
+      );
+      await measure('GET /space/{id}/collaborators', () =>
+        call('list-collaborators', { token: owner.auth, params: { spaceId: space } }),
+      );
+      await measure('GET /auth/temp-token', () => call('create-temp-token', { token: owner.auth }));
+      await measure(
+        'PATCH /notifications/read-all (15 unread)',
+        () => call('mark-all-notifications-read', { token: other.auth }),
+        1,
+        0,
+      );
+    }
+    if (wanted('records')) await records(owner.auth, measure);
     // Listing (issue 4): test/bench/listing.ts; the 100,000-record table is opt-in (BENCH_LISTING_100K=1).
-    const { listingBench } = await import('./listing.ts');
-    await listingBench(owner.auth);
-    await organizations(owner.auth, measure);
-    await contextMenu(owner.auth, measure);
-    await nodesAndDashboards(owner.auth, measure);
+    if (wanted('listing')) {
+      const { listingBench } = await import('./listing.ts');
+      await listingBench(owner.auth);
+    }
+    if (wanted('organizations')) await organizations(owner.auth, measure);
+    if (wanted('context-menu')) await contextMenu(owner.auth, measure);
+    if (wanted('nodes')) await nodesAndDashboards(owner.auth, measure);
     // Permanent deletes (issue 5): test/bench/purge.ts; 100,000 records are opt-in (BENCH_PURGE_100K=1).
-    const { purgeBench } = await import('./purge.ts');
-    await purgeBench(owner.auth);
+    if (wanted('purge')) {
+      const { purgeBench } = await import('./purge.ts');
+      await purgeBench(owner.auth);
+    }
+    // Computed fields (issue 12): test/bench/computed.ts; table sizes BENCH_COMPUTED_RECORDS (10,000).
+    if (wanted('computed')) {
+      const { computedBench } = await import('./computed.ts');
+      await computedBench(owner.auth);
+    }
   } finally {
     await dynamo.stop();
   }
@@ -501,5 +530,5 @@ const nodesAndDashboards = async (token: string, measure: Measure) => {
   await drainPurges();
 };
 
-await bundles();
+if (wanted('bundles')) await bundles();
 await requests();

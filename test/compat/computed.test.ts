@@ -1,0 +1,135 @@
+/**
+ * Computed fields through Teable's own client (`@teable/openapi` 1.10.0, pinned): the client's
+ * request functions, pointed at the local server, create formula, lookup and rollup fields and
+ * read the records back; the answers are checked as a Teable user would check them.
+ */
+import {
+  configApi,
+  createBase,
+  createField,
+  createRecords,
+  createSpace,
+  createTable,
+  getFields,
+  getRecords,
+  updateRecord,
+} from '@teable/openapi';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newUser } from '#test/support/fixtures.ts';
+import { useTestServer } from '#test/support/server.ts';
+
+const api = useTestServer();
+
+/** A space, base and two linked tables made through the client. */
+const setup = async () => {
+  const space = await createSpace({ name: 'Compat' });
+  const base = await createBase({ spaceId: space.data.id });
+  const parts = await createTable(base.data.id, {
+    name: 'Parts',
+    fields: [
+      { type: 'singleLineText' as never, name: 'Name' },
+      { type: 'number' as never, name: 'Cost' },
+    ],
+    records: [
+      { fields: { Name: 'p1', Cost: 5 } },
+      { fields: { Name: 'p2' } },
+      { fields: { Name: 'p3', Cost: 7 } },
+    ],
+  });
+  const items = await createTable(base.data.id, {
+    name: 'Items',
+    fields: [
+      { type: 'singleLineText' as never, name: 'Name' },
+      { type: 'number' as never, name: 'Qty' },
+    ],
+    records: [{ fields: { Name: 'Bolt', Qty: 3 } }],
+  });
+  return { parts: parts.data, items: items.data };
+};
+
+describe("computed fields through Teable's client", () => {
+  beforeAll(async () => {
+    const user = await newUser({ name: 'Compat' });
+    configApi({ token: user.token, endpoint: api.base.replace(/\/api$/, '') });
+  });
+
+  it('creates a formula, a lookup and a rollup and reads their values through getRecords', async () => {
+    const { parts, items } = await setup();
+    const qty = items.fields.find((f) => f.name === 'Qty');
+    const cost = parts.fields.find((f) => f.name === 'Cost');
+    if (!qty || !cost) throw new Error('fields missing');
+
+    const formula = await createField(items.id, {
+      type: 'formula' as never,
+      name: 'Double',
+      options: { expression: `{${qty.id}} * 2` },
+    });
+    expect(formula.status).toBe(201);
+    expect(formula.data).toMatchObject({ type: 'formula', cellValueType: 'number', isComputed: true });
+
+    const link = await createField(items.id, {
+      type: 'link' as never,
+      name: 'Parts',
+      options: { relationship: 'manyMany', foreignTableId: parts.id } as never,
+    });
+    const lookupOptions = { foreignTableId: parts.id, linkFieldId: link.data.id, lookupFieldId: cost.id };
+    const lookup = await createField(items.id, { type: 'number' as never, isLookup: true, lookupOptions });
+    expect(lookup.data).toMatchObject({
+      name: 'Cost (from Parts)',
+      isLookup: true,
+      isMultipleCellValue: true,
+      lookupOptions: { ...lookupOptions, relationship: 'manyMany' },
+    });
+    const rollup = await createField(items.id, {
+      type: 'rollup' as never,
+      options: { expression: 'sum({values})' } as never,
+      lookupOptions,
+    });
+    expect(rollup.data).toMatchObject({ name: 'Cost Rollup (from Parts)', cellValueType: 'number' });
+
+    const bolt = items.records[0];
+    if (!bolt) throw new Error('no record');
+    const updated = await updateRecord(items.id, bolt.id, {
+      fieldKeyType: 'name' as never,
+      record: { fields: { Parts: parts.records.map((r) => ({ id: r.id })) } },
+    });
+    expect(updated.data.fields).toMatchObject({
+      Double: 6,
+      [lookup.data.name]: [5, 7],
+      [rollup.data.name]: 12,
+    });
+
+    const text = await getRecords(items.id, { cellFormat: 'text' as never });
+    expect(text.data.records[0]?.fields).toMatchObject({
+      Double: '6.00',
+      [lookup.data.name]: '5.00, 7.00',
+      [rollup.data.name]: '12.00',
+    });
+
+    const fields = await getFields(items.id);
+    expect(fields.data.find((f) => f.id === formula.data.id)).toMatchObject({ dbFieldType: 'REAL' });
+  });
+
+  it('answers a bad expression with a 400 the client raises as an HttpError', async () => {
+    const { items } = await setup();
+    await expect(
+      createField(items.id, { type: 'formula' as never, options: { expression: 'ROUND()' } }),
+    ).rejects.toMatchObject({ status: 400, message: 'ROUND needs at least 1 param' });
+  });
+
+  it('keeps a formula current for records created through the client', async () => {
+    const { items } = await setup();
+    const qty = items.fields.find((f) => f.name === 'Qty');
+    if (!qty) throw new Error('no Qty');
+    await createField(items.id, {
+      type: 'formula' as never,
+      name: 'Big',
+      options: { expression: `IF({${qty.id}} > 5, "big", "small")` },
+    });
+    const created = await createRecords(items.id, {
+      fieldKeyType: 'name' as never,
+      records: [{ fields: { Name: 'Nut', Qty: 9 } }],
+    });
+    expect(created.data.records[0]?.fields.Big).toBe('big');
+  });
+});
