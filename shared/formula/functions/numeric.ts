@@ -39,6 +39,16 @@ const roundAt = (x: number, places: number | null, step: (n: number) => number):
   if (!Number.isFinite(x)) return x;
   const p = Math.floor(places ?? 0);
   if (!Number.isFinite(p)) return Number.NaN;
+  // Fast path: at 0..15 decimals, when x·10^p is clearly not at a boundary of the step (an
+  // integer, or a half for Math.round), binary error cannot change the answer, and dividing the
+  // integer by 10^p gives the same double as the decimal text would.
+  if (p >= 0 && p <= 15) {
+    const factor = 10 ** p;
+    const m = x * factor;
+    const frac = m - Math.floor(m);
+    if (Math.abs(m) < 2 ** 52 && frac > 1e-6 && frac < 1 - 1e-6 && Math.abs(frac - 0.5) > 1e-6)
+      return unsigned(step(m) / factor);
+  }
   const shifted = shift(x, p);
   if (!Number.isFinite(shifted)) return x; // more decimals than a double holds: nothing to round
   return unsigned(shift(step(shifted), -p));

@@ -2,9 +2,16 @@
  * The numeric function specs of computed.md section 2, called directly with arguments as the
  * evaluator prepares them (converted to number, lists kept whole only for the list functions).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NUMERIC_FUNCTIONS } from '#shared/formula/functions/numeric.ts';
-import type { EvalContext, FunctionSpec, Typed, Value } from '#shared/formula/types.ts';
+import {
+  type EvalContext,
+  type FunctionSpec,
+  single,
+  type Typed,
+  type Value,
+} from '#shared/formula/types.ts';
 
 const ctx: EvalContext = {
   timeZone: 'UTC',
@@ -235,5 +242,25 @@ describe('numeric function specs', () => {
     expect(value('abc')).toBeNull();
     expect(value('')).toBeNull();
     expect(value(null)).toBeNull();
+  });
+});
+
+describe('ROUND at decimals agrees with rounding the decimal text', () => {
+  // the reference: shift the decimal text by p, round halves toward +∞, shift back
+  const viaText = (x: number, p: number): number => {
+    const [m, e] = String(x).toLowerCase().split('e');
+    const shifted = Number(`${m}e${Number(e ?? 0) + p}`);
+    const [m2, e2] = String(Math.round(shifted)).toLowerCase().split('e');
+    return Number(`${m2}e${Number(e2 ?? 0) - p}`) + 0;
+  };
+  it('on random values and precisions, fast path or not', () => {
+    const round = spec('ROUND');
+    fc.assert(
+      fc.property(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.integer({ min: 0, max: 6 }), (x, p) => {
+        const got = round.evaluate?.([x, p], ctx, [single('number'), single('number')]);
+        expect(got).toBe(viaText(x, p));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
