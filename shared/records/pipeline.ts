@@ -94,7 +94,9 @@ export const followComputed = (
         original: o.original,
         own: true,
         deleted: o.deleted,
-        changed: o.changed,
+        // a deleted record takes every cell away from those reading it (one-way links included,
+        // whose holders no other side of the write reaches)
+        changed: o.deleted ? new Set(schema.fields.map((f) => f.id)) : o.changed,
         compute: o.deleted ? undefined : formulas,
       })),
       ...links.touched.map((t) => ({ ...t, own: false })),
