@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { type TransactOp, transact } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
@@ -198,7 +198,11 @@ const brokenBy = (schema: TableSchema, fieldId: string): Field[] =>
  * A lookup's or rollup's create body rebuilt from the stored field and a PATCH (a PATCH of its
  * options acts as a convert keeping the type, computed.md 8): the id, names and flags kept.
  */
-const redefinition = (current: Field, patch: Record<string, unknown>): Record<string, unknown> => {
+const redefinition = (
+  current: Field,
+  patch: Record<string, unknown>,
+  keepDisplay: boolean,
+): Record<string, unknown> => {
   const display = (o: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(o).filter(([k]) => k === 'formatting' || k === 'showAs'));
   const patched = (patch.options ?? {}) as Record<string, unknown>;
@@ -211,8 +215,15 @@ const redefinition = (current: Field, patch: Record<string, unknown>): Record<st
     ...(current.isLookup ? { isLookup: true } : {}),
     lookupOptions: patch.lookupOptions ?? current.lookupOptions,
     options: current.isLookup
-      ? { ...display(current.options), ...display(patched) }
-      : { ...current.options, ...patched },
+      ? { ...(keepDisplay ? display(current.options) : {}), ...display(patched) }
+      : {
+          ...Object.fromEntries(
+            Object.entries(current.options).filter(
+              ([k]) => keepDisplay || (k !== 'formatting' && k !== 'showAs'),
+            ),
+          ),
+          ...patched,
+        },
   };
 };
 
@@ -223,7 +234,7 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   const others = schema.fields.filter((f) => f.id !== fieldId);
   const field =
     current.isLookup || current.type === 'rollup'
-      ? defineField(redefinition(current, patch), {
+      ? redefine(current, patch, {
           existing: others,
           foreign: await linkedFields(schema, patch.lookupOptions ?? current.lookupOptions),
         })
@@ -237,8 +248,9 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   );
   const after = withFields(schema, reinferred.fields);
   await assertNoCrossTableCycle(tableId, after.fields, field);
-  // formula cells follow a changed expression, or a changed field they read
-  const recompute = JSON.stringify(current.options) !== JSON.stringify(field.options);
+  // computed cells follow a changed definition, or a changed field they read
+  const recompute =
+    !sameJson(current.options, field.options) || !sameJson(current.lookupOptions, field.lookupOptions);
   const toCompute = new Set([
     ...(isDerived(field) ? [field.id] : []),
     ...dependentsOf(after.fields, new Set([fieldId])).map((f) => f.id),
@@ -256,7 +268,73 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   // cells hold choice names: renamed and removed choices are rewritten in the records
   if (field.type === 'singleSelect' || field.type === 'multipleSelect')
     await rewriteChoiceCells(tableId, field, choiceChanges(current, field));
+  // lookups elsewhere copy the field's options and hold its values: they follow
+  if (recompute) await refreshLookupsOf(schema, field);
   return field;
+};
+
+/** JSON equality that ignores key order (stored maps come back in any order). */
+const sameJson = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0)))
+      : x,
+  );
+
+/**
+ * A lookup or rollup defined again from a PATCH. Display options kept from the stored field are
+ * dropped when they no longer fit a changed result (3.2: defaults filled); display options the
+ * PATCH itself gives must fit (400).
+ */
+const redefine = (current: Field, patch: Record<string, unknown>, ctx: Parameters<typeof defineField>[1]) => {
+  try {
+    return defineField(redefinition(current, patch, true), ctx);
+  } catch (error) {
+    const patched = (patch.options ?? {}) as Record<string, unknown>;
+    if (!(error instanceof ValidationError) || 'formatting' in patched || 'showAs' in patched) throw error;
+    return defineField(redefinition(current, patch, false), ctx);
+  }
+};
+
+/**
+ * The lookups of other tables that read `field` (computed.md 4: they copy its options and follow
+ * a change of them, choices included): each defined again from the field as it is now, stored,
+ * and its cells recomputed with what depends on them. One write per table.
+ */
+const refreshLookupsOf = async (schema: TableSchema, field: Field) => {
+  const tableIds = new Set(
+    schema.dependents.filter((d) => d.inputs.includes(field.id)).map((d) => d.tableId),
+  );
+  for (const tableId of tableIds) {
+    const there = await loadSchema(tableId).catch(() => undefined);
+    if (!there) continue;
+    const ids = new Set(
+      schema.dependents
+        .filter((d) => d.tableId === tableId && d.inputs.includes(field.id))
+        .map((d) => d.fieldId),
+    );
+    const foreign: ForeignFields = (id) =>
+      id === schema.table.id ? schema.fields.map((f) => (f.id === field.id ? field : f)) : undefined;
+    const changed = there.fields.flatMap((f) => {
+      if (!ids.has(f.id) || !f.isLookup || f.hasError) return [];
+      const next = redefine(f, {}, { existing: there.fields.filter((o) => o.id !== f.id), foreign });
+      if (f.isPrimary) next.isPrimary = true;
+      return sameJson(next, f) ? [] : [next];
+    });
+    const after = withFields(
+      there,
+      there.fields.map((f) => changed.find((c) => c.id === f.id) ?? f),
+    );
+    await commitSchemaChange(
+      tableId,
+      [
+        ...changed.map((f) => ({ put: fieldItem(tableId, f, there.fieldOrder[f.id] ?? 0) })),
+        bumpSchemaOp(tableId, there.version),
+      ],
+      await recomputeSteps(after, ids, new Date()),
+    );
+  }
 };
 
 const withoutField = (view: View, fieldId: string): View => {

@@ -827,13 +827,18 @@ describe('filter, sort, group and search by computed cells (section 7)', () => {
 });
 
 describe('lookups and rollups follow their sources', () => {
-  // TODO(shared/tables/fields.ts updateField + shared/records/choices.ts): computed.md 4 "when
-  // the looked-up field changes … options (e.g. choices), the lookup follows and recomputes".
-  // Renaming Src.Pick's choice x → xx rewrites Src's cells, but the lookups of Pick in other
-  // tables keep `options.choices` [x, y] and cells ['x', 'y']: updateField re-infers only
-  // same-table formulas, and rewriteChoiceCells writes the cells without propagating them.
-  // Expected: Host.LS options.choices names ['xx', 'y'], cells [['xx', 'y'], —, —, ['y']].
-  it.todo('renamed choices of the looked-up select reach the lookup options and cells');
+  it('renamed choices of the looked-up select reach the lookup options and cells', async () => {
+    const { b, src, host, f } = await queried();
+    const pick = await b.getField(src.id, src.f('Pick'));
+    const choices = (pick.options.choices as { id: string; name: string; color: string }[]).map((c) =>
+      c.name === 'x' ? { ...c, name: 'xx' } : c,
+    );
+    const res = await b.patchField(src.id, pick.id, { options: { choices } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const lookup = await b.getField(host.id, f.LS.id);
+    expect((lookup.options.choices as { name: string }[]).map((c) => c.name)).toEqual(['xx', 'y']);
+    expect(await b.cells(host.id, 'LS')).toEqual([['xx', 'y'], undefined, undefined, ['y']]);
+  });
 
   it('a rollup of a link joins current titles; sum converts numeric text', async () => {
     const { b, src, host, many } = await queried();

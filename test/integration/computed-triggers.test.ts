@@ -273,11 +273,21 @@ describe('schema changes recompute (section 6)', () => {
     expect(pick(o.O1 as Cells, ORDER)).toEqual({ Total: 7, PartNames: ['P1', 'P2'], Calc: 14 });
   });
 
-  // TODO(shared/tables/fields.ts, redefinition): a PATCH of a rollup's expression merges the
-  // stored options into a create body validated strictly, so the stored number `formatting` makes
-  // a change to a text result a 400 ("formatting does not apply to a string result") instead of
-  // dropping the misfit and filling defaults (computed.md 3.2, 8).
-  it.todo('a rollup expression PATCHed to a text result drops the misfitting formatting and recomputes');
+  it('a rollup expression PATCHed to a text result drops the misfitting formatting and recomputes', async () => {
+    const s = await shop();
+    const res = await s.b.patchField(s.orders.id, s.total.id, {
+      options: { expression: 'array_join({values})' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ cellValueType: 'string', dbFieldType: 'TEXT' });
+    expect(res.body.options).not.toHaveProperty('formatting');
+    expect((await s.orderCells()).O1?.Total).toBe('5, 7');
+    // formatting given in the PATCH itself must fit
+    const bad = await s.b.patchField(s.orders.id, s.total.id, {
+      options: { expression: 'concatenate({values})', formatting: { type: 'decimal', precision: 1 } },
+    });
+    expect(bad.status).toBe(400);
+  });
 
   it('lookupOptions of a rollup changed by PATCH: it reads the new field', async () => {
     const s = await shop();
@@ -307,13 +317,14 @@ describe('schema changes recompute (section 6)', () => {
     });
   });
 
-  // TODO(shared/tables/fields.ts, updateField): `recompute` compares only `options`, so a PATCH
-  // that changes only a lookup's `lookupOptions` (its options are the looked-up field's, often
-  // equal) stores the new definition but leaves every cell with the old field's values
-  // (computed.md 6: a lookupOptions convert recomputes). The rollup case above passes only because
-  // its stored options come back from DynamoDB in another key order. Expected:
-  //   PATCH PartNames {lookupOptions: {…, lookupFieldId: Code}} → O1.PartNames = ['c1', 'c2'].
-  it.todo('lookupOptions of a lookup changed by PATCH: its cells read the new field');
+  it('lookupOptions of a lookup changed by PATCH: its cells read the new field', async () => {
+    const s = await shop();
+    const res = await s.b.patchField(s.orders.id, s.partNames.id, {
+      lookupOptions: { foreignTableId: s.parts.id, linkFieldId: s.link.id, lookupFieldId: s.parts.f('Code') },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await s.orderCells()).O1?.PartNames).toEqual(['c1', 'c2']);
+  });
 
   it('a formatting-only or name-only change recomputes nothing (no record rewritten)', async () => {
     const s = await shop();
