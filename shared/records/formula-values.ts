@@ -20,7 +20,8 @@ const itemText = (item: unknown): Value => {
 /** A stored cell as the formula sees it (computed.md 1.3). */
 export const formulaValue = (field: Field, cell: StoredCell | undefined, ctx: ReadContext): Value => {
   if (cell === undefined) return null;
-  if (field.type === 'link' && !field.isLookup) {
+  // a link, or a lookup of one: titles (the ids are resolved through the read context)
+  if (field.type === 'link') {
     const titles = (Array.isArray(cell) ? cell : [cell])
       .map((id) => ctx.linkTitle(field.id, String(id)))
       .filter((t): t is string => t !== undefined);

@@ -155,8 +155,22 @@ export const propagate = async (
         const there = await schemaOf(d.tableId).catch(() => undefined);
         const link = there?.fields.find((f) => f.id === d.linkFieldId);
         if (!there || !link || !there.fields.some((f) => f.id === d.fieldId)) continue; // gone since
-        for (const id of await holdersOf(link, d.tableId, t, reverse))
-          holders.push({ ref: refOf(d.tableId, id), fieldId: d.fieldId });
+        // two links away: first the records of the middle table that hold this one
+        let held: { item: RecordItem; original: RecordItem | undefined }[] = [t];
+        if (d.via) {
+          const middle = await schemaOf(d.via.tableId).catch(() => undefined);
+          const farLink = middle?.fields.find((f) => f.id === d.via?.linkFieldId);
+          if (!middle || !farLink) continue;
+          const ids = await holdersOf(farLink, middle.table.id, t, reverse);
+          await load(ids.map((id) => refOf(middle.table.id, id)));
+          held = ids.flatMap((id) => {
+            const item = current(middle.table.id, id);
+            return item ? [{ item, original: item }] : [];
+          });
+        }
+        for (const h of held)
+          for (const id of await holdersOf(link, d.tableId, h, reverse))
+            holders.push({ ref: refOf(d.tableId, id), fieldId: d.fieldId });
       }
     }
     await load(holders.map((h) => h.ref));
@@ -194,6 +208,14 @@ export const propagate = async (
       }
     }
     await load(needed);
+    // titles two links away: of the records a rolled-up link field links, of a looked-up link
+    const far: string[] = [];
+    for (const t of work) {
+      const schema = await schemaOf(t.tableId);
+      for (const f of schema.fields)
+        if (t.pending.has(f.id)) far.push(...(await titleRefs(f, schema, t.item, current, schemaOf)));
+    }
+    await load(far);
 
     // 3. compute, in each table's dependency order
     for (const t of work) {
@@ -243,7 +265,7 @@ export const propagate = async (
 const holdersOf = async (
   link: Field,
   tableId: string,
-  t: Tracked,
+  t: Pick<Tracked, 'item' | 'original'>,
   reverse: Map<string, Promise<Map<string, string[]>>>,
 ): Promise<string[]> => {
   const sym = link.options.symmetricFieldId;
@@ -262,6 +284,36 @@ const holdersOf = async (
   return (await reverse.get(key))?.get(t.item.id) ?? [];
 };
 
+/**
+ * The records two links away whose titles computing `field` for `item` reads: for a rollup of a
+ * link field, the records that field holds in the linked records; for a formula, the records its
+ * referenced lookups of links hold.
+ */
+const titleRefs = async (
+  field: Field,
+  schema: TableSchema,
+  item: RecordItem,
+  current: (tableId: string, id: string) => RecordItem | undefined,
+  schemaOf: (tableId: string) => Promise<TableSchema>,
+): Promise<string[]> => {
+  if (field.type === 'formula' && !field.isLookup)
+    return sameTableInputs(field).flatMap((id) => {
+      const ref = schema.fields.find((f) => f.id === id && f.isLookup && f.type === 'link');
+      return ref ? idsOf(item[ref.id]).map((r) => refOf(String(ref.options.foreignTableId), r)) : [];
+    });
+  const reach = field.type === 'rollup' ? lookupIds(field) : undefined;
+  if (!reach) return [];
+  const there = await schemaOf(reach.foreignTableId).catch(() => undefined);
+  const farLink = there?.fields.find((f) => f.id === reach.lookupFieldId && f.type === 'link');
+  if (!farLink) return [];
+  return idsOf(item[reach.linkFieldId]).flatMap((id) => {
+    const middle = current(reach.foreignTableId, id);
+    return middle
+      ? idsOf(middle[farLink.id]).map((r) => refOf(String(farLink.options.foreignTableId), r))
+      : [];
+  });
+};
+
 /** The titles of records a link formula reads (the foreign primary field's text). */
 const titleContext = async (
   fields: readonly Field[],
@@ -270,7 +322,8 @@ const titleContext = async (
 ): Promise<ReadContext> => {
   const primaries = new Map<string, { tableId: string; primary: Field }>();
   for (const f of fields) {
-    if (f.type !== 'link' || f.isLookup) continue;
+    // a link, or a lookup of one (its options are the looked-up link's)
+    if (f.type !== 'link') continue;
     const tableId = String(f.options.foreignTableId);
     const schema = await schemaOf(tableId).catch(() => undefined);
     if (schema) primaries.set(f.id, { tableId, primary: primaryField(schema) });

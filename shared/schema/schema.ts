@@ -52,6 +52,13 @@ export interface Dependent {
   fieldId: string;
   linkFieldId: string;
   inputs: string[];
+  /**
+   * Two links away (a rollup of a link field, a formula over a lookup of a link: they read the
+   * titles of records two links away): the records here are held by records of `via.tableId`
+   * through its link `via.linkFieldId`, and those by the records of `tableId` through
+   * `linkFieldId`.
+   */
+  via?: { tableId: string; linkFieldId: string };
 }
 
 /** A table's schema: its item, fields (creation order, primary first) and views (by order). */
@@ -94,6 +101,14 @@ export const schemaFromItems = (items: Item[]): TableSchema => {
         fieldId: String(i.fieldId),
         linkFieldId: String(i.linkFieldId),
         inputs: Array.isArray(i.inputs) ? i.inputs.map(String) : [],
+        ...(i.via && typeof i.via === 'object'
+          ? {
+              via: {
+                tableId: String((i.via as Record<string, unknown>).tableId),
+                linkFieldId: String((i.via as Record<string, unknown>).linkFieldId),
+              },
+            }
+          : {}),
       }),
     );
   return { table, fields, views, dependents, version: table.schemaVersion, fieldOrder };

@@ -8,21 +8,64 @@ import { ValidationError } from '#shared/core/errors.ts';
 import type { TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { CYCLE_MESSAGE, foreignInputs, sameTableInputs } from '#shared/fields/dependencies.ts';
+import { type LookupOptions, lookupIds } from '#shared/fields/lookup.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { bumpSchemaOp, type Dependent, dependentItem, loadSchema } from '#shared/schema/schema.ts';
 
-const entriesOf = (tableId: string, field: Field | undefined, fields: readonly Field[]) =>
-  field
-    ? foreignInputs(field, fields).map((reach) => ({
-        readTableId: reach.readTableId,
-        dependent: {
-          tableId,
-          fieldId: field.id,
-          linkFieldId: reach.linkFieldId,
-          inputs: reach.inputs,
-        } satisfies Dependent,
-      }))
-    : [];
+interface Entry {
+  readTableId: string;
+  dependent: Dependent;
+}
+
+/** Where a field reads through links: one hop (foreignInputs), and titles two links away. */
+const entriesOf = async (
+  tableId: string,
+  field: Field | undefined,
+  fields: readonly Field[],
+): Promise<Entry[]> => {
+  if (!field) return [];
+  const direct = foreignInputs(field, fields).map(
+    (reach): Entry => ({
+      readTableId: reach.readTableId,
+      dependent: { tableId, fieldId: field.id, linkFieldId: reach.linkFieldId, inputs: reach.inputs },
+    }),
+  );
+  return [...direct, ...(await twoHops(tableId, field, fields))];
+};
+
+/**
+ * Titles two links away: a rollup of a link field reads the titles of the records that field
+ * links; a formula over a lookup of a link reads them too. Registered in the far table with the
+ * middle link as `via`.
+ */
+const twoHops = async (tableId: string, field: Field, fields: readonly Field[]): Promise<Entry[]> => {
+  const entry = (
+    lookup: LookupOptions,
+    farLink: Field | { id: string; options: Field['options'] },
+  ): Entry => ({
+    readTableId: String(farLink.options.foreignTableId),
+    dependent: {
+      tableId,
+      fieldId: field.id,
+      linkFieldId: lookup.linkFieldId,
+      inputs: [String(farLink.options.lookupFieldId)],
+      via: { tableId: lookup.foreignTableId, linkFieldId: farLink.id },
+    },
+  });
+  if (field.type === 'rollup') {
+    const lookup = lookupIds(field);
+    if (!lookup) return [];
+    const there = await loadSchema(lookup.foreignTableId).catch(() => undefined);
+    const far = there?.fields.find((f) => f.id === lookup.lookupFieldId && f.type === 'link' && !f.isLookup);
+    return far ? [entry(lookup, far)] : [];
+  }
+  if (field.type !== 'formula' || field.isLookup) return [];
+  return sameTableInputs(field).flatMap((id) => {
+    const ref = fields.find((f) => f.id === id && f.isLookup && f.type === 'link');
+    const lookup = ref ? lookupIds(ref) : undefined;
+    return ref && lookup ? [entry(lookup, { id: lookup.lookupFieldId, options: ref.options })] : [];
+  });
+};
 
 /**
  * The operations that move a field's registrations from what `before` read to what `after`
@@ -37,8 +80,8 @@ export const dependentOps = async (
   fieldsBefore: readonly Field[],
   fieldsAfter: readonly Field[],
 ): Promise<TransactOp[]> => {
-  const old = entriesOf(tableId, before, fieldsBefore);
-  const next = entriesOf(tableId, after, fieldsAfter);
+  const old = await entriesOf(tableId, before, fieldsBefore);
+  const next = await entriesOf(tableId, after, fieldsAfter);
   const sameEntry = (a: (typeof old)[number], b: (typeof old)[number]) =>
     a.readTableId === b.readTableId && JSON.stringify(a.dependent) === JSON.stringify(b.dependent);
   const removed = old.filter((o) => !next.some((n) => sameEntry(n, o)));

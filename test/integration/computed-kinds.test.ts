@@ -860,13 +860,14 @@ describe('lookups and rollups follow their sources', () => {
     expect(await b.cells(host.id, 'Cat')).toEqual(['alpha, BETA', 'gamma', undefined, 'BETA']);
   });
 
-  // TODO(shared/records/propagate.ts + the dependents registry): a rollup of a link field stores
-  // the linked records' titles, two hops away (Host.Via → Src.Host link → Host.Name); the
-  // registry has one hop per entry, so renaming H4 leaves Via at 'H1, H1, H4' / 'H1, H4'.
-  // Expected after renaming H4 → H4x: ['H1, H1, H4x', 'H2', —, 'H1, H4x']. (A lookup of a link
-  // is fine: it stores ids and renders current titles.) Needs a title change to mark the
-  // holders' link cells as changed in the other tables (propagate.ts is being edited concurrently).
-  it.todo('a rollup of a link field follows a renamed linked record');
+  it('a rollup of a link field follows a renamed record two links away', async () => {
+    const { b, src, host, many } = await queried();
+    const back = await b.getField(src.id, many.options.symmetricFieldId as string);
+    await b.rollup(host.id, many, back.id, 'array_join({values})', { name: 'Via' });
+    expect(await b.cells(host.id, 'Via')).toEqual(['H1, H1, H4', 'H2', undefined, 'H1, H4']);
+    await b.update(host.id, host.r('H4'), { Name: 'H4x' });
+    expect(await b.cells(host.id, 'Via')).toEqual(['H1, H1, H4x', 'H2', undefined, 'H1, H4x']);
+  });
 
   it('a formula over a multi-valued number lookup: 0 items empty, 1 the number, more an error', async () => {
     const { b, host, f } = await queried();
@@ -921,11 +922,13 @@ describe('lookups and rollups follow their sources', () => {
 });
 
 describe('formulas over lookups', () => {
-  // TODO(shared/records/formula-values.ts + propagate.ts titleContext/loading + dependencies.ts):
-  // computed.md 1.3 says a formula sees link items as titles; a formula over a *lookup of a link*
-  // sees the record ids instead ('rec…,rec…'): formulaValue treats only non-lookup links as
-  // links, titleContext knows only link fields, the records holding the titles are not loaded,
-  // and a rename would need the same two-hop registration as the rollup-of-a-link todo above.
-  // Expected: {Via} & "" (Via = lookup of Src's link back to Host) → ['H1,H1,H4', 'H2', —, 'H1,H4'].
-  it.todo('a formula over a lookup of a link sees titles, not ids (1.3)');
+  it('a formula over a lookup of a link sees titles, not ids (1.3), and follows a rename', async () => {
+    const { b, src, host, many } = await queried();
+    const back = await b.getField(src.id, many.options.symmetricFieldId as string);
+    const via = await b.lookup(host.id, many, back.id, 'link', { name: 'ViaLinks' });
+    await b.field(host.id, { type: 'formula', name: 'ViaText', options: { expression: `{${via.id}} & ""` } });
+    expect(await b.cells(host.id, 'ViaText')).toEqual(['H1,H1,H4', 'H2', undefined, 'H1,H4']);
+    await b.update(host.id, host.r('H4'), { Name: 'H4x' });
+    expect(await b.cells(host.id, 'ViaText')).toEqual(['H1,H1,H4x', 'H2', undefined, 'H1,H4x']);
+  });
 });
