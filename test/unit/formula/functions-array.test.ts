@@ -6,19 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { ARRAY_FUNCTIONS } from '#shared/formula/functions/array.ts';
 import { FUNCTIONS } from '#shared/formula/functions/index.ts';
 import { SYSTEM_FUNCTIONS } from '#shared/formula/functions/system.ts';
-import type { EvalContext, FunctionSpec, Typed, Value } from '#shared/formula/types.ts';
+import type { Typed, Value } from '#shared/formula/types.ts';
+import { EVAL_CTX, specIn } from './support.ts';
 
-const ctx: EvalContext = {
-  timeZone: 'UTC',
-  now: new Date('2024-05-01T12:00:00.000Z'),
-  record: { id: 'recAAAAAAAAAAAAAAAA', autoNumber: 7, createdTime: '', lastModifiedTime: '' },
-};
+const ctx = EVAL_CTX;
 
-const spec = (name: string): FunctionSpec => {
-  const found = [...ARRAY_FUNCTIONS, ...SYSTEM_FUNCTIONS].find((f) => f.name === name);
-  if (!found) throw new Error(`no spec ${name}`);
-  return found;
-};
+const spec = specIn([...ARRAY_FUNCTIONS, ...SYSTEM_FUNCTIONS]);
 
 const t = (type: Typed['type'], multiple = false): Typed => ({ type, multiple });
 

@@ -4,25 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LOGICAL_FUNCTIONS } from '#shared/formula/functions/logical.ts';
-import {
-  type EvalContext,
-  FormulaEvalError,
-  type FunctionSpec,
-  type Typed,
-  type Value,
-} from '#shared/formula/types.ts';
+import { FormulaEvalError, type Typed, type Value } from '#shared/formula/types.ts';
+import { EVAL_CTX, specIn } from './support.ts';
 
-const ctx: EvalContext = {
-  timeZone: 'UTC',
-  now: new Date('2024-05-01T12:00:00.000Z'),
-  record: { id: 'recAAAAAAAAAAAAAAAA', autoNumber: 7, createdTime: '', lastModifiedTime: '' },
-};
+const ctx = EVAL_CTX;
 
-const spec = (name: string): FunctionSpec => {
-  const found = LOGICAL_FUNCTIONS.find((f) => f.name === name);
-  if (!found) throw new Error(`no spec ${name}`);
-  return found;
-};
+const spec = specIn(LOGICAL_FUNCTIONS);
 
 const t = (type: Typed['type'], multiple = false): Typed => ({ type, multiple });
 const blank: Typed = { type: 'string', multiple: false, blank: true };

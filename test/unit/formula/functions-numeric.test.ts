@@ -5,25 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NUMERIC_FUNCTIONS } from '#shared/formula/functions/numeric.ts';
-import {
-  type EvalContext,
-  type FunctionSpec,
-  single,
-  type Typed,
-  type Value,
-} from '#shared/formula/types.ts';
+import { single, type Typed, type Value } from '#shared/formula/types.ts';
+import { EVAL_CTX, specIn } from './support.ts';
 
-const ctx: EvalContext = {
-  timeZone: 'UTC',
-  now: new Date('2024-05-01T12:00:00.000Z'),
-  record: { id: 'recAAAAAAAAAAAAAAAA', autoNumber: 7, createdTime: '', lastModifiedTime: '' },
-};
+const ctx = EVAL_CTX;
 
-const spec = (name: string): FunctionSpec => {
-  const found = NUMERIC_FUNCTIONS.find((f) => f.name === name);
-  if (!found) throw new Error(`no spec ${name}`);
-  return found;
-};
+const spec = specIn(NUMERIC_FUNCTIONS);
 
 const num: Typed = { type: 'number', multiple: false };
 const nums: Typed = { type: 'number', multiple: true };
