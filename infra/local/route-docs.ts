@@ -72,6 +72,15 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'delete-view': 'Delete a view (not the last one)',
   'update-record-order': "Place records before or after an anchor in a view's manual order",
   'list-records': 'Records of a table: view order, filter, sort, groups, search, link-cell pickers, paging',
+  'get-row-count': 'How many records the list would answer with the same query, all pages',
+  'get-aggregations':
+    'Column statistics (count, sum, dates, …) of the records the list would answer, whole and per group',
+  'get-group-points': 'The group points the list would answer for a groupBy',
+  'get-search-count': 'How many cells match a search',
+  'get-search-index': "Search hits in list order, with their records' positions",
+  'get-calendar-daily-collection':
+    "Per day of a window, how many records' date spans cover it, and those records",
+  'get-task-status-collection': 'Cells being filled by AI tasks: always none',
   'create-query-params': 'Save listing parameters for 24 hours; answers a queryId',
   'get-record': 'One record (ETag)',
   'update-record': 'Update one record (If-Match)',

@@ -94,7 +94,7 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
     return { records: await renderPage(ctx, params, plan, ids), extra: NO_EXTRA };
   }
 
-  const result = await runGeneral(ctx, params, plan, link);
+  const { result } = await runGeneral(ctx, params, plan, link);
   return {
     records: await renderPage(ctx, params, plan, result.ids),
     extra: {
@@ -105,17 +105,35 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
   };
 };
 
+/**
+ * Every record the listing would answer, on all pages, in answer order (`result.ids`), with the
+ * cells of the query's fields and of `extra` (`rows` by id): what the aggregation routes measure.
+ */
+export const allMatching = async (
+  ctx: ListContext,
+  params: ListParams,
+  extra: ReadonlySet<string> = new Set(),
+): Promise<{ result: QueryResult; rows: Map<string, Row>; plan: ListPlan }> => {
+  const paged = planListing(ctx.schema, params);
+  const plan = { ...paged, query: { ...paged.query, skip: 0, take: Number.MAX_SAFE_INTEGER } };
+  const pickerRef = params.filterLinkCellCandidate ?? params.filterLinkCellSelected;
+  const pickerParam = params.filterLinkCellCandidate ? 'filterLinkCellCandidate' : 'filterLinkCellSelected';
+  const link = pickerRef ? await findPickerLink(ctx.schema, pickerRef, pickerParam) : undefined;
+  return { ...(await runGeneral(ctx, params, plan, link, extra)), plan };
+};
+
 /** The general path: rows with the needed attributes, restricted by pickers, through the engine. */
 const runGeneral = async (
   ctx: ListContext,
   params: ListParams,
   plan: ListPlan,
   link: PickerLink | undefined,
-): Promise<QueryResult> => {
+  extra: ReadonlySet<string> = new Set(),
+): Promise<{ result: QueryResult; rows: Map<string, Row> }> => {
   const { schema } = ctx;
   const tableId = schema.table.id;
   const queried = queryFieldIds(plan.query);
-  const needed = new Set(queried);
+  const needed = new Set([...queried, ...extra]);
   if (link?.symmetricFieldId) needed.add(link.symmetricFieldId);
   const fields: Field[] = schema.fields.filter((f) => needed.has(f.id));
   const attrs = rowAttributes(schema.fields, needed);
@@ -153,10 +171,11 @@ const runGeneral = async (
   const titles = linkFieldIds.size
     ? await linkTitlesFor(schema, items as RecordItem[], linkFieldIds)
     : undefined;
-  return runQuery(rows, plan.query, {
+  const result = runQuery(rows, plan.query, {
     fields: new Map(schema.fields.map((f) => [f.id, f])),
     userId: ctx.userId,
     now: ctx.now ?? new Date(),
     linkTitle: (fieldId, recordId) => titles?.linkTitle(fieldId, recordId),
   });
+  return { result, rows: new Map(rows.map((row) => [row.id, row])) };
 };

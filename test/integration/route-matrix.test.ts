@@ -80,6 +80,20 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   }),
   'get-record': onRecord,
   'list-records': (w) => ({ ...onTable(w), query: 'take=1' }),
+  'get-row-count': (w) => ({ ...onTable(w) }),
+  'get-aggregations': (w) => ({ ...onTable(w), query: `field[count][]=${w.fieldId}` }),
+  'get-group-points': (w) => ({
+    ...onTable(w),
+    query: `groupBy=${encodeURIComponent(JSON.stringify([{ fieldId: w.fieldId, order: 'asc' }]))}`,
+  }),
+  'get-search-count': (w) => ({ ...onTable(w), query: 'search[]=a' }),
+  'get-search-index': (w) => ({ ...onTable(w), query: 'search[]=a&take=10' }),
+  'get-calendar-daily-collection': (w) => ({
+    ...onTable(w),
+    query:
+      'startDate=2024-01-01&endDate=2024-01-31&startDateFieldId=fldNONE0000000000000&endDateFieldId=fldNONE0000000000000',
+  }),
+  'get-task-status-collection': (w) => ({ ...onTable(w) }),
   'create-query-params': () => ({ body: { params: { take: 10 } } }),
   'update-record': (w) => ({ ...onRecord(w), body: { record: { fields: { Name: 'x' } } } }),
   'delete-record': onRecord,

@@ -1,0 +1,95 @@
+/**
+ * The aggregation routes through Teable's own client (`@teable/openapi` 1.10.0): its request
+ * functions serialize the query their way (JSON texts, `field[sum][]=…`, `search[]=…`), and the
+ * answers have the shapes its types declare.
+ */
+import {
+  configApi,
+  createBase,
+  createSpace,
+  createTable,
+  getAggregation,
+  getCalendarDailyCollection,
+  getGroupPoints,
+  getRowCount,
+  getSearchCount,
+  getSearchIndex,
+  getTaskStatusCollection,
+} from '@teable/openapi';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newUser } from '#test/support/fixtures.ts';
+import { useTestServer } from '#test/support/server.ts';
+
+const api = useTestServer();
+
+const table = async () => {
+  const space = await createSpace({ name: 'Stats' });
+  const base = await createBase({ spaceId: space.data.id });
+  const created = await createTable(base.data.id, {
+    name: 'Deals',
+    fields: [
+      { type: 'singleLineText' as never, name: 'Name' },
+      { type: 'number' as never, name: 'Amount' },
+      { type: 'date' as never, name: 'Due' },
+    ],
+    records: [
+      { fields: { Name: 'alpha', Amount: 10, Due: '2024-01-02T00:00:00.000Z' } },
+      { fields: { Name: 'beta', Amount: 20 } },
+      { fields: { Name: 'alphabet', Amount: 5 } },
+    ],
+  });
+  const id = (name: string) => created.data.fields.find((f) => f.name === name)?.id as string;
+  return { tableId: created.data.id, id, records: created.data.records };
+};
+
+describe("aggregation through Teable's client", () => {
+  beforeAll(async () => {
+    const user = await newUser({ name: 'Stats' });
+    configApi({ token: user.token, endpoint: api.base.replace(/\/api$/, '') });
+  });
+
+  it('row count, with and without a filter', async () => {
+    const t = await table();
+    expect((await getRowCount(t.tableId)).data).toEqual({ rowCount: 3 });
+    const filtered = await getRowCount(t.tableId, {
+      filter: {
+        conjunction: 'and',
+        filterSet: [{ fieldId: t.id('Amount'), operator: 'isGreater', value: 8 }],
+      } as never,
+    });
+    expect(filtered.data).toEqual({ rowCount: 2 });
+  });
+
+  it('statistics per field, and group points', async () => {
+    const t = await table();
+    const res = await getAggregation(t.tableId, { field: { sum: [t.id('Amount')] } as never });
+    expect(res.data).toEqual({
+      aggregations: [{ fieldId: t.id('Amount'), total: { value: 35, aggFunc: 'sum' } }],
+    });
+    const points = await getGroupPoints(t.tableId, {
+      groupBy: [{ fieldId: t.id('Amount'), order: 'asc' as never }],
+    });
+    expect(points.data?.filter((p) => p.type === 0)).toHaveLength(3);
+  });
+
+  it('search count and index', async () => {
+    const t = await table();
+    expect((await getSearchCount(t.tableId, { search: ['alph', '', false] as never })).data).toEqual({
+      count: 2,
+    });
+    const index = await getSearchIndex(t.tableId, { search: ['alph', '', false] as never, take: 10 });
+    expect(index.data?.map((h) => h.index)).toEqual([1, 3]);
+  });
+
+  it('calendar days and the task status collection', async () => {
+    const t = await table();
+    const days = await getCalendarDailyCollection(t.tableId, {
+      startDate: '2024-01-01T00:00:00.000Z',
+      endDate: '2024-01-10T00:00:00.000Z',
+      startDateFieldId: t.id('Due'),
+      endDateFieldId: t.id('Due'),
+    } as never);
+    expect(days.data.countMap).toEqual({ '2024-01-02': 1 });
+    expect((await getTaskStatusCollection(t.tableId)).data).toEqual({ fieldMap: {}, cells: [] });
+  });
+});
