@@ -64,7 +64,8 @@ const pascalCase = (name: string): string =>
  * and the logging and IAM resources they share.
  *
  * To stay far from CloudFormation's 500-resource limit, functions share one log group and one role
- * per access level: a route costs only its function, integration, route and invoke permission.
+ * per access level: a route costs only its function, integration, route and invoke permission
+ * (in its nested stack, infra/route-stacks.ts).
  */
 export class ApiFunctions extends Construct {
   /** The one log group every function writes its JSON logs to. */
@@ -96,11 +97,14 @@ export class ApiFunctions extends Construct {
     return role;
   }
 
-  /** The Lambda of a route: `functions/<handler>.ts`, bundled with the shared options, with its access level's role. */
-  addFunction(route: RouteDef): NodejsFunction {
+  /**
+   * The Lambda of a route: `functions/<handler>.ts`, bundled with the shared options, with its access
+   * level's role. `scope`: where it goes (the route's nested stack); roles and log group stay here.
+   */
+  addFunction(route: RouteDef, scope: Construct = this): NodejsFunction {
     const { config, table, signingKeys, projectRoot } = this.props;
     const issuer = jwtIssuerFor(config.stage);
-    return new NodejsFunction(this, pascalCase(route.handler), {
+    return new NodejsFunction(scope, pascalCase(route.handler), {
       entry: path.join(projectRoot, 'functions', `${route.handler}.ts`),
       handler: 'handler',
       projectRoot,

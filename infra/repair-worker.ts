@@ -7,7 +7,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { REPAIR_EVERY_SECONDS } from '#shared/db/commit.ts';
+import { REPAIR_EVERY_SECONDS } from '#shared/db/schedule.ts';
 import type { ApiFunctions } from './api-construct.ts';
 import { BUNDLE_ENVIRONMENT, LAMBDA_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './config.ts';

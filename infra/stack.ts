@@ -1,6 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -10,6 +9,7 @@ import { ApiFunctions } from './api-construct.ts';
 import type { StageConfig } from './config.ts';
 import { PurgeWorker } from './purge-worker.ts';
 import { RepairWorker } from './repair-worker.ts';
+import { groupRoutes, RouteStack, routeStackId } from './route-stacks.ts';
 
 export interface WorkspaceApiStackProps extends StackProps {
   config: StageConfig;
@@ -19,7 +19,11 @@ export interface WorkspaceApiStackProps extends StackProps {
   routes?: readonly RouteDef[];
 }
 
-/** The whole API of one stage: the table, the signing-key secret, the HTTP API and one Lambda per route. */
+/**
+ * The whole API of one stage: the table, the signing-key secret, the HTTP API and one Lambda per
+ * route. The routes are in nested stacks (infra/route-stacks.ts: how and why), everything they
+ * share is here; `cdk deploy` deploys this stack and its nested stacks as one.
+ */
 export class WorkspaceApiStack extends Stack {
   constructor(scope: Construct, id: string, props: WorkspaceApiStackProps) {
     super(scope, id, {
@@ -87,13 +91,8 @@ export class WorkspaceApiStack extends Stack {
       throttle: config.throttle,
     });
 
-    for (const route of routes) {
-      const fn = functions.addFunction(route);
-      api.addRoutes({
-        path: `${API_PREFIX}${route.path}`,
-        methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${fn.node.id}Integration`, fn),
-      });
+    for (const [index, group] of groupRoutes(routes)) {
+      new RouteStack(this, routeStackId(index), { config, api, functions, routes: group, index });
     }
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.apiEndpoint}${API_PREFIX}` });

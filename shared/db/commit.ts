@@ -48,8 +48,9 @@ export const JOURNAL_STALE_MS = 15 * 60_000;
 export const LEASE_MS = 20_000;
 /** How often a writer renews its lease. */
 const HEARTBEAT_MS = 5_000;
+
 /** How often the repair worker runs (the stack's schedule; the local server runs it twice as often). */
-export const REPAIR_EVERY_SECONDS = 60;
+export { REPAIR_EVERY_SECONDS } from './schedule.ts';
 /**
  * The longest an interrupted write stays before the repair worker (every minute) has finished or
  * undone it: the lease, the schedule and the repair itself. Callers are told to retry after it.

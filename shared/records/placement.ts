@@ -232,32 +232,11 @@ export const placementSteps = async (
     const old = item.ord?.[view];
     const ord = { ...(item.ord ?? {}), [view]: key };
     orderOf.set(id, ord);
-    // The record's own steps: its new entry, its old one gone, its number index marked placed.
-    const own: Step[] = [];
-    const entry = orderEntryKey(view, key, id);
-    own.push({
-      op: { put: { ...entry, type: 'viewOrder', recordId: id }, condition: NOT_EXISTS },
-      undo: { delete: entry },
-    });
-    if (old !== undefined) {
-      const oldEntry = orderEntryKey(view, old, id);
-      own.push({
-        op: { delete: oldEntry, condition: EXISTS },
-        undo: { put: { ...oldEntry, type: 'viewOrder', recordId: id } },
-      });
-    }
     if (opts.created && byId.has(id)) {
-      steps.push(...own);
+      steps.push(...entrySteps(tableId, item, view, key, false));
       continue;
     }
-    const numberKey = keys.recordNumber(tableId, item.autoNumber);
-    if (old === undefined)
-      own.push({
-        op: { update: { key: numberKey, update: 'ADD pv :v', values: { ':v': new Set([view]) } } },
-        undo: {
-          update: { key: numberKey, update: 'DELETE pv :v', values: { ':v': new Set([view]) } },
-        },
-      });
+    const own = entrySteps(tableId, item, view, key, true);
     const guard = placedGuard(item, view);
     if (byId.has(id)) {
       // A record being placed: the caller's update of it leads these steps (`joinedOf`).
@@ -293,6 +272,86 @@ export const placementSteps = async (
     );
   }
   return { steps, orderOf, guards, joinedOf };
+};
+
+/**
+ * A record's own steps for a new key in a view: its new order entry, its old one gone, and (with
+ * `markIndex`, for a record not created by the same write) its default-order entry marked placed.
+ */
+const entrySteps = (
+  tableId: string,
+  item: Pick<RecordItem, 'id' | 'ord' | 'autoNumber'>,
+  view: string,
+  key: string,
+  markIndex: boolean,
+): Step[] => {
+  const old = item.ord?.[view];
+  const entry = orderEntryKey(view, key, item.id);
+  const own: Step[] = [
+    {
+      op: { put: { ...entry, type: 'viewOrder', recordId: item.id }, condition: NOT_EXISTS },
+      undo: { delete: entry },
+    },
+  ];
+  if (old !== undefined) {
+    const oldEntry = orderEntryKey(view, old, item.id);
+    own.push({
+      op: { delete: oldEntry, condition: EXISTS },
+      undo: { put: { ...oldEntry, type: 'viewOrder', recordId: item.id } },
+    });
+  }
+  const numberKey = keys.recordNumber(tableId, item.autoNumber);
+  if (markIndex && old === undefined)
+    own.push({
+      op: { update: { key: numberKey, update: 'ADD pv :v', values: { ':v': new Set([view]) } } },
+      undo: {
+        update: { key: numberKey, update: 'DELETE pv :v', values: { ':v': new Set([view]) } },
+      },
+    });
+  return own;
+};
+
+/**
+ * The steps that give an existing record a new key in a view's manual order, its values and
+ * version untouched: its `ord` (guarded by its key as read, and by its existence: a record
+ * deleted meanwhile fails the write), its entries joined to it. The undo puts back only the key,
+ * while it is still the one written here. Answers nothing when the key is already its own.
+ */
+export const rekeySteps = (
+  tableId: string,
+  item: Pick<RecordItem, 'id' | 'ord' | 'autoNumber'>,
+  view: string,
+  key: string,
+): Step[] => {
+  const old = item.ord?.[view];
+  if (old === key) return [];
+  const own = entrySteps(tableId, item, view, key, true);
+  const guard = placedGuard(item, view);
+  const ord = { ...(item.ord ?? {}), [view]: key };
+  return [
+    {
+      op: {
+        update: {
+          key: keys.record(tableId, item.id),
+          update: item.ord ? 'SET ord.#v = :k' : 'SET ord = :ord',
+          condition: `${EXISTS} AND ${guard.condition}`,
+          names: item.ord ? { ...guard.names, '#v': view } : undefined,
+          values: { ...guard.values, ...(item.ord ? { ':k': key } : { ':ord': ord }) },
+        },
+      },
+      undo: {
+        update: {
+          key: keys.record(tableId, item.id),
+          update: old === undefined ? 'REMOVE ord.#v' : 'SET ord.#v = :old',
+          condition: 'ord.#v = :k',
+          names: { '#v': view },
+          values: { ':k': key, ...(old === undefined ? {} : { ':old': old }) },
+        },
+      },
+      joined: own.length,
+    },
+    ...own,
+  ];
 };
 
 /**

@@ -17,14 +17,55 @@ export const jsonObject = z.record(z.string(), z.unknown());
 
 const sortItem = z.object({ fieldId: z.string(), order: z.enum(['asc', 'desc']) });
 
+/** A view's sort items (`PUT …/manual-sort` too); field references are checked against the table. */
+export const viewSortItems = listOf(sortItem, 0, 50);
+/** A view's sort, or null for none. */
+export const viewSort = z.nullable(
+  z.object({ sortObjs: viewSortItems, manualSort: z.optional(z.boolean()) }),
+);
+/** A view's group levels (at most 3, checked with the fields), or null for none. */
+export const viewGroup = z.nullable(listOf(sortItem, 0, 10));
+
+/** Teable's column statistics (`StatisticsFunc` of `@teable/core`). */
+export const STATISTIC_FUNCS = [
+  'count',
+  'empty',
+  'filled',
+  'unique',
+  'max',
+  'min',
+  'sum',
+  'average',
+  'checked',
+  'unChecked',
+  'percentEmpty',
+  'percentFilled',
+  'percentUnique',
+  'percentChecked',
+  'percentUnChecked',
+  'earliestDate',
+  'latestDate',
+  'dateRangeOfDays',
+  'dateRangeOfMonths',
+  'totalAttachmentSize',
+] as const;
+
+/** One column's metadata as `PUT …/column-meta` sends it: every part optional, nothing else. */
+export const columnMetaPatch = z.strictObject({
+  order: z.optional(z.number()),
+  width: z.optional(z.number()),
+  hidden: z.optional(z.boolean()),
+  visible: z.optional(z.boolean()),
+  required: z.optional(z.boolean()),
+  statisticFunc: z.optional(z.nullable(z.enum(STATISTIC_FUNCS))),
+});
+
 /** The parts of a view a caller may write; field references are checked against the table. */
 export const viewWrite = {
   name: z.optional(displayName),
   filter: z.optional(z.nullable(jsonObject)),
-  sort: z.optional(
-    z.nullable(z.object({ sortObjs: listOf(sortItem, 0, 50), manualSort: z.optional(z.boolean()) })),
-  ),
-  group: z.optional(z.nullable(listOf(sortItem, 0, 10))),
+  sort: z.optional(viewSort),
+  group: z.optional(viewGroup),
   columnMeta: z.optional(
     z.record(
       z.string(),

@@ -24,6 +24,12 @@ export interface ColumnMeta {
   order: number;
   width?: number;
   hidden?: boolean;
+  /** Kanban, gallery, calendar and form views show a column when set. */
+  visible?: boolean;
+  /** Form views: the answer is required. */
+  required?: boolean;
+  /** The column's statistic in a grid view (Teable's `StatisticsFunc`), null for none. */
+  statisticFunc?: string | null;
 }
 
 /** A view as stored and answered (endpoints.md, "View shape"). */
@@ -37,6 +43,10 @@ export interface View {
   group: SortItem[] | null;
   columnMeta: Record<string, ColumnMeta>;
   options: Record<string, unknown>;
+  /** Set by `PUT …/description`; absent until then. */
+  description?: string;
+  /** Set by `PUT …/locked`; absent until then. */
+  isLocked?: boolean;
   createdBy: string;
   createdTime: string;
   lastModifiedTime: string;

@@ -2,6 +2,7 @@ import type { Principal } from '#shared/auth/permission.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import { type TransactOp, transact } from '#shared/db/client.ts';
+import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
@@ -29,6 +30,8 @@ export interface ViewInput {
   group?: SortItem[] | null;
   columnMeta?: Record<string, Partial<ColumnMeta>>;
   options?: Record<string, unknown>;
+  description?: string;
+  isLocked?: boolean;
 }
 
 const DEFAULT_VIEW_NAME: Record<ViewType, string> = {
@@ -119,13 +122,9 @@ const mergeColumnMeta = (
   for (const [ref, meta] of Object.entries(patch)) {
     const field = resolveRef(fields, ref, 'columnMeta');
     const prev = out[field.id] ?? { order: Object.keys(out).length };
-    out[field.id] = {
-      order: typeof meta.order === 'number' ? meta.order : prev.order,
-      ...(meta.width !== undefined || prev.width !== undefined ? { width: meta.width ?? prev.width } : {}),
-      ...(meta.hidden !== undefined || prev.hidden !== undefined
-        ? { hidden: meta.hidden ?? prev.hidden }
-        : {}),
-    };
+    // Only the parts the patch names change (a null statisticFunc is a value: "none").
+    const named = Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined));
+    out[field.id] = { ...prev, ...named, order: typeof meta.order === 'number' ? meta.order : prev.order };
   }
   return out;
 };
@@ -139,9 +138,8 @@ export const defineView = (
   now: Date,
 ): View => {
   const type = input.type ?? 'grid';
+  // Names may repeat (teable-routes.md 4); only a default name is made unique.
   const taken = existing.map((v) => v.name);
-  if (input.name && taken.includes(input.name))
-    throw new ValidationError(`A view named ${JSON.stringify(input.name)} already exists`);
   const query = normalizeViewQuery(input, fields);
   const time = now.toISOString();
   return {
@@ -154,6 +152,8 @@ export const defineView = (
     group: query.group ?? null,
     columnMeta: mergeColumnMeta(completeColumnMeta(undefined, fields), input.columnMeta, fields),
     options: input.options ?? {},
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.isLocked !== undefined ? { isLocked: input.isLocked } : {}),
     createdBy,
     createdTime: time,
     lastModifiedTime: time,
@@ -189,12 +189,13 @@ export const createView = async (principal: Principal, schema: TableSchema, inpu
   return toViewOut(view, schema.fields);
 };
 
-/** Changes a view's name, query, columns or options. */
+/**
+ * Changes a view's name (names may repeat), query, columns, options, description or lock; the
+ * parts absent from `input` stay. Every change bumps its `lastModifiedTime`.
+ */
 export const updateView = async (schema: TableSchema, viewId: string, input: Omit<ViewInput, 'type'>) => {
   const tableId = schema.table.id;
   const current = findView(schema, viewId);
-  if (input.name && input.name !== current.name && schema.views.some((v) => v.name === input.name))
-    throw new ValidationError(`A view named ${JSON.stringify(input.name)} already exists`);
   const query = normalizeViewQuery(input, schema.fields);
   const view: View = {
     ...current,
@@ -206,6 +207,8 @@ export const updateView = async (schema: TableSchema, viewId: string, input: Omi
       schema.fields,
     ),
     options: input.options ? { ...current.options, ...input.options } : current.options,
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.isLocked !== undefined ? { isLocked: input.isLocked } : {}),
     lastModifiedTime: new Date().toISOString(),
   };
   await transact(
@@ -228,4 +231,88 @@ export const deleteView = async (schema: TableSchema, viewId: string) => {
   await transact(ops, schemaConflict);
   // The view's manual order goes with it (after the view: nothing reads it any more).
   await purgePartition(keys.viewOrderOf(viewId).pk);
+};
+
+/** One entry of `PUT …/column-meta`: a field and the parts of its column to change. */
+export interface ColumnMetaChange {
+  fieldId: string;
+  columnMeta: Partial<ColumnMeta>;
+}
+
+/** Merges column metadata per field (`PUT …/column-meta`); a field named twice gets both, in order. */
+export const updateViewColumnMeta = (
+  schema: TableSchema,
+  viewId: string,
+  changes: readonly ColumnMetaChange[],
+) => {
+  const columnMeta: Record<string, Partial<ColumnMeta>> = {};
+  for (const { fieldId, columnMeta: meta } of changes)
+    columnMeta[fieldId] = { ...columnMeta[fieldId], ...meta };
+  return updateView(schema, viewId, { columnMeta });
+};
+
+/**
+ * The order a view gets when moved before or after `anchor` among `views` (by order, the moved
+ * view left out): halfway between its new neighbours, one past the end, or undefined when no
+ * number fits between them (the views are then numbered again). Pure.
+ */
+export const orderBetween = (
+  others: readonly View[],
+  anchorIndex: number,
+  position: 'before' | 'after',
+): number | undefined => {
+  const at = position === 'before' ? anchorIndex : anchorIndex + 1;
+  const lower = others[at - 1]?.order;
+  const upper = others[at]?.order;
+  const order =
+    lower === undefined ? (upper ?? 0) - 1 : upper === undefined ? lower + 1 : lower + (upper - lower) / 2;
+  const fits =
+    Number.isFinite(order) &&
+    (lower === undefined || order > lower) &&
+    (upper === undefined || order < upper);
+  return fits ? order : undefined;
+};
+
+/**
+ * Moves a view before or after another view of the table (`PUT …/order`, ordering.md "Other
+ * ordered lists"): itself as anchor is a 400, an anchor not among the table's views a 404. The
+ * view gets an order between its new neighbours; when none fits, every view is numbered again
+ * (0, 1, 2… in the new order) in the same write.
+ */
+export const moveView = async (
+  schema: TableSchema,
+  viewId: string,
+  move: { anchorId: string; position: 'before' | 'after' },
+) => {
+  const tableId = schema.table.id;
+  const view = findView(schema, viewId);
+  if (move.anchorId === viewId)
+    throw new ValidationError(`View ${viewId} cannot be moved relative to itself`);
+  const others = schema.views.filter((v) => v.id !== viewId);
+  const anchorIndex = others.findIndex((v) => v.id === move.anchorId);
+  if (anchorIndex < 0) throw new NotFoundError(`Anchor ${move.anchorId} not found in table ${tableId}`);
+  const now = new Date().toISOString();
+  const order = orderBetween(others, anchorIndex, move.position);
+  const at = move.position === 'before' ? anchorIndex : anchorIndex + 1;
+  const changed: View[] =
+    order !== undefined
+      ? [{ ...view, order, lastModifiedTime: now }]
+      : [...others.slice(0, at), view, ...others.slice(at)].flatMap((v, i) =>
+          v.id === viewId
+            ? [{ ...v, order: i, lastModifiedTime: now }]
+            : v.order === i
+              ? []
+              : [{ ...v, order: i }],
+        );
+  const before = new Map(schema.views.map((v) => [v.id, v]));
+  const steps: Step[] = [
+    ...changed.map(
+      (v): Step => ({
+        op: { put: viewItem(tableId, v), condition: EXISTS },
+        undo: { put: viewItem(tableId, before.get(v.id) as View) },
+      }),
+    ),
+    { op: bumpSchemaOp(tableId, schema.version), undo: null },
+  ];
+  await commitSteps(tableId, steps, schemaConflict);
 };

@@ -1,15 +1,23 @@
+import type { Principal } from '#shared/auth/permission.ts';
+import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { type TransactOp, transact } from '#shared/db/client.ts';
+import { getItems, MAX_TRANSACTION_ITEMS, type TransactOp, transact } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keyOfItem, keys } from '#shared/db/keys.ts';
-import { choiceChanges, defineField, updateField as patchField } from '#shared/fields/define.ts';
+import {
+  assertPrimaryAllowed,
+  choiceChanges,
+  defineField,
+  updateField as patchField,
+} from '#shared/fields/define.ts';
 import { dependentsOf, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
 import type { ForeignFields } from '#shared/fields/lookup.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
+import { convertedCellSteps } from '#shared/records/convert-field.ts';
 import { recomputeSteps } from '#shared/records/recompute.ts';
 import { prepareLinkField, symmetricDeleteOps } from '#shared/schema/links.ts';
 import {
@@ -161,18 +169,20 @@ const reinferDependents = (fields: Field[], fieldId: string): { fields: Field[];
  */
 const brokenElsewhere = async (
   schema: TableSchema,
-  field: Field,
+  deleted: readonly Field[],
 ): Promise<{ ops: TransactOp[]; steps: Step[] }> => {
   const targets = new Map<string, Set<string>>();
   const add = (tableId: string, fieldId: string) =>
     targets.set(tableId, (targets.get(tableId) ?? new Set()).add(fieldId));
-  for (const d of schema.dependents)
-    if (d.tableId !== schema.table.id && d.inputs.includes(field.id)) add(d.tableId, d.fieldId);
-  const sym = field.type === 'link' ? field.options.symmetricFieldId : undefined;
-  const foreignId = field.type === 'link' ? String(field.options.foreignTableId) : undefined;
-  if (typeof sym === 'string' && foreignId && foreignId !== schema.table.id) {
-    const foreign = await loadSchema(foreignId).catch(() => undefined);
-    for (const f of foreign?.fields ?? []) if (sameTableInputs(f).includes(sym)) add(foreignId, f.id);
+  for (const field of deleted) {
+    for (const d of schema.dependents)
+      if (d.tableId !== schema.table.id && d.inputs.includes(field.id)) add(d.tableId, d.fieldId);
+    const sym = field.type === 'link' ? field.options.symmetricFieldId : undefined;
+    const foreignId = field.type === 'link' ? String(field.options.foreignTableId) : undefined;
+    if (typeof sym === 'string' && foreignId && foreignId !== schema.table.id) {
+      const foreign = await loadSchema(foreignId).catch(() => undefined);
+      for (const f of foreign?.fields ?? []) if (sameTableInputs(f).includes(sym)) add(foreignId, f.id);
+    }
   }
   const ops: TransactOp[] = [];
   const steps: Step[] = [];
@@ -188,10 +198,10 @@ const brokenElsewhere = async (
   return { ops, steps };
 };
 
-/** The formulas that read `fieldId`, marked broken (computed.md 6: field delete). */
-const brokenBy = (schema: TableSchema, fieldId: string): Field[] =>
+/** The formulas that read one of the deleted fields and stay, marked broken (computed.md 6: field delete). */
+const brokenBy = (schema: TableSchema, deleted: ReadonlySet<string>): Field[] =>
   schema.fields
-    .filter((f) => f.id !== fieldId && sameTableInputs(f).includes(fieldId))
+    .filter((f) => !deleted.has(f.id) && sameTableInputs(f).some((id) => deleted.has(id)))
     .map((f) => ({ ...f, hasError: true }));
 
 /**
@@ -317,8 +327,19 @@ const refreshLookupsOf = async (schema: TableSchema, field: Field) => {
     const foreign: ForeignFields = (id) =>
       id === schema.table.id ? schema.fields.map((f) => (f.id === field.id ? field : f)) : undefined;
     const changed = there.fields.flatMap((f) => {
-      if (!ids.has(f.id) || !f.isLookup || f.hasError) return [];
-      const next = redefine(f, {}, { existing: there.fields.filter((o) => o.id !== f.id), foreign });
+      if (!ids.has(f.id) || !(f.isLookup || f.type === 'rollup') || f.hasError) return [];
+      // a lookup takes the type of the field it looks up; one that cannot follow is broken
+      let next: Field;
+      try {
+        next = redefine(
+          { ...f, type: f.isLookup ? field.type : f.type },
+          {},
+          { existing: there.fields.filter((o) => o.id !== f.id), foreign },
+        );
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        next = { ...f, hasError: true };
+      }
       if (f.isPrimary) next.isPrimary = true;
       return sameJson(next, f) ? [] : [next];
     });
@@ -335,6 +356,66 @@ const refreshLookupsOf = async (schema: TableSchema, field: Field) => {
       await recomputeSteps(after, ids, new Date()),
     );
   }
+};
+
+/**
+ * Converts a field to a new definition (`PUT …/field/{fieldId}/convert`, teable-routes.md
+ * "Field", computed.md 8): the body is a full definition validated like a create (the id kept,
+ * the name, dbFieldName and description kept when absent), the cells rewritten for it, and the
+ * fields that read it re-inferred and recomputed, here and in other tables, in one write.
+ * Decided: link fields are not converted (to or from a link: a 400); a unique field keeps its type.
+ */
+export const convertField = async (
+  principal: Principal,
+  located: Located,
+  schema: TableSchema,
+  fieldId: string,
+  input: Record<string, unknown>,
+) => {
+  const tableId = schema.table.id;
+  const current = findField(schema, fieldId);
+  if (current.type === 'link' || input.type === 'link')
+    throw new ValidationError('Converting a field to or from a link is not supported');
+  if (current.unique && input.type !== current.type)
+    throw new ValidationError(`Field "${current.name}" is unique: its type cannot change`);
+  const others = schema.fields.filter((f) => f.id !== fieldId);
+  const defined = defineField(
+    {
+      name: current.name,
+      dbFieldName: current.dbFieldName,
+      description: current.description,
+      ...input,
+      id: current.id,
+      isPrimary: current.isPrimary === true,
+      unique: current.unique === true && input.type === current.type ? true : input.unique,
+    },
+    {
+      existing: others,
+      newChoiceId: () => newId('choice'),
+      foreign: await linkedFields(schema, input.lookupOptions),
+    },
+  );
+  if (current.isPrimary) assertPrimaryAllowed(defined);
+  const reinferred = reinferDependents(
+    schema.fields.map((f) => (f.id === fieldId ? defined : f)),
+    fieldId,
+  );
+  const after = withFields(schema, reinferred.fields);
+  await assertNoCrossTableCycle(tableId, after.fields, defined);
+  const { steps, field } = await convertedCellSteps(principal, located, after, current, defined, new Date());
+  const order = schema.fieldOrder[fieldId] ?? nextFieldOrder(schema);
+  await commitSchemaChange(
+    tableId,
+    distinctBumps([
+      { put: fieldItem(tableId, field, order), condition: EXISTS },
+      ...reinferred.changed.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
+      ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
+      bumpSchemaOp(tableId, schema.version),
+    ]),
+    steps,
+  );
+  await refreshLookupsOf(schema, field);
+  return field;
 };
 
 const withoutField = (view: View, fieldId: string): View => {
@@ -361,39 +442,81 @@ export const stripFilter = (filter: unknown, fieldId: string): unknown => {
   return { ...f, filterSet };
 };
 
-const mentions = (view: View, fieldId: string) =>
-  JSON.stringify(withoutField(view, fieldId)) !== JSON.stringify(view);
-
 /**
  * Deletes a field; the primary field cannot be deleted (403). Views that name it lose those
  * filter, sort, group and column entries in the same transaction. Its cells stay in the record
  * items, unread (field ids are never reused).
  */
 export const deleteField = async (schema: TableSchema, fieldId: string) => {
+  const [field] = await deleteFields(schema, [fieldId]);
+  return field as Field;
+};
+
+/**
+ * Stores a deletion as `commitSchemaChange` does while its schema operations fit one transaction.
+ * More (many fields at once) go in a journaled write whose undo puts back every item it deletes
+ * or overwrites as read just before, and deletes what it creates: all or nothing.
+ */
+const commitDeletion = async (tableId: string, ops: TransactOp[], records: Step[]) => {
+  if (ops.length < MAX_TRANSACTION_ITEMS) return commitSchemaChange(tableId, ops, records);
+  const keyed = ops.map((op) => ('put' in op ? keyOfItem(op.put) : 'delete' in op ? op.delete : undefined));
+  const prior = await getItems(keyed.filter((k) => k !== undefined));
+  const steps = ops.map((op, i): Step => {
+    const key = keyed[i];
+    const old = key ? prior.get(key) : undefined;
+    return { op, undo: old ? { put: old } : key && 'put' in op ? { delete: key } : null };
+  });
+  await commitSteps(tableId, [...steps, ...records], schemaConflict);
+};
+
+/** The operations with at most one delete per item (a self-link deleted with its other side). */
+const distinctDeletes = (ops: TransactOp[]): TransactOp[] => {
+  const seen = new Set<string>();
+  return ops.filter((op) => {
+    if (!('delete' in op)) return true;
+    const key = JSON.stringify(op.delete);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
+/**
+ * Deletes several fields in one write, all or none (`DELETE /table/{t}/field?fieldIds[]=`): an
+ * unknown one is a 404 and the primary field among them a 403, before anything is written. What
+ * `deleteField` does for one is done for all together: formulas reading any of them broken once,
+ * views stripped of all of them, registrations and other sides of links removed, one version bump
+ * per table.
+ */
+export const deleteFields = async (schema: TableSchema, fieldIds: readonly string[]) => {
   const tableId = schema.table.id;
-  const field = findField(schema, fieldId);
-  if (field.isPrimary)
-    throw new ForbiddenError(`Field ${fieldId} is the primary field and cannot be deleted`);
-  const broken = brokenBy(schema, fieldId);
-  const elsewhere = await brokenElsewhere(schema, field);
+  const gone = new Set(fieldIds);
+  const fields = [...gone].map((id) => findField(schema, id));
+  const primary = fields.find((f) => f.isPrimary);
+  if (primary) throw new ForbiddenError(`Field ${primary.id} is the primary field and cannot be deleted`);
+  const broken = brokenBy(schema, gone);
+  const elsewhere = await brokenElsewhere(schema, fields);
   const after = withFields(
     schema,
-    schema.fields.filter((f) => f.id !== fieldId).map((f) => broken.find((b) => b.id === f.id) ?? f),
+    schema.fields.filter((f) => !gone.has(f.id)).map((f) => broken.find((b) => b.id === f.id) ?? f),
   );
+  const stripped = (view: View) => fields.reduce((v, f) => withoutField(v, f.id), view);
   const ops: TransactOp[] = [
-    { delete: keys.field(tableId, fieldId), condition: EXISTS },
+    ...fields.map((f) => ({ delete: keys.field(tableId, f.id), condition: EXISTS })),
     ...broken.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
-    ...(await symmetricDeleteOps(field, tableId)),
-    ...(await dependentOps(tableId, field, undefined, schema.fields, after.fields)),
+    ...(await Promise.all(fields.map((f) => symmetricDeleteOps(f, tableId)))).flat(),
+    ...(
+      await Promise.all(fields.map((f) => dependentOps(tableId, f, undefined, schema.fields, after.fields)))
+    ).flat(),
     ...elsewhere.ops,
     ...schema.views
-      .filter((v) => mentions(v, fieldId))
-      .map((v) => ({ put: viewItem(tableId, withoutField(v, fieldId)) })),
+      .filter((v) => JSON.stringify(stripped(v)) !== JSON.stringify(v))
+      .map((v) => ({ put: viewItem(tableId, stripped(v)) })),
     bumpSchemaOp(tableId, schema.version),
   ];
-  await commitSchemaChange(tableId, distinctBumps(ops), [
+  await commitDeletion(tableId, distinctDeletes(distinctBumps(ops)), [
     ...(await recomputeSteps(after, new Set(broken.map((f) => f.id)), new Date())),
     ...elsewhere.steps,
   ]);
-  return field;
+  return fields;
 };

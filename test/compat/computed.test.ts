@@ -5,6 +5,7 @@
  */
 import {
   configApi,
+  convertField,
   createBase,
   createField,
   createRecords,
@@ -131,5 +132,25 @@ describe("computed fields through Teable's client", () => {
       records: [{ fields: { Name: 'Nut', Qty: 9 } }],
     });
     expect(created.data.records[0]?.fields.Big).toBe('big');
+  });
+
+  it('converts a text field to a number and a formula over it follows (convertField)', async () => {
+    const { items } = await setup();
+    const name = items.fields.find((f) => f.name === 'Name');
+    if (!name) throw new Error('no Name');
+    const code = await createField(items.id, { type: 'singleLineText' as never, name: 'Code' });
+    await updateRecord(items.id, items.records[0]?.id as string, {
+      fieldKeyType: 'name' as never,
+      record: { fields: { Code: '41' } },
+    });
+    await createField(items.id, {
+      type: 'formula' as never,
+      name: 'Next',
+      options: { expression: `{${code.data.id}} + 1` },
+    });
+    const converted = await convertField(items.id, code.data.id, { type: 'number' as never });
+    expect(converted.data).toMatchObject({ id: code.data.id, type: 'number', cellValueType: 'number' });
+    const records = await getRecords(items.id, {});
+    expect(records.data.records[0]?.fields).toMatchObject({ Code: 41, Next: 42 });
   });
 });

@@ -30,7 +30,11 @@ interface World {
   baseId: string;
   tableId: string;
   fieldId: string;
+  /** A date field (the calendar route needs one). */
+  dateFieldId: string;
   viewId: string;
+  /** The table's first view (the sample view is the second). */
+  firstViewId: string;
   recordIds: [string, string];
   pluginId: string;
   pluginInstallIds: [string, string];
@@ -81,7 +85,50 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
     params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[1] },
     body: { anchorId: w.pluginInstallIds[0], position: 'before' },
   }),
+  'convert-field': (w) => ({
+    params: { tableId: w.tableId, fieldId: w.fieldId },
+    body: { type: 'longText' },
+  }),
+  'delete-fields': (w) => ({ params: { tableId: w.tableId }, query: `fieldIds[]=${w.fieldId}` }),
+  'update-view-name': (w) => ({ ...onView(w), body: { name: 'V2' } }),
+  'update-view-description': (w) => ({ ...onView(w), body: { description: 'D' } }),
+  'update-view-filter': (w) => ({ ...onView(w), body: { filter: null } }),
+  'update-view-sort': (w) => ({ ...onView(w), body: { sort: null } }),
+  'update-view-group': (w) => ({ ...onView(w), body: { group: null } }),
+  'update-view-options': (w) => ({ ...onView(w), body: { options: { rowHeight: 'short' } } }),
+  'update-view-column-meta': (w) => ({
+    ...onView(w),
+    body: [{ fieldId: w.fieldId, columnMeta: { width: 100 } }],
+  }),
+  'move-view': (w) => ({ ...onView(w), body: { anchorId: w.firstViewId, position: 'before' } }),
+  'apply-view-manual-sort': (w) => ({
+    ...onView(w),
+    body: { sortObjs: [{ fieldId: w.fieldId, order: 'desc' }] },
+  }),
+  'update-view-locked': (w) => ({ ...onView(w), body: { isLocked: true } }),
+  'list-view-filter-link-records': onView,
+  'get-record-status': (w) => ({
+    params: { tableId: w.tableId, recordId: w.recordIds[0] },
+    query: `viewId=${w.viewId}`,
+  }),
+  'get-row-count': (w) => ({ params: { tableId: w.tableId } }),
+  'get-aggregations': (w) => ({ params: { tableId: w.tableId }, query: `field[count][]=${w.fieldId}` }),
+  'get-group-points': (w) => ({
+    params: { tableId: w.tableId },
+    query: `groupBy=${encodeURIComponent(JSON.stringify([{ fieldId: w.fieldId, order: 'asc' }]))}`,
+  }),
+  'get-search-count': (w) => ({ params: { tableId: w.tableId }, query: 'search[]=a' }),
+  'get-search-index': (w) => ({ params: { tableId: w.tableId }, query: 'search[]=a&take=10' }),
+  'get-calendar-daily-collection': (w) => ({
+    params: { tableId: w.tableId },
+    query: `startDate=2024-01-01&endDate=2024-01-31&startDateFieldId=${w.dateFieldId}&endDateFieldId=${w.dateFieldId}`,
+  }),
+  'get-task-status-collection': (w) => ({ params: { tableId: w.tableId } }),
 };
+
+function onView(w: World) {
+  return { params: { tableId: w.tableId, viewId: w.viewId } };
+}
 
 const TABLE_ROUTES = (ROUTES as readonly (RouteDef & { handler: HandlerName })[]).filter(
   (r) => r.path.includes('{tableId}') || r.path.startsWith('/base/{baseId}/table'),
@@ -122,11 +169,18 @@ const worldFor = async (role: Role) => {
       body: { pluginId: plugin.body.id },
     });
   const installs = [await install(), await install()];
+  const date = await call('create-field', {
+    token: owner.auth,
+    params: { tableId: table.body.id },
+    body: { type: 'date', name: 'When' },
+  });
   const w: World = {
     baseId: base.body.id,
     tableId: table.body.id,
     fieldId: table.body.fields[1].id,
+    dateFieldId: date.body.id,
     viewId: table.body.views[1].id,
+    firstViewId: table.body.views[0].id,
     recordIds: [table.body.records[0].id, table.body.records[1].id],
     pluginId: plugin.body.id,
     pluginInstallIds: [installs[0]?.body.pluginInstallId, installs[1]?.body.pluginInstallId],

@@ -21,6 +21,8 @@ interface World {
   tableId: string;
   fieldId: string;
   viewId: string;
+  /** The table's first view (`viewId` is its second). */
+  firstViewId: string;
   recordIds: [string, string];
   tokenId: string;
   notificationId: string;
@@ -43,6 +45,7 @@ const future = () => new Date(Date.now() + 86_400_000).toISOString();
 const onTable = (w: World) => ({ params: { tableId: w.tableId } });
 const onBaseTable = (w: World) => ({ params: { baseId: w.baseId, tableId: w.tableId } });
 const onRecord = (w: World) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } });
+const onView = (w: World) => ({ params: { tableId: w.tableId, viewId: w.viewId } });
 const onOrg = (w: World) => ({ params: { organizationId: w.organizationId } });
 
 const makeAdmin = (userId: string) =>
@@ -68,7 +71,12 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'list-fields': onTable,
   'get-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
   'update-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId }, body: { name: 'G' } }),
+  'convert-field': (w) => ({
+    params: { tableId: w.tableId, fieldId: w.fieldId },
+    body: { type: 'longText' },
+  }),
   'delete-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
+  'delete-fields': (w) => ({ ...onTable(w), query: `fieldIds[]=${w.fieldId}` }),
   'create-view': (w) => ({ ...onTable(w), body: { type: 'grid' } }),
   'list-views': onTable,
   'get-view': (w) => ({ params: { tableId: w.tableId, viewId: w.viewId } }),
@@ -78,6 +86,23 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     params: { tableId: w.tableId, viewId: w.viewId },
     body: { anchorId: w.recordIds[0], position: 'after', recordIds: [w.recordIds[1]] },
   }),
+  'update-view-name': (w) => ({ ...onView(w), body: { name: 'V2' } }),
+  'update-view-description': (w) => ({ ...onView(w), body: { description: 'D' } }),
+  'update-view-filter': (w) => ({ ...onView(w), body: { filter: null } }),
+  'update-view-sort': (w) => ({ ...onView(w), body: { sort: null } }),
+  'update-view-group': (w) => ({ ...onView(w), body: { group: null } }),
+  'update-view-options': (w) => ({ ...onView(w), body: { options: { rowHeight: 'short' } } }),
+  'update-view-column-meta': (w) => ({
+    ...onView(w),
+    body: [{ fieldId: w.fieldId, columnMeta: { width: 100 } }],
+  }),
+  'move-view': (w) => ({ ...onView(w), body: { anchorId: w.firstViewId, position: 'before' } }),
+  'apply-view-manual-sort': (w) => ({
+    ...onView(w),
+    body: { sortObjs: [{ fieldId: w.fieldId, order: 'desc' }] },
+  }),
+  'update-view-locked': (w) => ({ ...onView(w), body: { isLocked: true } }),
+  'list-view-filter-link-records': onView,
   'get-record': onRecord,
   'list-records': (w) => ({ ...onTable(w), query: 'take=1' }),
   'get-row-count': (w) => ({ ...onTable(w) }),
@@ -104,6 +129,7 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   }),
   'delete-records': (w) => ({ ...onTable(w), query: `recordIds[]=${w.recordIds[1]}` }),
   'duplicate-record': (w) => ({ ...onRecord(w), body: {} }),
+  'get-record-status': (w) => ({ ...onRecord(w), query: `viewId=${w.viewId}` }),
   'get-current-user': () => ({}),
   'create-temp-token': () => ({}),
   'create-access-token': () => ({ body: { name: 't', scopes: ['space|read'], expiredTime: future() } }),
@@ -258,6 +284,7 @@ const world = async (): Promise<World> => {
     tableId: table.body.id,
     fieldId: table.body.fields[1].id,
     viewId: table.body.views[1].id,
+    firstViewId: table.body.views[0].id,
     recordIds: [table.body.records[0].id, table.body.records[1].id],
     tokenId: token.body.id,
     notificationId: 'not0000000000000000',

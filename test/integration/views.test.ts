@@ -204,7 +204,6 @@ describe('POST /table/{tableId}/view', () => {
       'columnMeta: field "Nope" not found',
     ],
     ['an unknown type', { type: 'timeline' }, /type/],
-    ['a taken name', { name: 'Grid view' }, 'A view named "Grid view" already exists'],
     ['an empty name', { name: ' ' }, /name/],
   ])('answers 400 for %s and creates nothing', async (_, body, message) => {
     const t = await newTable();
@@ -213,6 +212,15 @@ describe('POST /table/{tableId}/view', () => {
 
     expect(res).toMatchObject(invalid(message));
     expect((await listViews(t)).map((v) => v.id)).toEqual([t.viewId]);
+  });
+
+  it('accepts the name of another view: view names may repeat', async () => {
+    const t = await newTable();
+
+    const res = await createView(t, { name: 'Grid view' });
+
+    expect(res.status).toBe(201);
+    expect((await listViews(t)).map((v) => v.name)).toEqual(['Grid view', 'Grid view']);
   });
 
   it('accepts exactly three group levels', async () => {
@@ -427,7 +435,6 @@ describe('PATCH /table/{tableId}/view/{viewId}', () => {
       },
       'group: at most 3 levels',
     ],
-    ['the name of another view', { name: 'Other' }, 'A view named "Other" already exists'],
     ['a name that is not text', { name: 3 }, /name/],
   ])('answers 400 for %s and changes nothing', async (_, body, message) => {
     const t = await newTable();
@@ -438,6 +445,19 @@ describe('PATCH /table/{tableId}/view/{viewId}', () => {
 
     expect(res).toMatchObject(invalid(message));
     expect((await getView(t, t.viewId)).body).toEqual(before);
+  });
+
+  it('takes the name of another view: view names may repeat', async () => {
+    const t = await newTable();
+    const other = await mustCreateView(t, { name: 'Other' });
+
+    const res = await updateView(t, t.viewId, { name: 'Other' });
+
+    expect(res.status).toBe(200);
+    expect((await listViews(t)).map((v) => [v.id, v.name])).toEqual([
+      [t.viewId, 'Other'],
+      [other.id, 'Other'],
+    ]);
   });
 
   it('keeps its own name', async () => {

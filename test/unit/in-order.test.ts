@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allInOrder } from '#shared/core/in-order.ts';
 
-const after = <T>(ms: number, run: () => T) =>
+const resolvesAfter = <T>(ms: number, run: () => T) =>
   new Promise<T>((resolve, reject) =>
     setTimeout(() => {
       try {
@@ -14,7 +14,7 @@ const after = <T>(ms: number, run: () => T) =>
 
 describe('allInOrder', () => {
   it('answers every result in the order given', async () => {
-    expect(await allInOrder([after(5, () => 1), Promise.resolve('two'), undefined])).toEqual([
+    expect(await allInOrder([resolvesAfter(5, () => 1), Promise.resolve('two'), undefined])).toEqual([
       1,
       'two',
       undefined,
@@ -23,10 +23,10 @@ describe('allInOrder', () => {
 
   it('fails with the first failed step in the order given, not the first to fail in time', async () => {
     const steps = [
-      after(20, () => {
+      resolvesAfter(20, () => {
         throw new Error('links');
       }),
-      after(1, () => {
+      resolvesAfter(1, () => {
         throw new Error('unique');
       }),
     ];

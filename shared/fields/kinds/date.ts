@@ -1,5 +1,5 @@
 /** date (fields.md "Types", "Writing values"), and the formatting shared with the time stamps. */
-import { cellError, isNothing, isRecord, optionsError, readOptions } from '../cells.ts';
+
 import {
   canonicalTimeZone,
   DATE_FORMATS,
@@ -10,6 +10,7 @@ import {
   parseIsoWithOffset,
   TIME_FORMATS,
 } from '#shared/core/format.ts';
+import { cellError, isNothing, isRecord, optionsError, readOptions } from '../cells.ts';
 import type { Field, FieldKind, KindQuery } from '../types.ts';
 
 /** Checks a date `formatting` and fills the defaults (`YYYY-MM-DD`, `None`, `UTC`); a bad zone is a 400. */

@@ -1,8 +1,13 @@
 /** number and rating (fields.md "Types", "Writing values"). */
 
+import {
+  formatNumber,
+  NUMBER_FORMAT_TYPES,
+  type NumberFormatting,
+  parseNumberText,
+} from '#shared/core/format.ts';
 import { cellError, isNothing, isRecord, optionsError, readOptions } from '../cells.ts';
 import { COLORS } from '../colors.ts';
-import { formatNumber, NUMBER_FORMAT_TYPES, type NumberFormatting, parseNumberText } from '#shared/core/format.ts';
 import type { Converted, Field, FieldKind } from '../types.ts';
 
 /** A number field's formatting when none is given: decimal, 2 digits. */

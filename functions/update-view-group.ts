@@ -1,0 +1,16 @@
+import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { viewGroup } from '#shared/schema/requests.ts';
+import { updateView } from '#shared/schema/views.ts';
+
+const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
+const body = z.object({ group: viewGroup });
+
+export const handler = defineHandler(
+  'update-view-group',
+  { params, body },
+  async ({ params, body, schema }) => {
+    await updateView(schema, params.viewId, { group: body.group });
+  },
+);

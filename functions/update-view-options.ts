@@ -1,0 +1,16 @@
+import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { jsonObject } from '#shared/schema/requests.ts';
+import { updateView } from '#shared/schema/views.ts';
+
+const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
+const body = z.object({ options: jsonObject });
+
+export const handler = defineHandler(
+  'update-view-options',
+  { params, body },
+  async ({ params, body, schema }) => {
+    await updateView(schema, params.viewId, { options: body.options });
+  },
+);

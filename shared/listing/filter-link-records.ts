@@ -1,0 +1,71 @@
+/**
+ * `GET /table/{tableId}/view/{viewId}/filter-link-records` (teable-routes.md 2, View): the
+ * records a view's filter names in its items on link fields, with their titles, per linked
+ * table, so a client can show the filter's chosen records by name.
+ */
+import type { Field } from '#shared/fields/types.ts';
+import { isId } from '#shared/ids.ts';
+import { linkTitlesFor } from '#shared/records/links.ts';
+import type { RecordItem } from '#shared/records/model.ts';
+import { linkOptions } from '#shared/schema/links.ts';
+import type { TableSchema } from '#shared/schema/schema.ts';
+import { findView } from '#shared/schema/views.ts';
+
+export interface FilterLinkRecords {
+  tableId: string;
+  records: { id: string; title: string }[];
+}
+
+/** The record ids each link field's filter items name, in the filter's order. Pure. */
+export const linkFilterIds = (
+  filter: unknown,
+  linkFields: ReadonlyMap<string, Field>,
+): Map<string, string[]> => {
+  const out = new Map<string, string[]>();
+  const visit = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { filterSet?: unknown; fieldId?: unknown; value?: unknown };
+    if (Array.isArray(n.filterSet)) {
+      for (const child of n.filterSet) visit(child);
+      return;
+    }
+    if (typeof n.fieldId !== 'string' || !linkFields.has(n.fieldId)) return;
+    const values = Array.isArray(n.value) ? n.value : [n.value];
+    const ids = values.filter((v): v is string => typeof v === 'string' && isId('record', v));
+    if (ids.length === 0) return;
+    const list = out.get(n.fieldId) ?? [];
+    for (const id of ids) if (!list.includes(id)) list.push(id);
+    out.set(n.fieldId, list);
+  };
+  visit(filter);
+  return out;
+};
+
+/**
+ * The records a view's filter names through link fields, grouped by the table they belong to
+ * (first named first). Records that no longer exist are left out; a table whose named records
+ * are all gone is answered with none.
+ */
+export const viewFilterLinkRecords = async (
+  schema: TableSchema,
+  viewId: string,
+): Promise<FilterLinkRecords[]> => {
+  const view = findView(schema, viewId);
+  const linkFields = new Map(schema.fields.filter((f) => f.type === 'link').map((f) => [f.id, f]));
+  const named = linkFilterIds(view.filter, linkFields);
+  if (named.size === 0) return [];
+  // One pseudo record holding every named id in its link cells: titles are read as for a listing.
+  const holder = Object.fromEntries(named) as unknown as RecordItem;
+  const titles = await linkTitlesFor(schema, [holder], new Set(named.keys()));
+  const byTable = new Map<string, FilterLinkRecords>();
+  for (const [fieldId, ids] of named) {
+    const tableId = linkOptions(linkFields.get(fieldId) as Field).foreignTableId;
+    const entry = byTable.get(tableId) ?? { tableId, records: [] };
+    byTable.set(tableId, entry);
+    for (const id of ids) {
+      const title = titles.linkTitle(fieldId, id);
+      if (title !== undefined && !entry.records.some((r) => r.id === id)) entry.records.push({ id, title });
+    }
+  }
+  return [...byTable.values()];
+};
