@@ -250,7 +250,7 @@ describe('lookups of every field type', () => {
     const { b, src, host, many } = await everyType();
     const who = await b.lookup(host.id, many, src.f('Who'), 'user');
     expect(await b.cells(host.id, who.name)).toEqual([
-      [{ id: b.owner.id, title: b.owner.name, email: b.owner.email }],
+      [{ id: b.owner.id, title: b.owner.name, email: b.owner.email, avatarUrl: null }],
       undefined,
     ]);
     const files = await b.lookup(host.id, many, src.f('Files'), 'attachment');

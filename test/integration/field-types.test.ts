@@ -88,7 +88,8 @@ type TypesTable = Awaited<ReturnType<typeof typesTable>>;
 const resolve = <T extends Json>(given: Given<T>, t: TypesTable): T =>
   typeof given === 'function' ? (given as (t: TypesTable) => T)(t) : given;
 
-const refOf = (user: User) => ({ id: user.id, title: user.name, email: user.email });
+/** A user cell as answered (avatarUrl null: no avatars are stored). */
+const refOf = (user: User) => ({ id: user.id, title: user.name, email: user.email, avatarUrl: null });
 
 const createRecords = (
   t: TypesTable,

@@ -7,8 +7,10 @@ import { isRecord, readOptions, textOf } from '../cells.ts';
 import type { FieldKind, FieldType } from '../types.ts';
 import { dateText, normalizeDateFormatting, TIME_QUERY } from './date.ts';
 import { PLAIN_NUMBER_CHARS } from './number.ts';
+import { userCellOut } from './user.ts';
 
-type Stamp = Pick<FieldKind, 'normalizeOptions' | 'cellValueType' | 'toText' | 'query'>;
+type Stamp = Pick<FieldKind, 'normalizeOptions' | 'cellValueType' | 'toText' | 'query'> &
+  Partial<Pick<FieldKind, 'toJson'>>;
 
 const systemKind = (type: FieldType, defaultName: string, stamp: Stamp): FieldKind => ({
   type,
@@ -39,6 +41,7 @@ const timeStamp = (type: FieldType): Stamp => ({
 
 const userStamp = (type: FieldType): Stamp => ({
   normalizeOptions: noOptions(type),
+  toJson: (value) => userCellOut(value),
   cellValueType: () => 'string',
   toText: (value) => (isRecord(value) && typeof value.title === 'string' ? value.title : textOf(value)),
   query: { valueClass: 'user', searchedByDefault: true, searchCost: 1 },

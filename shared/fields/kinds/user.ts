@@ -16,6 +16,15 @@ const isMultiple = (options: Record<string, unknown>): boolean => options.isMult
 /** Only `{id, title, email}` is stored, whatever else the collaborator record carries. */
 const refOf = (user: UserRef): UserRef => ({ id: user.id, title: user.title, email: user.email });
 
+/**
+ * A user cell as answered: `{id, title, email, avatarUrl}`, `avatarUrl` null (no avatars are
+ * stored; teable-routes.md 4). Lists item by item.
+ */
+export const userCellOut = (value: unknown): unknown => {
+  const one = (v: unknown) => (isRecord(v) ? { ...v, avatarUrl: v.avatarUrl ?? null } : v);
+  return Array.isArray(value) ? value.map(one) : one(value);
+};
+
 /** Single fields store one UserRef, multiple fields a list; nothing left clears the cell. */
 const store = (users: UserRef[], field: Field): Converted => {
   const seen = new Set<string>();
@@ -118,7 +127,7 @@ export const user: FieldKind = {
     );
     return store(users, field).value;
   },
-  toJson: (value) => value,
+  toJson: (value) => userCellOut(value),
   toText: (value) => textOf(value),
   query: { valueClass: 'user', searchedByDefault: true, searchCost: 1 },
 };

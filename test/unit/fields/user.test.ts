@@ -124,6 +124,10 @@ describe('user cells', () => {
   it('renders titles joined by ", "', () => {
     expect(user.toText(alice, owner, readCtx)).toBe('Alice');
     expect(user.toText([alice, bob], team, readCtx)).toBe('Alice, Bob');
-    expect(user.toJson([alice, bob], team, readCtx)).toEqual([alice, bob]);
+    // answered with avatarUrl null (no avatars are stored; teable-routes.md 4)
+    expect(user.toJson([alice, bob], team, readCtx)).toEqual([
+      { ...alice, avatarUrl: null },
+      { ...bob, avatarUrl: null },
+    ]);
   });
 });

@@ -22,6 +22,8 @@ import { searchFieldIds } from '#shared/query/search.ts';
 import { sortRows } from '#shared/query/sort.ts';
 import { alice, bob, contextOf, makeField, query, recId, rowsOf } from './engine-support.ts';
 
+/** A user cell as answered: with `avatarUrl` null (teable-routes.md 4). */
+const out = (u: object) => ({ ...u, avatarUrl: null });
 const F = 'fldComputedComputed';
 const FOREIGN = 'tblForeignAAAAAAAAA';
 const R1 = 'recForeign000000001';
@@ -532,16 +534,22 @@ describe('lookupToJson / lookupToText for every looked-up type', () => {
       ['2026-03-01T00:00:00.000Z', '2026-03-04T00:00:00.000Z'],
       '2026-03-01, 2026-03-04',
     ],
-    ['user', lookupOf('user', undefined, true), [alice, bob], [alice, bob], 'Alice, bob'],
+    ['user', lookupOf('user', undefined, true), [alice, bob], [out(alice), out(bob)], 'Alice, bob'],
     [
       'a multiple user',
       lookupOf('user', { isMultiple: true }, true),
       [alice, bob],
-      [alice, bob],
+      [out(alice), out(bob)],
       'Alice, bob',
     ],
-    ['createdBy', lookupOf('createdBy', undefined, true), [alice], [alice], 'Alice'],
-    ['lastModifiedBy', lookupOf('lastModifiedBy', undefined, true), [bob, alice], [bob, alice], 'bob, Alice'],
+    ['createdBy', lookupOf('createdBy', undefined, true), [alice], [out(alice)], 'Alice'],
+    [
+      'lastModifiedBy',
+      lookupOf('lastModifiedBy', undefined, true),
+      [bob, alice],
+      [out(bob), out(alice)],
+      'bob, Alice',
+    ],
     [
       'a manyOne link (ids without a title left out)',
       lookupOf('link', manyOne, true),
@@ -605,7 +613,7 @@ describe('lookupToJson / lookupToText for every looked-up type', () => {
     ['number', lookupOf('number', undefined, false), 3, 3, '3.00'],
     ['checkbox', lookupOf('checkbox', undefined, false), true, true, 'true'],
     ['singleSelect', lookupOf('singleSelect', choices, false), 'done', 'done', 'done'],
-    ['user', lookupOf('user', undefined, false), alice, alice, 'Alice'],
+    ['user', lookupOf('user', undefined, false), alice, out(alice), 'Alice'],
     [
       'date',
       lookupOf('date', undefined, false),
