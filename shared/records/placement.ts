@@ -184,14 +184,27 @@ export const placementSteps = async (
   const tableId = schema.table.id;
   findView(schema, order.viewId);
   const moving = records.map((r) => r.id);
-  if (moving.includes(order.anchorId))
-    throw new ValidationError(`Anchor ${order.anchorId} is one of the records being moved`);
   const anchorItem = (await getItems([keys.record(tableId, order.anchorId)])).get(
     keys.record(tableId, order.anchorId),
   ) as RecordItem | undefined;
   if (!anchorItem) throw new NotFoundError(`Anchor ${order.anchorId} not found`);
   const anchor = { id: anchorItem.id, key: effectiveKey(anchorItem, order.viewId) };
   const exclude = new Set(moving);
+  if (moving.includes(order.anchorId)) {
+    // As in Teable (teable-routes.md 4): the moved records, anchor included, land together in
+    // request order at the anchor's old place, i.e. next to its nearest record that stays.
+    const [before] = await neighbours(tableId, order.viewId, anchor, 'before', exclude, 1);
+    const [after] = before ? [] : await neighbours(tableId, order.viewId, anchor, 'after', exclude, 1);
+    const stay = before ?? after;
+    if (!stay)
+      throw new ValidationError('Every record of the view is being moved: there is no place to move them to');
+    return placementSteps(
+      schema,
+      records,
+      { ...order, anchorId: stay.id, position: before ? 'after' : 'before' },
+      opts,
+    );
+  }
   const current = opts.created
     ? {}
     : Object.fromEntries(records.map((r) => [r.id, effectiveKey(r, order.viewId)]));

@@ -149,26 +149,32 @@ describe('record order: PUT …/view/{viewId}/record-order', () => {
     expect(res.body.message).toBe(`Anchor ${anchorId} not found`);
   });
 
-  it('the anchor among the moved records is a 400, through every route', async () => {
+  it('an anchor among the moved records: they land together in request order at its old place (Teable)', async () => {
     const t = await threeRecords();
-    const order = { viewId: t.viewId, anchorId: t.r2, position: 'after' };
-    const put = await t.place({ anchorId: t.r2, position: 'after', recordIds: [t.r1, t.r2] });
-    expect(put.status).toBe(400);
-    expect(put.body).toMatchObject({ status: 400, code: 'validation_error' });
+    const [r4] = await t.create(['r4']);
+    // r1 r2 r3 r4, move [r3, r2] before r2 → r1 r3 r2 r4
+    const put = await t.place({ anchorId: t.r2, position: 'before', recordIds: [t.r3, t.r2] });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(await t.order()).toEqual([t.r1, t.r3, t.r2, r4]);
+    // the anchor first in the view: the block goes before the first record that stays
+    const first = await t.place({ anchorId: t.r1, position: 'after', recordIds: [t.r2, t.r1] });
+    expect(first.status).toBe(200);
+    expect(await t.order()).toEqual([t.r2, t.r1, t.r3, r4]);
+    // through a record update too
     const single = await call('update-record', {
       token: t.token,
-      params: { tableId: t.tableId, recordId: t.r2 },
-      body: { record: { fields: { Name: 'changed' } }, order },
+      params: { tableId: t.tableId, recordId: r4 as string },
+      body: {
+        record: { fields: { Name: 'changed' } },
+        order: { viewId: t.viewId, anchorId: r4, position: 'after' },
+      },
     });
-    expect(single.status).toBe(400);
-    const batch = await call('update-records', {
-      token: t.token,
-      params: { tableId: t.tableId },
-      body: { records: [{ id: t.r2, fields: {} }], order },
-    });
-    expect(batch.status).toBe(400);
-    expect(await t.order()).toEqual([t.r1, t.r2, t.r3]);
-    expect(await t.etag(t.r2)).toBe('"1"');
+    expect(single.status).toBe(200);
+    expect(await t.order()).toEqual([t.r2, t.r1, t.r3, r4]);
+    // every record moving: nowhere to go, nothing moved
+    const all = await t.place({ anchorId: t.r1, position: 'after', recordIds: [t.r1, t.r2, t.r3, r4] });
+    expect(all.status).toBe(400);
+    expect(await t.order()).toEqual([t.r2, t.r1, t.r3, r4]);
   });
 
   it('a view of another table is a 404, through every route', async () => {
