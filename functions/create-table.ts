@@ -3,15 +3,19 @@ import { idOf, listOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { fieldKeyTypeSchema, jsonObject, tableMeta, viewCreate } from '#shared/schema/requests.ts';
+import {
+  dbTableNameSchema,
+  fieldKeyTypeSchema,
+  jsonObject,
+  tableMeta,
+  viewCreate,
+} from '#shared/schema/requests.ts';
 import { createTable, MAX_CREATE_FIELDS, MAX_CREATE_VIEWS, toCreatedTable } from '#shared/tables/tables.ts';
 
 const params = z.object({ baseId: idOf('base') });
 const body = z.object({
   ...tableMeta,
-  dbTableName: z.optional(
-    z.string().check(z.regex(/^[A-Za-z_]\w{0,62}$/, { error: 'must match ^[A-Za-z_]\\w{0,62}$' })),
-  ),
+  dbTableName: z.optional(dbTableNameSchema),
   fieldKeyType: z.optional(fieldKeyTypeSchema),
   fields: z.optional(listOf(jsonObject, 1, MAX_CREATE_FIELDS)),
   views: z.optional(listOf(viewCreate, 1, MAX_CREATE_VIEWS)),

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '#shared/core/errors.ts';
-import { ROLE_ACTIONS, type Role, type Scope } from './scopes.ts';
+import { ROLE_ACTIONS, type Role, SCOPES, type Scope } from './scopes.ts';
 
 /** Who is calling: the user, the token used, and what that token allows. */
 export interface Principal {
@@ -62,4 +62,33 @@ export const checkScopes = (principal: Principal, actions: readonly Scope[]): vo
   for (const action of actions) {
     if (!principal.scopes.has(action)) throw new ForbiddenError(`not allowed to operate ${action}`);
   }
+};
+
+/**
+ * `{"<action>": allowed}` for each of `actions` on a located resource: allowed when the caller
+ * is a collaborator with a role that has it, the token's scopes hold it and its limits cover the
+ * resource (the check of `checkAccess`, answered instead of thrown).
+ */
+export const permissionMap = <A extends Scope>(
+  principal: Principal,
+  resource: LocatedResource,
+  role: Role | undefined,
+  actions: readonly A[],
+): Record<A, boolean> => {
+  const covered = role !== undefined && tokenCovers(principal, resource);
+  return Object.fromEntries(
+    actions.map((a) => [a, covered && ROLE_ACTIONS[role].has(a) && principal.scopes.has(a)]),
+  ) as Record<A, boolean>;
+};
+
+/** The caller's rights on a table (`GET …/table/{t}/permission`): `{table, view, field, record}`. */
+export const tablePermission = (principal: Principal, resource: LocatedResource, role: Role | undefined) => {
+  const of = (kind: 'table' | 'view' | 'field' | 'record') =>
+    permissionMap(
+      principal,
+      resource,
+      role,
+      SCOPES.filter((s) => s.startsWith(`${kind}|`)),
+    );
+  return { table: of('table'), view: of('view'), field: of('field'), record: of('record') };
 };

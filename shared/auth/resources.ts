@@ -22,9 +22,9 @@ export interface Located extends LocatedResource {
 }
 
 /**
- * Where bases and tables live. These facts never change (a table never moves to another base, a
- * base never to another space), so a warm Lambda reads a resource, its ancestors and the
- * caller's membership in the same batch as the token.
+ * Where bases and tables live, as last seen. A table never moves to another base; a base may move
+ * to another space (`PUT /base/{b}/move`), so this is only a guess of what to read with the token:
+ * `locate` takes the space from the items it reads and reads what the guess missed.
  */
 const ancestry = new Map<string, { spaceId: string; baseId?: string }>();
 const ANCESTRY_LIMIT = 10_000;

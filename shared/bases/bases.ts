@@ -1,9 +1,10 @@
-import type { Principal } from '#shared/auth/permission.ts';
+import { checkAccess, type Principal, tokenCovers } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
-import { queryAll, type TransactOp, transact } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type ItemLookup, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
+import { and } from '#shared/db/conditions.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 import {
   type BaseItem,
   type BaseRef,
@@ -14,9 +15,20 @@ import {
   toBaseItem,
   toBaseRefItem,
 } from '#shared/entities/bases.ts';
-import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
+import { memberOf } from '#shared/entities/members.ts';
+import { spaceOf } from '#shared/entities/spaces.ts';
+import { tableConditions, tableRefOf } from '#shared/entities/tables.ts';
+import {
+  entryOf,
+  moveTrashEntryOps,
+  newTrashEntry,
+  putTrashOps,
+  removeTrashOps,
+} from '#shared/entities/trash-items.ts';
 import { newId } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
+import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { liveSpacesOf } from '#shared/spaces/spaces.ts';
 
 export const DEFAULT_BASE_NAME = 'Untitled Base';
 
@@ -45,12 +57,25 @@ export const toBase = (base: Pick<BaseItem, 'id' | 'name' | 'icon'>, spaceId: st
   spaceId,
 });
 
-/** The space's references to its bases that are not in the trash, oldest first. */
+// Order keys compare by code unit, never by locale.
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The space's references to its bases that are not in the trash, in order: the bases placed by a
+ * move (`orderKey`) by key, then the others oldest first (a base created after a move goes last).
+ */
 const liveReferences = async (spaceId: string): Promise<BaseRef[]> => {
   const refs = (await queryAll(keys.basesOf(spaceId))).map(baseRefOf);
+  const placed = (r: BaseRef) => (r.orderKey === undefined ? 1 : 0);
   return refs
     .filter((r) => !r.deletedTime)
-    .sort((a, b) => a.createdTime.localeCompare(b.createdTime) || a.baseId.localeCompare(b.baseId));
+    .sort(
+      (a, b) =>
+        placed(a) - placed(b) ||
+        byCodeUnit(a.orderKey ?? '', b.orderKey ?? '') ||
+        a.createdTime.localeCompare(b.createdTime) ||
+        a.baseId.localeCompare(b.baseId),
+    );
 };
 
 /**
@@ -191,4 +216,162 @@ export const deleteBasePermanently = async (
     (i) => (i === 0 ? baseGone(baseId) : new ConflictError('retry')),
   );
   await enqueuePurge({ kind: 'base', resourceId: baseId });
+};
+
+/** Bases one reorder may renumber in one transaction. */
+const MAX_RENUMBER = 100;
+
+/**
+ * Moves a base right before or after another base of its space (`PUT /base/{b}/order`,
+ * ordering.md): 400 relative to itself, 404 for an anchor that is not a live base of the space.
+ * One key is written when the neighbours leave room; otherwise every base of the space gets a
+ * fresh key in one transaction.
+ */
+export const moveBase = async (
+  located: Located,
+  anchorId: string,
+  position: 'before' | 'after',
+): Promise<void> => {
+  const baseId = located.id;
+  if (anchorId === baseId) throw new ValidationError(`Base ${baseId} cannot be moved relative to itself`);
+  const current = await liveReferences(located.spaceId);
+  const rest = current.filter((r) => r.baseId !== baseId);
+  const moved = current.find((r) => r.baseId === baseId);
+  if (!moved) throw baseGone(baseId);
+  const at = rest.findIndex((r) => r.baseId === anchorId);
+  if (at < 0) throw new NotFoundError(`Anchor ${anchorId} not found`);
+  const insertAt = position === 'before' ? at : at + 1;
+  const sequence = [...rest.slice(0, insertAt), moved, ...rest.slice(insertAt)];
+  if (sequence.every((r, i) => r.baseId === current[i]?.baseId) && moved.orderKey !== undefined) return;
+  const lower = sequence[insertAt - 1]?.orderKey ?? null;
+  const upper = sequence[insertAt + 1]?.orderKey ?? null;
+  const allPlaced = rest.every((r) => r.orderKey !== undefined);
+  let writes: { baseId: string; key: string }[] | undefined;
+  if (allPlaced && (lower === null || upper === null || lower < upper)) {
+    const key = keyBetween(lower, upper);
+    if (key.length <= MAX_KEY_LENGTH) writes = [{ baseId, key }];
+  }
+  if (!writes) {
+    if (sequence.length > MAX_RENUMBER)
+      throw new ConflictError(`A space with over ${MAX_RENUMBER} bases cannot be reordered`);
+    const fresh = keysBetween(null, null, sequence.length);
+    writes = sequence.map((r, i) => ({ baseId: r.baseId, key: fresh[i] ?? '' }));
+  }
+  await transact(
+    writes.map((w) => ({
+      update: {
+        key: keys.spaceBase(located.spaceId, w.baseId),
+        update: 'SET orderKey = :key',
+        condition: LIVE,
+        values: { ':key': w.key },
+      },
+    })),
+    () => new ConflictError('The bases of the space changed meanwhile; retry'),
+  );
+};
+
+/**
+ * The bases the caller's token may reach (`GET /base/access/all`): every live base of the
+ * caller's live spaces that the token's limits cover, space by space, in each space's order,
+ * with the caller's role there. None without the `base|read` scope.
+ */
+export const listAccessibleBases = async (principal: Principal) => {
+  if (!principal.scopes.has('base|read')) return [];
+  const spaces = await liveSpacesOf(principal.userId);
+  const refs = await Promise.all(spaces.map(({ space }) => liveReferences(space.id)));
+  return spaces.flatMap(({ space, mirror }, i) =>
+    (refs[i] ?? [])
+      .filter((r) => tokenCovers(principal, { id: r.baseId, spaceId: space.id, baseId: r.baseId }))
+      .map((r) => ({
+        id: r.baseId,
+        name: r.name,
+        spaceId: space.id,
+        icon: r.icon,
+        role: mirror.role,
+        collaboratorType: 'space' as const,
+      })),
+  );
+};
+
+/** Tables and trash entries a base may hold to move in one transaction (with its 5 own writes). */
+export const MAX_MOVED_ITEMS = 95;
+
+/** The items `moveBaseToSpace` needs of the target space, read with authentication. */
+export const targetSpaceKeys = (userId: string, spaceId: string): Key[] => [
+  keys.space(spaceId),
+  keys.member(spaceId, userId),
+];
+
+/**
+ * Moves a base to another space (`PUT /base/{b}/move`), placed last there. The route checked
+ * `space|update` on the base's space; the caller also needs `base|create` in the target space
+ * (role and token, 403 otherwise; 404 for a space that is not there or in the trash). The base,
+ * its two space references, its tables and its trashed tables' entries change in one
+ * transaction; a base with more than `MAX_MOVED_ITEMS` of them is a 400. Moving a base to its
+ * own space changes nothing.
+ */
+export const moveBaseToSpace = async (
+  principal: Principal,
+  located: Located,
+  spaceId: string,
+  loaded: ItemLookup,
+  now = new Date(),
+): Promise<void> => {
+  const spaceItem = loaded.get(keys.space(spaceId));
+  const target = spaceItem ? spaceOf(spaceItem) : undefined;
+  if (!target || target.deletedTime || target.purgeTime)
+    throw new NotFoundError(`Space ${spaceId} not found`);
+  const memberItem = loaded.get(keys.member(spaceId, principal.userId));
+  checkAccess({
+    principal,
+    resource: { id: spaceId, spaceId },
+    role: memberItem ? memberOf(memberItem)?.role : undefined,
+    actions: ['base|create'],
+  });
+  const from = located.spaceId;
+  if (spaceId === from) return;
+  const base = baseItemOf(located);
+  const baseId = located.id;
+  const [tableRefs, trashEntries] = await Promise.all([
+    queryAll(keys.tablesOf(baseId)),
+    queryAll(keys.baseTrashOf(baseId)),
+  ]);
+  const tableIds = tableRefs.map(tableRefOf).map((r) => r.tableId);
+  const entries = trashEntries.map(entryOf);
+  if (tableIds.length + 2 * entries.length > MAX_MOVED_ITEMS)
+    throw new ValidationError(`Base ${baseId} holds too many tables to move (at most ${MAX_MOVED_ITEMS})`);
+  const toSpace = { ':space': spaceId };
+  // The reference's createdTime is when the base joined the space: unplaced, it sorts last.
+  const moved: BaseItem = { ...base, spaceId, createdTime: now.toISOString() };
+  const ops: TransactOp[] = [
+    {
+      update: {
+        key: keys.base(baseId),
+        update: 'SET spaceId = :space, lastModifiedTime = :now',
+        condition: and(LIVE, 'spaceId = :from'),
+        values: { ...toSpace, ':from': from, ':now': now.toISOString() },
+      },
+    },
+    { delete: keys.spaceBase(from, baseId), condition: LIVE },
+    { put: toBaseRefItem(moved), condition: baseConditions.notExists },
+    { check: keys.space(spaceId), condition: LIVE },
+    ...tableIds.map(
+      (tableId): TransactOp => ({
+        update: {
+          key: keys.table(tableId),
+          update: 'SET spaceId = :space',
+          condition: tableConditions.exists,
+          values: toSpace,
+        },
+      }),
+    ),
+    ...entries.flatMap((e) => moveTrashEntryOps(e, spaceId)),
+  ];
+  await transact(ops, (i) =>
+    i <= 1
+      ? baseGone(baseId)
+      : i === 3
+        ? new NotFoundError(`Space ${spaceId} not found`)
+        : new ConflictError('The base changed meanwhile; retry'),
+  );
 };

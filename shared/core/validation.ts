@@ -60,3 +60,23 @@ export const idOf = (kind: IdKind) =>
   z
     .string()
     .check(z.refine((v) => isId(kind, v), { error: `must be an id starting with ${ID_PREFIX[kind]}` }));
+
+/** A whole number in a query string, 0..max (`skip`, `take`). */
+export const queryInt = (max: number) =>
+  querySingle(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,9}$/, 'must be a whole number')),
+      z.pipe(
+        z.transform((v: string) => Number(v)),
+        z.number().check(z.maximum(max)),
+      ),
+    ),
+  );
+
+/** `true` or `false` in a query string. */
+export const queryBool = querySingle(
+  z.pipe(
+    z.enum(['true', 'false']),
+    z.transform((v: 'true' | 'false') => v === 'true'),
+  ),
+);

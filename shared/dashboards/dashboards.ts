@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { deleteItem, type Item, queryAll, transact, updateItem } from '#shared/db/client.ts';
+import { deleteItem, getItem, type Item, queryAll, transact, updateItem } from '#shared/db/client.ts';
 import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import {
@@ -11,6 +11,7 @@ import {
   dashboardPluginOf,
   isDashboardItem,
   isDashboardPluginItem,
+  storageText,
   toDashboardItem,
   toDashboardPluginItem,
 } from '#shared/entities/dashboards.ts';
@@ -43,6 +44,11 @@ import { checkInstallable } from '#shared/plugins/plugins.ts';
  *   `{id: <plugin id>, pluginInstallId, name, positionId: <dashboard id>, position: "dashboard", url?}`.
  * - `GET /base/{baseId}/dashboard` lists `{id, name}` in the order of the base's tree.
  * - Create, rename, delete and the install routes need `base|update`; reading needs `base|read`.
+ * - `PATCH …/layout` sets the boxes it lists (each id an install of this dashboard: 404 otherwise,
+ *   400 when listed twice) and leaves the boxes of installs it does not list where they are; it
+ *   answers the whole layout. It bumps `layoutVersion`, so it never races an install unseen.
+ * - An install's storage is JSON text on its item; never set, it reads as `{}`, and an
+ *   `update-storage` without `storage` stores `{}`.
  */
 
 export const MAX_DASHBOARD_PLUGINS = 50;
@@ -292,4 +298,113 @@ export const renameDashboardPlugin = async (
   );
   const install = dashboardPluginOf(item);
   return { id: install.pluginId, pluginInstallId, name: install.name };
+};
+
+/**
+ * Sets the boxes of installs of a dashboard (one query and one transaction conditioned on the
+ * layout read; retried when an install raced it) and answers the dashboard's whole layout.
+ */
+export const updateDashboardLayout = async (
+  baseId: string,
+  dashboardId: string,
+  boxes: readonly LayoutBox[],
+): Promise<{ id: string; layout: LayoutBox[] }> => {
+  const seen = new Set<string>();
+  for (const box of boxes) {
+    if (seen.has(box.pluginInstallId))
+      throw new ValidationError(`Plugin install ${box.pluginInstallId} is listed twice in the layout`);
+    seen.add(box.pluginInstallId);
+  }
+  for (let attempt = 0; ; attempt++) {
+    const { dashboard, installs } = await readDashboard(baseId, dashboardId);
+    const byId = new Map(installs.map((i) => [i.id, i]));
+    const missing = boxes.find((b) => !byId.has(b.pluginInstallId));
+    if (missing) throw installGone(missing.pluginInstallId);
+    const now = new Date().toISOString();
+    const expected = atLayoutVersion(dashboard.layoutVersion);
+    const raced = new ConflictError('The dashboard changed at the same time; retry the request');
+    try {
+      await transact(
+        [
+          {
+            update: {
+              key: keys.dashboard(baseId, dashboardId),
+              update: 'SET layoutVersion = :next',
+              condition: expected.condition,
+              values: { ...expected.values, ':next': dashboard.layoutVersion + 1 },
+            },
+          },
+          ...boxes.map((b) => ({
+            update: {
+              key: keys.dashboardPlugin(baseId, dashboardId, b.pluginInstallId),
+              update: 'SET #x = :x, #y = :y, #w = :w, #h = :h, lastModifiedTime = :now',
+              condition: DASHBOARD_EXISTS,
+              names: { '#x': 'x', '#y': 'y', '#w': 'w', '#h': 'h' },
+              values: { ':x': b.x, ':y': b.y, ':w': b.w, ':h': b.h, ':now': now },
+            },
+          })),
+        ],
+        () => raced,
+      );
+    } catch (error) {
+      // an install, a removal or another layout won the race: read again (a removed install is a 404 there)
+      if (error !== raced || attempt >= 4) throw error;
+      continue;
+    }
+    const placed = new Map(boxes.map((b) => [b.pluginInstallId, b]));
+    return {
+      id: dashboardId,
+      layout: layoutOf(installs.map((i) => ({ ...i, ...(placed.get(i.id) ?? {}) }))),
+    };
+  }
+};
+
+/** One plugin install of a dashboard with its storage (`{}` when never set); 404 when not there. */
+export const getDashboardPlugin = async (
+  baseId: string,
+  dashboardId: string,
+  pluginInstallId: string,
+): Promise<{
+  pluginId: string;
+  pluginInstallId: string;
+  baseId: string;
+  name: string;
+  storage: Record<string, unknown>;
+}> => {
+  const item = await getItem(keys.dashboardPlugin(baseId, dashboardId, pluginInstallId));
+  if (!item) throw installGone(pluginInstallId);
+  const install = dashboardPluginOf(item);
+  return {
+    pluginId: install.pluginId,
+    pluginInstallId,
+    baseId,
+    name: install.name,
+    storage: install.storage ?? {},
+  };
+};
+
+/** Replaces the stored JSON of a dashboard's plugin install (one conditional update; 404 when not there). */
+export const updateDashboardPluginStorage = async (
+  baseId: string,
+  dashboardId: string,
+  pluginInstallId: string,
+  storage: Record<string, unknown> = {},
+): Promise<{
+  baseId: string;
+  dashboardId: string;
+  pluginInstallId: string;
+  storage: Record<string, unknown>;
+}> => {
+  await updateItem(
+    {
+      key: keys.dashboardPlugin(baseId, dashboardId, pluginInstallId),
+      update: 'SET #storage = :storage, lastModifiedTime = :now',
+      condition: DASHBOARD_EXISTS,
+      names: { '#storage': 'storage' },
+      values: { ':storage': storageText(storage), ':now': new Date().toISOString() },
+    },
+    () => installGone(pluginInstallId),
+    'NONE',
+  );
+  return { baseId, dashboardId, pluginInstallId, storage };
 };

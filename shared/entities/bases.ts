@@ -28,6 +28,8 @@ export interface BaseRef {
   icon: string | null;
   createdTime: string;
   deletedTime?: string;
+  /** The base's place among the space's bases, once moved (`PUT /base/{b}/order`). */
+  orderKey?: string;
 }
 
 const marks = (item: Item) => {
@@ -57,6 +59,7 @@ export const baseRefOf = (item: Item): BaseRef => ({
   icon: textOrNull(item.icon),
   createdTime: text(item.createdTime),
   ...(optionalText(item.deletedTime) !== undefined ? { deletedTime: optionalText(item.deletedTime) } : {}),
+  ...(optionalText(item.orderKey) !== undefined ? { orderKey: optionalText(item.orderKey) } : {}),
 });
 
 /** The stored item of a new base. */

@@ -1,6 +1,7 @@
 import type { Item } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { storageAttribute, storageText } from './dashboards.ts';
 
 /**
  * An entry of a table's plugin context menu: one item `MENU#<pli>` in the table's schema
@@ -16,6 +17,8 @@ export interface ContextMenuEntry {
   pluginId: string;
   name: string;
   orderKey: string;
+  /** The entry's stored JSON (`…/update-storage`); absent until set. */
+  storage?: Record<string, unknown>;
   createdBy: string;
   createdTime: string;
 }
@@ -30,6 +33,7 @@ export const toContextMenuEntryItem = (tableId: string, entry: ContextMenuEntry)
   pluginId: entry.pluginId,
   name: entry.name,
   orderKey: entry.orderKey,
+  ...(entry.storage !== undefined ? { storage: storageText(entry.storage) } : {}),
   createdBy: entry.createdBy,
   createdTime: entry.createdTime,
 });
@@ -40,6 +44,7 @@ export const contextMenuEntryOf = (item: Item): ContextMenuEntry => ({
   pluginId: text(item.pluginId),
   name: text(item.name),
   orderKey: text(item.orderKey),
+  ...storageAttribute(item.storage),
   createdBy: text(item.createdBy),
   createdTime: text(item.createdTime),
 });

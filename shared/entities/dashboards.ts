@@ -34,6 +34,8 @@ export interface DashboardPlugin {
   y: number;
   w: number;
   h: number;
+  /** The install's stored JSON (`…/update-storage`); absent until set. */
+  storage?: Record<string, unknown>;
   createdBy: string;
   createdTime: string;
   lastModifiedTime?: string;
@@ -62,12 +64,37 @@ export const dashboardOf = (item: Item): Dashboard => ({
 /** True for a dashboard item (among the other items of a base's partition). */
 export const isDashboardItem = (item: Item): boolean => item.type === DASHBOARD_TYPE;
 
+/**
+ * An install's storage as stored: JSON text, since any JSON object may be stored (DynamoDB maps
+ * refuse empty keys and deep nesting). Pure.
+ */
+export const storageText = (storage: Record<string, unknown>): string => JSON.stringify(storage);
+
+/** The storage held in an attribute (absent, or JSON text of an object). Pure. */
+export const storageOf = (value: unknown): Record<string, unknown> | undefined => {
+  if (typeof value !== 'string') return undefined;
+  const parsed: unknown = JSON.parse(value);
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
+};
+
+/** `{storage}` when an attribute holds one, else nothing (to spread into an entity). Pure. */
+export const storageAttribute = (value: unknown): { storage?: Record<string, unknown> } => {
+  const storage = storageOf(value);
+  return storage !== undefined ? { storage } : {};
+};
+
 /** The item of a plugin install on a dashboard of a base. */
-export const toDashboardPluginItem = (baseId: string, install: DashboardPlugin): Item => ({
-  ...keys.dashboardPlugin(baseId, install.dashboardId, install.id),
-  type: DASHBOARD_PLUGIN_TYPE,
-  ...install,
-});
+export const toDashboardPluginItem = (baseId: string, install: DashboardPlugin): Item => {
+  const { storage, ...rest } = install;
+  return {
+    ...keys.dashboardPlugin(baseId, install.dashboardId, install.id),
+    type: DASHBOARD_PLUGIN_TYPE,
+    ...rest,
+    ...(storage !== undefined ? { storage: storageText(storage) } : {}),
+  };
+};
 
 /** The plugin install stored in an item. */
 export const dashboardPluginOf = (item: Item): DashboardPlugin => ({
@@ -80,6 +107,7 @@ export const dashboardPluginOf = (item: Item): DashboardPlugin => ({
   y: count(item.y),
   w: count(item.w),
   h: count(item.h),
+  ...storageAttribute(item.storage),
   createdBy: text(item.createdBy),
   createdTime: text(item.createdTime),
   ...(typeof item.lastModifiedTime === 'string' ? { lastModifiedTime: item.lastModifiedTime } : {}),

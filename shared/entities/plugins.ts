@@ -1,32 +1,52 @@
 import type { Item, ItemLookup } from '#shared/db/client.ts';
-import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
+import { and, EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { optionalText, text } from './attributes.ts';
 
 /**
  * Plugins: the record of truth `PLUGIN#<plg>` and two listing copies with the same attributes,
- * one in `PLUGINS#published` once published and one in the creator's partition. All three have
- * type `plugin`; only `status` ever changes, so the copies never go stale otherwise.
+ * one in `PLUGINS#published` while published and one in the creator's partition. All three have
+ * type `plugin`; every write of a plugin (update, submit, publish, unpublish) writes the record
+ * and its copies in one transaction, so the copies never go stale.
  */
 
-export const PLUGIN_POSITIONS = ['dashboard', 'contextMenu'] as const;
+export const PLUGIN_POSITIONS = ['dashboard', 'view', 'contextMenu', 'panel'] as const;
 export type PluginPosition = (typeof PLUGIN_POSITIONS)[number];
-export type PluginStatus = 'developing' | 'published';
+export const PLUGIN_STATUSES = ['developing', 'reviewing', 'published'] as const;
+export type PluginStatus = (typeof PLUGIN_STATUSES)[number];
 
-/** A plugin as stored (and answered). */
+/** Per-locale texts of a plugin (Teable's `i18n`): nested objects of strings. */
+export type PluginI18n = Record<string, unknown>;
+/** Per-position settings of a plugin (Teable's `config`). */
+export type PluginConfig = Record<string, unknown>;
+
+/** A plugin as stored. The secret itself is never stored: only its hash and a masked form. */
 export interface Plugin {
   id: string;
   name: string;
   description?: string;
+  detailDesc?: string;
+  /** `''` for a plugin stored before logos were required. */
+  logo: string;
   positions: PluginPosition[];
   url?: string;
+  helpUrl?: string;
+  i18n?: PluginI18n;
+  config?: PluginConfig;
+  secretHash: string;
+  maskedSecret: string;
   status: PluginStatus;
   createdBy: string;
   createdTime: string;
+  lastModifiedTime: string;
 }
 
 const PLUGIN_TYPE = 'plugin';
 
 const isPosition = (value: unknown): value is PluginPosition => PLUGIN_POSITIONS.some((p) => p === value);
+const isStatus = (value: unknown): value is PluginStatus => PLUGIN_STATUSES.some((s) => s === value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const attributes = (plugin: Plugin): Item => ({ type: PLUGIN_TYPE, ...plugin });
 
@@ -44,16 +64,31 @@ export const toUserPluginItem = (plugin: Plugin): Item => ({
 });
 
 /** The plugin stored in an item (the record of truth or a listing copy). */
-export const pluginOf = (item: Item): Plugin => ({
-  id: typeof item.id === 'string' ? item.id : '',
-  name: typeof item.name === 'string' ? item.name : '',
-  ...(typeof item.description === 'string' ? { description: item.description } : {}),
-  positions: Array.isArray(item.positions) ? item.positions.filter(isPosition) : [],
-  ...(typeof item.url === 'string' ? { url: item.url } : {}),
-  status: item.status === 'published' ? 'published' : 'developing',
-  createdBy: typeof item.createdBy === 'string' ? item.createdBy : '',
-  createdTime: typeof item.createdTime === 'string' ? item.createdTime : '',
-});
+export const pluginOf = (item: Item): Plugin => {
+  const description = optionalText(item.description);
+  const detailDesc = optionalText(item.detailDesc);
+  const url = optionalText(item.url);
+  const helpUrl = optionalText(item.helpUrl);
+  const createdTime = text(item.createdTime);
+  return {
+    id: text(item.id),
+    name: text(item.name),
+    ...(description !== undefined ? { description } : {}),
+    ...(detailDesc !== undefined ? { detailDesc } : {}),
+    logo: text(item.logo),
+    positions: Array.isArray(item.positions) ? item.positions.filter(isPosition) : [],
+    ...(url !== undefined ? { url } : {}),
+    ...(helpUrl !== undefined ? { helpUrl } : {}),
+    ...(isObject(item.i18n) ? { i18n: item.i18n } : {}),
+    ...(isObject(item.config) ? { config: item.config } : {}),
+    secretHash: text(item.secretHash),
+    maskedSecret: text(item.maskedSecret),
+    status: isStatus(item.status) ? item.status : 'developing',
+    createdBy: text(item.createdBy),
+    createdTime,
+    lastModifiedTime: optionalText(item.lastModifiedTime) ?? createdTime,
+  };
+};
 
 /** The plugin among items read in a batch (with authentication), if it is there. */
 export const loadedPlugin = (loaded: ItemLookup, pluginId: string): Plugin | undefined => {
@@ -65,3 +100,9 @@ export const loadedPlugin = (loaded: ItemLookup, pluginId: string): Plugin | und
 export const PLUGIN_NEW = NOT_EXISTS;
 /** The plugin (or its creator's copy) is there: a delete or a publish of a plugin deleted meanwhile fails. */
 export const PLUGIN_EXISTS = EXISTS;
+/** The plugin is there with the status read (a write based on that status). */
+export const pluginAtStatus = (status: PluginStatus) => ({
+  condition: and(EXISTS, '#status = :readStatus'),
+  names: { '#status': 'status' },
+  values: { ':readStatus': status },
+});

@@ -1,5 +1,5 @@
 import type { Item, TransactOp } from '#shared/db/client.ts';
-import { NOT_EXISTS } from '#shared/db/conditions.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
 import { text } from './attributes.ts';
@@ -87,3 +87,14 @@ export const toTrashItem = (entry: TrashEntry) => ({
   deletedTime: entry.deletedTime,
   deletedBy: entry.deletedBy,
 });
+
+/**
+ * Operations that move a trashed table's entry and its listing copy to another space (its base
+ * moved): both keep their keys, only `spaceId` changes. Each must still be there.
+ */
+export const moveTrashEntryOps = (entry: TrashEntry, spaceId: string): TransactOp[] => {
+  const listing = listingKey(entry);
+  return [keys.trashItem(entry.id), ...(listing ? [listing] : [])].map((key) => ({
+    update: { key, update: 'SET spaceId = :space', condition: EXISTS, values: { ':space': spaceId } },
+  }));
+};

@@ -196,8 +196,37 @@ export const planNodeMove = (tree: Tree, nodeId: string, input: MoveInput): Move
 };
 
 /** Moves a node before or after an anchor, or to the end of a folder or the root; answers the node. */
-export const moveNode = async (baseId: string, nodeId: string, input: MoveInput): Promise<NodeAnswer> => {
+export const moveNode = async (baseId: string, nodeId: string, input: MoveInput): Promise<NodeAnswer> =>
+  moveInTree(baseId, await loadTree(baseId), nodeId, input);
+
+/**
+ * Moves a table's node right before or after another table's node (`PUT …/table/{t}/order`),
+ * into that table's folder. Moving a table relative to itself is a 400; an anchor that is not a
+ * table of the base shown in the tree is a 404.
+ */
+export const moveTableNode = async (
+  baseId: string,
+  tableId: string,
+  anchorId: string,
+  position: 'before' | 'after',
+): Promise<void> => {
+  if (anchorId === tableId) throw new ValidationError(`Table ${tableId} cannot be moved relative to itself`);
   const tree = await loadTree(baseId);
+  const tableNode = (id: string) =>
+    tree.ordered.find((n) => n.resourceType === 'table' && n.resourceId === id);
+  const node = tableNode(tableId);
+  if (!node) throw new NotFoundError(`Table ${tableId} not found`);
+  const anchor = tableNode(anchorId);
+  if (!anchor) throw new NotFoundError(`Anchor ${anchorId} not found`);
+  await moveInTree(baseId, tree, node.id, { anchorId: anchor.id, position, parentId: anchor.parentId });
+};
+
+const moveInTree = async (
+  baseId: string,
+  tree: Tree,
+  nodeId: string,
+  input: MoveInput,
+): Promise<NodeAnswer> => {
   const plan = planNodeMove(tree, nodeId, input);
   const node = visibleNode(tree, nodeId);
   if (plan.kind === 'one') {

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { deleteItem, putItem, queryAll, transact, updateItem } from '#shared/db/client.ts';
+import { deleteItem, getItem, putItem, queryAll, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import {
   type ContextMenuEntry,
@@ -8,10 +8,11 @@ import {
   isContextMenuEntryItem,
   toContextMenuEntryItem,
 } from '#shared/entities/context-menu-entries.ts';
-import type { Plugin } from '#shared/entities/plugins.ts';
+import { storageText } from '#shared/entities/dashboards.ts';
+import type { Plugin, PluginConfig } from '#shared/entities/plugins.ts';
 import { newId } from '#shared/ids.ts';
 import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
-import { checkInstallable } from './plugins.ts';
+import { checkInstallable, pluginsById } from './plugins.ts';
 
 /**
  * A table's plugin context menu (endpoints.md "Dashboards and plugins": install, list and move;
@@ -29,6 +30,9 @@ import { checkInstallable } from './plugins.ts';
  * - A move is one read of the menu and one write: warm, authentication + query + update are 3
  *   sequential round trips. Two moves racing on the same entry: the last one wins; an entry
  *   removed while it moves is a 404; a rebalance that meets a concurrent change is a 409.
+ * - An entry's `logo`, `url` and `config` are its plugin's, read when answering (a plugin deleted
+ *   since answers `logo: ''` and no url or config). Its storage is JSON text on the entry; never
+ *   set, it reads as `{}`, and an `update-storage` without `storage` stores `{}`.
  */
 
 export const MAX_MENU_ENTRIES = 50;
@@ -39,6 +43,7 @@ export interface MenuEntryAnswer {
   name: string;
   order: number;
   pluginId: string;
+  logo: string;
 }
 
 /** Entries in menu order: by key, ties (two installs racing) by install id. Pure. */
@@ -57,14 +62,111 @@ export const readMenu = async (tableId: string): Promise<ContextMenuEntry[]> =>
     (await queryAll(keys.contextMenuOf(tableId))).filter(isContextMenuEntryItem).map(contextMenuEntryOf),
   );
 
-/** The table's context menu, in order. */
-export const listContextMenu = async (tableId: string): Promise<MenuEntryAnswer[]> =>
-  (await readMenu(tableId)).map((e, order) => ({
+/** The table's context menu, in order, each entry with its plugin's logo (one query, one batch read). */
+export const listContextMenu = async (tableId: string): Promise<MenuEntryAnswer[]> => {
+  const menu = await readMenu(tableId);
+  const plugins = await pluginsById(menu.map((e) => e.pluginId));
+  return menu.map((e, order) => ({
     pluginInstallId: e.pluginInstallId,
     name: e.name,
     order,
     pluginId: e.pluginId,
+    logo: plugins.get(e.pluginId)?.logo ?? '',
   }));
+};
+
+/** One entry of a table's menu (404 when it is not in this menu). */
+const readEntry = async (tableId: string, pluginInstallId: string): Promise<ContextMenuEntry> => {
+  const item = await getItem(keys.contextMenuItem(tableId, pluginInstallId));
+  if (!item || !isContextMenuEntryItem(item)) throw installNotFound(pluginInstallId);
+  return contextMenuEntryOf(item);
+};
+
+/** One entry of a table's menu with its plugin's url and config (two reads). */
+export const getContextMenuPlugin = async (
+  tableId: string,
+  pluginInstallId: string,
+): Promise<{
+  name: string;
+  tableId: string;
+  pluginId: string;
+  pluginInstallId: string;
+  positionId: string;
+  url?: string;
+  config?: PluginConfig;
+}> => {
+  const entry = await readEntry(tableId, pluginInstallId);
+  const plugin = (await pluginsById([entry.pluginId])).get(entry.pluginId);
+  return {
+    name: entry.name,
+    tableId,
+    pluginId: entry.pluginId,
+    pluginInstallId,
+    positionId: tableId,
+    ...(plugin?.url !== undefined ? { url: plugin.url } : {}),
+    ...(plugin?.config !== undefined ? { config: plugin.config } : {}),
+  };
+};
+
+/** One entry's stored JSON (`{}` when never set). */
+export const getContextMenuStorage = async (
+  tableId: string,
+  pluginInstallId: string,
+): Promise<{
+  name: string;
+  tableId: string;
+  pluginId: string;
+  pluginInstallId: string;
+  storage: Record<string, unknown>;
+}> => {
+  const entry = await readEntry(tableId, pluginInstallId);
+  return {
+    name: entry.name,
+    tableId,
+    pluginId: entry.pluginId,
+    pluginInstallId,
+    storage: entry.storage ?? {},
+  };
+};
+
+/** Renames an entry of a table's menu (one conditional update; 404 when not in this menu). */
+export const renameContextMenuPlugin = async (
+  tableId: string,
+  pluginInstallId: string,
+  name: string,
+): Promise<void> => {
+  await updateItem(
+    {
+      key: keys.contextMenuItem(tableId, pluginInstallId),
+      update: 'SET #name = :name, lastModifiedTime = :now',
+      condition: ENTRY_EXISTS,
+      names: { '#name': 'name' },
+      values: { ':name': name, ':now': new Date().toISOString() },
+    },
+    () => installNotFound(pluginInstallId),
+    'NONE',
+  );
+};
+
+/** Replaces an entry's stored JSON (one conditional update; 404 when not in this menu). */
+export const updateContextMenuStorage = async (
+  tableId: string,
+  pluginInstallId: string,
+  storage: Record<string, unknown> = {},
+): Promise<{ tableId: string; pluginInstallId: string; storage: Record<string, unknown> }> => {
+  await updateItem(
+    {
+      key: keys.contextMenuItem(tableId, pluginInstallId),
+      update: 'SET #storage = :storage, lastModifiedTime = :now',
+      condition: ENTRY_EXISTS,
+      names: { '#storage': 'storage' },
+      values: { ':storage': storageText(storage), ':now': new Date().toISOString() },
+    },
+    () => installNotFound(pluginInstallId),
+    'NONE',
+  );
+  return { tableId, pluginInstallId, storage };
+};
 
 /**
  * Installs a plugin at the end of a table's menu. `plugin` is the plugin read with

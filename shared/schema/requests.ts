@@ -81,6 +81,11 @@ export const viewWrite = {
 
 export const viewCreate = z.object({ type: z.optional(z.enum(VIEW_TYPES)), ...viewWrite });
 
+/** A table's database name (create and `PUT …/db-table-name`). */
+export const dbTableNameSchema = z
+  .string()
+  .check(z.regex(/^[A-Za-z_]\w{0,62}$/, { error: 'must match ^[A-Za-z_]\\w{0,62}$' }));
+
 export const tableMeta = {
   name: z.optional(displayName),
   description: z.optional(z.nullable(text(2000))),

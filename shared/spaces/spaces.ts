@@ -35,7 +35,7 @@ export const MAX_COLLABORATORS_PER_CALL = 20;
 const spaceGone = (id: string) => () => new NotFoundError(`Space ${id} not found`);
 
 /** The user's space mirrors and, for each, its space (not in the trash), in mirror order. */
-const liveSpacesOf = async (userId: string): Promise<{ mirror: UserSpace; space: Space }[]> => {
+export const liveSpacesOf = async (userId: string): Promise<{ mirror: UserSpace; space: Space }[]> => {
   const mirrors = (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m) ?? []);
   if (mirrors.length === 0) return [];
   const loaded = await getItems(mirrors.map((m) => keys.space(m.spaceId)));
@@ -152,12 +152,77 @@ export const deleteSpacePermanently = async (spaceId: string, userId: string, no
   await enqueuePurge({ kind: 'space', resourceId: spaceId });
 };
 
-/** Collaborators of a space, owners first then by name. */
-export const listCollaborators = async (spaceId: string) => {
-  const members = (await queryAll(keys.membersOf(spaceId))).flatMap((m) => memberOf(m) ?? []);
-  return members
-    .map((m) => ({ userId: m.userId, userName: m.userName, email: m.email, role: m.role }))
-    .sort((a, b) => roleOrder(a.role) - roleOrder(b.role) || a.userName.localeCompare(b.userName));
+/** Paging and filters of the collaborator lists (Teable's query). */
+export interface CollaboratorQuery {
+  skip?: number;
+  take?: number;
+  search?: string;
+  /** Only `user` principals exist; `department` lists none. */
+  type?: 'user' | 'department';
+  orderBy?: 'asc' | 'desc';
+}
+
+/** Collaborators of a space, owners first then by name, as the client types them. */
+const membersOfSpace = async (spaceId: string, query: CollaboratorQuery) => {
+  const needle = query.search?.trim().toLowerCase();
+  const members = (await queryAll(keys.membersOf(spaceId)))
+    .flatMap((m) => memberOf(m) ?? [])
+    .filter(
+      (m) =>
+        query.type !== 'department' &&
+        (!needle || m.userName.toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle)),
+    );
+  return members.sort(
+    (a, b) => roleOrder(a.role) - roleOrder(b.role) || a.userName.localeCompare(b.userName),
+  );
+};
+
+const pageOf = <T>(list: T[], query: CollaboratorQuery): T[] =>
+  list.slice(query.skip ?? 0, query.take === undefined ? undefined : (query.skip ?? 0) + query.take);
+
+/**
+ * The collaborators of a space (`GET /space/{s}/collaborators`, `GET /base/{b}/collaborators`):
+ * `{collaborators, total, uniqTotal}`, owners first then by name; `total` counts the filtered
+ * list before paging. Every collaborator is a user of the space (no per-base membership), so
+ * `uniqTotal` equals `total`.
+ */
+export const listCollaborators = async (spaceId: string, query: CollaboratorQuery = {}) => {
+  const members = await membersOfSpace(spaceId, query);
+  return {
+    collaborators: pageOf(members, query).map((m) => ({
+      userId: m.userId,
+      userName: m.userName,
+      email: m.email,
+      role: m.role,
+      avatar: null,
+      createdTime: m.createdTime,
+      type: 'user' as const,
+      resourceType: 'space' as const,
+    })),
+    total: members.length,
+    uniqTotal: members.length,
+  };
+};
+
+/**
+ * The users a user cell of a base may hold (`GET /base/{b}/collaborators/users`): the space's
+ * members, by name (`orderBy`, ascending by default), `{users:[{id, name, email, avatar}], total}`.
+ */
+export const listCollaboratorUsers = async (spaceId: string, query: CollaboratorQuery = {}) => {
+  const members = (await membersOfSpace(spaceId, query)).sort(
+    (a, b) =>
+      (query.orderBy === 'desc' ? -1 : 1) *
+      (a.userName.localeCompare(b.userName) || a.userId.localeCompare(b.userId)),
+  );
+  return {
+    users: pageOf(members, query).map((m) => ({
+      id: m.userId,
+      name: m.userName,
+      email: m.email,
+      avatar: null,
+    })),
+    total: members.length,
+  };
 };
 
 const roleOrder = (r: Role) => ['owner', 'creator', 'editor', 'commenter', 'viewer'].indexOf(r);

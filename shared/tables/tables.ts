@@ -209,11 +209,11 @@ export const assertInBase = (item: Item | undefined, baseId: string, tableId: st
   return table;
 };
 
-/** Renames a table or changes its description or icon. */
+/** Renames a table or changes its description, icon or database name. */
 export const updateTable = async (
   baseId: string,
   tableId: string,
-  patch: { name?: string; description?: string | null; icon?: string | null },
+  patch: { name?: string; description?: string | null; icon?: string | null; dbTableName?: string },
 ) => {
   const sets: string[] = ['lastModifiedTime = :now'];
   const names: Record<string, string> = {};

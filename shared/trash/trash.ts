@@ -6,8 +6,10 @@ import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/error
 import { getItems, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { and, LIVE, NOT_PURGED } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { baseOf } from '#shared/entities/bases.ts';
 import { type UserSpace, userSpaceOf } from '#shared/entities/members.ts';
 import { type Space, spaceOf } from '#shared/entities/spaces.ts';
+import { tableOf } from '#shared/entities/tables.ts';
 import {
   entryOf,
   removeTrashOps,
@@ -15,6 +17,7 @@ import {
   type TrashType,
   toTrashItem,
 } from '#shared/entities/trash-items.ts';
+import { userOf } from '#shared/entities/users.ts';
 import { deleteSpacePermanently } from '#shared/spaces/spaces.ts';
 import { deleteTablePermanently } from '#shared/tables/tables.ts';
 
@@ -25,14 +28,56 @@ export const TRASH_PAGE_SIZE = 50;
 const mayDelete = (principal: Principal, role: Role | undefined, type: TrashType) =>
   role !== undefined && ROLE_ACTIONS[role].has(`${type}|delete`) && principal.scopes.has(`${type}|delete`);
 
+/** The resource item of a trash entry's resource. */
+const resourceKey = (e: TrashEntry): Key =>
+  e.resourceType === 'space'
+    ? keys.space(e.resourceId)
+    : e.resourceType === 'base'
+      ? keys.base(e.resourceId)
+      : keys.table(e.resourceId);
+
+/**
+ * The maps Teable's trash answers carry: who deleted (`userMap`, by user id) and what was
+ * deleted (`resourceMap`, by resource id: name, and the space of a base). Read in one batch.
+ */
+const trashMaps = async (entries: TrashEntry[]) => {
+  const userIds = [...new Set(entries.map((e) => e.deletedBy).filter((u) => u !== ''))];
+  const loaded = await getItems([...userIds.map((u) => keys.user(u)), ...entries.map(resourceKey)]);
+  const userMap: Record<string, { id: string; name: string; email: string; avatar: null }> = {};
+  for (const id of userIds) {
+    const item = loaded.get(keys.user(id));
+    if (item) {
+      const user = userOf(item);
+      userMap[id] = { id, name: user.name, email: user.email, avatar: null };
+    }
+  }
+  const resourceMap: Record<string, { id: string; name: string; spaceId?: string }> = {};
+  for (const e of entries) {
+    const item = loaded.get(resourceKey(e));
+    if (!item) continue;
+    resourceMap[e.resourceId] = {
+      id: e.resourceId,
+      name:
+        e.resourceType === 'space'
+          ? spaceOf(item).name
+          : e.resourceType === 'base'
+            ? baseOf(item).name
+            : tableOf(item).name,
+      ...(e.resourceType === 'base' ? { spaceId: e.spaceId } : {}),
+    };
+  }
+  return { userMap, resourceMap };
+};
+
 /** One page of entries, newest first; the cursor is the last trash id of the previous page. */
-const page = (entries: TrashEntry[], cursor: string | undefined, size = TRASH_PAGE_SIZE) => {
+const page = async (entries: TrashEntry[], cursor: string | undefined, size = TRASH_PAGE_SIZE) => {
   const sorted = entries
     .filter((e) => cursor === undefined || e.id < cursor)
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   const shown = sorted.slice(0, size);
   return {
     trashItems: shown.map(toTrashItem),
+    ...(await trashMaps(shown)),
     nextCursor: sorted.length > size ? (shown.at(-1)?.id ?? null) : null,
   };
 };

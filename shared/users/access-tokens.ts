@@ -212,3 +212,42 @@ export const touchAccessToken = async (userId: string, id: string, now = new Dat
     'NONE',
   );
 };
+
+/** A token's info as Teable's token routes answer it: `hasFullAccess` when it has no limits. */
+const withFullAccess = (info: ReturnType<typeof toTokenInfo>) => ({
+  ...info,
+  hasFullAccess: info.spaceIds === null && info.baseIds === null,
+});
+
+/** One of the caller's own tokens (`GET /access-token/{id}`), without its text; 404 for any other. */
+export const getAccessToken = (userId: string, id: string, loaded: ItemLookup) => {
+  const item = loaded.get(accessTokenKey(userId, id));
+  if (!item) throw notFound(id)();
+  return withFullAccess(toTokenInfo(accessTokenOf(item)));
+};
+
+/**
+ * Replaces a token's name, description, scopes and limits (`PUT /access-token/{id}`): what the
+ * body leaves out is cleared (no description, no limit). `hasFullAccess: true` means no limits.
+ * The same ceiling rules as the PATCH apply.
+ */
+export const replaceAccessToken = async (
+  caller: Principal,
+  id: string,
+  fields: Omit<TokenFields, 'expiredTime'>,
+  loaded: ItemLookup,
+) =>
+  withFullAccess(
+    await updateAccessToken(
+      caller,
+      id,
+      {
+        name: fields.name,
+        description: fields.description ?? null,
+        scopes: fields.scopes,
+        spaceIds: fields.spaceIds ?? null,
+        baseIds: fields.baseIds ?? null,
+      },
+      loaded,
+    ),
+  );

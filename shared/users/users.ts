@@ -1,6 +1,9 @@
 import { type Scope, scopesFor } from '#shared/auth/scopes.ts';
-import { ConflictError, InternalServerError } from '#shared/core/errors.ts';
-import { transact } from '#shared/db/client.ts';
+import { ConflictError, InternalServerError, NotFoundError } from '#shared/core/errors.ts';
+import { queryAll, type TransactOp, transact } from '#shared/db/client.ts';
+import { EXISTS } from '#shared/db/conditions.ts';
+import { keys } from '#shared/db/keys.ts';
+import { userSpaceOf } from '#shared/entities/members.ts';
 import { claimEmailOp, toUserItem, type User } from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
 import { accessTokenItem } from './access-tokens.ts';
@@ -55,4 +58,57 @@ export const createUser = async (input: NewUser, now = new Date()) => {
     index === 0 ? new ConflictError(`The email ${email} is already in use`) : new InternalServerError(),
   );
   return { ...toUser(user), token, tokenId: accessToken.id, isAdmin: user.isAdmin };
+};
+
+/** The caller as Teable's `GET /auth/user` answers it (no avatars are stored). */
+export const toUserInfo = (user: Pick<User, 'id' | 'name' | 'email'>) => ({
+  id: user.id,
+  name: user.name,
+  avatar: null,
+  email: user.email,
+});
+
+/** The caller as `GET /auth/user/me` answers it: the user info plus the client's required fields. */
+export const toUserMe = (user: Pick<User, 'id' | 'name' | 'email' | 'isAdmin'>) => ({
+  ...toUserInfo(user),
+  notifyMeta: { email: false },
+  hasPassword: false,
+  isAdmin: user.isAdmin,
+});
+
+/** Memberships one transaction renames next to the profile (100 operations at most). */
+const RENAME_CHUNK = 99;
+
+/**
+ * Renames a user (`PATCH /user/name`): the profile and the user's name on every membership, so
+ * collaborator lists and user cells written from now on carry it. The profile and the first
+ * memberships change in one transaction, further memberships in more (a user in over 99 spaces).
+ * User cells already stored in records keep the name they were written with.
+ */
+export const renameUser = async (userId: string, name: string): Promise<void> => {
+  const spaceIds = (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m)?.spaceId ?? []);
+  const memberOps = spaceIds.map(
+    (spaceId): TransactOp => ({
+      update: {
+        key: keys.member(spaceId, userId),
+        update: 'SET userName = :name',
+        condition: EXISTS,
+        values: { ':name': name },
+      },
+    }),
+  );
+  const profile: TransactOp = {
+    update: {
+      key: keys.user(userId),
+      update: 'SET #name = :name',
+      condition: EXISTS,
+      names: { '#name': 'name' },
+      values: { ':name': name },
+    },
+  };
+  const chunks = [[profile, ...memberOps.slice(0, RENAME_CHUNK)]];
+  for (let i = RENAME_CHUNK; i < memberOps.length; i += RENAME_CHUNK + 1)
+    chunks.push(memberOps.slice(i, i + RENAME_CHUNK + 1));
+  for (const ops of chunks)
+    await transact(ops, () => new NotFoundError(`User ${userId} or one of its memberships not found`));
 };

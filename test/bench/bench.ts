@@ -401,8 +401,12 @@ const contextMenu = async (token: string, measure: Measure) => {
   const space = (await call('create-space', { token, body: { name: 'Menus' } })).body.id;
   const base = (await call('create-base', { token, body: { spaceId: space } })).body.id;
   const tableId = (await call('create-table', { token, params: { baseId: base }, body: {} })).body.id;
-  const pluginId = (await call('create-plugin', { token, body: { name: 'P', positions: ['contextMenu'] } }))
-    .body.id;
+  const pluginId = (
+    await call('create-plugin', {
+      token,
+      body: { name: 'P', logo: 'https://example.test/p.png', positions: ['contextMenu'] },
+    })
+  ).body.id;
   const ids: string[] = [];
   for (let i = 0; i < 10; i++)
     ids.push(
@@ -447,8 +451,12 @@ const nodesAndDashboards = async (token: string, measure: Measure) => {
   const space = (await call('create-space', { token, body: { name: 'Nodes' } })).body.id;
   const baseId = (await call('create-base', { token, body: { spaceId: space } })).body.id as string;
   const onBase = { token, params: { baseId } };
-  const pluginId = (await call('create-plugin', { token, body: { name: 'P', positions: ['dashboard'] } }))
-    .body.id;
+  const pluginId = (
+    await call('create-plugin', {
+      token,
+      body: { name: 'P', logo: 'https://example.test/p.png', positions: ['dashboard'] },
+    })
+  ).body.id;
   const dashboardId = (await call('create-dashboard', { ...onBase, body: { name: 'D' } })).body.id as string;
   const installs: string[] = [];
   for (let i = 0; i < 5; i++)

@@ -11,7 +11,7 @@ describe('dashboards over HTTP', () => {
     const baseId = await newBaseOverHttp(api, owner.auth, 'Team');
     const plugin = await api.request('POST', '/plugin', {
       token: owner.auth,
-      body: { name: 'Chart', positions: ['dashboard'] },
+      body: { name: 'Chart', logo: 'https://example.test/chart.png', positions: ['dashboard'] },
     });
     const dashboard = await api.request('POST', `/base/${baseId}/dashboard`, {
       token: owner.auth,

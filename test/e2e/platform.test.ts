@@ -50,10 +50,21 @@ describe('the platform over HTTP', () => {
     expect(viaTemp.body).toMatchObject({ id: spaceId, role: 'owner' });
 
     const collaborators = await api.request('GET', `/space/${spaceId}/collaborators`, { token: bob.auth });
-    expect(collaborators.body).toEqual([
-      { userId: alice.id, userName: 'Alice', email: alice.email, role: 'owner' },
-      { userId: bob.id, userName: 'Bob', email: bob.email, role: 'editor' },
-    ]);
+    expect(collaborators.body).toMatchObject({
+      collaborators: [
+        {
+          userId: alice.id,
+          userName: 'Alice',
+          email: alice.email,
+          role: 'owner',
+          avatar: null,
+          type: 'user',
+        },
+        { userId: bob.id, userName: 'Bob', email: bob.email, role: 'editor', avatar: null, type: 'user' },
+      ],
+      total: 2,
+      uniqTotal: 2,
+    });
   });
 
   it('answers an unknown route with a 404 error body', async () => {

@@ -10,9 +10,15 @@ describe('plugins and a table’s plugin context menu over HTTP', () => {
     const admin = await newUser({ name: 'Admin', isAdmin: true });
     const owner = await newUser({ name: 'Owner' });
 
+    const logo = 'https://plugins.example.test/t.png';
     const created = await api.request('POST', '/plugin', {
       token: author.auth,
-      body: { name: 'Translate', positions: ['contextMenu'], url: 'https://plugins.example.test/t' },
+      body: {
+        name: 'Translate',
+        logo,
+        positions: ['contextMenu'],
+        url: 'https://plugins.example.test/t',
+      },
     });
     expect(created).toMatchObject({ status: 201, body: { name: 'Translate', status: 'developing' } });
     const pluginId = created.body.id as string;
@@ -53,9 +59,9 @@ describe('plugins and a table’s plugin context menu over HTTP', () => {
     const after = await api.request('GET', menu, { token: owner.auth });
     expect(after).toMatchObject({ status: 200 });
     expect(after.body).toEqual([
-      { pluginInstallId: a, name: 'A', order: 0, pluginId },
-      { pluginInstallId: c, name: 'C', order: 1, pluginId },
-      { pluginInstallId: b, name: 'B', order: 2, pluginId },
+      { pluginInstallId: a, name: 'A', order: 0, pluginId, logo },
+      { pluginInstallId: c, name: 'C', order: 1, pluginId, logo },
+      { pluginInstallId: b, name: 'B', order: 2, pluginId, logo },
     ]);
 
     const badPosition = await api.request('PUT', `${menu}/${c}/move`, {

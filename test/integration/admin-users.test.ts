@@ -38,7 +38,7 @@ describe('POST /admin/users', () => {
     expect(res.body.token.split('_')[2]).toBe(res.body.id);
     const me = await call('get-current-user', { token: `Bearer ${res.body.token}` });
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: res.body.id, name: 'Grace Hopper', email });
+    expect(me.body).toMatchObject({ id: res.body.id, name: 'Grace Hopper', email });
   });
 
   it('gives the new user one token with every scope, valid for 30 days', async () => {
@@ -186,7 +186,7 @@ describe('the operator command infra/local/user-create.ts', () => {
     expect(tokenLine?.[1]).toMatch(TOKEN);
     const me = await call('get-current-user', { token: `Bearer ${tokenLine?.[1]}` });
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: userLine?.[1], name: 'Operator Made', email });
+    expect(me.body).toMatchObject({ id: userLine?.[1], name: 'Operator Made', email });
   });
 
   it('creates an instance admin with --admin', async () => {

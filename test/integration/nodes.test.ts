@@ -440,7 +440,7 @@ describe('DELETE /base/{baseId}/node/{nodeId}', () => {
     const d = await newDashboard(ws, 'D');
     const plugin = await call('create-plugin', {
       token: ws.owner.auth,
-      body: { name: 'P', positions: ['dashboard'] },
+      body: { name: 'P', logo: 'https://example.test/p.png', positions: ['dashboard'] },
     });
     await call('install-dashboard-plugin', {
       token: ws.owner.auth,
@@ -527,7 +527,7 @@ describe('delete a node for good: DELETE /base/{baseId}/node/{nodeId}/permanent'
     const d = await newDashboard(ws, 'D');
     const plugin = await call('create-plugin', {
       token: ws.owner.auth,
-      body: { name: 'P', positions: ['dashboard'] },
+      body: { name: 'P', logo: 'https://example.test/p.png', positions: ['dashboard'] },
     });
     for (let i = 0; i < 2; i++)
       await call('install-dashboard-plugin', {

@@ -60,8 +60,20 @@ describe('POST /table/{tableId}/plugin-context-menu/install', () => {
     const second = await install(ws.owner, ws.tableId, chart, '  Second  ');
     expect(second.body).toEqual({ pluginInstallId: id('pli'), name: 'Second', order: 1 });
     expect(await list(ws.owner, ws.tableId)).toEqual([
-      { pluginInstallId: first.body.pluginInstallId, name: 'Chart', order: 0, pluginId: chart },
-      { pluginInstallId: second.body.pluginInstallId, name: 'Second', order: 1, pluginId: chart },
+      {
+        pluginInstallId: first.body.pluginInstallId,
+        name: 'Chart',
+        order: 0,
+        pluginId: chart,
+        logo: 'https://plugins.example.test/logo.png',
+      },
+      {
+        pluginInstallId: second.body.pluginInstallId,
+        name: 'Second',
+        order: 1,
+        pluginId: chart,
+        logo: 'https://plugins.example.test/logo.png',
+      },
     ]);
   });
 
@@ -157,10 +169,12 @@ describe('GET and DELETE /table/{tableId}/plugin-context-menu', () => {
     expect(await names(other.owner, other.tableId)).toEqual(['X']);
   });
 
-  it('keeps installs of a plugin deleted later (they stay until removed)', async () => {
+  it('keeps installs of a plugin deleted later (they stay until removed, with no logo)', async () => {
     const { owner, tableId, ids, pluginId } = await menuOf('A');
     expect((await call('delete-plugin', { token: owner.auth, params: { pluginId } })).status).toBe(200);
-    expect(await list(owner, tableId)).toEqual([{ pluginInstallId: ids[0], name: 'A', order: 0, pluginId }]);
+    expect(await list(owner, tableId)).toEqual([
+      { pluginInstallId: ids[0], name: 'A', order: 0, pluginId, logo: '' },
+    ]);
     expect(await install(owner, tableId, pluginId)).toMatchObject(notFound(`Plugin ${pluginId} not found`));
   });
 

@@ -25,6 +25,7 @@ describe('POST /plugin', () => {
     const res = await create(user, {
       name: '  Chart  ',
       description: 'Draws charts',
+      logo: 'https://plugins.example.test/chart.png',
       positions: ['dashboard', 'contextMenu'],
       url: 'https://plugins.example.test/chart',
     });
@@ -33,22 +34,40 @@ describe('POST /plugin', () => {
       id: id('plg'),
       name: 'Chart',
       description: 'Draws charts',
+      logo: 'https://plugins.example.test/chart.png',
       positions: ['dashboard', 'contextMenu'],
       url: 'https://plugins.example.test/chart',
+      secret: expect.stringMatching(/^[0-9A-Za-z]{40}$/),
       status: 'developing',
       createdBy: user.id,
       createdTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      lastModifiedTime: res.body.createdTime,
     });
+    // The secret is answered once; afterwards only its masked form.
     const got = await call('get-plugin', { token: user.auth, params: { pluginId: res.body.id } });
-    expect(got).toMatchObject({ status: 200, body: res.body });
+    const secret = res.body.secret as string;
+    expect(got).toMatchObject({
+      status: 200,
+      body: { ...res.body, secret: `${secret.slice(0, 4)}${'*'.repeat(32)}${secret.slice(-4)}` },
+    });
   });
 
   it('leaves out description and url when not given', async () => {
     const user = await newUser();
-    const res = await create(user, { name: 'Menu', positions: ['contextMenu'] });
+    const res = await create(user, { name: 'Menu', logo: '/logos/menu.png', positions: ['contextMenu'] });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['createdBy', 'createdTime', 'id', 'name', 'positions', 'status'].sort(),
+      [
+        'createdBy',
+        'createdTime',
+        'id',
+        'lastModifiedTime',
+        'logo',
+        'name',
+        'positions',
+        'secret',
+        'status',
+      ].sort(),
     );
   });
 
@@ -57,7 +76,7 @@ describe('POST /plugin', () => {
     const temp = await call('create-temp-token', { token: user.auth });
     const res = await call('create-plugin', {
       token: `Bearer ${temp.body.accessToken}`,
-      body: { name: 'T', positions: ['dashboard'] },
+      body: { name: 'T', logo: 'https://plugins.example.test/t.png', positions: ['dashboard'] },
     });
     expect(res).toMatchObject({ status: 201, body: { createdBy: user.id } });
   });
@@ -79,6 +98,8 @@ describe('POST /plugin', () => {
       { name: 'P', positions: ['dashboard'], url: 'javascript:alert(1)' },
       /^Invalid body\.url/,
     ],
+    ['no logo', { logo: undefined, name: 'P', positions: ['dashboard'] }, /^Invalid body\.logo/],
+    ['an empty logo', { logo: ' ', name: 'P', positions: ['dashboard'] }, /^Invalid body\.logo/],
     [
       'a description that is not text',
       { name: 'P', positions: ['dashboard'], description: 3 },
@@ -86,7 +107,9 @@ describe('POST /plugin', () => {
     ],
   ])('rejects %s with a 400 and writes nothing', async (_, body, message) => {
     const user = await newUser();
-    expect(await create(user, body)).toMatchObject(invalid(message));
+    expect(await create(user, { logo: 'https://plugins.example.test/p.png', ...body })).toMatchObject(
+      invalid(message),
+    );
     expect(await ownListed(user)).toEqual([]);
   });
 });

@@ -29,6 +29,8 @@ const CONTRACT: Record<Role, (action: string) => boolean> = {
 interface World {
   baseId: string;
   tableId: string;
+  /** A second table of the base (an anchor for table moves). */
+  otherTableId: string;
   fieldId: string;
   /** A date field (the calendar route needs one). */
   dateFieldId: string;
@@ -48,6 +50,21 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
   'delete-table': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId } }),
   'delete-table-permanently': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId } }),
   'get-default-view-id': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId } }),
+  'update-table-name': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId }, body: { name: 'R' } }),
+  'update-table-icon': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId }, body: { icon: 'i' } }),
+  'update-table-description': (w) => ({
+    params: { baseId: w.baseId, tableId: w.tableId },
+    body: { description: 'd' },
+  }),
+  'update-table-db-table-name': (w) => ({
+    params: { baseId: w.baseId, tableId: w.tableId },
+    body: { dbTableName: 'renamed' },
+  }),
+  'update-table-order': (w) => ({
+    params: { baseId: w.baseId, tableId: w.tableId },
+    body: { anchorId: w.otherTableId, position: 'before' },
+  }),
+  'get-table-permission': (w) => ({ params: { baseId: w.baseId, tableId: w.tableId } }),
   'create-field': (w) => ({ params: { tableId: w.tableId }, body: { type: 'number' } }),
   'list-fields': (w) => ({ params: { tableId: w.tableId } }),
   'get-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
@@ -85,6 +102,20 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
     params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[1] },
     body: { anchorId: w.pluginInstallIds[0], position: 'before' },
   }),
+  'get-context-menu-plugin': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+  }),
+  'rename-context-menu-plugin': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+    body: { name: 'R' },
+  }),
+  'update-context-menu-plugin-storage': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+    body: { storage: { a: 1 } },
+  }),
+  'get-context-menu-plugin-storage': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+  }),
   'convert-field': (w) => ({
     params: { tableId: w.tableId, fieldId: w.fieldId },
     body: { type: 'longText' },
@@ -111,6 +142,21 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
     params: { tableId: w.tableId, recordId: w.recordIds[0] },
     query: `viewId=${w.viewId}`,
   }),
+  'get-selection-range-to-id': (w) => ({
+    params: { tableId: w.tableId },
+    query: 'ranges=[[0,0],[0,0]]&returnType=all',
+  }),
+  'copy-selection': (w) => ({ params: { tableId: w.tableId }, query: 'ranges=[[0,0],[0,0]]' }),
+  'clear-selection': (w) => ({
+    params: { tableId: w.tableId },
+    body: {
+      ranges: [
+        [0, 0],
+        [0, 0],
+      ],
+    },
+  }),
+  'delete-selection': (w) => ({ params: { tableId: w.tableId }, query: 'ranges=[[0,1],[0,1]]' }),
   'get-row-count': (w) => ({ params: { tableId: w.tableId } }),
   'get-aggregations': (w) => ({ params: { tableId: w.tableId }, query: `field[count][]=${w.fieldId}` }),
   'get-group-points': (w) => ({
@@ -155,10 +201,11 @@ const worldFor = async (role: Role) => {
       records: [{ fields: {} }, { fields: {} }],
     },
   });
+  const other = await call('create-table', { token: owner.auth, params: { baseId: base.body.id }, body: {} });
   // A published plugin (installable by every role that may update the table), installed twice.
   const plugin = await call('create-plugin', {
     token: owner.auth,
-    body: { name: 'Role plugin', positions: ['contextMenu'] },
+    body: { name: 'Role plugin', logo: 'https://example.test/r.png', positions: ['contextMenu'] },
   });
   const admin = await newUser({ isAdmin: true });
   await call('publish-plugin', { token: admin.auth, params: { pluginId: plugin.body.id } });
@@ -177,6 +224,7 @@ const worldFor = async (role: Role) => {
   const w: World = {
     baseId: base.body.id,
     tableId: table.body.id,
+    otherTableId: other.body.id,
     fieldId: table.body.fields[1].id,
     dateFieldId: date.body.id,
     viewId: table.body.views[1].id,

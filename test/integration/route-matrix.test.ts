@@ -67,6 +67,15 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'delete-table': onBaseTable,
   'delete-table-permanently': onBaseTable,
   'get-default-view-id': onBaseTable,
+  'update-table-name': (w) => ({ ...onBaseTable(w), body: { name: 'Renamed' } }),
+  'update-table-icon': (w) => ({ ...onBaseTable(w), body: { icon: 'x' } }),
+  'update-table-description': (w) => ({ ...onBaseTable(w), body: { description: null } }),
+  'update-table-db-table-name': (w) => ({ ...onBaseTable(w), body: { dbTableName: 'renamed' } }),
+  'update-table-order': (w) => ({
+    ...onBaseTable(w),
+    body: { anchorId: 'tbl0000000000000001', position: 'after' },
+  }),
+  'get-table-permission': onBaseTable,
   'create-field': (w) => ({ ...onTable(w), body: { type: 'singleLineText', name: 'F2' } }),
   'list-fields': onTable,
   'get-field': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
@@ -105,6 +114,18 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'list-view-filter-link-records': onView,
   'get-record': onRecord,
   'list-records': (w) => ({ ...onTable(w), query: 'take=1' }),
+  'get-selection-range-to-id': (w) => ({ ...onTable(w), query: 'ranges=[[0,0],[0,0]]&returnType=all' }),
+  'copy-selection': (w) => ({ ...onTable(w), query: 'ranges=[[0,0],[0,0]]' }),
+  'clear-selection': (w) => ({
+    ...onTable(w),
+    body: {
+      ranges: [
+        [0, 0],
+        [0, 0],
+      ],
+    },
+  }),
+  'delete-selection': (w) => ({ ...onTable(w), query: 'ranges=[[0,1],[0,1]]' }),
   'get-row-count': (w) => ({ ...onTable(w) }),
   'get-aggregations': (w) => ({ ...onTable(w), query: `field[count][]=${w.fieldId}` }),
   'get-group-points': (w) => ({
@@ -131,10 +152,17 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'duplicate-record': (w) => ({ ...onRecord(w), body: {} }),
   'get-record-status': (w) => ({ ...onRecord(w), query: `viewId=${w.viewId}` }),
   'get-current-user': () => ({}),
+  'get-user-info': () => ({}),
+  'rename-user': () => ({ body: { name: 'New name' } }),
   'create-temp-token': () => ({}),
   'create-access-token': () => ({ body: { name: 't', scopes: ['space|read'], expiredTime: future() } }),
   'list-access-tokens': () => ({}),
   'update-access-token': (w) => ({ params: { accessTokenId: w.tokenId }, body: { name: 'x' } }),
+  'replace-access-token': (w) => ({
+    params: { accessTokenId: w.tokenId },
+    body: { name: 'x', scopes: ['space|read'] },
+  }),
+  'get-access-token': (w) => ({ params: { accessTokenId: w.tokenId } }),
   'refresh-access-token': (w) => ({ params: { accessTokenId: w.tokenId }, body: { expiredTime: future() } }),
   'delete-access-token': (w) => ({ params: { accessTokenId: w.tokenId } }),
   'create-user': () => ({ body: { name: 'n', email: `m${Date.now()}${Math.random()}@example.test` } }),
@@ -163,6 +191,19 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'update-base': (w) => ({ params: { baseId: w.baseId }, body: { name: 'R' } }),
   'delete-base': (w) => ({ params: { baseId: w.baseId } }),
   'delete-base-permanently': (w) => ({ params: { baseId: w.baseId } }),
+  'add-collaborator': (w) => ({
+    params: { spaceId: w.spaceId },
+    body: { collaborators: [{ principalId: w.owner.id, principalType: 'user' }], role: 'viewer' },
+  }),
+  'list-accessible-bases': () => ({}),
+  'update-base-order': (w) => ({
+    params: { baseId: w.baseId },
+    body: { anchorId: 'bse0000000000000001', position: 'before' },
+  }),
+  'get-base-permission': (w) => ({ params: { baseId: w.baseId } }),
+  'move-base': (w) => ({ params: { baseId: w.baseId }, body: { spaceId: w.spaceId } }),
+  'list-base-collaborators': (w) => ({ params: { baseId: w.baseId } }),
+  'list-base-collaborator-users': (w) => ({ params: { baseId: w.baseId } }),
   'list-notifications': () => ({}),
   'count-unread-notifications': () => ({}),
   'mark-all-notifications-read': () => ({}),
@@ -183,11 +224,35 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     ...onOrg(w),
     body: { domain: w.domain, email: `a@${w.domain}` },
   }),
-  'create-plugin': () => ({ body: { name: 'P', positions: ['contextMenu'] } }),
+  'create-plugin': () => ({
+    body: { name: 'P', logo: 'https://example.test/p.png', positions: ['contextMenu'] },
+  }),
   'list-plugins': () => ({}),
   'get-plugin': (w) => ({ params: { pluginId: w.pluginId } }),
   'delete-plugin': (w) => ({ params: { pluginId: w.pluginId } }),
   'publish-plugin': (w) => ({ params: { pluginId: w.pluginId } }),
+  'unpublish-plugin-as-admin': (w) => ({ params: { pluginId: w.pluginId } }),
+  'update-plugin': (w) => ({
+    params: { pluginId: w.pluginId },
+    body: { name: 'P', positions: ['dashboard'] },
+  }),
+  'list-plugin-center': () => ({ query: 'positions=%5B%22dashboard%22%5D' }),
+  'submit-plugin': (w) => ({ params: { pluginId: w.pluginId } }),
+  'unpublish-plugin': (w) => ({ params: { pluginId: w.pluginId } }),
+  'get-context-menu-plugin': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+  }),
+  'rename-context-menu-plugin': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+    body: { name: 'R' },
+  }),
+  'update-context-menu-plugin-storage': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+    body: { storage: { a: 1 } },
+  }),
+  'get-context-menu-plugin-storage': (w) => ({
+    params: { tableId: w.tableId, pluginInstallId: w.pluginInstallIds[0] },
+  }),
   'install-context-menu-plugin': (w) => ({ ...onTable(w), body: { pluginId: w.pluginId } }),
   'list-context-menu-plugins': onTable,
   'remove-context-menu-plugin': (w) => ({
@@ -229,6 +294,17 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     params: { baseId: w.baseId, dashboardId: w.dashboardId, pluginInstallId: w.dashboardInstallId },
     body: { name: 'R' },
   }),
+  'update-dashboard-layout': (w) => ({
+    params: { baseId: w.baseId, dashboardId: w.dashboardId },
+    body: { layout: [{ pluginInstallId: w.dashboardInstallId, x: 0, y: 0, w: 4, h: 3 }] },
+  }),
+  'get-dashboard-plugin': (w) => ({
+    params: { baseId: w.baseId, dashboardId: w.dashboardId, pluginInstallId: w.dashboardInstallId },
+  }),
+  'update-dashboard-plugin-storage': (w) => ({
+    params: { baseId: w.baseId, dashboardId: w.dashboardId, pluginInstallId: w.dashboardInstallId },
+    body: { storage: { a: 1 } },
+  }),
 };
 
 const world = async (): Promise<World> => {
@@ -249,7 +325,11 @@ const world = async (): Promise<World> => {
   });
   const plugin = await call('create-plugin', {
     token: owner.auth,
-    body: { name: 'Matrix plugin', positions: ['contextMenu', 'dashboard'] },
+    body: {
+      name: 'Matrix plugin',
+      logo: 'https://example.test/m.png',
+      positions: ['contextMenu', 'dashboard'],
+    },
   });
   const install = () =>
     call('install-context-menu-plugin', {

@@ -45,7 +45,7 @@ const world = async (isAdmin = true) => {
   const [baseA, baseB] = [await base(spaceA), await base(spaceB)];
   const plugin = await call('create-plugin', {
     token: user.auth,
-    body: { name: 'P', positions: ['dashboard'] },
+    body: { name: 'P', logo: 'https://example.test/p.png', positions: ['dashboard'] },
   });
   expect(plugin.status).toBe(201);
   return { user, spaceA, spaceB, baseA, baseB, pluginId: plugin.body.id as string };
@@ -372,7 +372,7 @@ const CASES: Case[] = [
         'create-plugin',
         'POST /plugin',
         'plugin|create',
-        () => ({ body: { name: 'P', positions: ['dashboard'] } }),
+        () => ({ body: { name: 'P', logo: 'https://example.test/p.png', positions: ['dashboard'] } }),
       ],
       ['list-plugins', 'GET /plugin', 'plugin|read', () => ({})],
       ['get-plugin', 'GET /plugin/{id}', 'plugin|read', (w: World) => ({ params: { pluginId: w.pluginId } })],

@@ -86,6 +86,8 @@ describe('GET /trash/items (trashed tables of a base)', () => {
           deletedBy: ws.owner.id,
         },
       ],
+      userMap: { [ws.owner.id]: expect.objectContaining({ id: ws.owner.id, avatar: null }) },
+      resourceMap: expect.any(Object),
       nextCursor: null,
     });
     expect(Date.parse(res.body.trashItems[0].deletedTime)).toBeGreaterThan(Date.now() - 60_000);
@@ -143,15 +145,32 @@ describe('GET /trash', () => {
           deletedBy: ws.owner.id,
         },
       ],
+      userMap: { [ws.owner.id]: expect.objectContaining({ id: ws.owner.id, avatar: null }) },
+      resourceMap: expect.any(Object),
       nextCursor: null,
     });
     expect((await trashList(creator.auth, 'base')).body).toEqual(forOwner.body);
-    expect((await trashList(editor.auth, 'base')).body).toEqual({ trashItems: [], nextCursor: null });
-    expect((await trashList(ws.owner.auth, 'space')).body).toEqual({ trashItems: [], nextCursor: null });
+    expect((await trashList(editor.auth, 'base')).body).toEqual({
+      trashItems: [],
+      userMap: {},
+      resourceMap: {},
+      nextCursor: null,
+    });
+    expect((await trashList(ws.owner.auth, 'space')).body).toEqual({
+      trashItems: [],
+      userMap: {},
+      resourceMap: {},
+      nextCursor: null,
+    });
 
     // the space in the trash: its bases leave the base list, the space shows to owners only
     await call('delete-space', { token: ws.owner.auth, params: { spaceId: ws.spaceId } });
-    expect((await trashList(ws.owner.auth, 'base')).body).toEqual({ trashItems: [], nextCursor: null });
+    expect((await trashList(ws.owner.auth, 'base')).body).toEqual({
+      trashItems: [],
+      userMap: {},
+      resourceMap: {},
+      nextCursor: null,
+    });
     expect((await trashList(ws.owner.auth, 'space')).body).toEqual({
       trashItems: [
         {
@@ -162,9 +181,16 @@ describe('GET /trash', () => {
           deletedBy: ws.owner.id,
         },
       ],
+      userMap: { [ws.owner.id]: expect.objectContaining({ id: ws.owner.id, avatar: null }) },
+      resourceMap: expect.any(Object),
       nextCursor: null,
     });
-    expect((await trashList(creator.auth, 'space')).body).toEqual({ trashItems: [], nextCursor: null });
+    expect((await trashList(creator.auth, 'space')).body).toEqual({
+      trashItems: [],
+      userMap: {},
+      resourceMap: {},
+      nextCursor: null,
+    });
   });
 
   it(`pages by cursor, ${TRASH_PAGE_SIZE} a page, newest first, each item once`, async () => {
@@ -211,7 +237,12 @@ describe('POST /trash/restore/{trashId}', () => {
       params: { tableId: t.id, recordId: t.records[0]?.id as string },
     });
     expect(record.body.fields).toEqual({ Name: 'kept' });
-    expect((await trashItems(ws)).body).toEqual({ trashItems: [], nextCursor: null });
+    expect((await trashItems(ws)).body).toEqual({
+      trashItems: [],
+      userMap: {},
+      resourceMap: {},
+      nextCursor: null,
+    });
     expect(await itemsMentioning(trashId)).toEqual([]);
     const again = await call('restore-trash-item', { token: ws.owner.auth, params: { trashId } });
     expect(again).toMatchObject(notFound(`Trash item ${trashId} not found`));
@@ -540,7 +571,12 @@ describe('DELETE /trash/reset-items', () => {
       query: `resourceType=base&resourceId=${ws.baseId}`,
     });
     expect(res).toMatchObject({ status: 200, body: undefined });
-    expect((await trashItems(ws)).body).toEqual({ trashItems: [], nextCursor: null });
+    expect((await trashItems(ws)).body).toEqual({
+      trashItems: [],
+      userMap: {},
+      resourceMap: {},
+      nextCursor: null,
+    });
     await drainPurges();
     expect(await leftovers([a.id, b.id, ...a.records.map((r) => r.id)])).toEqual([]);
     expect((await itemsMentioning(live.id, live.views[0]?.id as string)).map(keyText)).toEqual(liveBefore);

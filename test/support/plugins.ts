@@ -12,7 +12,10 @@ export const newPlugin = async (
   user: User,
   { name = 'Chart', positions = ['dashboard', 'contextMenu'] }: { name?: string; positions?: string[] } = {},
 ) => {
-  const res = await call('create-plugin', { token: user.auth, body: { name, positions } });
+  const res = await call('create-plugin', {
+    token: user.auth,
+    body: { name, logo: 'https://plugins.example.test/logo.png', positions },
+  });
   expect(res.status).toBe(201);
   return res.body as { id: string; name: string };
 };

@@ -62,6 +62,7 @@ describe('routeMatcher', () => {
     ],
     ['DELETE', '/api/space/spcAAAAAAAAAAAAAAAA', 'delete-space', { spaceId: 'spcAAAAAAAAAAAAAAAA' }],
     ['GET', '/api/access-token', 'list-access-tokens', {}],
+    ['GET', '/api/base/access/all', 'list-accessible-bases', {}],
     ['POST', '/api/access-token', 'create-access-token', {}],
     ['GET', '/api/space/', 'list-spaces', {}],
   ])('%s %s goes to %s', (method, path, handler, params) => {

@@ -14,10 +14,14 @@ const USER = 'usr0000000000000001';
 const PLUGIN: Plugin = {
   id: 'plg0000000000000001',
   name: 'Chart',
+  logo: 'https://example.com/chart.png',
   positions: ['dashboard'],
+  secretHash: 'hash',
+  maskedSecret: 'abcd****wxyz',
   status: 'published',
   createdBy: USER,
   createdTime: '2026-01-01T00:00:00.000Z',
+  lastModifiedTime: '2026-01-01T00:00:00.000Z',
 };
 const dashboard = (layoutVersion: number) => ({
   ...keys.dashboard(BASE, DSH),

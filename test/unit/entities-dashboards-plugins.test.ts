@@ -123,9 +123,17 @@ describe('plugin items', () => {
     description: 'Draws charts',
     positions: ['dashboard', 'contextMenu'],
     url: 'https://example.com/chart',
-    status: 'developing',
+    logo: 'https://example.com/chart.png',
+    helpUrl: 'https://example.com/help',
+    detailDesc: 'Long text',
+    i18n: { en: { title: 'Chart' } },
+    config: { contextMenu: { width: 300 } },
+    secretHash: 'hash',
+    maskedSecret: 'abcd****wxyz',
+    status: 'reviewing',
     createdBy: USR,
     createdTime: T0,
+    lastModifiedTime: T0,
   };
 
   it.each([
@@ -138,7 +146,7 @@ describe('plugin items', () => {
     expect(pluginOf(item)).toEqual(plugin);
   });
 
-  it('reads a plugin as stored today (no description, no url, published)', () => {
+  it('reads a plugin stored before logos and secrets (no description, no url, published)', () => {
     const stored = {
       pk: `PLUGIN#${PLG}`,
       sk: 'PLUGIN',
@@ -153,10 +161,14 @@ describe('plugin items', () => {
     expect(pluginOf(stored)).toEqual({
       id: PLG,
       name: 'Chart',
+      logo: '',
       positions: ['dashboard'],
+      secretHash: '',
+      maskedSecret: '',
       status: 'published',
       createdBy: USR,
       createdTime: T0,
+      lastModifiedTime: T0,
     });
   });
 });

@@ -126,7 +126,7 @@ describe('a failing BatchGetItem (authentication read)', () => {
     const res = await call('get-current-user', { token: user.auth });
 
     expect(res.status).toBe(200);
-    expect(res.body).toStrictEqual({ id: user.userId, name: 'Ada', email: 'ada@example.test' });
+    expect(res.body).toMatchObject({ id: user.userId, name: 'Ada', email: 'ada@example.test' });
     expect(ddbMock).toHaveReceivedCommandTimes(BatchGetCommand, 2);
   });
 

@@ -13,10 +13,15 @@ const NO_ACTIONS_ALLOWED: Record<string, string> = {
   'PATCH /notifications/read-all': "the caller's own notifications",
   'PATCH /notifications/{notificationId}/status': "the caller's own notification (404 for another's)",
   'GET /access-token': "the caller's own tokens, never a secret",
+  'GET /access-token/{accessTokenId}': "one of the caller's own tokens (404 for another's), never a secret",
+  'GET /auth/user': 'answers the calling user only',
+  'PATCH /user/name': 'renames the caller only (personal token)',
+  'GET /base/access/all': "the caller's own bases, within the token's limits and its base|read scope",
   // Tokens: the token ceiling (shared/auth/token-ceiling.ts) bounds what a token may give.
   'GET /auth/temp-token': "a copy of the calling token's own scopes and limits",
   'POST /access-token': 'scopes and limits within the calling token (403 otherwise)',
   'PATCH /access-token/{accessTokenId}': 'the token and its new rights within the calling token',
+  'PUT /access-token/{accessTokenId}': 'the token and its new rights within the calling token',
   'POST /access-token/{accessTokenId}/refresh': 'only a token within the calling token',
   'DELETE /access-token/{accessTokenId}': 'only a token within the calling token',
   // Trash: the right depends on the trashed item's kind. The trash-item routes act on the resource
@@ -54,9 +59,14 @@ describe('route access declarations', () => {
     expect(plugin.map(name).sort()).toEqual([
       'DELETE /plugin/{pluginId}',
       'GET /plugin',
+      'GET /plugin/center/list',
       'GET /plugin/{pluginId}',
       'PATCH /admin/plugin/{pluginId}/publish',
+      'PATCH /admin/plugin/{pluginId}/unpublish',
+      'PATCH /plugin/{pluginId}/submit',
+      'PATCH /plugin/{pluginId}/unpublish',
       'POST /plugin',
+      'PUT /plugin/{pluginId}',
     ]);
     for (const route of plugin)
       expect((route.actions as readonly string[]).some((a) => a.startsWith('plugin|'))).toBe(true);

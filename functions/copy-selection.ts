@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+import { defineHandler } from '#shared/http/handler.ts';
+import { readListParams } from '#shared/listing/params.ts';
+import { copySelection, readRanges, readRangeType } from '#shared/listing/selection.ts';
+import { recordRights } from '#shared/records/context.ts';
+import { tableParams } from '#shared/schema/requests.ts';
+
+const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+/** A grid selection's cells as tab-separated lines of their text, and the covered fields. */
+export const handler = defineHandler(
+  'copy-selection',
+  { params: tableParams, query },
+  async ({ query = {}, principal, resource, schema }) => {
+    const ctx = { schema, userId: principal.userId, ...recordRights(principal, resource) };
+    return copySelection(ctx, readListParams(query), readRanges(query.ranges), readRangeType(query.type));
+  },
+);

@@ -1,0 +1,10 @@
+import * as z from 'zod/mini';
+import { idOf } from '#shared/core/validation.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { submitPlugin } from '#shared/plugins/plugins.ts';
+
+const params = z.object({ pluginId: idOf('plugin') });
+
+export const handler = defineHandler('submit-plugin', { params }, async ({ principal, params }) => {
+  await submitPlugin(principal, params.pluginId);
+});

@@ -1,0 +1,16 @@
+import * as z from 'zod/mini';
+import { displayName } from '#shared/core/validation.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { baseTableParams } from '#shared/schema/requests.ts';
+import { assertInBase, updateTable } from '#shared/tables/tables.ts';
+
+const body = z.object({ name: displayName });
+
+export const handler = defineHandler(
+  'update-table-name',
+  { params: baseTableParams, body },
+  async ({ params, resource, body }) => {
+    assertInBase(resource.table, params.baseId, params.tableId);
+    await updateTable(params.baseId, params.tableId, body);
+  },
+);
