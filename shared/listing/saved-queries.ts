@@ -10,10 +10,10 @@
  */
 import type { Principal } from '#shared/auth/permission.ts';
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { type Item, putItem } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { newId } from '#shared/ids.ts';
-import { type RawParams, readListParams } from './params.ts';
+import { type Item, type ItemLookup, putItem } from '#shared/db/client.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { isId, newId } from '#shared/ids.ts';
+import { mergeParams, type RawParams, readListParams } from './params.ts';
 
 /** How long a saved query lives. */
 export const SAVED_QUERY_TTL_SECONDS = 24 * 60 * 60;
@@ -89,4 +89,22 @@ export const savedParamsOf = (item: Item | undefined, queryId: string, now = new
   if (!item || Number(item.expiresAt) * 1000 <= now.getTime())
     throw new NotFoundError(`Query ${queryId} not found or expired`);
   return item.params as RawParams;
+};
+
+/** The saved query a list-style request names (`queryId`), as a key to read with the token; none when absent or malformed. */
+export const savedQueryKeys = (query: Record<string, unknown> | undefined): Key[] => {
+  const v = query?.queryId;
+  return typeof v === 'string' && isId('query', v) ? [keys.savedQuery(v)] : [];
+};
+
+/**
+ * The listing parameters of a list-style request: its query merged over the saved query it
+ * names (read beforehand with `savedQueryKeys`), then checked. A malformed `queryId` is a 400.
+ */
+export const listParamsOf = (query: Record<string, string | string[]> | undefined, loaded: ItemLookup) => {
+  const v = query?.queryId;
+  if (v !== undefined && (typeof v !== 'string' || !isId('query', v)))
+    throw new ValidationError('queryId: must be a saved query id (qry_…)');
+  const saved = typeof v === 'string' ? savedParamsOf(loaded.get(keys.savedQuery(v)), v) : undefined;
+  return readListParams(mergeParams(saved, query ?? {}));
 };
