@@ -113,11 +113,17 @@ export const createOperatorToken = async (userId: string, fields: TokenFields) =
   return { ...toTokenInfo(accessToken), token };
 };
 
+/** A token's info as Teable's token routes answer it: `hasFullAccess` when it has no limits. */
+const withFullAccess = (info: ReturnType<typeof toTokenInfo>) => ({
+  ...info,
+  hasFullAccess: info.spaceIds === null && info.baseIds === null,
+});
+
 /** The user's tokens, oldest first. */
 export const listAccessTokens = async (userId: string) => {
   const items = await queryAll(keys.accessTokensOf(userId));
   return items
-    .map((item) => toTokenInfo(accessTokenOf(item)))
+    .map((item) => withFullAccess(toTokenInfo(accessTokenOf(item))))
     .sort((a, b) => a.createdTime.localeCompare(b.createdTime));
 };
 
@@ -212,12 +218,6 @@ export const touchAccessToken = async (userId: string, id: string, now = new Dat
     'NONE',
   );
 };
-
-/** A token's info as Teable's token routes answer it: `hasFullAccess` when it has no limits. */
-const withFullAccess = (info: ReturnType<typeof toTokenInfo>) => ({
-  ...info,
-  hasFullAccess: info.spaceIds === null && info.baseIds === null,
-});
 
 /** One of the caller's own tokens (`GET /access-token/{id}`), without its text; 404 for any other. */
 export const getAccessToken = (userId: string, id: string, loaded: ItemLookup) => {

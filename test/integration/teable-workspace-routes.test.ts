@@ -370,6 +370,18 @@ describe('access tokens: PUT and GET /access-token/{id}', () => {
     expect(got.status).toBe(200);
     expect(got.body).toEqual({ ...res.body, lastUsedTime: got.body.lastUsedTime });
     expect(got.body).not.toHaveProperty('token');
+    const listed = await call('list-access-tokens', { token: user.auth });
+    expect(listed.body.find((t: { id: string }) => t.id === created.body.id)).toMatchObject({
+      hasFullAccess: true,
+    });
+    const limited = await call('create-access-token', {
+      token: user.auth,
+      body: { name: 'L', scopes: ['space|read'], spaceIds: ['spc0000000000000001'], expiredTime: future() },
+    });
+    const again = await call('list-access-tokens', { token: user.auth });
+    expect(again.body.find((t: { id: string }) => t.id === limited.body.id)).toMatchObject({
+      hasFullAccess: false,
+    });
   });
 
   it("answers 404 for another user's token and keeps the ceiling", async () => {
