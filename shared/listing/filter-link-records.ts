@@ -1,14 +1,15 @@
 /**
- * `GET /table/{tableId}/view/{viewId}/filter-link-records` (teable-routes.md 2, View): the
- * records a view's filter names in its items on link fields, with their titles, per linked
- * table, so a client can show the filter's chosen records by name.
+ * The `filter-link-records` routes (teable-routes.md 2, Field and View): the records a view's
+ * filter, or a link field's picker filter, names in its items on link fields, with their titles,
+ * per linked table, so a client can show the filter's chosen records by name.
  */
+import { NotFoundError } from '#shared/core/errors.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { isId } from '#shared/ids.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import type { RecordItem } from '#shared/records/model.ts';
 import { linkOptions } from '#shared/schema/links.ts';
-import type { TableSchema } from '#shared/schema/schema.ts';
+import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
 
 export interface FilterLinkRecords {
@@ -42,17 +43,13 @@ export const linkFilterIds = (
 };
 
 /**
- * The records a view's filter names through link fields, grouped by the table they belong to
- * (first named first). Records that no longer exist are left out; a table whose named records
- * are all gone is answered with none.
+ * The records a filter over `schema`'s fields names through link fields, grouped by the table
+ * they belong to (first named first). Records that no longer exist are left out; a table whose
+ * named records are all gone is answered with none.
  */
-export const viewFilterLinkRecords = async (
-  schema: TableSchema,
-  viewId: string,
-): Promise<FilterLinkRecords[]> => {
-  const view = findView(schema, viewId);
+const filterLinkRecords = async (schema: TableSchema, filter: unknown): Promise<FilterLinkRecords[]> => {
   const linkFields = new Map(schema.fields.filter((f) => f.type === 'link').map((f) => [f.id, f]));
-  const named = linkFilterIds(view.filter, linkFields);
+  const named = linkFilterIds(filter, linkFields);
   if (named.size === 0) return [];
   // One pseudo record holding every named id in its link cells: titles are read as for a listing.
   const holder = Object.fromEntries(named) as unknown as RecordItem;
@@ -68,4 +65,26 @@ export const viewFilterLinkRecords = async (
     }
   }
   return [...byTable.values()];
+};
+
+/** `GET …/view/{viewId}/filter-link-records`: the records the view's filter names. */
+export const viewFilterLinkRecords = (schema: TableSchema, viewId: string): Promise<FilterLinkRecords[]> =>
+  filterLinkRecords(schema, findView(schema, viewId).filter);
+
+/**
+ * `GET …/field/{fieldId}/filter-link-records`: the records a link field's picker filter
+ * (`options.filter`, over the foreign table) names. A field without a picker filter (a link
+ * without one, or any other type) names none, as in Teable.
+ */
+export const fieldFilterLinkRecords = async (
+  schema: TableSchema,
+  fieldId: string,
+): Promise<FilterLinkRecords[]> => {
+  const field = schema.fields.find((f) => f.id === fieldId);
+  if (!field) throw new NotFoundError(`Field ${fieldId} not found in table ${schema.table.id}`);
+  if (field.type !== 'link' || field.isLookup) return [];
+  const { filter, foreignTableId } = linkOptions(field);
+  if (!filter) return [];
+  const foreign = foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId);
+  return filterLinkRecords(foreign, filter);
 };

@@ -22,6 +22,7 @@ import type { FieldKeyType } from '#shared/schema/schema.ts';
 import { primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import type { ListParams } from './params.ts';
 import {
+  candidateFilter,
   candidateRule,
   findPickerLink,
   linkCellIds,
@@ -76,11 +77,8 @@ const NO_EXTRA: ListAnswer['extra'] = { groupPoints: null, searchHitIndex: null 
 export const listRecords = async (ctx: ListContext, params: ListParams): Promise<ListAnswer> => {
   const { schema } = ctx;
   const tableId = schema.table.id;
-  const plan = planListing(schema, params);
-
-  const pickerRef = params.filterLinkCellCandidate ?? params.filterLinkCellSelected;
-  const pickerParam = params.filterLinkCellCandidate ? 'filterLinkCellCandidate' : 'filterLinkCellSelected';
-  const link = pickerRef ? await findPickerLink(schema, pickerRef, pickerParam) : undefined;
+  const link = await pickerOf(ctx, params);
+  const plan = planListing(schema, params, pickerFilter(ctx, params, link));
 
   // The records in one cell, in the cell's order: view, filter and sort do not apply.
   if (params.filterLinkCellSelected?.recordId && link) {
@@ -114,13 +112,22 @@ export const allMatching = async (
   params: ListParams,
   extra: ReadonlySet<string> = new Set(),
 ): Promise<{ result: QueryResult; rows: Map<string, Row>; plan: ListPlan }> => {
-  const paged = planListing(ctx.schema, params);
+  const link = await pickerOf(ctx, params);
+  const paged = planListing(ctx.schema, params, pickerFilter(ctx, params, link));
   const plan = { ...paged, query: { ...paged.query, skip: 0, take: Number.MAX_SAFE_INTEGER } };
-  const pickerRef = params.filterLinkCellCandidate ?? params.filterLinkCellSelected;
-  const pickerParam = params.filterLinkCellCandidate ? 'filterLinkCellCandidate' : 'filterLinkCellSelected';
-  const link = pickerRef ? await findPickerLink(ctx.schema, pickerRef, pickerParam) : undefined;
   return { ...(await runGeneral(ctx, params, plan, link, extra)), plan };
 };
+
+/** The link field of a picker parameter, found and checked; undefined without one. */
+const pickerOf = (ctx: ListContext, params: ListParams): Promise<PickerLink | undefined> => {
+  const ref = params.filterLinkCellCandidate ?? params.filterLinkCellSelected;
+  const param = params.filterLinkCellCandidate ? 'filterLinkCellCandidate' : 'filterLinkCellSelected';
+  return ref ? findPickerLink(ctx.schema, ref, param) : Promise.resolve(undefined);
+};
+
+/** A candidate picker's limits (the link's filter and filter view); the selected picker has none. */
+const pickerFilter = (ctx: ListContext, params: ListParams, link: PickerLink | undefined) =>
+  link && params.filterLinkCellCandidate ? candidateFilter(ctx.schema, link) : null;
 
 /** The general path: rows with the needed attributes, restricted by pickers, through the engine. */
 const runGeneral = async (

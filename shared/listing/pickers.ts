@@ -13,6 +13,8 @@ import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { getItems, queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
+import { andFilters, resolveFilter } from '#shared/query/filter.ts';
+import type { FilterGroup } from '#shared/query/types.ts';
 import { linkOptions, singleThere } from '#shared/schema/links.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import type { LinkCellRef } from './params.ts';
@@ -100,3 +102,20 @@ export const linkedThroughColumn = async (link: PickerLink): Promise<Set<string>
 export const candidateRule = (link: PickerLink) => ({
   excludeLinkedAnywhere: singleThere(link.relationship),
 });
+
+/**
+ * What a candidate picker adds to the query: the link's own `filter` and the filter of its
+ * `filterByViewId` view, both over this table (parts a later field change made stale are left
+ * out, as for a saved view filter). Null when the link sets neither. Pure.
+ */
+export const candidateFilter = (schema: TableSchema, link: PickerLink): FilterGroup | null => {
+  const opts = linkOptions(link.field);
+  const own = opts.filter
+    ? resolveFilter(opts.filter, schema.fields, 'link filter', { dropInvalid: true })
+    : null;
+  const view = opts.filterByViewId ? schema.views.find((v) => v.id === opts.filterByViewId) : undefined;
+  const viewFilter = view?.filter
+    ? resolveFilter(view.filter, schema.fields, 'link view filter', { dropInvalid: true })
+    : null;
+  return andFilters(own, viewFilter);
+};

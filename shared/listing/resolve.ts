@@ -61,7 +61,12 @@ export const viewFieldIds = (schema: TableSchema, view: View, withHidden: boolea
 };
 
 /** Builds the listing plan; every bad parameter is a 400 naming it, an unknown view a 404. */
-export const planListing = (schema: TableSchema, params: ListParams): ListPlan => {
+export const planListing = (
+  schema: TableSchema,
+  params: ListParams,
+  /** A filter the caller adds (a link picker's limits), AND-ed with the view's and the request's. */
+  extraFilter: FilterGroup | null = null,
+): ListPlan => {
   const view = params.viewId ? findView(schema, params.viewId) : defaultView(schema);
   const useView = !params.ignoreViewQuery;
   const fields = schema.fields;
@@ -77,7 +82,7 @@ export const planListing = (schema: TableSchema, params: ListParams): ListPlan =
       : resolveFilter(params.filter, fields, 'filter');
   const viewFilter =
     useView && view.filter ? resolveFilter(view.filter, fields, 'view filter', { dropInvalid: true }) : null;
-  const filter = andFilters(viewFilter, requestFilter);
+  const filter = andFilters(viewFilter, requestFilter, extraFilter);
 
   const orderBy = resolveSortItems(params.orderBy, fields, 'orderBy');
   const groupBy = resolveSortItems(params.groupBy, fields, 'groupBy');

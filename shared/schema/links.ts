@@ -6,6 +6,8 @@ import { keys } from '#shared/db/keys.ts';
 import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/names.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
+import { resolveFilter } from '#shared/query/filter.ts';
+import type { FilterGroup } from '#shared/query/types.ts';
 
 import {
   bumpSchemaOp,
@@ -23,9 +25,36 @@ export interface LinkOptions {
   isOneWay?: boolean;
   symmetricFieldId?: string;
   lookupFieldId?: string;
+  /** The picker's limits, over the foreign table: its records must pass `filter` and the view's filter. */
+  filter?: FilterGroup;
+  filterByViewId?: string;
+  visibleFieldIds?: string[];
 }
 
 export const linkOptions = (field: Field): LinkOptions => field.options as unknown as LinkOptions;
+
+/**
+ * A link's picker limits checked against the foreign table's fields and views: the filter as a
+ * view filter is (`options.filter.…` names a bad part), the view and the visible fields must be
+ * the foreign table's. An empty filter is dropped. Answers the field with the resolved filter.
+ */
+export const checkLinkPicker = (field: Field, foreign: TableSchema): Field => {
+  const opts = linkOptions(field);
+  const options: Record<string, unknown> = { ...field.options };
+  if (opts.filter !== undefined) {
+    const filter = resolveFilter(opts.filter, foreign.fields, 'options.filter');
+    if (filter && filter.filterSet.length > 0) options.filter = filter;
+    else delete options.filter;
+  }
+  if (opts.filterByViewId !== undefined && !foreign.views.some((v) => v.id === opts.filterByViewId))
+    throw new ValidationError(
+      `options.filterByViewId: view ${opts.filterByViewId} not found in the foreign table`,
+    );
+  for (const id of opts.visibleFieldIds ?? [])
+    if (!foreign.fields.some((f) => f.id === id))
+      throw new ValidationError(`options.visibleFieldIds: field ${id} not found in the foreign table`);
+  return { ...field, options };
+};
 
 /** True when a record on this side links at most one foreign record. */
 export const singleHere = (r: LinkRelationship) => r === 'manyOne' || r === 'oneOne';
@@ -57,7 +86,7 @@ export const prepareLinkField = async (
     pending?: Map<string, Field[]>;
   },
 ): Promise<{ field: Field; ops: TransactOp[] }> => {
-  const opts = field.options as unknown as LinkOptions;
+  let opts = linkOptions(field);
   const self = opts.foreignTableId === here.tableId;
   let foreign: TableSchema | undefined;
   if (!self) {
@@ -68,6 +97,11 @@ export const prepareLinkField = async (
       throw new ValidationError(`Field "${field.name}": the foreign table must be in the same base`);
   }
   const lookupFieldId = self ? here.primaryFieldId : primaryField(foreign as TableSchema).id;
+  const pickerTable = self ? here.schema : foreign;
+  if (pickerTable) {
+    field = checkLinkPicker(field, pickerTable);
+    opts = linkOptions(field);
+  }
   if (opts.isOneWay) return { field: { ...field, options: { ...opts, lookupFieldId } }, ops: [] };
   const symmetricFieldId = newId('field');
   const completed: Field = { ...field, options: { ...opts, lookupFieldId, symmetricFieldId } };

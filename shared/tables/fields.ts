@@ -19,7 +19,7 @@ import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
 import { convertedCellSteps } from '#shared/records/convert-field.ts';
 import { recomputeSteps } from '#shared/records/recompute.ts';
-import { prepareLinkField, symmetricDeleteOps } from '#shared/schema/links.ts';
+import { checkLinkPicker, prepareLinkField, symmetricDeleteOps } from '#shared/schema/links.ts';
 import {
   bumpSchemaOp,
   fieldItem,
@@ -248,7 +248,10 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
           existing: others,
           foreign: await linkedFields(schema, patch.lookupOptions ?? current.lookupOptions),
         })
-      : patchField(current, patch, { existing: others, newChoiceId: () => newId('choice') });
+      : await linkPickerChecked(
+          schema,
+          patchField(current, patch, { existing: others, newChoiceId: () => newId('choice') }),
+        );
   if (current.isPrimary) field.isPrimary = true;
   const order = schema.fieldOrder[fieldId] ?? nextFieldOrder(schema);
   // formulas reading the field re-infer their type (their display options follow it)
@@ -260,7 +263,8 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   await assertNoCrossTableCycle(tableId, after.fields, field);
   // computed cells follow a changed definition, or a changed field they read
   const recompute =
-    !sameJson(current.options, field.options) || !sameJson(current.lookupOptions, field.lookupOptions);
+    !sameJson(withoutPicker(current.options), withoutPicker(field.options)) ||
+    !sameJson(current.lookupOptions, field.lookupOptions);
   const toCompute = new Set([
     ...(isDerived(field) ? [field.id] : []),
     ...dependentsOf(after.fields, new Set([fieldId])).map((f) => f.id),
@@ -281,6 +285,20 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   // lookups elsewhere copy the field's options and hold its values: they follow
   if (recompute) await refreshLookupsOf(schema, field);
   return field;
+};
+
+/** A link field's picker limits checked against its foreign table (any other field as it is). */
+const linkPickerChecked = async (schema: TableSchema, field: Field): Promise<Field> => {
+  if (field.type !== 'link' || field.isLookup) return field;
+  const foreignTableId = String(field.options.foreignTableId);
+  const foreign = foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId);
+  return checkLinkPicker(field, foreign);
+};
+
+/** Options less a link's picker limits, which change which records a picker offers and no cell. */
+const withoutPicker = (options: Record<string, unknown>) => {
+  const { filter: _f, filterByViewId: _v, visibleFieldIds: _i, ...rest } = options;
+  return rest;
 };
 
 /** JSON equality that ignores key order (stored maps come back in any order). */

@@ -173,3 +173,192 @@ describe('pickers on a link of a table to itself', () => {
     expect(await names(`filterLinkCellSelected=${link.body.id}`)).toEqual(['P2']);
   });
 });
+
+/**
+ * Link picker limits (teable-routes.md, Field): a link's `options.filter` and `filterByViewId`
+ * narrow what its candidate picker offers; `filter-link-records` names the records the filter's
+ * link items hold. Beta (B1..B4) links Gamma (G1, G2): B1 → G1, B2 → G2, B3 → G1.
+ */
+describe('link picker limits', () => {
+  const world = async () => {
+    const { alpha, beta } = await alphaAndBeta(['B1', 'B2', 'B3', 'B4']);
+    const token = alpha.owner.auth;
+    const gamma = await call('create-table', {
+      token,
+      params: { baseId: alpha.baseId },
+      body: { name: 'Gamma', records: [{ fields: { Name: 'G1' } }, { fields: { Name: 'G2' } }] },
+    });
+    expect(gamma.status).toBe(201);
+    const [g1, g2] = gamma.body.records.map((r: Ref) => r.id) as [string, string];
+    const tags = await call('create-field', {
+      token,
+      params: { tableId: beta.id },
+      body: {
+        type: 'link',
+        name: 'Tags',
+        options: { relationship: 'manyMany', foreignTableId: gamma.body.id },
+      },
+    });
+    expect(tags.status).toBe(201);
+    const [b1, b2, b3] = beta.records.map((r: Ref) => r.id) as [string, string, string];
+    const set = await call('update-records', {
+      token,
+      params: { tableId: beta.id },
+      body: {
+        records: [
+          { id: b1, fields: { Tags: [{ id: g1 }] } },
+          { id: b2, fields: { Tags: [{ id: g2 }] } },
+          { id: b3, fields: { Tags: [{ id: g1 }] } },
+        ],
+      },
+    });
+    expect(set.status).toBe(200);
+    const candidates = async (fieldId: string) => {
+      const res = await call('list-records', {
+        token,
+        params: { tableId: beta.id },
+        query: `filterLinkCellCandidate=${fieldId}`,
+      });
+      expect(res.status).toBe(200);
+      return res.body.records.map((r: { name: string }) => r.name) as string[];
+    };
+    return {
+      alpha,
+      beta,
+      token,
+      gammaId: gamma.body.id as string,
+      g1,
+      g2,
+      tagsId: tags.body.id as string,
+      candidates,
+    };
+  };
+
+  it('a link filter is checked against the foreign table, stored resolved, and narrows the candidates', async () => {
+    const w = await world();
+    const created = await call('create-field', {
+      token: w.token,
+      params: { tableId: w.alpha.tableId },
+      body: {
+        type: 'link',
+        name: 'Picked',
+        options: {
+          relationship: 'manyMany',
+          foreignTableId: w.beta.id,
+          filter: {
+            conjunction: 'and',
+            filterSet: [{ fieldId: 'Tags', operator: 'hasAnyOf', value: [w.g1] }],
+          },
+          visibleFieldIds: [w.tagsId],
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.options).toMatchObject({
+      filter: { conjunction: 'and', filterSet: [{ fieldId: w.tagsId, operator: 'hasAnyOf', value: [w.g1] }] },
+      visibleFieldIds: [w.tagsId],
+    });
+    expect(await w.candidates(created.body.id)).toEqual(['B1', 'B3']);
+
+    // the records its filter names, with titles, by table
+    const named = await call('list-field-filter-link-records', {
+      token: w.token,
+      params: { tableId: w.alpha.tableId, fieldId: created.body.id },
+    });
+    expect(named).toMatchObject({
+      status: 200,
+      body: [{ tableId: w.gammaId, records: [{ id: w.g1, title: 'G1' }] }],
+    });
+
+    // a PATCH replaces the filter; null clears it, and every record is a candidate again
+    const patched = await call('update-field', {
+      token: w.token,
+      params: { tableId: w.alpha.tableId, fieldId: created.body.id },
+      body: {
+        options: {
+          filter: { conjunction: 'and', filterSet: [{ fieldId: 'Name', operator: 'is', value: 'B4' }] },
+        },
+      },
+    });
+    expect(patched.status).toBe(200);
+    expect(await w.candidates(created.body.id)).toEqual(['B4']);
+    const cleared = await call('update-field', {
+      token: w.token,
+      params: { tableId: w.alpha.tableId, fieldId: created.body.id },
+      body: { options: { filter: null } },
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.options).not.toHaveProperty('filter');
+    expect(await w.candidates(created.body.id)).toEqual(['B1', 'B2', 'B3', 'B4']);
+    const none = await call('list-field-filter-link-records', {
+      token: w.token,
+      params: { tableId: w.alpha.tableId, fieldId: created.body.id },
+    });
+    expect(none).toMatchObject({ status: 200, body: [] });
+  });
+
+  it('filterByViewId limits the candidates to what the view shows', async () => {
+    const w = await world();
+    const view = await call('create-view', {
+      token: w.token,
+      params: { tableId: w.beta.id },
+      body: {
+        type: 'grid',
+        filter: { conjunction: 'and', filterSet: [{ fieldId: 'Name', operator: 'isNot', value: 'B1' }] },
+      },
+    });
+    expect(view.status).toBe(201);
+    const link = await call('create-field', {
+      token: w.token,
+      params: { tableId: w.alpha.tableId },
+      body: {
+        type: 'link',
+        options: { relationship: 'manyOne', foreignTableId: w.beta.id, filterByViewId: view.body.id },
+      },
+    });
+    expect(link.status).toBe(201);
+    expect(await w.candidates(link.body.id)).toEqual(['B2', 'B3', 'B4']);
+  });
+
+  it('bad limits are a 400 naming the option', async () => {
+    const w = await world();
+    const define = (options: Record<string, unknown>) =>
+      call('create-field', {
+        token: w.token,
+        params: { tableId: w.alpha.tableId },
+        body: { type: 'link', options: { relationship: 'manyMany', foreignTableId: w.beta.id, ...options } },
+      });
+    expect(await define({ filter: 'Name = 1' })).toMatchObject(
+      invalid('Invalid options for a link field: filter must be a filter object {conjunction, filterSet}'),
+    );
+    const unknownField = await define({
+      filter: { conjunction: 'and', filterSet: [{ fieldId: 'Nope', operator: 'is', value: 'x' }] },
+    });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.message).toMatch(/^options\.filter\.filterSet\.0\.fieldId: /);
+    expect(await define({ filterByViewId: 'viw0000000000000001' })).toMatchObject(
+      invalid('options.filterByViewId: view viw0000000000000001 not found in the foreign table'),
+    );
+    expect(await define({ visibleFieldIds: ['nope'] })).toMatchObject(
+      invalid('Invalid options for a link field: visibleFieldIds must be a list of field ids (fld…)'),
+    );
+    // a field of the table itself is not a field of the foreign table
+    expect(await define({ visibleFieldIds: [w.alpha.table.fields[0].id] })).toMatchObject(
+      invalid(`options.visibleFieldIds: field ${w.alpha.table.fields[0].id} not found in the foreign table`),
+    );
+  });
+
+  it('filter-link-records: a field without a picker filter names none; an unknown field is a 404', async () => {
+    const w = await world();
+    const primary = await call('list-field-filter-link-records', {
+      token: w.token,
+      params: { tableId: w.beta.id, fieldId: w.beta.fields[0].id },
+    });
+    expect(primary).toMatchObject({ status: 200, body: [] });
+    const unknown = await call('list-field-filter-link-records', {
+      token: w.token,
+      params: { tableId: w.beta.id, fieldId: 'fld0000000000000001' },
+    });
+    expect(unknown).toMatchObject(notFound(`Field fld0000000000000001 not found in table ${w.beta.id}`));
+  });
+});

@@ -75,6 +75,23 @@ export const link: FieldKind = {
       if (!isId('field', o[key])) throw optionsError('link', `${key} must be a field id (fld…)`);
       out[key] = o[key];
     }
+    // the picker's limits (teable-routes.md, Field): checked against the foreign table by the schema layer
+    if (!isNothing(o.filter)) {
+      if (!isRecord(o.filter))
+        throw optionsError('link', 'filter must be a filter object {conjunction, filterSet}');
+      out.filter = o.filter;
+    }
+    if (!isNothing(o.filterByViewId)) {
+      if (!isId('view', o.filterByViewId))
+        throw optionsError('link', 'filterByViewId must be a view id (viw…)');
+      out.filterByViewId = o.filterByViewId;
+    }
+    if (!isNothing(o.visibleFieldIds)) {
+      const ids = o.visibleFieldIds;
+      if (!Array.isArray(ids) || !ids.every((id) => isId('field', id)))
+        throw optionsError('link', 'visibleFieldIds must be a list of field ids (fld…)');
+      out.visibleFieldIds = unique(ids as string[]);
+    }
     return out;
   },
   cellValueType: () => 'string',
