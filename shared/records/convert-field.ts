@@ -12,12 +12,14 @@ import { queryAll } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
-import type { Field } from '#shared/fields/types.ts';
-import type { TableSchema } from '#shared/schema/schema.ts';
+import type { Field, ReadContext, WriteContext } from '#shared/fields/types.ts';
+import { linkOptions, singleHere } from '#shared/schema/links.ts';
+import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { convertRecords } from './cells.ts';
 import { writeContextFor } from './context.ts';
+import { type LinkWrite, linkTitlesFor, resolveLinks, titleIndex } from './links.ts';
 import { cellOf, NO_LINKS, type RecordItem, renderCell } from './model.ts';
-import { propagate } from './propagate.ts';
+import { propagate, type Seed } from './propagate.ts';
 
 /**
  * The steps that rewrite every record for the converted field, and the field as it must be stored
@@ -30,9 +32,17 @@ export const convertedCellSteps = async (
   before: Field,
   after: Field,
   now: Date,
+  /** The table as it was (a link's titles are read through it). */
+  original: TableSchema = schema,
 ): Promise<{ steps: Step[]; field: Field }> => {
   const tableId = schema.table.id;
   const items = (await queryAll(keys.recordsOf(tableId))) as RecordItem[];
+  if (after.type === 'link') {
+    // in creation order, so a foreign record's other side lists its records as they were made
+    items.sort((a, b) => Number(a.autoNumber ?? 0) - Number(b.autoNumber ?? 0));
+    const ctx = await writeContextFor(principal, located, schema, false);
+    return { steps: await toLinkSteps(schema, items, before, after, ctx, now), field: after };
+  }
   if (isDerived(after)) {
     const { steps } = await propagate(
       items.map((item) => ({
@@ -48,11 +58,10 @@ export const convertedCellSteps = async (
     );
     return { steps, field: after };
   }
-  // the old cells' text, typecast into the new definition
-  const texts = items.map((item) => {
-    const value = cellOf(item, before);
-    return value === undefined ? '' : String(renderCell(value, before, 'text', NO_LINKS) ?? '');
-  });
+  // the old cells' text (a link's: its titles), typecast into the new definition
+  const titles =
+    before.type === 'link' ? await linkTitlesFor(original, items, new Set([before.id])) : NO_LINKS;
+  const texts = textsOf(items, before, titles);
   const ctx = await writeContextFor(principal, located, schema, after.type === 'user');
   const converted = convertRecords(
     [after],
@@ -79,3 +88,72 @@ export const convertedCellSteps = async (
   const { steps } = await propagate(seeds, now, new Map([[tableId, withField]]));
   return { steps, field };
 };
+
+/** Each record's cell as text (`cellFormat=text`), `""` when empty. */
+const textsOf = (items: readonly RecordItem[], field: Field, ctx: ReadContext): string[] =>
+  items.map((item) => {
+    const value = cellOf(item, field);
+    return value === undefined ? '' : String(renderCell(value, field, 'text', ctx) ?? '');
+  });
+
+/**
+ * The steps of a conversion to a link: each cell's text names foreign records by id or by title
+ * (the foreign primary field's text, exact then ignoring case; comma-separated), as a typecast
+ * write does; names that match nothing are dropped, and a link to one record keeps the first.
+ * The other side (the symmetric cells of the named records, and a record that loses a record
+ * only one may link) is written as a link write writes it, and dependents follow, in one write.
+ * `schema` is the table as it will be (holding `after`, completed with its symmetric field id).
+ */
+const toLinkSteps = async (
+  schema: TableSchema,
+  items: readonly RecordItem[],
+  before: Field,
+  after: Field,
+  ctx: WriteContext,
+  now: Date,
+): Promise<Step[]> => {
+  const tableId = schema.table.id;
+  const opts = linkOptions(after);
+  const foreign = opts.foreignTableId === tableId ? schema : await loadSchema(opts.foreignTableId);
+  const index = await titleIndex(foreign);
+  const texts = textsOf(items, before, NO_LINKS);
+  const converted = convertRecords(
+    [after],
+    texts.map((text) => ({ [after.id]: text === '' ? null : text })),
+    { keyType: 'id', typecast: true, ctx },
+  );
+  const writes: LinkWrite[] = items.map((item, i) => {
+    const named = [
+      ...idsOf(converted.changes[i]?.get(after.id)),
+      ...(converted.linkTitles[i]?.get(after.id) ?? []).flatMap((t) => index.find(t) ?? []),
+    ].filter((id) => index.ids.has(id));
+    const unique = [...new Set(named)];
+    const ids = singleHere(opts.relationship) ? unique.slice(0, 1) : unique;
+    // the old cell is not a link: the record links nothing before the conversion
+    const { [after.id]: _old, ...was } = item;
+    return {
+      recordId: item.id,
+      before: was as RecordItem,
+      cells: new Map([[after.id, ids.length ? ids : undefined]]),
+    };
+  });
+  const { touched } = await resolveLinks(schema, schema.fields, writes);
+  const seeds: Seed[] = items.flatMap((item, i) => {
+    const w = writes[i] as LinkWrite;
+    const copy = structuredClone(item);
+    const changed = new Set<string>();
+    for (const [fieldId, value] of w.cells) {
+      if (JSON.stringify(value ?? null) === JSON.stringify(item[fieldId] ?? null)) continue;
+      if (value === undefined) delete copy[fieldId];
+      else copy[fieldId] = value as RecordItem[string];
+      changed.add(fieldId);
+    }
+    return changed.size ? [{ tableId, item: copy, original: item, own: false, changed }] : [];
+  });
+  for (const t of touched) seeds.push({ ...t, own: false });
+  const { steps } = await propagate(seeds, now, new Map([[tableId, schema]]));
+  return steps;
+};
+
+const idsOf = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];

@@ -1,5 +1,5 @@
 import { ValidationError } from '#shared/core/errors.ts';
-import { getItems, type Item, queryAll } from '#shared/db/client.ts';
+import { getItems, queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { noteRead, readEarlier } from '#shared/db/request-scope.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
@@ -40,8 +40,11 @@ export interface LinkResolution {
 
 const MAX_TITLE_SCAN = 100_000;
 
-/** Resolves titles to ids by the foreign primary field's text (exact, then ignoring case). */
-const resolveTitles = async (foreign: TableSchema, titles: string[]): Promise<string[]> => {
+/**
+ * The records of a foreign table by title (its primary field's text): `find` matches exactly,
+ * then ignoring case; `ids` holds every record id. One read of the table's primary column.
+ */
+export const titleIndex = async (foreign: TableSchema) => {
   const primary = primaryField(foreign);
   const items = await queryAll({
     ...keys.recordsOf(foreign.table.id),
@@ -50,18 +53,25 @@ const resolveTitles = async (foreign: TableSchema, titles: string[]): Promise<st
   if (items.length > MAX_TITLE_SCAN)
     throw new ValidationError('Too many foreign records to match titles; write record ids');
   const kind = fieldKind(primary.type);
-  const textOf = (item: Item) => {
+  const exact = new Map<string, string>();
+  const folded = new Map<string, string>();
+  for (const item of items) {
     const v = cellOf(item as RecordItem, primary);
-    return v === undefined ? '' : kind.toText(v, primary, NO_LINKS);
-  };
-  const texts = items.map((i) => ({ id: String(i.id), text: textOf(i) }));
-  const out: string[] = [];
-  for (const title of titles) {
-    const exact =
-      texts.find((t) => t.text === title) ?? texts.find((t) => t.text.toLowerCase() === title.toLowerCase());
-    if (exact) out.push(exact.id);
+    const text = v === undefined ? '' : kind.toText(v, primary, NO_LINKS);
+    const id = String(item.id);
+    if (!exact.has(text)) exact.set(text, id);
+    if (!folded.has(text.toLowerCase())) folded.set(text.toLowerCase(), id);
   }
-  return out;
+  return {
+    ids: new Set(items.map((i) => String(i.id))),
+    find: (title: string): string | undefined => exact.get(title) ?? folded.get(title.toLowerCase()),
+  };
+};
+
+/** Resolves titles to ids by the foreign primary field's text (exact, then ignoring case). */
+const resolveTitles = async (foreign: TableSchema, titles: string[]): Promise<string[]> => {
+  const index = await titleIndex(foreign);
+  return titles.flatMap((title) => index.find(title) ?? []);
 };
 
 /**

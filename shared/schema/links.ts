@@ -85,7 +85,7 @@ export const prepareLinkField = async (
     selfOrder: number;
     pending?: Map<string, Field[]>;
   },
-): Promise<{ field: Field; ops: TransactOp[] }> => {
+): Promise<{ field: Field; ops: TransactOp[]; symmetric?: { tableId: string; field: Field } }> => {
   let opts = linkOptions(field);
   const self = opts.foreignTableId === here.tableId;
   let foreign: TableSchema | undefined;
@@ -141,7 +141,7 @@ export const prepareLinkField = async (
   if (!self && pending.length === 0)
     ops.push(bumpSchemaOp(opts.foreignTableId, (foreign as TableSchema).version));
   here.pending?.set(targetTable, [...pending, symmetric]);
-  return { field: completed, ops };
+  return { field: completed, ops, symmetric: { tableId: targetTable, field: symmetric } };
 };
 
 /** The operations that delete the other side of a link field being deleted. */

@@ -19,7 +19,7 @@ import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
 import { convertedCellSteps } from '#shared/records/convert-field.ts';
 import { recomputeSteps } from '#shared/records/recompute.ts';
-import { checkLinkPicker, prepareLinkField, symmetricDeleteOps } from '#shared/schema/links.ts';
+import { checkLinkPicker, linkOptions, prepareLinkField, symmetricDeleteOps } from '#shared/schema/links.ts';
 import {
   bumpSchemaOp,
   fieldItem,
@@ -392,8 +392,11 @@ export const convertField = async (
 ) => {
   const tableId = schema.table.id;
   const current = findField(schema, fieldId);
-  if (current.type === 'link' || input.type === 'link')
-    throw new ValidationError('Converting a field to or from a link is not supported');
+  if (current.type === 'link' && input.type === 'link' && !current.isLookup && !input.isLookup)
+    throw new ValidationError(
+      "A link field's relationship and foreign table cannot change: convert it to text and back to a link",
+    );
+  if (current.type === 'link' && !current.isLookup) await assertLinkUnread(schema, current);
   if (current.unique && input.type !== current.type)
     throw new ValidationError(`Field "${current.name}" is unique: its type cannot change`);
   const others = schema.fields.filter((f) => f.id !== fieldId);
@@ -414,19 +417,32 @@ export const convertField = async (
     },
   );
   if (current.isPrimary) assertPrimaryAllowed(defined);
+  // a link's other side: created with a new link, deleted with an old one (in the same write)
+  const sides = await linkSides(schema, current, defined);
   const reinferred = reinferDependents(
-    schema.fields.map((f) => (f.id === fieldId ? defined : f)),
+    [...schema.fields.filter((f) => !sides.removed.has(f.id)), ...sides.added].map((f) =>
+      f.id === fieldId ? sides.field : f,
+    ),
     fieldId,
   );
-  const after = withFields(schema, reinferred.fields);
-  await assertNoCrossTableCycle(tableId, after.fields, defined);
-  const { steps, field } = await convertedCellSteps(principal, located, after, current, defined, new Date());
+  const after = withFields(schema, reinferred.fields, sides.order);
+  await assertNoCrossTableCycle(tableId, after.fields, sides.field);
+  const { steps, field } = await convertedCellSteps(
+    principal,
+    located,
+    after,
+    current,
+    sides.field,
+    new Date(),
+    schema,
+  );
   const order = schema.fieldOrder[fieldId] ?? nextFieldOrder(schema);
   await commitSchemaChange(
     tableId,
     distinctBumps([
       { put: fieldItem(tableId, field, order), condition: EXISTS },
       ...reinferred.changed.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
+      ...sides.ops,
       ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
       bumpSchemaOp(tableId, schema.version),
     ]),
@@ -434,6 +450,70 @@ export const convertField = async (
   );
   await refreshLookupsOf(schema, field);
   return field;
+};
+
+/**
+ * The other side of a link a conversion makes or unmakes: a conversion to a link completes it
+ * (`field`) and creates its symmetric field (in the foreign table, or `added` here for a link to
+ * this table); a conversion from a link deletes its symmetric field (`removed` here for a link
+ * to this table). `ops` store that.
+ */
+const linkSides = async (schema: TableSchema, current: Field, defined: Field) => {
+  const tableId = schema.table.id;
+  const none = {
+    field: defined,
+    ops: [] as TransactOp[],
+    added: [] as Field[],
+    removed: new Set<string>(),
+    order: {} as Record<string, number>,
+  };
+  if (defined.type === 'link' && !defined.isLookup) {
+    const selfOrder = nextFieldOrder(schema);
+    const { field, ops, symmetric } = await prepareLinkField(defined, {
+      tableId,
+      tableName: schema.table.name,
+      baseId: schema.table.baseId,
+      schema: withFields(
+        schema,
+        schema.fields.filter((f) => f.id !== current.id),
+      ),
+      primaryFieldId: primaryField(schema).id,
+      selfOrder,
+    });
+    // a link to this table: its symmetric field is a new field of this table
+    const added = symmetric?.tableId === tableId ? [symmetric.field] : [];
+    return { ...none, field, ops, added, order: Object.fromEntries(added.map((f) => [f.id, selfOrder])) };
+  }
+  if (current.type === 'link' && !current.isLookup) {
+    const ops = await symmetricDeleteOps(current, tableId);
+    const sym = linkOptions(current).symmetricFieldId;
+    const self = linkOptions(current).foreignTableId === tableId;
+    return { ...none, ops, removed: new Set(self && sym ? [sym] : []) };
+  }
+  return none;
+};
+
+/**
+ * A link may be converted only while nothing reads through it: lookups and rollups that go
+ * through it, and fields of the foreign table that read its other side (or go through it), would
+ * be left without a link. A 400 names the first.
+ */
+const assertLinkUnread = async (schema: TableSchema, link: Field): Promise<void> => {
+  const { symmetricFieldId: sym, foreignTableId } = linkOptions(link);
+  const through = (f: Field, linkId: string) =>
+    (f.lookupOptions as { linkFieldId?: string } | undefined)?.linkFieldId === linkId;
+  let reader = schema.fields.find((f) => through(f, link.id));
+  if (!reader && sym && !link.options.isOneWay) {
+    const foreign =
+      foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId).catch(() => undefined);
+    reader = foreign?.fields.find(
+      (f) => f.id !== link.id && (through(f, sym) || sameTableInputs(f).includes(sym)),
+    );
+  }
+  if (reader)
+    throw new ValidationError(
+      `Field "${link.name}" cannot be converted: field "${reader.name}" (${reader.id}) reads through it; delete or convert that field first`,
+    );
 };
 
 const withoutField = (view: View, fieldId: string): View => {

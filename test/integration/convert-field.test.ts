@@ -95,13 +95,8 @@ describe('PUT /table/{tableId}/field/{fieldId}/convert', () => {
     expect(await cells(t, 'Code')).toEqual(['6.00', '2.00', '0.00']);
   });
 
-  it('refuses links, a unique field changing type, bad definitions and unknown fields; nothing changes', async () => {
+  it('refuses a unique field changing type, bad definitions and unknown fields; nothing changes', async () => {
     const t = await table();
-    const link = await convert(t, idOf(t, 'Code'), {
-      type: 'link',
-      options: { relationship: 'manyMany', foreignTableId: t.tableId },
-    });
-    expect(link).toMatchObject(invalid('Converting a field to or from a link is not supported'));
     expect(await convert(t, idOf(t, 'Code'), { type: 'nope' })).toMatchObject({ status: 400 });
     expect(
       await convert(t, idOf(t, 'Code'), { type: 'formula', options: { expression: 'ROUND()' } }),
@@ -150,5 +145,192 @@ describe('PUT /table/{tableId}/field/{fieldId}/convert', () => {
     expect(got.body).not.toHaveProperty('hasError');
     const list = await call('list-records', { token: t.token, params: { tableId: other.body.id } });
     expect(list.body.records[0].fields[lookup.body.name]).toEqual([12]);
+  });
+
+  describe('to and from a link', () => {
+    /** The table of `table()` and table Other (o1, o2, O3) in its base. */
+    const withOther = async () => {
+      const t = await table();
+      const other = await call('create-table', {
+        token: t.token,
+        params: { baseId: t.baseId },
+        body: { name: 'Other', records: ['o1', 'o2', 'O3'].map((Name) => ({ fields: { Name } })) },
+      });
+      expect(other.status).toBe(201);
+      const otherIds = other.body.records.map((r: { id: string }) => r.id) as string[];
+      const otherRows = async () =>
+        (await call('list-records', { token: t.token, params: { tableId: other.body.id } })).body.records.map(
+          (r: { fields: Record<string, unknown> }) => r.fields,
+        );
+      const otherFields = async () =>
+        (await call('list-fields', { token: t.token, params: { tableId: other.body.id } })).body as Field[];
+      return { t, otherId: other.body.id as string, otherIds, otherRows, otherFields };
+    };
+    const setCodes = (t: T, codes: (string | null)[]) =>
+      call('update-records', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        body: { records: codes.map((Code, i) => ({ id: t.ids[i], fields: { Code } })) },
+      });
+
+    it('text → link: titles (any case) and ids name records; the other side is created and filled', async () => {
+      const w = await withOther();
+      const { t } = w;
+      expect((await setCodes(t, ['o1, o2', 'o3', `zzz, ${w.otherIds[1]}`])).status).toBe(200);
+      const res = await convert(t, idOf(t, 'Code'), {
+        type: 'link',
+        options: { relationship: 'manyMany', foreignTableId: w.otherId },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({
+        id: idOf(t, 'Code'),
+        name: 'Code',
+        type: 'link',
+        isMultipleCellValue: true,
+      });
+      const [o1, o2, o3] = w.otherIds as [string, string, string];
+      expect(await cells(t, 'Code')).toEqual([
+        [
+          { id: o1, title: 'o1' },
+          { id: o2, title: 'o2' },
+        ],
+        [{ id: o3, title: 'O3' }],
+        [{ id: o2, title: 'o2' }],
+      ]);
+      const sym = (await w.otherFields()).find((f) => f.id === res.body.options.symmetricFieldId) as Field;
+      expect(sym).toMatchObject({ type: 'link', name: 'Table' });
+      expect((await w.otherRows()).map((r: Record<string, unknown>) => r[sym.name])).toEqual([
+        [{ id: t.ids[0], title: 'a' }],
+        [
+          { id: t.ids[0], title: 'a' },
+          { id: t.ids[2], title: 'c' },
+        ],
+        [{ id: t.ids[1], title: 'b' }],
+      ]);
+      // the link now writes both sides like any link
+      const moved = await call('update-record', {
+        token: t.token,
+        params: { tableId: t.tableId, recordId: t.ids[1] as string },
+        body: { record: { fields: { Code: null } } },
+      });
+      expect(moved.status).toBe(200);
+      expect((await w.otherRows())[2]?.[sym.name]).toBeUndefined();
+    });
+
+    it('text → a link to one record keeps the first name; a one-way link makes no other side', async () => {
+      const w = await withOther();
+      const { t } = w;
+      await setCodes(t, ['o2, o1', null, 'o1']);
+      const res = await convert(t, idOf(t, 'Code'), {
+        type: 'link',
+        options: { relationship: 'manyOne', foreignTableId: w.otherId, isOneWay: true },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await cells(t, 'Code')).toEqual([
+        { id: w.otherIds[1], title: 'o2' },
+        undefined,
+        { id: w.otherIds[0], title: 'o1' },
+      ]);
+      expect((await w.otherFields()).filter((f) => f.type === 'link')).toEqual([]);
+    });
+
+    it('text → a link to its own table: the other side is a new field of the table', async () => {
+      const t = await table();
+      await setCodes(t, ['b, c', 'a', null]);
+      const res = await convert(t, idOf(t, 'Code'), {
+        type: 'link',
+        options: { relationship: 'manyMany', foreignTableId: t.tableId },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const fields = (await call('list-fields', { token: t.token, params: { tableId: t.tableId } }))
+        .body as Field[];
+      const sym = fields.find((f) => f.id === res.body.options.symmetricFieldId) as Field;
+      expect(sym).toMatchObject({
+        type: 'link',
+        options: { foreignTableId: t.tableId, symmetricFieldId: res.body.id },
+      });
+      expect(await cells(t, 'Code')).toEqual([
+        [
+          { id: t.ids[1], title: 'b' },
+          { id: t.ids[2], title: 'c' },
+        ],
+        [{ id: t.ids[0], title: 'a' }],
+        undefined,
+      ]);
+      expect(await cells(t, sym.name)).toEqual([
+        [{ id: t.ids[1], title: 'b' }],
+        [{ id: t.ids[0], title: 'a' }],
+        [{ id: t.ids[0], title: 'a' }],
+      ]);
+    });
+
+    it('link → text: cells become their titles and the other side is deleted', async () => {
+      const w = await withOther();
+      const { t } = w;
+      await setCodes(t, ['o1, o2', null, 'o3']);
+      const linked = await convert(t, idOf(t, 'Code'), {
+        type: 'link',
+        options: { relationship: 'manyMany', foreignTableId: w.otherId },
+      });
+      expect(linked.status).toBe(200);
+      const back = await convert(t, idOf(t, 'Code'), { type: 'singleLineText' });
+      expect(back.status, JSON.stringify(back.body)).toBe(200);
+      expect(back.body).toMatchObject({ type: 'singleLineText', cellValueType: 'string' });
+      expect(back.body.options).not.toHaveProperty('foreignTableId');
+      expect(await cells(t, 'Code')).toEqual(['o1, o2', undefined, 'O3']);
+      expect((await w.otherFields()).filter((f) => f.type === 'link')).toEqual([]);
+      const fieldNames = new Set((await w.otherFields()).map((f) => f.name));
+      for (const row of await w.otherRows()) for (const name of Object.keys(row)) expect(fieldNames).toContain(name);
+    });
+
+    it('refuses a link that a lookup reads through, and a link → link change; nothing changes', async () => {
+      const w = await withOther();
+      const { t } = w;
+      const link = await call('create-field', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        body: {
+          type: 'link',
+          name: 'Refs',
+          options: { relationship: 'manyMany', foreignTableId: w.otherId },
+        },
+      });
+      expect(link.status).toBe(201);
+      expect(
+        await convert(t, link.body.id, {
+          type: 'link',
+          options: { relationship: 'manyOne', foreignTableId: w.otherId },
+        }),
+      ).toMatchObject(
+        invalid(
+          "A link field's relationship and foreign table cannot change: convert it to text and back to a link",
+        ),
+      );
+      const lookup = await call('create-field', {
+        token: t.token,
+        params: { tableId: w.otherId },
+        body: {
+          type: 'singleLineText',
+          isLookup: true,
+          name: 'Codes',
+          lookupOptions: {
+            foreignTableId: t.tableId,
+            linkFieldId: link.body.options.symmetricFieldId,
+            lookupFieldId: idOf(t, 'Code'),
+          },
+        },
+      });
+      expect(lookup.status, JSON.stringify(lookup.body)).toBe(201);
+      expect(await convert(t, link.body.id, { type: 'singleLineText' })).toMatchObject(
+        invalid(
+          `Field "Refs" cannot be converted: field "Codes" (${lookup.body.id}) reads through it; delete or convert that field first`,
+        ),
+      );
+      const still = await call('get-field', {
+        token: t.token,
+        params: { tableId: t.tableId, fieldId: link.body.id },
+      });
+      expect(still.body.type).toBe('link');
+    });
   });
 });
