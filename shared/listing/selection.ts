@@ -9,10 +9,10 @@ import { ValidationError } from '#shared/core/errors.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { cellOf, type RecordItem, renderCell } from '#shared/records/model.ts';
-import type { TableSchema } from '#shared/schema/schema.ts';
+import type { TableSchema, View } from '#shared/schema/schema.ts';
 import { allMatching, type ListContext } from './list.ts';
 import type { ListParams } from './params.ts';
-import { viewFieldIds } from './resolve.ts';
+import { planListing, viewFieldIds } from './resolve.ts';
 import { readRecords } from './rows.ts';
 
 export type RangeType = 'rows' | 'columns' | undefined;
@@ -46,23 +46,31 @@ export const readRangeType = (raw: unknown): RangeType => {
   throw new ValidationError('type: must be "rows" or "columns"');
 };
 
-/** The selection's columns (field ids) and rows (record ids), in grid order. */
-interface Grid {
+/** The selection's columns (fields) and rows (record ids), in grid order. */
+export interface Grid {
   columns: Field[];
   rows: string[];
 }
 
-const gridOf = async (ctx: ListContext, params: ListParams): Promise<Grid> => {
-  const { schema } = ctx;
-  const { result, plan } = await allMatching(ctx, params);
+/** The grid's columns: the `projection` in its order, else the view's visible fields. */
+const columnsOf = (schema: TableSchema, params: ListParams, view: View): Field[] => {
   const ids = params.projection?.length
     ? params.projection
-    : viewFieldIds(schema, plan.view, params.ignoreViewQuery);
-  const columns = ids
+    : viewFieldIds(schema, view, params.ignoreViewQuery);
+  return ids
     .map((id) => schema.fields.find((f) => f.id === id || f.name === id))
     .filter((f): f is Field => f !== undefined);
-  return { columns, rows: result.ids };
 };
+
+/** The grid a selection's ranges index: columns and the list's records, in order. */
+export const gridOf = async (ctx: ListContext, params: ListParams): Promise<Grid> => {
+  const { result, plan } = await allMatching(ctx, params);
+  return { columns: columnsOf(ctx.schema, params, plan.view), rows: result.ids };
+};
+
+/** The grid's columns alone (no record is read); an unknown view is a 404. */
+export const gridColumns = (schema: TableSchema, params: ListParams): Field[] =>
+  columnsOf(schema, params, planListing(schema, params).view);
 
 /** The covered column and row indexes of the ranges (clamped to the grid). */
 const covered = (grid: Grid, ranges: [number, number][], type: RangeType) => {
