@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Duration, Stack } from 'aws-cdk-lib';
+import { CorsHttpMethod, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -9,6 +10,12 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { keys } from '#shared/db/keys.ts';
+import {
+  CORS_ALLOW_HEADERS,
+  CORS_ALLOW_METHODS,
+  CORS_EXPOSE_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+} from '#shared/http/cors.ts';
 import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
 import { BUNDLE_ENVIRONMENT, bundlingFor } from './bundling.ts';
 import { jwtIssuerFor, type StageConfig } from './config.ts';
@@ -20,6 +27,23 @@ import { jwtIssuerFor, type StageConfig } from './config.ts';
 export const PURGE_DELAY_SECONDS = 30;
 
 export type TableAccess = RouteDef['access'];
+
+/**
+ * The HTTP API's CORS (`corsPreflight`) for a stage: the policy of `shared/http/cors.ts`, which the
+ * local server applies too, with the stage's origins; undefined (no CORS) when it allows none.
+ */
+export const corsPreflightFor = (
+  config: Pick<StageConfig, 'corsOrigins'>,
+): CorsPreflightOptions | undefined =>
+  config.corsOrigins.length
+    ? {
+        allowOrigins: [...config.corsOrigins],
+        allowMethods: CORS_ALLOW_METHODS.map((method) => CorsHttpMethod[method]),
+        allowHeaders: [...CORS_ALLOW_HEADERS],
+        exposeHeaders: [...CORS_EXPOSE_HEADERS],
+        maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+      }
+    : undefined;
 
 export interface ApiFunctionsProps {
   config: StageConfig;

@@ -17,6 +17,11 @@ export interface StageConfig {
   lambda: { memoryMb: number; timeoutSeconds: number };
   /** Sender address of the mail the API sends (SES, later). */
   mailFrom: string;
+  /**
+   * Origins a browser may call the API from (CORS on the HTTP API): `['*']` for any, exact
+   * origins (`https://app.example.com`) otherwise; empty for none: no CORS at all, browsers refused.
+   */
+  corsOrigins: readonly string[];
 }
 
 /** Settings of a throwaway stage: anything may be destroyed, nothing is kept long. */
@@ -31,6 +36,8 @@ const devLike = (stage: string): StageConfig => ({
   // 1024 MB buys a full vCPU share on ARM: cold starts are shorter and the cost per request barely moves.
   lambda: { memoryMb: 1024, timeoutSeconds: 10 },
   mailFrom: `no-reply@${stage}.workspace.example.com`,
+  // Any origin: tokens travel in a header, never a cookie, so a page can only use a token it holds.
+  corsOrigins: ['*'],
 });
 
 const prod: StageConfig = {
@@ -43,6 +50,8 @@ const prod: StageConfig = {
   logLevel: 'INFO',
   lambda: { memoryMb: 1024, timeoutSeconds: 10 },
   mailFrom: 'no-reply@workspace.example.com',
+  // None until the web app's origin is known: list it here (exact scheme, host and port).
+  corsOrigins: [],
 };
 
 /** Stage names end up in a CloudFormation stack name and in resource names: keep them plain. */

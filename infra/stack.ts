@@ -5,7 +5,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
-import { ApiFunctions } from './api-construct.ts';
+import { ApiFunctions, corsPreflightFor } from './api-construct.ts';
 import type { StageConfig } from './config.ts';
 import { PurgeWorker } from './purge-worker.ts';
 import { RepairWorker } from './repair-worker.ts';
@@ -84,6 +84,8 @@ export class WorkspaceApiStack extends Stack {
     const api = new HttpApi(this, 'Api', {
       apiName: `workspace-api-${config.stage}`,
       createDefaultStage: false,
+      // API Gateway answers preflights and adds the CORS headers to every answer (the Lambdas add none).
+      corsPreflight: corsPreflightFor(config),
     });
     api.addStage('DefaultStage', {
       stageName: '$default',

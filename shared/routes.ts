@@ -11,8 +11,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `actions`: what the caller needs, in both its role on the resource's space and its token's
  *   scopes (routes on no space resource check only the token's scopes).
  * - `auth`: `token` (default) any valid token; `personal` a personal token only (not a temporary
- *   one). An instance-admin route says so by needing `instance|admin`, which also needs the
- *   user's admin flag.
+ *   one); `none` no token at all (the health check: it reads nothing). An instance-admin route
+ *   says so by needing `instance|admin`, which also needs the user's admin flag.
  * A route with no actions must be on the commented allow-list of `test/unit/route-access.test.ts`.
  * - `resource`: what the route acts on, and so where its permission is checked. By default the
  *   deepest id of its path (`{tableId}`, then `{baseId}`, `{spaceId}`, `{organizationId}`,
@@ -30,7 +30,7 @@ export interface RouteDef {
   handler: string;
   access: 'read' | 'write';
   actions: readonly Scope[];
-  auth?: 'token' | 'personal';
+  auth?: 'token' | 'personal' | 'none';
   status?: number;
   /** The route sends mail: its Lambda alone may call SES, from the stage's sender only. */
   sendsMail?: boolean;
@@ -87,6 +87,16 @@ export type ResourceKindOf<R> = R extends { resource: { kind: infer K } }
 
 /** The one list of routes. The stack, the local server, the handlers and the tests read it. */
 export const ROUTES = [
+  // Operations: no token, no database (functions/get-health.ts)
+  {
+    method: 'GET',
+    path: '/health',
+    handler: 'get-health',
+    access: 'read',
+    actions: [],
+    auth: 'none',
+  },
+
   // Users and tokens
   {
     method: 'GET',
@@ -488,6 +498,15 @@ export const ROUTES = [
     method: 'PUT',
     path: '/table/{tableId}/field/{fieldId}/convert',
     handler: 'convert-field',
+    schema: true,
+    access: 'write',
+    actions: ['field|update'],
+  },
+  {
+    // Teable asks field|update here: the picker filter is part of the field's definition
+    method: 'GET',
+    path: '/table/{tableId}/field/{fieldId}/filter-link-records',
+    handler: 'list-field-filter-link-records',
     schema: true,
     access: 'write',
     actions: ['field|update'],
@@ -1095,6 +1114,23 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['record|update'],
+  },
+  {
+    // growing the grid also needs record|create (new rows) or field|create (new columns)
+    method: 'PATCH',
+    path: '/table/{tableId}/selection/paste',
+    handler: 'paste-selection',
+    schema: true,
+    access: 'write',
+    actions: ['record|update'],
+  },
+  {
+    method: 'PATCH',
+    path: '/table/{tableId}/selection/temporaryPaste',
+    handler: 'temporary-paste-selection',
+    schema: true,
+    access: 'read',
+    actions: ['record|read'],
   },
   {
     method: 'DELETE',

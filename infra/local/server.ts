@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   createServer,
   type IncomingMessage,
@@ -16,6 +17,8 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '#shared/core/errors.ts';
+import { corsAnswerHeaders, corsPreflightHeaders, parseCorsOrigins } from '#shared/http/cors.ts';
+import { callerRequestId, REQUEST_ID_HEADER } from '#shared/http/request-id.ts';
 import { runPurgesInProcess } from '#shared/jobs/purge-queue.ts';
 import { ROUTES, type RouteDef } from '#shared/routes.ts';
 import { runPurgeJob } from '#shared/trash/purge-worker.ts';
@@ -46,14 +49,23 @@ const loadHandler = (name: string): Promise<LambdaHandler> => {
   return loaded;
 };
 
-/** Answers an error with the contract's body, as the Lambda's chain would. */
-const sendError = (res: ServerResponse, error: HttpError, headers: Record<string, string> = {}) => {
+/**
+ * Answers an error with the contract's body, as the Lambda's chain would; `headers` holds the
+ * request's `X-Request-Id` (its id is in the body too) and CORS headers.
+ */
+const sendError = (
+  res: ServerResponse,
+  error: HttpError,
+  requestId: string,
+  headers: Record<string, string> = {},
+) => {
   res.writeHead(error.status, {
     'content-type': 'application/json; charset=utf-8',
     ...error.headers,
     ...headers,
+    [REQUEST_ID_HEADER]: requestId,
   });
-  res.end(JSON.stringify(error.toBody()));
+  res.end(JSON.stringify(error.toBody(requestId)));
 };
 
 /** How long a client is told to wait while the database is down (DynamoDB Local restarts in ~3 s). */
@@ -77,9 +89,11 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new HttpError(408, 'request_timeout', 'The request was not received in time')
         : new ValidationError('The request is not valid HTTP/1.1');
-  const body = JSON.stringify(answer.toBody());
+  // Nothing of the request can be trusted, its X-Request-Id neither: a fresh id.
+  const requestId = randomUUID();
+  const body = JSON.stringify(answer.toBody(requestId));
   socket.end(
-    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
   );
   socket.resume();
   setTimeout(() => socket.destroy(), 2000).unref();
@@ -103,12 +117,20 @@ export interface LocalServerOptions {
    * request is answered 503 at once instead of waiting for the SDK's retries to fail.
    */
   databaseDown?: () => boolean;
+  /**
+   * Origins a browser may call the API from, as a stage's `corsOrigins` (infra/config.ts): `*`
+   * for any; empty for none (no CORS headers, preflights unanswered). Default: `CORS_ORIGINS`, a
+   * comma-separated list, or `*` when it is unset.
+   */
+  corsOrigins?: readonly string[];
 }
 
 /**
  * The local stand-in for API Gateway: refuses what the gateway refuses (request line and headers
- * over 10,240 bytes, a body over 10 MB), matches the request against the route table, turns it
- * into a payload 2.0 event and calls the same handler code the Lambda runs.
+ * over 10,240 bytes, a body over 10 MB), answers CORS preflights and adds the CORS headers as
+ * the HTTP API does, gives every request an id (the caller's sane `X-Request-Id`, else a new one),
+ * matches the request against the route table, turns it into a payload 2.0 event and calls the
+ * same handler code the Lambda runs.
  */
 export const createLocalServer = (
   routes: readonly RouteDef[] = ROUTES,
@@ -117,7 +139,10 @@ export const createLocalServer = (
   // no SQS here: permanent deletes are purged in this process after their request answered
   runPurgesInProcess(runPurgeJob);
   const match = routeMatcher(routes);
+  const corsOrigins = options.corsOrigins ?? parseCorsOrigins(process.env.CORS_ORIGINS);
   const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, async (req, res) => {
+    const requestId = callerRequestId(req.headers) ?? randomUUID();
+    const cors = corsAnswerHeaders(req.headers.origin, corsOrigins);
     try {
       const tooLarge = requestHeadError(
         `${req.method ?? ''} ${req.url ?? ''} HTTP/${req.httpVersion}`,
@@ -125,14 +150,23 @@ export const createLocalServer = (
       );
       if (tooLarge) {
         // The body is not read: close the connection rather than leave it to be drained.
-        sendError(res, tooLarge, { connection: 'close' });
+        sendError(res, tooLarge, requestId, { ...cors, connection: 'close' });
         return;
       }
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();
+      // Like the HTTP API with CORS set: every OPTIONS is a preflight, answered here for any path.
+      if (method === 'OPTIONS' && corsOrigins.length) {
+        res.writeHead(204, {
+          ...corsPreflightHeaders(req.headers.origin, corsOrigins),
+          [REQUEST_ID_HEADER]: requestId,
+        });
+        res.end();
+        return;
+      }
       const found = match(method, url.pathname);
       if (!found) {
-        sendError(res, new NotFoundError(`No route for ${method} ${url.pathname}`));
+        sendError(res, new NotFoundError(`No route for ${method} ${url.pathname}`), requestId, cors);
         return;
       }
       if (options.databaseDown?.()) {
@@ -142,12 +176,14 @@ export const createLocalServer = (
             'The database is unreachable; nothing was done. Retry later',
             DATABASE_DOWN_RETRY_AFTER_SECONDS,
           ),
+          requestId,
+          cors,
         );
         return;
       }
       const body = await readBody(req);
       if (body === 'too-large') {
-        sendError(res, new PayloadTooLargeError('The request body is larger than 10 MB'));
+        sendError(res, new PayloadTooLargeError('The request body is larger than 10 MB'), requestId, cors);
         return;
       }
       const event = toApiGatewayEvent(
@@ -158,20 +194,21 @@ export const createLocalServer = (
           headers: req.headers,
           body,
           sourceIp: req.socket.remoteAddress,
+          requestId,
         },
         found.route,
         found.params,
       );
       const handler = await loadHandler(found.route.handler);
       const result = await handler(event, lambdaContext(found.route.handler));
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...cors };
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
       res.writeHead(result.statusCode ?? 200, headers);
       res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
     } catch (error) {
       // A handler never throws (its chain answers every error); this is the server's own fault.
       console.error('local server error', error);
-      if (!res.headersSent) sendError(res, new InternalServerError());
+      if (!res.headersSent) sendError(res, new InternalServerError(), requestId, cors);
       else res.end();
     }
   });

@@ -9,6 +9,8 @@ export interface ErrorBody {
   message: string;
   status: number;
   code: string;
+  /** The request's id, as in its `X-Request-Id` header: what to quote when reporting a fault. */
+  requestId?: string;
   details?: ErrorDetail[];
 }
 
@@ -26,11 +28,12 @@ export class HttpError extends Error {
     this.name = new.target.name;
   }
 
-  toBody(): ErrorBody {
+  toBody(requestId?: string): ErrorBody {
     return {
       message: this.message,
       status: this.status,
       code: this.code,
+      ...(requestId === undefined ? {} : { requestId }),
       ...(this.details?.length ? { details: this.details } : {}),
     };
   }

@@ -14,6 +14,7 @@ import {
   queryAll,
   type TransactOp,
   transact,
+  type UpdateSpec,
   updateItem,
   writeItems,
 } from './client.ts';
@@ -317,14 +318,18 @@ export const commitSteps = async (
   onConditionFailed: (index: number) => HttpError,
   /** The caller already ran `recoverInterrupted(scope)` (in parallel with its own reads). */
   recovered = false,
+  /**
+   * Operations that land exactly once with the write's success (counters): in its transaction,
+   * or, for a journaled write, in the one that marks it complete. An undone write never applies
+   * them. They must be unconditional and are never undone.
+   */
+  final: readonly TransactOp[] = [],
 ): Promise<Item | undefined> => {
   // One update answers the item as written (callers then need not read it back).
-  if (steps.length === 1) return applyOne((steps[0] as Step).op, () => onConditionFailed(0));
-  if (steps.length <= MAX_TRANSACTION_ITEMS) {
-    await transact(
-      steps.map((s) => s.op),
-      onConditionFailed,
-    );
+  if (steps.length === 1 && final.length === 0)
+    return applyOne((steps[0] as Step).op, () => onConditionFailed(0));
+  if (steps.length + final.length <= MAX_TRANSACTION_ITEMS) {
+    await transact([...steps.map((s) => s.op), ...final], onConditionFailed);
     return undefined;
   }
   if (!recovered) await recoverInterrupted(scope);
@@ -339,7 +344,7 @@ export const commitSteps = async (
       `Not enough time left for a write of ${steps.length} operations (about ${Math.ceil(needed / 1000)} s); nothing was written, retry or send fewer records`,
       Math.max(1, Math.ceil(needed / 1000)),
     );
-  await new JournaledWrite(scope, chunks, plain, unitCount).run(onConditionFailed, steps);
+  await new JournaledWrite(scope, chunks, plain, unitCount, final).run(onConditionFailed, steps);
   return undefined;
 };
 
@@ -359,6 +364,7 @@ class JournaledWrite {
     private readonly chunks: Step[][],
     private readonly plain: Step[],
     private readonly unitCount: number,
+    private readonly final: readonly TransactOp[],
   ) {
     this.head = keys.txnHead(scope, this.txnId);
   }
@@ -477,20 +483,21 @@ class JournaledWrite {
     }
   }
 
-  /** Marks the write complete while the lease holds (else the worker is undoing it), then cleans up. */
+  /**
+   * Marks the write complete while the lease holds (else the worker is undoing it), with the
+   * write's final operations in the same transaction (exactly once), then cleans up.
+   */
   private async complete(): Promise<void> {
     if (remainingMs() < MARGIN_MS / 2) throw new OutOfTime();
-    await updateItem(
-      {
-        key: this.head,
-        update: 'SET #s = :complete',
-        condition: '#s = :applying AND leaseUntil > :now',
-        names: { '#s': 'state' },
-        values: { ':complete': COMPLETE, ':applying': APPLYING, ':now': Date.now() },
-      },
-      () => new LeaseLost(),
-      'NONE',
-    );
+    const mark: UpdateSpec = {
+      key: this.head,
+      update: 'SET #s = :complete',
+      condition: '#s = :applying AND leaseUntil > :now',
+      names: { '#s': 'state' },
+      values: { ':complete': COMPLETE, ':applying': APPLYING, ':now': Date.now() },
+    };
+    if (this.final.length) await transact([{ update: mark }, ...this.final], () => new LeaseLost());
+    else await updateItem(mark, () => new LeaseLost(), 'NONE');
     // Complete: from here the write stands whatever happens; the worker removes what is left.
     await deleteItems(this.journalKeys()).catch(() => undefined);
     await deleteItems([this.head]).catch(() => undefined);

@@ -9,8 +9,9 @@
  * - `BASE#<bse>`: the base, one reference per table, the project nodes (`NODE#<nod>`), the
  *   dashboards (`DASH#<dsh>`) and their plugin installs (`DASH#<dsh>#PLI#<pli>`); one query of
  *   the partition reads the whole sidebar tree.
- * - `TABLE#<tbl>`: the table, its fields and its views (the schema, read in one query), and the
- *   table's plugin context menu (`MENU#<pli>`, ordered by a fractional key attribute).
+ * - `TABLE#<tbl>`: the table, its fields and its views (the schema, read in one query), the
+ *   table's plugin context menu (`MENU#<pli>`, ordered by a fractional key attribute), and its
+ *   record count (`COUNT#base` and `COUNT#<nn>` shards that writes add to).
  * - `PLUGIN#<plg>`: a plugin (the record of truth).
  * - `PLUGINS#published`: a copy of every published plugin, for listing; the creator's own plugins
  *   are copied into `USER#<usr>` (`PLUGIN#<plg>`).
@@ -126,6 +127,10 @@ export const keys = {
     pk: `TABLE#${tableId}`,
     sk: `DEP#${dependentTableId}#${fieldId}#${linkFieldId}`,
   }),
+
+  /** One shard of a table's record count (`base`: written with the table, 0). */
+  recordCount: (tableId: string, shard: string): Key => ({ pk: `TABLE#${tableId}`, sk: `COUNT#${shard}` }),
+  recordCountsOf: (tableId: string) => ({ pk: `TABLE#${tableId}`, skPrefix: 'COUNT#' }),
 
   // Plugins and plugin context menus (shared/plugins/*)
   plugin: (pluginId: string): Key => ({ pk: `PLUGIN#${pluginId}`, sk: 'PLUGIN' }),

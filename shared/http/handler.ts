@@ -48,6 +48,7 @@ import { foreignTableKeys, loadSchema, type TableSchema } from '#shared/schema/s
 import { touchAccessToken } from '#shared/users/access-tokens.ts';
 import { withIdempotency } from './idempotency.ts';
 import { parseQueryString } from './query-string.ts';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
 
 export type Event = APIGatewayProxyEventV2;
 export type Result = APIGatewayProxyStructuredResultV2;
@@ -203,7 +204,11 @@ const acceptsGzip = (header: string | undefined): boolean =>
  * caller accepts it and the body is above the threshold; a body still over the limit becomes a 413
  * telling the caller to ask for less (never a truncated or failed response).
  */
-export const fitResponse = (result: Result, acceptEncoding: string | undefined): Result => {
+export const fitResponse = (
+  result: Result,
+  acceptEncoding: string | undefined,
+  requestId?: string,
+): Result => {
   const body = result.body ?? '';
   let out = result;
   if (acceptsGzip(acceptEncoding) && Buffer.byteLength(body) > GZIP_THRESHOLD_BYTES) {
@@ -220,22 +225,27 @@ export const fitResponse = (result: Result, acceptEncoding: string | undefined):
       new PayloadTooLargeError(
         `The answer is larger than the 6 MB a response may carry${out.isBase64Encoded ? ' even compressed' : ''}; lower \`take\` (or ask for fewer fields with \`projection\`${out.isBase64Encoded ? '' : ', or send Accept-Encoding: gzip'})`,
       ),
+      requestId,
     );
   return out;
 };
 
-/** Turns any error into the contract's error response; unexpected errors are logged in full. */
-export const errorResponse = (error: unknown): Result => {
+/**
+ * Turns any error into the contract's error response, with the request's id in the body and the
+ * `X-Request-Id` header when given; unexpected errors are logged in full.
+ */
+export const errorResponse = (error: unknown, requestId?: string): Result => {
+  const idHeader: Record<string, string> = requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId };
   if (error instanceof HttpError && error.status < 500) {
     if (error.status === 401) logger.info('unauthorized', { reason: (error as { reason?: string }).reason });
-    return json(error.status, error.toBody(), error.headers);
+    return json(error.status, error.toBody(requestId), { ...error.headers, ...idHeader });
   }
   if (error instanceof HttpError) {
     logger.warn('service error', { code: error.code, message: error.message });
-    return json(error.status, error.toBody(), error.headers);
+    return json(error.status, error.toBody(requestId), { ...error.headers, ...idHeader });
   }
   logger.error('unexpected error', error as Error);
-  return json(500, new InternalServerError().toBody());
+  return json(500, new InternalServerError().toBody(requestId), idHeader);
 };
 
 /**
@@ -254,6 +264,7 @@ export const defineHandler = <
   run: (request: Request<P, Q, B, N>) => Promise<unknown>,
 ) => {
   const route = routeOf(name);
+  if (route.auth === 'none') throw new Error(`${name} is a public route: define it with definePublicHandler`);
   const decl = resourceOf(route);
 
   const core = async (event: Event, context: Context): Promise<Result> => {
@@ -321,7 +332,7 @@ export const defineHandler = <
       schema: schema as Request<P, Q, B, N>['schema'],
       loaded,
       headers: event.headers ?? {},
-      requestId: context.awsRequestId,
+      requestId: requestIdOf(event, context),
       route,
     };
     const answer = async (): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> => {
@@ -355,9 +366,33 @@ export const defineHandler = <
         'headers' in out ? (out.headers as Record<string, string> | undefined) : undefined,
       ),
       event.headers?.['accept-encoding'],
+      request.requestId,
     );
   };
 
+  return chainOf(route, core);
+};
+
+/**
+ * Builds the Lambda handler of a public route (`auth: 'none'` in the route table): the same chain
+ * (logging, request id, errors) with no token, no input and no database read.
+ */
+export const definePublicHandler = <N extends HandlerName>(
+  name: RouteNamed<N> extends { auth: 'none' } ? N : never,
+  run: () => unknown,
+) => {
+  const route = routeOf(name);
+  if (route.auth !== 'none') throw new Error(`${name} needs a token: define it with defineHandler`);
+  const core = async (event: Event): Promise<Result> =>
+    fitResponse(json(route.status ?? 200, await run()), event.headers?.['accept-encoding']);
+  return chainOf(route, core);
+};
+
+/**
+ * The middy chain around a route's core: context logging, header normalisation, the request id
+ * (logged, and on every answer as `X-Request-Id`), the request log line, errors, the deadline.
+ */
+const chainOf = (route: RouteDef, core: (event: Event, context: Context) => Promise<Result>) => {
   // A request about to pass the Lambda's time limit is answered with the truth, never a bare 500.
   const chain = middy<Event, Result, Error, Context>({
     timeoutEarlyInMillis: TIMEOUT_EARLY_MS,
@@ -371,14 +406,23 @@ export const defineHandler = <
       before: (request) => {
         resetCalls();
         (request.internal as Record<string, number>).started = performance.now();
+        // Temporary keys: on every line of this invocation, cleared by injectLambdaContext's resetKeys.
         logger.appendKeys({
           route: `${route.method} ${route.path}`,
+          requestId: requestIdOf(request.event, request.context),
           apiRequestId: request.event.requestContext?.requestId,
         });
       },
-      after: (request) => logRequest(request.response?.statusCode, request.internal),
+      after: (request) => {
+        if (request.response)
+          request.response.headers = {
+            ...request.response.headers,
+            [REQUEST_ID_HEADER]: requestIdOf(request.event, request.context),
+          };
+        logRequest(request.response?.statusCode, request.internal);
+      },
       onError: (request) => {
-        request.response = errorResponse(request.error);
+        request.response = errorResponse(request.error, requestIdOf(request.event, request.context));
         logRequest(request.response.statusCode, request.internal);
       },
     })

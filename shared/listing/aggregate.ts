@@ -2,10 +2,12 @@
  * The aggregation routes (contract `teable-routes.md`, Aggregation): row count, column
  * statistics (whole and per group), group points, search count and search index, calendar day
  * counts. Each reads the records the listing would answer with the same parameters (view,
- * filter, search, groupBy), on all pages (`allMatching`), and measures them.
+ * filter, search, groupBy), on all pages (`allMatching`), and measures them; an unnarrowed row
+ * count reads the table's record counter instead.
  */
 import { ValidationError } from '#shared/core/errors.ts';
 import { canonicalTimeZone, wallClockAt } from '#shared/core/format.ts';
+import { readRecordCount } from '#shared/entities/record-counts.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import {
   allowedStatistics,
@@ -20,11 +22,25 @@ import { fieldByRef, type TableSchema } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
 import { allMatching, type ListContext } from './list.ts';
 import type { ListParams } from './params.ts';
+import { planListing } from './resolve.ts';
 import { readRecords } from './rows.ts';
 
-/** Records the list would answer with these parameters, all pages. */
-export const rowCount = async (ctx: ListContext, params: ListParams): Promise<number> =>
-  (await allMatching(ctx, params)).result.total;
+/**
+ * Records the list would answer with these parameters, all pages. When nothing narrows the list
+ * (no filter of the view or the request, no hiding search, no picker or selection), this is the
+ * table's record count, read from the counter the writes keep: O(1) whatever the table's size.
+ */
+export const rowCount = async (ctx: ListContext, params: ListParams): Promise<number> => {
+  const { query } = planListing(ctx.schema, params);
+  const narrowed =
+    query.filter !== null ||
+    query.search?.hide === true ||
+    params.selectedRecordIds !== undefined ||
+    params.filterLinkCellCandidate !== undefined ||
+    params.filterLinkCellSelected !== undefined;
+  const counted = narrowed ? undefined : await readRecordCount(ctx.schema.table.id);
+  return counted ?? (await allMatching(ctx, params)).result.total;
+};
 
 /** The group points the list would answer (null without `groupBy`). */
 export const groupPointsOf = async (ctx: ListContext, params: ListParams): Promise<GroupPoint[] | null> =>

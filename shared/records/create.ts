@@ -4,6 +4,7 @@ import { ConflictError } from '#shared/core/errors.ts';
 import { MAX_TRANSACTION_ITEMS } from '#shared/db/client.ts';
 import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
+import { recordCountOp } from '#shared/entities/record-counts.ts';
 import { newId } from '#shared/ids.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
@@ -135,6 +136,7 @@ export const createRecords = async (
     steps,
     () => new ConflictError('A concurrent change to the same table won; retry the request'),
     large,
+    [recordCountOp(tableId, items.length)],
   );
   return items.map((item) => ({
     ...item,

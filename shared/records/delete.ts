@@ -2,6 +2,7 @@ import { ConflictError, PreconditionFailedError } from '#shared/core/errors.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { recordCountOp } from '#shared/entities/record-counts.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { type RecordItem, recordNumberItem } from './model.ts';
@@ -68,10 +69,15 @@ export const deleteRecords = async (
     ...claims,
     ...computed.steps,
   ];
-  await commitSteps(tableId, steps, () =>
-    expectedVersion === undefined
-      ? new ConflictError('A record changed while it was being deleted; retry')
-      : new PreconditionFailedError(`Record ${ids[0]} changed since the ETag`),
+  await commitSteps(
+    tableId,
+    steps,
+    () =>
+      expectedVersion === undefined
+        ? new ConflictError('A record changed while it was being deleted; retry')
+        : new PreconditionFailedError(`Record ${ids[0]} changed since the ETag`),
+    false,
+    [recordCountOp(tableId, -items.length)],
   );
   return items;
 };

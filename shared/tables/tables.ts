@@ -6,6 +6,7 @@ import { type Item, queryAll, type TransactOp, transact } from '#shared/db/clien
 import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
+import { recordCountBaseItem } from '#shared/entities/record-counts.ts';
 import {
   readTable,
   type Table,
@@ -153,6 +154,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
   const ops: TransactOp[] = distinctBumps([
     { put: toTableItem(table), condition: tableConditions.notExists },
     { put: toTableRefItem(table) },
+    { put: recordCountBaseItem(tableId) },
     ...fields.map((f, i) => ({ put: fieldItem(tableId, f, i) })),
     ...views.map((v) => ({ put: viewItem(tableId, v) })),
     ...foreignOps,

@@ -43,7 +43,10 @@ export const accessTokenItem = (input: TokenFields & { userId: string; now?: Dat
   return { accessToken, item: toAccessTokenItem(accessToken), token };
 };
 
-/** The public shape of a token (never the secret or its hash). */
+/**
+ * The public shape of a token (never the secret or its hash), as every token route answers it:
+ * `hasFullAccess` when it has no space or base limits (Teable's token routes).
+ */
 export const toTokenInfo = (token: AccessToken) => ({
   id: token.id,
   name: token.name,
@@ -54,6 +57,7 @@ export const toTokenInfo = (token: AccessToken) => ({
   expiredTime: token.expiredTime,
   createdTime: token.createdTime,
   lastUsedTime: token.lastUsedTime,
+  hasFullAccess: token.spaceIds === null && token.baseIds === null,
 });
 
 const notFound = (id: string) => () => new NotFoundError(`Access token ${id} not found`);
@@ -113,17 +117,11 @@ export const createOperatorToken = async (userId: string, fields: TokenFields) =
   return { ...toTokenInfo(accessToken), token };
 };
 
-/** A token's info as Teable's token routes answer it: `hasFullAccess` when it has no limits. */
-const withFullAccess = (info: ReturnType<typeof toTokenInfo>) => ({
-  ...info,
-  hasFullAccess: info.spaceIds === null && info.baseIds === null,
-});
-
 /** The user's tokens, oldest first. */
 export const listAccessTokens = async (userId: string) => {
   const items = await queryAll(keys.accessTokensOf(userId));
   return items
-    .map((item) => withFullAccess(toTokenInfo(accessTokenOf(item))))
+    .map((item) => toTokenInfo(accessTokenOf(item)))
     .sort((a, b) => a.createdTime.localeCompare(b.createdTime));
 };
 
@@ -223,7 +221,7 @@ export const touchAccessToken = async (userId: string, id: string, now = new Dat
 export const getAccessToken = (userId: string, id: string, loaded: ItemLookup) => {
   const item = loaded.get(accessTokenKey(userId, id));
   if (!item) throw notFound(id)();
-  return withFullAccess(toTokenInfo(accessTokenOf(item)));
+  return toTokenInfo(accessTokenOf(item));
 };
 
 /**
@@ -237,17 +235,15 @@ export const replaceAccessToken = async (
   fields: Omit<TokenFields, 'expiredTime'>,
   loaded: ItemLookup,
 ) =>
-  withFullAccess(
-    await updateAccessToken(
-      caller,
-      id,
-      {
-        name: fields.name,
-        description: fields.description ?? null,
-        scopes: fields.scopes,
-        spaceIds: fields.spaceIds ?? null,
-        baseIds: fields.baseIds ?? null,
-      },
-      loaded,
-    ),
+  updateAccessToken(
+    caller,
+    id,
+    {
+      name: fields.name,
+      description: fields.description ?? null,
+      scopes: fields.scopes,
+      spaceIds: fields.spaceIds ?? null,
+      baseIds: fields.baseIds ?? null,
+    },
+    loaded,
   );

@@ -104,7 +104,9 @@ describe('request line and headers on the local server', () => {
       code: 'request_header_fields_too_large',
       message:
         'The request line and headers are 10241 bytes; API Gateway takes at most 10240 bytes of them together',
+      requestId: refused.headers['x-request-id'],
     });
+    expect(refused.headers['x-request-id']).toMatch(/^[\w.-]+$/);
   });
 
   it('answers 414 with the error body when the request line alone is over 10,240 bytes', async () => {
@@ -144,7 +146,9 @@ describe('request line and headers on the local server', () => {
       status: 400,
       code: 'validation_error',
       message: 'The request is not valid HTTP/1.1',
+      requestId: res.headers['x-request-id'],
     });
+    expect(res.headers['x-request-id']).toMatch(/^[\w.-]+$/);
   });
 
   it('answers a 1,000-id batch delete in the query with 414 (nothing deleted); the same ids in the JSON body delete all 1,000', async () => {

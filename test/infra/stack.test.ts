@@ -338,6 +338,18 @@ describe('WorkspaceApiStack (dev)', () => {
     });
   });
 
+  it('answers CORS on the HTTP API, in the root stack, for any origin with the shared policy', () => {
+    synthesized.root.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: ['*'],
+        AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        AllowHeaders: ['Authorization', 'Content-Type', 'If-Match', 'Idempotency-Key', 'X-Request-Id'],
+        ExposeHeaders: ['X-Request-Id', 'ETag', 'Retry-After'],
+        MaxAge: 3600,
+      },
+    });
+  });
+
   it('outputs the API URL with /api and the table name', () => {
     template.hasOutput('ApiUrl', {
       Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.anyValue(), 'ApiEndpoint'] }, '/api']] },
@@ -618,6 +630,12 @@ describe('WorkspaceApiStack (prod)', () => {
     template.hasResource('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain' });
   });
 
+  it('allows no browser origin by default: the HTTP API has no CORS configuration', () => {
+    expect(stageConfig('prod').corsOrigins).toEqual([]);
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });
+  });
+
   it('throttles with the prod limits and names issuer and audience after the stage', () => {
     const { rateLimit, burstLimit } = stageConfig('prod').throttle;
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -671,6 +689,19 @@ describe('stage configuration and app', () => {
       ) as TemplateJson;
       expect(Object.values(nested.Resources).some((r) => r.Type === 'AWS::ApiGatewayV2::Route')).toBe(true);
     }
+  });
+
+  it("puts a stage's listed origins, exactly, on the HTTP API's CORS configuration", () => {
+    const origins = ['https://app.example.com', 'http://localhost:5173'];
+    const stack = new WorkspaceApiStack(new App({ context: CDK_CONTEXT }), 'WorkspaceApi-cors', {
+      config: { ...stageConfig('cors'), corsOrigins: origins },
+      projectRoot: PROJECT_ROOT,
+      routes: ROUTES.filter((r) => r.handler === 'get-health'),
+    });
+
+    Template.fromStack(stack).hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: origins }),
+    });
   });
 
   it('defaults to the dev stage', () => {

@@ -152,6 +152,7 @@ describe('POST /access-token', () => {
         'expiredTime',
         'createdTime',
         'lastUsedTime',
+        'hasFullAccess',
         'token',
       ].sort(),
     );
@@ -165,6 +166,7 @@ describe('POST /access-token', () => {
       expiredTime,
       createdTime: expect.stringMatching(ISO),
       lastUsedTime: null,
+      hasFullAccess: true,
       token: expect.stringMatching(/^pat_acc[0-9A-Za-z]{16}_usr[0-9A-Za-z]{16}_[0-9A-Za-z]{32}$/),
     });
     expect(res.body.token).toBe(`pat_${res.body.id}_${user.id}_${secretOf(res.body.token)}`);
@@ -325,6 +327,7 @@ describe('GET /access-token', () => {
       expiredTime: expect.stringMatching(ISO),
       createdTime: expect.stringMatching(ISO),
       lastUsedTime: expect.stringMatching(ISO),
+      hasFullAccess: true,
     });
     expect(res.body.slice(1)).toEqual([firstInfo, secondInfo]);
     for (const info of res.body) {

@@ -280,7 +280,8 @@ describe('PUT /table/{tableId}/field/{fieldId}/convert', () => {
       expect(await cells(t, 'Code')).toEqual(['o1, o2', undefined, 'O3']);
       expect((await w.otherFields()).filter((f) => f.type === 'link')).toEqual([]);
       const fieldNames = new Set((await w.otherFields()).map((f) => f.name));
-      for (const row of await w.otherRows()) for (const name of Object.keys(row)) expect(fieldNames).toContain(name);
+      for (const row of await w.otherRows())
+        for (const name of Object.keys(row)) expect(fieldNames).toContain(name);
     });
 
     it('refuses a link that a lookup reads through, and a link → link change; nothing changes', async () => {

@@ -137,6 +137,7 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
     body: { sortObjs: [{ fieldId: w.fieldId, order: 'desc' }] },
   }),
   'update-view-locked': (w) => ({ ...onView(w), body: { isLocked: true } }),
+  'list-field-filter-link-records': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
   'list-view-filter-link-records': onView,
   'get-record-status': (w) => ({
     params: { tableId: w.tableId, recordId: w.recordIds[0] },
@@ -157,6 +158,26 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
     },
   }),
   'delete-selection': (w) => ({ params: { tableId: w.tableId }, query: 'ranges=[[0,1],[0,1]]' }),
+  'paste-selection': (w) => ({
+    params: { tableId: w.tableId },
+    body: {
+      ranges: [
+        [0, 0],
+        [0, 0],
+      ],
+      content: 'x',
+    },
+  }),
+  'temporary-paste-selection': (w) => ({
+    params: { tableId: w.tableId },
+    body: {
+      ranges: [
+        [0, 0],
+        [0, 0],
+      ],
+      content: 'x',
+    },
+  }),
   'get-row-count': (w) => ({ params: { tableId: w.tableId } }),
   'get-aggregations': (w) => ({ params: { tableId: w.tableId }, query: `field[count][]=${w.fieldId}` }),
   'get-group-points': (w) => ({

@@ -60,6 +60,7 @@ const makeAdmin = (userId: string) =>
   );
 
 const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
+  'get-health': () => ({}),
   'create-table': (w) => ({ params: { baseId: w.baseId }, body: { name: 'T2', records: [] } }),
   'list-tables': (w) => ({ params: { baseId: w.baseId } }),
   'get-table': onBaseTable,
@@ -111,6 +112,7 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     body: { sortObjs: [{ fieldId: w.fieldId, order: 'desc' }] },
   }),
   'update-view-locked': (w) => ({ ...onView(w), body: { isLocked: true } }),
+  'list-field-filter-link-records': (w) => ({ params: { tableId: w.tableId, fieldId: w.fieldId } }),
   'list-view-filter-link-records': onView,
   'get-record': onRecord,
   'list-records': (w) => ({ ...onTable(w), query: 'take=1' }),
@@ -126,6 +128,26 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     },
   }),
   'delete-selection': (w) => ({ ...onTable(w), query: 'ranges=[[0,1],[0,1]]' }),
+  'paste-selection': (w) => ({
+    ...onTable(w),
+    body: {
+      ranges: [
+        [0, 0],
+        [0, 0],
+      ],
+      content: 'x',
+    },
+  }),
+  'temporary-paste-selection': (w) => ({
+    ...onTable(w),
+    body: {
+      ranges: [
+        [0, 0],
+        [0, 0],
+      ],
+      content: 'x',
+    },
+  }),
   'get-row-count': (w) => ({ ...onTable(w) }),
   'get-aggregations': (w) => ({ ...onTable(w), query: `field[count][]=${w.fieldId}` }),
   'get-group-points': (w) => ({
@@ -389,7 +411,7 @@ describe('route matrix', () => {
     expect(Object.keys(SAMPLES).sort()).toEqual(ROUTES.map((r) => r.handler).sort());
   });
 
-  it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))(
+  it.each(TABLE.filter((r) => r.auth !== 'none').map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s without a token is 401',
     async (_, route) => {
       const w = await world();
@@ -400,6 +422,15 @@ describe('route matrix', () => {
         status: 401,
         code: 'unauthorized',
       });
+    },
+  );
+
+  // A public route (`auth: 'none'`, the health check) answers without a token, reading nothing.
+  it.each(TABLE.filter((r) => r.auth === 'none').map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s answers without a token',
+    async (_, route) => {
+      const res = await call(route.handler, SAMPLES[route.handler](await world()));
+      expect(res.status).toBe(200);
     },
   );
 

@@ -2,6 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { lambdaContext, toApiGatewayEvent } from '#infra/local/api-gateway-event.ts';
 import { API_PREFIX, type HandlerName, routeOf } from '#shared/routes.ts';
+import { checkedRequestId } from './request-id.ts';
 
 type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -61,9 +62,10 @@ export const call = async (name: HandlerName, options: CallOptions = {}): Promis
     : (result.body ?? '');
   const responseHeaders: Record<string, string> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) responseHeaders[k.toLowerCase()] = String(v);
+  const status = result.statusCode ?? 200;
   return {
-    status: result.statusCode ?? 200,
+    status,
     headers: responseHeaders,
-    body: text ? JSON.parse(text) : undefined,
+    body: checkedRequestId(status, responseHeaders['x-request-id'], text ? JSON.parse(text) : undefined),
   };
 };

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import { createLocalServer, listen } from '#infra/local/server.ts';
+import { checkedRequestId } from './request-id.ts';
 
 /** Starts the local server (the API Gateway stand-in) on a free port for one test file. */
 export const startTestServer = async () => {
@@ -30,7 +31,12 @@ export const startTestServer = async () => {
               : JSON.stringify(init.body),
       });
       const text = await res.text();
-      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+      const body = text ? JSON.parse(text) : undefined;
+      return {
+        status: res.status,
+        headers: res.headers,
+        body: checkedRequestId(res.status, res.headers.get('x-request-id'), body),
+      };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

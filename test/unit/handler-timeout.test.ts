@@ -53,7 +53,9 @@ describe('a request about to pass the Lambda time limit', () => {
         'The request did not finish within the time limit; nothing was written. Retry, or ask for less (a narrower filter, a lower take)',
       status: 503,
       code: 'service_unavailable',
+      requestId: res.headers['x-request-id'],
     });
+    expect(res.headers['x-request-id']).toMatch(/^[\w.-]+$/);
   });
 
   it('is answered 504 outcome_unknown, never "nothing was written", once a write was sent', async () => {
