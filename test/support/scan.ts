@@ -3,26 +3,45 @@ import { documentClient } from '#shared/db/client.ts';
 
 type Item = Record<string, unknown>;
 
-/** Every item of the test table (a consistent scan; for orphan and leak checks only). */
-export const scanTable = async (): Promise<Item[]> => {
-  const found: Item[] = [];
-  let startKey: Item | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({
-        TableName: process.env.TABLE_NAME,
-        ExclusiveStartKey: startKey,
-        ConsistentRead: true,
-      }),
-    );
-    found.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+/** Segments of a parallel scan: the shared test table grows over a suite run. */
+const SEGMENTS = 4;
+
+/**
+ * Items of the test table (a consistent, parallel scan; for orphan and leak checks only), all of
+ * them or those a filter expression keeps (filtered by DynamoDB, so only matches cross the wire).
+ */
+export const scanTable = async (filter?: {
+  expression: string;
+  values: Record<string, unknown>;
+}): Promise<Item[]> => {
+  const segment = async (n: number) => {
+    const found: Item[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await documentClient.send(
+        new ScanCommand({
+          TableName: process.env.TABLE_NAME,
+          ExclusiveStartKey: startKey,
+          ConsistentRead: true,
+          Segment: n,
+          TotalSegments: SEGMENTS,
+          ...(filter
+            ? { FilterExpression: filter.expression, ExpressionAttributeValues: filter.values }
+            : {}),
+        }),
+      );
+      found.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return found;
+  };
+  return (await Promise.all(Array.from({ length: SEGMENTS }, (_, n) => segment(n)))).flat();
 };
 
 /** Every item of the test table whose pk or sk contains one of the ids (orphan checks after deletes). */
-export const itemsMentioning = async (...ids: string[]): Promise<Item[]> =>
-  (await scanTable()).filter((item) =>
-    ids.some((id) => String(item.pk).includes(id) || String(item.sk).includes(id)),
-  );
+export const itemsMentioning = async (...ids: string[]): Promise<Item[]> => {
+  if (ids.length === 0) return [];
+  const values = Object.fromEntries(ids.map((id, i) => [`:i${i}`, id]));
+  const expression = ids.map((_, i) => `contains(pk, :i${i}) OR contains(sk, :i${i})`).join(' OR ');
+  return scanTable({ expression, values });
+};

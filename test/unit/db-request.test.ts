@@ -225,6 +225,7 @@ describe('access token request builders', () => {
       expiredTime: '2027-01-01T00:00:00.000Z',
       createdTime: '2026-11-22T08:15:00.000Z',
       lastUsedTime: null,
+      hasFullAccess: false,
     });
   });
 
