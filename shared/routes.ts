@@ -34,7 +34,10 @@ export interface RouteDef {
   status?: number;
   /** The route sends mail: its Lambda alone may call SES, from the stage's sender only. */
   sendsMail?: boolean;
-  /** The route deletes for good: its Lambda may send jobs to the purge queue (and nothing else may). */
+  /**
+   * The route starts background work (a permanent delete, a rename that records follow): its
+   * Lambda may send jobs to the purge queue (and nothing else may).
+   */
   purges?: boolean;
   resource?: ResourceDecl;
   schema?: boolean;
@@ -119,6 +122,7 @@ export const ROUTES = [
     access: 'write',
     actions: [],
     auth: 'personal',
+    purges: true,
   },
   {
     method: 'GET',

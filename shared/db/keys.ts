@@ -27,7 +27,8 @@
  *   partition: `SPACE#<spc>` `TRASH#<trs>` for a trashed base, `BASE#<bse>` `TRASH#<trs>` for a
  *   trashed table (trash ids are time-ordered, so the sort key orders by deletion time). Trashed
  *   spaces are found from the user's space mirrors (the space item carries `trashId`).
- * - `PURGE`: one item per permanent delete the purge worker has not finished (`<kind>#<id>`).
+ * - `PURGE`: one item per job the purge worker has not finished (`<kind>#<id>`): permanent
+ *   deletes, and renamed users whose name the records must follow.
  * - `TXN#<scope>`: the journal of writes larger than one transaction in a scope, while they apply.
  * - `TXNHEAD`: one head per such write while it applies (`<scope>#<txn>`: state and lease).
  * - `ORG#<org>`: an organization (with its admins' ids) and one `DOMAIN#<domain>` item per domain
@@ -211,8 +212,8 @@ export const keys = {
   /** The listing copy of a trashed table, in its base's partition. */
   baseTrash: (baseId: string, trashId: string): Key => ({ pk: `BASE#${baseId}`, sk: `TRASH#${trashId}` }),
   baseTrashOf: (baseId: string) => ({ pk: `BASE#${baseId}`, skPrefix: 'TRASH#' }),
-  /** A permanent delete the purge worker has not finished; one partition, so unfinished jobs can be listed. */
-  purgeJob: (kind: 'space' | 'base' | 'table', resourceId: string): Key => ({
+  /** A job the purge worker has not finished (a permanent delete, a rename); one partition, so unfinished jobs can be listed. */
+  purgeJob: (kind: 'space' | 'base' | 'table' | 'userCells', resourceId: string): Key => ({
     pk: 'PURGE',
     sk: `${kind}#${resourceId}`,
   }),

@@ -6,14 +6,18 @@ import { type Key, keys } from '#shared/db/keys.ts';
 import type { TrashType } from '#shared/entities/trash-items.ts';
 
 /**
- * A permanent delete the purge worker still has to empty. The request that deletes writes the
- * job item (`keys.purgeJob`) in the same transaction as the resource's purge mark, then sends
- * this message; the worker deletes the job item when nothing of the resource is left.
+ * A background job of the purge worker: a permanent delete it still has to empty (`space`,
+ * `base`, `table`), or a renamed user's name to carry into the records (`userCells`, the user's
+ * id). The request writes the job item (`keys.purgeJob`) in the same transaction as its own
+ * change, then sends this message; the worker deletes the job item when the job is done.
  */
 export interface PurgeJob {
-  kind: TrashType;
+  kind: JobKind;
   resourceId: string;
 }
+
+export type JobKind = TrashType | 'userCells';
+const JOB_KINDS: readonly string[] = ['space', 'base', 'table', 'userCells'];
 
 /** Where permanent deletes are handed to the purge worker. */
 export interface PurgeQueue {
@@ -23,7 +27,7 @@ export interface PurgeQueue {
 /** The durable job item, to join the transaction that marks the resource. */
 export const purgeJobOp = (
   job: PurgeJob,
-  context: { spaceId: string; baseId?: string; userId: string },
+  context: { spaceId?: string; baseId?: string; userId: string },
   now: Date,
 ): TransactOp => ({
   put: {
@@ -54,7 +58,7 @@ export const markPurgedOp = (key: Key, userId: string, now: Date): TransactOp =>
 export const isPurgeJob = (value: unknown): value is PurgeJob => {
   if (typeof value !== 'object' || value === null) return false;
   const { kind, resourceId } = value as Record<string, unknown>;
-  return (kind === 'space' || kind === 'base' || kind === 'table') && typeof resourceId === 'string';
+  return typeof kind === 'string' && JOB_KINDS.includes(kind) && typeof resourceId === 'string';
 };
 
 /** A stored job item as the sweep reads it: the job, and when it last ran (or was created). */

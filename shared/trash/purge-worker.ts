@@ -5,6 +5,7 @@ import { keys } from '#shared/db/keys.ts';
 import { baseRefOf } from '#shared/entities/bases.ts';
 import { tableRefOf } from '#shared/entities/tables.ts';
 import { enqueuePurge, type PurgeJob, purgeJobOf, type StoredPurgeJob } from '#shared/jobs/purge-queue.ts';
+import { renameUserInRecords } from '#shared/records/user-names.ts';
 import { type Budget, purgePartition, purgeTable } from '#shared/schema/purge.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { dropLinkSides } from '#shared/tables/tables.ts';
@@ -96,7 +97,8 @@ export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Pr
     if (schema) await dropLinkSides(job.resourceId, schema.fields);
     done = await purgeTable(job.resourceId, budget);
   } else if (job.kind === 'base') done = await purgeBase(job.resourceId, budget);
-  else done = await purgeSpace(job.resourceId, budget);
+  else if (job.kind === 'space') done = await purgeSpace(job.resourceId, budget);
+  else done = await renameUserInRecords(job.resourceId, budget);
   if (!done) return 'more';
   await deleteItems([jobKey]);
   return 'done';

@@ -6,6 +6,7 @@ import { keys } from '#shared/db/keys.ts';
 import { userSpaceOf } from '#shared/entities/members.ts';
 import { claimEmailOp, toUserItem, type User } from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
+import { enqueuePurge, type PurgeJob, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { accessTokenItem } from './access-tokens.ts';
 
 /** How long the first token of a new user lasts. */
@@ -76,14 +77,15 @@ export const toUserMe = (user: Pick<User, 'id' | 'name' | 'email' | 'isAdmin'>) 
   isAdmin: user.isAdmin,
 });
 
-/** Memberships one transaction renames next to the profile (100 operations at most). */
-const RENAME_CHUNK = 99;
+/** Memberships one transaction renames next to the profile and the job item (100 operations at most). */
+const RENAME_CHUNK = 98;
 
 /**
  * Renames a user (`PATCH /user/name`): the profile and the user's name on every membership, so
  * collaborator lists and user cells written from now on carry it. The profile and the first
- * memberships change in one transaction, further memberships in more (a user in over 99 spaces).
- * User cells already stored in records keep the name they were written with.
+ * memberships change in one transaction, further memberships in more (a user in over 98 spaces).
+ * User cells already stored in records follow in the background (`records/user-names.ts`, a
+ * `userCells` job of the purge queue).
  */
 export const renameUser = async (userId: string, name: string): Promise<void> => {
   const spaceIds = (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m)?.spaceId ?? []);
@@ -106,9 +108,12 @@ export const renameUser = async (userId: string, name: string): Promise<void> =>
       values: { ':name': name },
     },
   };
-  const chunks = [[profile, ...memberOps.slice(0, RENAME_CHUNK)]];
-  for (let i = RENAME_CHUNK; i < memberOps.length; i += RENAME_CHUNK + 1)
-    chunks.push(memberOps.slice(i, i + RENAME_CHUNK + 1));
+  // the records follow in the background: the job item is durable, the message starts it
+  const job: PurgeJob = { kind: 'userCells', resourceId: userId };
+  const chunks = [[profile, purgeJobOp(job, { userId }, new Date()), ...memberOps.slice(0, RENAME_CHUNK)]];
+  for (let i = RENAME_CHUNK; i < memberOps.length; i += RENAME_CHUNK + 2)
+    chunks.push(memberOps.slice(i, i + RENAME_CHUNK + 2));
   for (const ops of chunks)
     await transact(ops, () => new NotFoundError(`User ${userId} or one of its memberships not found`));
+  await enqueuePurge(job);
 };

@@ -551,7 +551,7 @@ describe('WorkspaceApiStack (dev)', () => {
     expect(actions).not.toMatch(/sqs:|ses:|secretsmanager:/);
   });
 
-  it('lets only the routes that delete for good enqueue purges, and only the worker consume them', () => {
+  it('lets only the routes that delete for good (and the rename) enqueue jobs, and only the worker consume them', () => {
     const queueArn = (id: string | undefined) => ({ 'Fn::GetAtt': [id, 'Arn'] });
     const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => !id.includes('DeadLetters'));
     const sqsStatements = allStatements(template).filter((s) =>
@@ -590,6 +590,7 @@ describe('WorkspaceApiStack (dev)', () => {
       'delete-space-permanently',
       'delete-table-permanently',
       'delete-trash-item',
+      'rename-user',
       'reset-trash-items',
     ]);
   });
