@@ -11,11 +11,14 @@ import {
   createRecords,
   createSpace,
   createTable,
+  getFieldFilterLinkRecords,
   getFields,
   getRecords,
   updateRecord,
+  updateUserName,
 } from '@teable/openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { useTestServer } from '#test/support/server.ts';
 
@@ -152,5 +155,70 @@ describe("computed fields through Teable's client", () => {
     expect(converted.data).toMatchObject({ id: code.data.id, type: 'number', cellValueType: 'number' });
     const records = await getRecords(items.id, {});
     expect(records.data.records[0]?.fields).toMatchObject({ Code: 41, Next: 42 });
+  });
+
+  it('converts a text field to a link and back (convertField), the other side made and removed', async () => {
+    const { parts, items } = await setup();
+    const code = await createField(items.id, { type: 'singleLineText' as never, name: 'Uses' });
+    await updateRecord(items.id, items.records[0]?.id as string, {
+      fieldKeyType: 'name' as never,
+      record: { fields: { Uses: 'p1, P3' } },
+    });
+    const linked = await convertField(items.id, code.data.id, {
+      type: 'link' as never,
+      options: { relationship: 'manyMany', foreignTableId: parts.id } as never,
+    });
+    expect(linked.data).toMatchObject({ id: code.data.id, type: 'link', isMultipleCellValue: true });
+    const records = await getRecords(items.id, {});
+    expect(((records.data.records[0]?.fields.Uses ?? []) as { title: string }[]).map((l) => l.title)).toEqual(
+      ['p1', 'p3'],
+    );
+    const symmetricId = (linked.data.options as { symmetricFieldId: string }).symmetricFieldId;
+    expect((await getFields(parts.id)).data.some((f) => f.id === symmetricId)).toBe(true);
+    const back = await convertField(items.id, code.data.id, { type: 'singleLineText' as never });
+    expect(back.data).toMatchObject({ type: 'singleLineText' });
+    expect((await getRecords(items.id, {})).data.records[0]?.fields.Uses).toBe('p1, p3');
+    expect((await getFields(parts.id)).data.some((f) => f.id === symmetricId)).toBe(false);
+  });
+
+  it("names the records of a link's picker filter (getFieldFilterLinkRecords)", async () => {
+    const { parts, items } = await setup();
+    const p1 = parts.records[0]?.id as string;
+    // Parts links Items; Items' link to Parts may only pick parts linked to the item p1 links
+    const back = await createField(parts.id, {
+      type: 'link' as never,
+      name: 'Used in',
+      options: { relationship: 'manyMany', foreignTableId: items.id } as never,
+    });
+    await updateRecord(parts.id, p1, {
+      fieldKeyType: 'name' as never,
+      record: { fields: { 'Used in': [{ id: items.records[0]?.id }] } },
+    });
+    const picker = await createField(items.id, {
+      type: 'link' as never,
+      name: 'Spare',
+      options: {
+        relationship: 'manyMany',
+        foreignTableId: parts.id,
+        filter: {
+          conjunction: 'and',
+          filterSet: [{ fieldId: back.data.id, operator: 'hasAnyOf', value: [items.records[0]?.id] }],
+        },
+      } as never,
+    });
+    const named = await getFieldFilterLinkRecords(items.id, picker.data.id);
+    expect(named.data).toEqual([
+      { tableId: items.id, records: [{ id: items.records[0]?.id, title: 'Bolt' }] },
+    ]);
+  });
+
+  it('a rename reaches the user cells (updateUserName)', async () => {
+    const { items } = await setup();
+    const owner = await createField(items.id, { type: 'createdBy' as never, name: 'Made by' });
+    expect(owner.data.type).toBe('createdBy');
+    await updateUserName({ name: 'Compat Renamed' });
+    await drainPurges();
+    const records = await getRecords(items.id, {});
+    expect(records.data.records[0]?.fields['Made by']).toMatchObject({ title: 'Compat Renamed' });
   });
 });
