@@ -1,11 +1,8 @@
-import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
-import { readListParams } from '#shared/listing/params.ts';
+import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { copySelection, readRanges, readRangeType } from '#shared/listing/selection.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { tableParams } from '#shared/schema/requests.ts';
-
-const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 /** A grid selection's cells as tab-separated lines of their text, and the covered fields. */
 export const handler = defineHandler(

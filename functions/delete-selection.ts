@@ -1,12 +1,9 @@
-import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
-import { readListParams } from '#shared/listing/params.ts';
+import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { readRanges, readRangeType, selectedRecordIds } from '#shared/listing/selection.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { deleteRecords } from '#shared/records/delete.ts';
 import { tableParams } from '#shared/schema/requests.ts';
-
-const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 /** Deletes the records a grid selection covers, for good, in one write; answers their ids. */
 export const handler = defineHandler(

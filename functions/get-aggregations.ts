@@ -1,12 +1,10 @@
-import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
 import { aggregations, readFieldFuncs } from '#shared/listing/aggregate.ts';
-import { readListParams } from '#shared/listing/params.ts';
+import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { tableParams } from '#shared/schema/requests.ts';
 
 // The list's query (listing.md 1) plus `field[<func>][]=<field>`.
-const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 /** Column statistics of the records the list would answer, whole and per group. */
 export const handler = defineHandler(

@@ -2,11 +2,10 @@ import * as z from 'zod/mini';
 import { parseInput } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { calendarDailyCollection } from '#shared/listing/aggregate.ts';
-import { readListParams } from '#shared/listing/params.ts';
+import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { tableParams } from '#shared/schema/requests.ts';
 
-const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 const windowSchema = z.object({
   startDate: z.string(),
   endDate: z.string(),

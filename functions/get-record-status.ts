@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
+import { listQuery as query } from '#shared/listing/params.ts';
 import { recordStatus } from '#shared/listing/record-status.ts';
 import { listParamsOf, savedQueryKeys } from '#shared/listing/saved-queries.ts';
 
 const params = z.object({ tableId: idOf('table'), recordId: idOf('record') });
 // Read as the query string gives it; `listParamsOf` checks it after merging a saved query.
-const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 // The listing's parameters (a saved query read in the same batch as the token and the table).
 export const handler = defineHandler(

@@ -1,12 +1,10 @@
-import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
 import { searchIndex } from '#shared/listing/aggregate.ts';
-import { readListParams } from '#shared/listing/params.ts';
+import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { tableParams } from '#shared/schema/requests.ts';
 
 // The list's query (listing.md 1), read and checked by readListParams.
-const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 /** Search hits in list order, with their records' positions. */
 export const handler = defineHandler(

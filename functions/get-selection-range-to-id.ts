@@ -1,12 +1,9 @@
-import * as z from 'zod/mini';
 import { ValidationError } from '#shared/core/errors.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { readListParams } from '#shared/listing/params.ts';
+import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { rangeToIds, readRanges, readRangeType } from '#shared/listing/selection.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { tableParams } from '#shared/schema/requests.ts';
-
-const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 const returnTypeOf = (raw: unknown): 'recordId' | 'fieldId' | 'all' => {
   const v = Array.isArray(raw) ? raw[0] : raw;

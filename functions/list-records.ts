@@ -1,13 +1,11 @@
-import * as z from 'zod/mini';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { listRecords } from '#shared/listing/list.ts';
+import { listQuery as query } from '#shared/listing/params.ts';
 import { listParamsOf, savedQueryKeys } from '#shared/listing/saved-queries.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { tableParams } from '#shared/schema/requests.ts';
 
 // Read as the query string gives it; `listParamsOf` checks it after merging a saved query.
-const query = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
-
 // A saved query is read in the same batch as the token and the table.
 export const handler = defineHandler(
   'list-records',

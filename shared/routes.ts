@@ -99,6 +99,15 @@ export const ROUTES = [
     actions: [],
     auth: 'none',
   },
+  // The API description, generated from this table and the handlers' schemas (infra/openapi.ts)
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'get-openapi',
+    access: 'read',
+    actions: [],
+    auth: 'none',
+  },
 
   // Users and tokens
   {

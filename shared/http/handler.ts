@@ -370,7 +370,8 @@ export const defineHandler = <
     );
   };
 
-  return chainOf(route, core);
+  // the input schemas, for the API description (`infra/openapi.ts`)
+  return Object.assign(chainOf(route, core), { spec: spec as HandlerSpec<Schema, Schema, Schema> });
 };
 
 /**

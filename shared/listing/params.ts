@@ -47,6 +47,25 @@ const schema = z.object({
   skip: z.optional(querySingle(integerText('skip', 0, Number.MAX_SAFE_INTEGER))),
 });
 
+/**
+ * The listing query as routes take it: any keys, each text or a list of texts; `readListParams`
+ * (or `listParamsOf`, after merging a saved query) checks it. One object, so the API description
+ * knows these routes by it (`LIST_QUERY_DOC`).
+ */
+export const listQuery = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+/** The listing query as the API description shows it (listing.md 1): what `readListParams` reads. */
+export const LIST_QUERY_DOC = z.extend(schema, {
+  filter: z.optional(
+    z.string().check(z.meta({ description: 'Filter as JSON text: {conjunction, filterSet}' })),
+  ),
+  orderBy: z.optional(z.string().check(z.meta({ description: 'Sort as JSON text: [{fieldId, order}]' }))),
+  groupBy: z.optional(
+    z.string().check(z.meta({ description: 'Groups as JSON text: [{fieldId, order}] (≤ 3)' })),
+  ),
+  collapsedGroupIds: z.optional(z.array(z.string())),
+});
+
 /** A picker parameter: the link field and optionally the record whose cell is meant. */
 export interface LinkCellRef {
   fieldId: string;
@@ -143,13 +162,42 @@ export const mergeParams = (saved: RawParams | undefined, request: RawParams): R
 };
 
 /** Reads and checks the listing parameters; every problem is a 400 naming the parameter. Pure. */
+/**
+ * `search` as given: `search[]=value&search[]=field&search[]=hide`, or one JSON array text
+ * (`search=["value","field",true]`, as some clients send it). A JSON array that is not 1–3 texts
+ * or booleans is a 400 showing both forms, never ignored; text that starts with "[" but is not
+ * JSON is a value like any other. Pure.
+ */
+export const searchTerms = (given: readonly string[] | undefined): string[] => {
+  if (!given?.length) return [];
+  const only = given.length === 1 ? (given[0] as string).trim() : '';
+  if (!only.startsWith('[')) return [...given];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(only);
+  } catch {
+    return [...given]; // text that only starts with "[" is searched for as it is
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length < 1 ||
+    parsed.length > 3 ||
+    !parsed.every((t) => typeof t === 'string' || typeof t === 'boolean')
+  )
+    throw new ValidationError(
+      'search: send search[]=value&search[]=field&search[]=true, or one JSON array ["value", "field", true]',
+    );
+  return parsed.map(String);
+};
+
 export const readListParams = (raw: RawParams): ListParams => {
   const p = parseInput(schema, raw, 'query');
-  const search = p.search?.length
+  const terms = searchTerms(p.search);
+  const search = terms.length
     ? {
-        value: p.search[0] as string,
-        ...(p.search[1] ? { fields: p.search[1] } : {}),
-        hide: p.search[2] !== undefined && p.search[2] !== 'false' && p.search[2] !== '',
+        value: terms[0] as string,
+        ...(terms[1] ? { fields: terms[1] } : {}),
+        hide: terms[2] !== undefined && terms[2] !== 'false' && terms[2] !== '',
       }
     : undefined;
   const candidate = linkCellRef(p.filterLinkCellCandidate, 'filterLinkCellCandidate');

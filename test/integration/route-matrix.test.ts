@@ -61,6 +61,7 @@ const makeAdmin = (userId: string) =>
 
 const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'get-health': () => ({}),
+  'get-openapi': () => ({}),
   'create-table': (w) => ({ params: { baseId: w.baseId }, body: { name: 'T2', records: [] } }),
   'list-tables': (w) => ({ params: { baseId: w.baseId } }),
   'get-table': onBaseTable,

@@ -47,6 +47,20 @@ describe('listing parameters', () => {
     expect(read('projection[1]=B&projection[0]=A').projection).toEqual(['A', 'B']);
   });
 
+  it('reads search given as one JSON array, and refuses a malformed one with both forms shown', () => {
+    expect(read(`search=${encodeURIComponent('["abc","Name",true]')}`).search).toEqual({
+      value: 'abc',
+      fields: 'Name',
+      hide: true,
+    });
+    expect(read(`search=${encodeURIComponent('["abc"]')}`).search).toEqual({ value: 'abc', hide: false });
+    expect(read(`search=${encodeURIComponent('[draft]')}`).search).toEqual({ value: '[draft]', hide: false });
+    for (const bad of ['[1,2]', '[]', '["a","b",true,4]'])
+      expect(() => read(`search=${encodeURIComponent(bad)}`)).toThrow(
+        'search: send search[]=value&search[]=field&search[]=true, or one JSON array ["value", "field", true]',
+      );
+  });
+
   it('reads search as value, fields, hide', () => {
     expect(read('search=abc').search).toEqual({ value: 'abc', hide: false });
     expect(read('search[]=abc&search[]=Name,Notes&search[]=true').search).toEqual({

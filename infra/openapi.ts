@@ -1,0 +1,172 @@
+/**
+ * The API description (OpenAPI 3.1), generated from the code: the route table (method, path,
+ * success status, token kind, actions) and the zod schemas each handler validates its path,
+ * query and body with (`defineHandler` keeps them on the handler as `spec`). `npm run docs`
+ * writes it to `infra/openapi.json`, which `GET /api/openapi.json` answers, locally and in the
+ * stack; a unit test fails when the file and the code disagree, and validates the document.
+ *
+ * What it does not say yet: the shape of each success answer (described as JSON of any shape;
+ * the contract and the README describe them), and the further checks the field layer makes on
+ * record cells and field options.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as z from 'zod/mini';
+import { LIST_QUERY_DOC, listQuery } from '#shared/listing/params.ts';
+import { API_PREFIX, type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
+import { needsOf, ROUTE_SUMMARIES } from './local/route-docs.ts';
+
+type JsonSchema = Record<string, unknown>;
+type Spec = { params?: z.ZodMiniType; query?: z.ZodMiniType; body?: z.ZodMiniType };
+
+/** Where the generated document is kept (and read by the route that answers it). */
+export const OPENAPI_FILE = new URL('./openapi.json', import.meta.url);
+
+/** The error body of every refusal (auth-errors.md). */
+const ERROR_BODY: JsonSchema = {
+  type: 'object',
+  required: ['message', 'status', 'code'],
+  properties: {
+    message: { type: 'string' },
+    status: { type: 'integer' },
+    code: {
+      type: 'string',
+      examples: ['validation_error', 'unauthorized', 'restricted_resource', 'not_found'],
+    },
+    requestId: { type: 'string', description: 'The request id, also in the X-Request-Id header' },
+    details: { type: 'array', items: { type: 'object' }, description: 'Per-path problems of a 400' },
+  },
+};
+
+/** The refusals a route can answer, by what it takes. */
+const errorStatuses = (route: RouteDef, spec: Spec): string[] => [
+  ...(spec.params || spec.query || spec.body ? ['400'] : []),
+  ...(route.auth === 'none' ? [] : ['401', '403']),
+  ...(route.path.includes('{') ? ['404'] : []),
+  ...(route.method === 'GET' ? [] : ['409']),
+  ...(spec.body ? ['413'] : []),
+  '500',
+  '503',
+];
+
+const ERROR_TEXT: Record<string, string> = {
+  '400': 'Bad input (the message names the parameter)',
+  '401': 'No token, or one that is unknown, expired or revoked',
+  '403': 'The token or the role lacks the right',
+  '404': 'Not found',
+  '409': 'A concurrent change won; retry',
+  '413': 'Too large',
+  '500': 'Unexpected error',
+  '503': 'Busy or out of time; nothing was written (see Retry-After)',
+};
+
+const jsonSchemaOf = (schema: z.ZodMiniType): JsonSchema => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  return rest;
+};
+
+/** An object schema's properties as OpenAPI parameters. */
+const parametersOf = (schema: z.ZodMiniType | undefined, where: 'path' | 'query') => {
+  if (!schema) return [];
+  const json = jsonSchemaOf(schema === listQuery ? LIST_QUERY_DOC : schema);
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  const named = Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    schema: property,
+    ...(property.type === 'array' ? { style: 'form', explode: true } : {}),
+  }));
+  // a query read whole (any keys): one free-form parameter says so
+  if (named.length === 0 && where === 'query')
+    return [{ name: 'query', in: 'query', required: false, style: 'form', explode: true, schema: json }];
+  return named;
+};
+
+/** The operation of one route. */
+const operationOf = (route: RouteDef, spec: Spec) => {
+  const status = String(route.status ?? 200);
+  return {
+    operationId: route.handler,
+    summary: ROUTE_SUMMARIES[route.handler as HandlerName],
+    description: `Needs: ${needsOf(route)}. Code: \`functions/${route.handler}.ts\`.`,
+    tags: [tagOf(route)],
+    ...(route.auth === 'none' ? { security: [] } : { security: [{ bearer: [] }] }),
+    'x-actions': route.actions,
+    parameters: [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')],
+    ...(spec.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchemaOf(spec.body) } },
+          },
+        }
+      : {}),
+    responses: {
+      [status]: { description: 'Success', content: { 'application/json': { schema: {} } } },
+      ...Object.fromEntries(
+        errorStatuses(route, spec).map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
+      ),
+    },
+  };
+};
+
+/** The group a route is shown in: the first segment of its path after a resource id. */
+export const tagOf = (route: Pick<RouteDef, 'path'>): string => {
+  const segments = route.path.split('/').filter((s) => s && !s.startsWith('{'));
+  const area = segments[0] === 'table' || segments[0] === 'base' ? (segments[1] ?? segments[0]) : segments[0];
+  return area ?? 'api';
+};
+
+/** The whole document, from the route table and the handlers' schemas. */
+export const buildOpenApi = async (routes: readonly RouteDef[] = ROUTES) => {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const mod = (await import(`../functions/${route.handler}.ts`)) as { handler: { spec?: Spec } };
+    const path = `${API_PREFIX}${route.path}`;
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = operationOf(
+      route,
+      mod.handler.spec ?? {},
+    );
+  }
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+    description: string;
+  };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Workspace API', version: pkg.version, description: pkg.description },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A personal access token (`pat_…`) or a temporary token; `x-actions` lists the rights a route needs',
+        },
+      },
+      schemas: { Error: ERROR_BODY },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_TEXT).map(([s, description]) => [
+          `Error${s}`,
+          {
+            description,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ]),
+      ),
+    },
+  };
+};
+
+/** The document as the file holds it (stable formatting, so the test can compare). */
+export const renderOpenApi = async (): Promise<string> =>
+  `${JSON.stringify(await buildOpenApi(), null, 2)}\n`;
+
+if (process.argv.includes('--write')) writeFileSync(OPENAPI_FILE, await renderOpenApi());
