@@ -48,11 +48,32 @@ export const routeDefine = (handler: string | undefined): Record<string, string>
   return route ? { BUNDLED_ROUTE: JSON.stringify(JSON.stringify(route)) } : {};
 };
 
+/**
+ * Files a route's Lambda reads beside its bundle, copied from the installed packages: the API
+ * reference page's assets (`shared/http/docs-page.ts`).
+ */
+export const FILES_BESIDE_BUNDLE: Readonly<Record<string, readonly string[]>> = {
+  'get-docs-asset': ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'],
+};
+
 /** The NodejsFunction `bundling` options of the Lambda of a route (or of a worker: no handler). */
-export const bundlingFor = (handler?: string): BundlingOptions => ({
-  ...LAMBDA_BUNDLING,
-  define: routeDefine(handler),
-});
+export const bundlingFor = (handler?: string): BundlingOptions => {
+  const files = handler ? FILES_BESIDE_BUNDLE[handler] : undefined;
+  return {
+    ...LAMBDA_BUNDLING,
+    define: routeDefine(handler),
+    ...(files
+      ? {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (inputDir: string, outputDir: string) =>
+              files.map((f) => `cp "${inputDir}/node_modules/${f}" "${outputDir}/"`),
+          },
+        }
+      : {}),
+  };
+};
 
 /** The esbuild options equivalent to `bundlingFor(handler)`, for a script that bundles one handler itself. */
 export const esbuildOptionsFor = (entryPath: string, outfile?: string, handler?: string): BuildOptions => ({

@@ -86,6 +86,15 @@ const parametersOf = (schema: z.ZodMiniType | undefined, where: 'path' | 'query'
   return named;
 };
 
+/** The path's parameters in path order, typed by the handler's schema where it has one. */
+const pathParameters = (route: RouteDef, schema: z.ZodMiniType | undefined) => {
+  const typed = new Map(parametersOf(schema, 'path').map((p) => [p.name, p]));
+  return [...route.path.matchAll(/\{(\w+)\}/g)].map(
+    ([, name]) =>
+      typed.get(name as string) ?? { name, in: 'path', required: true, schema: { type: 'string' } },
+  );
+};
+
 /** The operation of one route. */
 const operationOf = (route: RouteDef, spec: Spec) => {
   const status = String(route.status ?? 200);
@@ -96,7 +105,7 @@ const operationOf = (route: RouteDef, spec: Spec) => {
     tags: [tagOf(route)],
     ...(route.auth === 'none' ? { security: [] } : { security: [{ bearer: [] }] }),
     'x-actions': route.actions,
-    parameters: [...parametersOf(spec.params, 'path'), ...parametersOf(spec.query, 'query')],
+    parameters: [...pathParameters(route, spec.params), ...parametersOf(spec.query, 'query')],
     ...(spec.body
       ? {
           requestBody: {

@@ -108,6 +108,23 @@ export const ROUTES = [
     actions: [],
     auth: 'none',
   },
+  // The API reference page and its assets (shared/http/docs-page.ts)
+  {
+    method: 'GET',
+    path: '/docs',
+    handler: 'get-docs',
+    access: 'read',
+    actions: [],
+    auth: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/docs/{asset}',
+    handler: 'get-docs-asset',
+    access: 'read',
+    actions: [],
+    auth: 'none',
+  },
 
   // Users and tokens
   {

@@ -9,6 +9,8 @@ import { API_PREFIX, type HandlerName, ROUTES, type RouteDef } from '#shared/rou
 export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'get-openapi':
     "The API description (OpenAPI 3.1), generated from the route table and the handlers' schemas",
+  'get-docs': 'The API reference page (Swagger UI over the API description; "try it" with a token)',
+  'get-docs-asset': 'A script or style sheet of the reference page (from the npm package, no CDN)',
   'get-health': 'Liveness and version (`{status: "ok", version}`); no token, no database read',
   'list-trash':
     "The caller's trashed spaces (where it may delete spaces) or bases (where it may delete bases)",

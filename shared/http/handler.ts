@@ -380,14 +380,36 @@ export const defineHandler = <
  */
 export const definePublicHandler = <N extends HandlerName>(
   name: RouteNamed<N> extends { auth: 'none' } ? N : never,
-  run: () => unknown,
+  run: (params: Readonly<Record<string, string | undefined>>) => unknown,
 ) => {
   const route = routeOf(name);
   if (route.auth !== 'none') throw new Error(`${name} needs a token: define it with defineHandler`);
-  const core = async (event: Event): Promise<Result> =>
-    fitResponse(json(route.status ?? 200, await run()), event.headers?.['accept-encoding']);
+  const core = async (event: Event): Promise<Result> => {
+    const out = await run(event.pathParameters ?? {});
+    const result =
+      out instanceof TextReply
+        ? {
+            statusCode: route.status ?? 200,
+            headers: {
+              'content-type': out.contentType,
+              'cache-control': `public, max-age=${out.maxAgeSeconds}`,
+            },
+            body: out.body,
+          }
+        : json(route.status ?? 200, out);
+    return fitResponse(result, event.headers?.['accept-encoding']);
+  };
   return chainOf(route, core);
 };
+
+/** A public route's answer that is not JSON (the docs page and its assets): text of a type, cacheable. */
+export class TextReply {
+  constructor(
+    readonly body: string,
+    readonly contentType: string,
+    readonly maxAgeSeconds = 0,
+  ) {}
+}
 
 /**
  * The middy chain around a route's core: context logging, header normalisation, the request id

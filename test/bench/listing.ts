@@ -165,6 +165,8 @@ export const listingBench = async (token: string, options: { include100k?: boole
     const t = await seededTable(call, token, baseId, size, 20);
     seeded.push(`${size.toLocaleString('en')}: ${ms(t.seedMs)}`);
     const list = (query: string) => call('list-records', { token, params: { tableId: t.tableId }, query });
+    const rowCount = (query: string) =>
+      call('get-row-count', { token, params: { tableId: t.tableId }, query });
     const runs = size >= 100_000 ? 2 : 5;
     rows.push(async () => {
       const n = size.toLocaleString('en');
@@ -181,6 +183,12 @@ export const listingBench = async (token: string, options: { include100k?: boole
       await measure(
         `${n} · filter + sort + group, first page`,
         () => list(`${fsgQuery(t.fields)}&take=100`),
+        runs,
+      );
+      await measure(`${n} · row count (the record counter)`, () => rowCount(''), runs);
+      await measure(
+        `${n} · row count with a filter (reads the table)`,
+        () => rowCount(fsgQuery(t.fields)),
         runs,
       );
       await measure(

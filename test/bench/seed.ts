@@ -3,11 +3,14 @@
  * default-order index entries are built with the write path's own builders
  * (`shared/records/model.ts` `newRecordItem`, `recordNumberItem`) and written with BatchWriteItem
  * (25 items a call, many calls in parallel), after reserving the autoNumbers on the table's counter
- * (`allocateAutoNumbers`), so later creates continue after them. It skips what the record routes
+ * (`allocateAutoNumbers`), so later creates continue after them; the table's record count is
+ * added to as a create adds to it. It skips what the record routes
  * add per write (validation, links, unique claims, journals, idempotency): seed only tables
  * without link or unique fields.
  */
-import { writeItems } from '#shared/db/client.ts';
+import { ConflictError } from '#shared/core/errors.ts';
+import { transact, writeItems } from '#shared/db/client.ts';
+import { recordCountOp } from '#shared/entities/record-counts.ts';
 import type { StoredCell, UserRef } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { allocateAutoNumbers } from '#shared/records/context.ts';
@@ -37,6 +40,8 @@ export const seedRecords = async (
       writes.push({ put: recordNumberItem(tableId, autoNumber, id) });
     }
     await writeItems(writes, options.parallel ?? 16);
+    // the table's record count follows, as a create's does
+    await transact([recordCountOp(tableId, n)], () => new ConflictError('record count'));
   }
   return ids;
 };

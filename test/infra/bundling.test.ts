@@ -25,6 +25,34 @@ const bundle = async (handler: string) => {
 };
 
 describe('Lambda bundling', () => {
+  it("serves the docs page's assets from files copied beside the bundle, as the Lambda reads them", async () => {
+    const { outfile } = await bundle('get-docs-asset');
+    const hooks = bundlingFor('get-docs-asset').commandHooks;
+    const commands = hooks?.afterBundling(root, join(dir, 'get-docs-asset')) ?? [];
+    expect(commands).toHaveLength(2);
+    const { execSync } = await import('node:child_process');
+    for (const command of commands) execSync(command);
+    process.env.TABLE_NAME ??= 'bundle-test';
+    const { handler } = (await import(pathToFileURL(outfile).href)) as {
+      handler: (
+        e: unknown,
+        c: unknown,
+      ) => Promise<{ statusCode: number; headers: Record<string, string>; body: string }>;
+    };
+    const context = { getRemainingTimeInMillis: () => 10_000, awsRequestId: 'r1', functionName: 'f' };
+    const event = (asset: string) => ({
+      rawPath: `/api/docs/${asset}`,
+      headers: {},
+      pathParameters: { asset },
+      requestContext: { http: { method: 'GET', path: `/api/docs/${asset}` }, requestId: 'a1' },
+    });
+    const css = await handler(event('swagger-ui.css'), context);
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.body).toContain('.swagger-ui');
+    expect(bundlingFor('get-space').commandHooks).toBeUndefined();
+  });
+
   it('puts the route of the handler in its bundle, and no other route', async () => {
     const { text } = await bundle('get-space');
     expect(text).toContain('"handler":"get-space"');

@@ -62,6 +62,8 @@ const makeAdmin = (userId: string) =>
 const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'get-health': () => ({}),
   'get-openapi': () => ({}),
+  'get-docs': () => ({}),
+  'get-docs-asset': () => ({ params: { asset: 'swagger-ui.css' } }),
   'create-table': (w) => ({ params: { baseId: w.baseId }, body: { name: 'T2', records: [] } }),
   'list-tables': (w) => ({ params: { baseId: w.baseId } }),
   'get-table': onBaseTable,

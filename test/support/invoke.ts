@@ -66,6 +66,11 @@ export const call = async (name: HandlerName, options: CallOptions = {}): Promis
   return {
     status,
     headers: responseHeaders,
-    body: checkedRequestId(status, responseHeaders['x-request-id'], text ? JSON.parse(text) : undefined),
+    // JSON answers parsed; the few that are not (the docs page and its assets) as text
+    body: checkedRequestId(
+      status,
+      responseHeaders['x-request-id'],
+      !text ? undefined : /json/.test(responseHeaders['content-type'] ?? 'json') ? JSON.parse(text) : text,
+    ),
   };
 };

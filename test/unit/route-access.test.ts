@@ -8,6 +8,9 @@ import { ROUTES, resourceOf } from '#shared/routes.ts';
 const NO_ACTIONS_ALLOWED: Record<string, string> = {
   // Public (`auth: 'none'`): no token, and nothing of anyone is read.
   'GET /health': 'liveness and version only; reads nothing (definePublicHandler)',
+  'GET /docs': 'the reference page: static HTML; reads nothing (definePublicHandler)',
+  'GET /docs/{asset}':
+    "the page's scripts and styles from the npm package; reads nothing (definePublicHandler)",
   'GET /openapi.json': 'the API description, generated from the code; reads nothing (definePublicHandler)',
   // The caller's own data: nothing of a space is read or written.
   'GET /auth/user/me': 'answers the calling user only',
