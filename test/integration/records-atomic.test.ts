@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '#shared/core/errors.ts';
-import { documentClient, type Item, putItem, TABLE } from '#shared/db/client.ts';
+import { type Item, putItem, queryAll } from '#shared/db/client.ts';
 import { injectChunkFault, JOURNAL_STALE_MS, recoverInterrupted } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId } from '#shared/ids.ts';
@@ -30,26 +29,21 @@ afterEach(() => injectChunkFault(undefined));
 
 const INTERNAL = { message: 'Internal server error', status: 500, code: 'internal_server_error' };
 
-/** Every stored item of the table's data partitions, sorted by key (a full Scan, filtered). */
+/**
+ * Every stored item of the table's data partitions (records, default order, unique claims,
+ * journals, remembered answers) and of its view's manual order, sorted by key: one query each,
+ * so the cost follows the table, not the shared test table.
+ */
 const storedItems = async (t: Table): Promise<Item[]> => {
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient.send(
-      new ScanCommand({
-        TableName: TABLE,
-        FilterExpression: '(contains(pk, :t) AND NOT begins_with(pk, :schema)) OR pk = :order',
-        ExpressionAttributeValues: {
-          ':t': t.tableId,
-          ':schema': 'TABLE#',
-          ':order': keys.viewOrderOf(t.viewId).pk,
-        },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((out.Items ?? []) as Item[]));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  const partitions = [
+    keys.recordsOf(t.tableId),
+    keys.recordNumbersOf(t.tableId),
+    keys.uniqueValuesOf(t.tableId),
+    keys.journalsOf(t.tableId),
+    keys.idempotencyOfTable(t.tableId),
+    keys.viewOrderOf(t.viewId),
+  ];
+  const items = (await Promise.all(partitions.map((p) => queryAll(p)))).flat();
   const keyOf = (i: Item) => `${String(i.pk)}\u0000${String(i.sk)}`;
   return items.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
 };
