@@ -22,6 +22,8 @@ export interface StageConfig {
    * origins (`https://app.example.com`) otherwise; empty for none: no CORS at all, browsers refused.
    */
   corsOrigins: readonly string[];
+  /** Alarm thresholds (infra/monitoring.ts), over 5-minute periods. */
+  alarms: { serverErrorPercent: number; p99LatencyMs: number; evaluationPeriods: number };
 }
 
 /** Settings of a throwaway stage: anything may be destroyed, nothing is kept long. */
@@ -38,6 +40,7 @@ const devLike = (stage: string): StageConfig => ({
   mailFrom: `no-reply@${stage}.workspace.example.com`,
   // Any origin: tokens travel in a header, never a cookie, so a page can only use a token it holds.
   corsOrigins: ['*'],
+  alarms: { serverErrorPercent: 5, p99LatencyMs: 5000, evaluationPeriods: 3 },
 });
 
 const prod: StageConfig = {
@@ -52,6 +55,7 @@ const prod: StageConfig = {
   mailFrom: 'no-reply@workspace.example.com',
   // None until the web app's origin is known: list it here (exact scheme, host and port).
   corsOrigins: [],
+  alarms: { serverErrorPercent: 1, p99LatencyMs: 3000, evaluationPeriods: 2 },
 };
 
 /** Stage names end up in a CloudFormation stack name and in resource names: keep them plain. */

@@ -7,6 +7,7 @@ import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { ApiFunctions, corsPreflightFor } from './api-construct.ts';
 import type { StageConfig } from './config.ts';
+import { Monitoring } from './monitoring.ts';
 import { PurgeWorker } from './purge-worker.ts';
 import { RepairWorker } from './repair-worker.ts';
 import { groupRoutes, RouteStack, routeStackId } from './route-stacks.ts';
@@ -87,11 +88,13 @@ export class WorkspaceApiStack extends Stack {
       // API Gateway answers preflights and adds the CORS headers to every answer (the Lambdas add none).
       corsPreflight: corsPreflightFor(config),
     });
-    api.addStage('DefaultStage', {
+    const stage = api.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
       throttle: config.throttle,
     });
+    // Access logs, alarms and a dashboard per stage.
+    new Monitoring(this, 'Monitoring', { config, api, stage, table });
 
     for (const [index, group] of groupRoutes(routes)) {
       new RouteStack(this, routeStackId(index), { config, api, functions, routes: group, index });

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_ROLE_UPDATABLE_ATTRIBUTES } from '#infra/api-construct.ts';
 import { stackNameFor, stageConfig } from '#infra/config.ts';
 import { createApp, PROJECT_ROOT } from '#infra/create-app.ts';
+import { ACCESS_LOG_FORMAT } from '#infra/monitoring.ts';
 import {
   groupRoutes,
   MAX_ROUTES_PER_STACK,
@@ -205,8 +206,9 @@ const expectRoutesSplit = (synthesized: Synthesized, routes: readonly RouteDef[]
   root.resourceCountIs('AWS::CloudFormation::Stack', groups.size);
   root.resourceCountIs('AWS::ApiGatewayV2::Route', 0);
   root.resourceCountIs('AWS::ApiGatewayV2::Integration', 0);
-  for (const type of ['AWS::DynamoDB::Table', 'AWS::SecretsManager::Secret', 'AWS::Logs::LogGroup'])
-    root.resourceCountIs(type, 1);
+  for (const type of ['AWS::DynamoDB::Table', 'AWS::SecretsManager::Secret']) root.resourceCountIs(type, 1);
+  // the functions' log group and the stage's access log
+  root.resourceCountIs('AWS::Logs::LogGroup', 2);
   root.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
   root.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
 };
@@ -236,7 +238,9 @@ describe('WorkspaceApiStack (dev)', () => {
   });
 
   it('runs every function on nodejs22.x, arm64, with the shared JSON log group', () => {
-    const [logGroupId] = logicalIdsOf(template, 'AWS::Logs::LogGroup');
+    const [logGroupId] = logicalIdsOf(template, 'AWS::Logs::LogGroup').filter(
+      (id) => !id.startsWith('Monitoring'),
+    );
     for (const fn of routeFunctions()) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -247,8 +251,8 @@ describe('WorkspaceApiStack (dev)', () => {
         LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: logGroupId } },
       });
     }
-    // One log group for all: none per function.
-    template.resourceCountIs('AWS::Logs::LogGroup', 1);
+    // One log group for all: none per function (the other one is the stage's access log).
+    template.resourceCountIs('AWS::Logs::LogGroup', 2);
     template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
   });
 
@@ -348,6 +352,54 @@ describe('WorkspaceApiStack (dev)', () => {
         MaxAge: 3600,
       },
     });
+  });
+
+  it('logs every request of the stage as one JSON line in a log group of its own', () => {
+    const stages = synthesized.root.findResources('AWS::ApiGatewayV2::Stage');
+    const stage = Object.values(stages)[0] as {
+      Properties: { AccessLogSettings: { DestinationArn: unknown; Format: string } };
+    };
+    expect(JSON.parse(stage.Properties.AccessLogSettings.Format)).toEqual(ACCESS_LOG_FORMAT);
+    const [logGroupId] = Object.keys(synthesized.root.findResources('AWS::Logs::LogGroup')).filter((id) =>
+      id.startsWith('MonitoringAccessLogs'),
+    );
+    expect(stage.Properties.AccessLogSettings.DestinationArn).toEqual({ 'Fn::GetAtt': [logGroupId, 'Arn'] });
+    synthesized.root.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
+  });
+
+  it("alarms on the 5xx rate, p99 latency and DynamoDB throttling with the stage's thresholds, and has a dashboard", () => {
+    const alarms = Object.values(synthesized.root.findResources('AWS::CloudWatch::Alarm')) as {
+      Properties: Record<string, unknown>;
+    }[];
+    expect(alarms).toHaveLength(3);
+    const { alarms: limits } = stageConfig('dev');
+    const byThreshold = new Map(alarms.map((a) => [a.Properties.Threshold, a.Properties]));
+    // the 5xx rate: a metric math expression over the API's 5xx and request counts
+    const rate = byThreshold.get(limits.serverErrorPercent) as {
+      Metrics: { Expression?: string; MetricStat?: { Metric: { MetricName: string } } }[];
+    };
+    expect(rate.Metrics.find((m) => m.Expression)?.Expression).toBe('100 * errors / MAX([requests, 1])');
+    expect(rate.Metrics.flatMap((m) => m.MetricStat?.Metric.MetricName ?? []).sort()).toEqual([
+      '5xx',
+      'Count',
+    ]);
+    expect(byThreshold.get(limits.p99LatencyMs)).toMatchObject({
+      MetricName: 'Latency',
+      Namespace: 'AWS/ApiGateway',
+      ExtendedStatistic: 'p99',
+      EvaluationPeriods: limits.evaluationPeriods,
+    });
+    const throttles = byThreshold.get(0) as {
+      Metrics: { MetricStat?: { Metric: { MetricName: string; Namespace: string } } }[];
+    };
+    expect(throttles.Metrics.some((m) => m.MetricStat?.Metric.MetricName === 'ThrottledRequests')).toBe(true);
+    for (const a of alarms) expect(a.Properties.TreatMissingData).toBe('notBreaching');
+    synthesized.root.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    synthesized.root.hasResourceProperties('AWS::CloudWatch::Dashboard', {
+      DashboardName: 'workspace-api-dev',
+    });
+    // prod pages sooner
+    expect(stageConfig('prod').alarms.serverErrorPercent).toBeLessThan(limits.serverErrorPercent);
   });
 
   it('outputs the API URL with /api and the table name', () => {
