@@ -1,20 +1,12 @@
 import * as z from 'zod/mini';
-import { scopeSchema } from '#shared/auth/schemas.ts';
+import { tokenFields } from '#shared/auth/schemas.ts';
 import { ValidationError } from '#shared/core/errors.ts';
-import { displayName, idOf, listOf, text } from '#shared/core/validation.ts';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { accessTokenKey, replaceAccessToken } from '#shared/users/access-tokens.ts';
 
 const params = z.object({ accessTokenId: idOf('accessToken') });
-// A limit list is never empty (auth-errors.md): absent or null means no limit.
-const body = z.object({
-  name: displayName,
-  description: z.optional(z.nullable(text(1000))),
-  scopes: listOf(scopeSchema, 1, 100),
-  spaceIds: z.optional(z.nullable(listOf(idOf('space'), 1, 100))),
-  baseIds: z.optional(z.nullable(listOf(idOf('base'), 1, 100))),
-  hasFullAccess: z.optional(z.boolean()),
-});
+const body = z.extend(tokenFields, { hasFullAccess: z.optional(z.boolean()) });
 
 export const handler = defineHandler(
   'replace-access-token',

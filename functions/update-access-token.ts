@@ -1,18 +1,12 @@
 import * as z from 'zod/mini';
-import { scopeSchema } from '#shared/auth/schemas.ts';
-import { displayName, idOf, listOf, text } from '#shared/core/validation.ts';
+import { tokenFields } from '#shared/auth/schemas.ts';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { accessTokenKey, updateAccessToken } from '#shared/users/access-tokens.ts';
 
 const params = z.object({ accessTokenId: idOf('accessToken') });
-// A limit list is never empty (auth-errors.md): null removes the limit.
-const body = z.object({
-  name: z.optional(displayName),
-  description: z.optional(z.nullable(text(1000))),
-  scopes: z.optional(listOf(scopeSchema, 1, 100)),
-  spaceIds: z.optional(z.nullable(listOf(idOf('space'), 1, 100))),
-  baseIds: z.optional(z.nullable(listOf(idOf('base'), 1, 100))),
-});
+// Each part optional; null removes a limit.
+const body = z.partial(tokenFields);
 
 export const handler = defineHandler(
   'update-access-token',

@@ -11,12 +11,24 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
-import { LIST_QUERY_DOC, listQuery } from '#shared/listing/params.ts';
+import { listParamsSchema, listQuery } from '#shared/listing/params.ts';
 import { API_PREFIX, type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { needsOf, ROUTE_SUMMARIES } from './local/route-docs.ts';
 
 type JsonSchema = Record<string, unknown>;
 type Spec = { params?: z.ZodMiniType; query?: z.ZodMiniType; body?: z.ZodMiniType };
+
+/** The listing query as the description shows it (listing.md 1): what `readListParams` reads. */
+const LIST_QUERY_DOC = z.extend(listParamsSchema, {
+  filter: z.optional(
+    z.string().check(z.meta({ description: 'Filter as JSON text: {conjunction, filterSet}' })),
+  ),
+  orderBy: z.optional(z.string().check(z.meta({ description: 'Sort as JSON text: [{fieldId, order}]' }))),
+  groupBy: z.optional(
+    z.string().check(z.meta({ description: 'Groups as JSON text: [{fieldId, order}] (≤ 3)' })),
+  ),
+  collapsedGroupIds: z.optional(z.array(z.string())),
+});
 
 /** Where the generated document is kept (and read by the route that answers it). */
 export const OPENAPI_FILE = new URL('./openapi.json', import.meta.url);

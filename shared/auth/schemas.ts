@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { isScope, ROLES, type Scope } from '#shared/auth/scopes.ts';
+import { displayName, idOf, listOf, text } from '#shared/core/validation.ts';
 
 /** A token scope; an unknown one is named in the error (contract: a 400). */
 export const scopeSchema = z.custom<Scope>((v) => typeof v === 'string' && isScope(v), {
@@ -8,3 +9,16 @@ export const scopeSchema = z.custom<Scope>((v) => typeof v === 'string' && isSco
 });
 
 export const roleSchema = z.enum(ROLES);
+
+/**
+ * A token's name, description, scopes and limits as the token routes take them (create, PUT;
+ * the PATCH takes each optional). A limit list is never empty (auth-errors.md): absent or null
+ * means no limit.
+ */
+export const tokenFields = z.object({
+  name: displayName,
+  description: z.optional(z.nullable(text(1000))),
+  scopes: listOf(scopeSchema, 1, 100),
+  spaceIds: z.optional(z.nullable(listOf(idOf('space'), 1, 100))),
+  baseIds: z.optional(z.nullable(listOf(idOf('base'), 1, 100))),
+});

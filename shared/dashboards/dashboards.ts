@@ -11,6 +11,7 @@ import {
   dashboardPluginOf,
   isDashboardItem,
   isDashboardPluginItem,
+  nextLayoutVersionOp,
   storageText,
   toDashboardItem,
   toDashboardPluginItem,
@@ -230,20 +231,11 @@ export const installDashboardPlugin = async (input: {
     const { dashboard, installs } = await readDashboard(baseId, dashboardId);
     if (installs.length >= MAX_DASHBOARD_PLUGINS)
       throw new ValidationError(`A dashboard holds at most ${MAX_DASHBOARD_PLUGINS} plugins`);
-    const version = dashboard.layoutVersion;
-    const expected = atLayoutVersion(version);
     const raced = new ConflictError('The dashboard changed at the same time; retry the request');
     try {
       await transact(
         [
-          {
-            update: {
-              key: keys.dashboard(baseId, dashboardId),
-              update: 'SET layoutVersion = :next',
-              condition: expected.condition,
-              values: { ...expected.values, ':next': version + 1 },
-            },
-          },
+          nextLayoutVersionOp(baseId, dashboardId, dashboard.layoutVersion),
           {
             put: toDashboardPluginItem(baseId, {
               id: pluginInstallId,
@@ -321,19 +313,11 @@ export const updateDashboardLayout = async (
     const missing = boxes.find((b) => !byId.has(b.pluginInstallId));
     if (missing) throw installGone(missing.pluginInstallId);
     const now = new Date().toISOString();
-    const expected = atLayoutVersion(dashboard.layoutVersion);
     const raced = new ConflictError('The dashboard changed at the same time; retry the request');
     try {
       await transact(
         [
-          {
-            update: {
-              key: keys.dashboard(baseId, dashboardId),
-              update: 'SET layoutVersion = :next',
-              condition: expected.condition,
-              values: { ...expected.values, ':next': dashboard.layoutVersion + 1 },
-            },
-          },
+          nextLayoutVersionOp(baseId, dashboardId, dashboard.layoutVersion),
           ...boxes.map((b) => ({
             update: {
               key: keys.dashboardPlugin(baseId, dashboardId, b.pluginInstallId),

@@ -1,4 +1,4 @@
-import type { Item } from '#shared/db/client.ts';
+import type { Item, TransactOp } from '#shared/db/client.ts';
 import { and, EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 
@@ -126,3 +126,19 @@ export const atLayoutVersion = (version: number) => ({
   condition: and(EXISTS, 'layoutVersion = :v'),
   values: { ':v': version },
 });
+
+/**
+ * Moves a dashboard's layout to the next version, on the condition that it is still the one read:
+ * joins every write that changes which installs a dashboard holds or where they sit.
+ */
+export const nextLayoutVersionOp = (baseId: string, dashboardId: string, version: number): TransactOp => {
+  const expected = atLayoutVersion(version);
+  return {
+    update: {
+      key: keys.dashboard(baseId, dashboardId),
+      update: 'SET layoutVersion = :next',
+      condition: expected.condition,
+      values: { ...expected.values, ':next': version + 1 },
+    },
+  };
+};

@@ -63,9 +63,8 @@ const readAsset = (name: string): string => {
 
 /** One asset of the page; any other name is a 404. Read once per process. */
 export const docsAsset = (name: string | undefined): TextReply => {
-  const type = name === undefined ? undefined : DOCS_ASSETS[name];
-  if (!name || !type || !Object.hasOwn(DOCS_ASSETS, name))
-    throw new NotFoundError(`No docs asset ${name ?? ''}`);
+  if (!name || !Object.hasOwn(DOCS_ASSETS, name)) throw new NotFoundError(`No docs asset ${name ?? ''}`);
+  const type = DOCS_ASSETS[name] as string;
   let text = assetText.get(name);
   if (text === undefined) {
     text = readAsset(name);

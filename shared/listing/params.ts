@@ -31,7 +31,7 @@ const boolText = z.pipe(
 );
 
 /** Keys read as plain text or lists; the JSON parameters are read by `jsonParam`. */
-const schema = z.object({
+export const listParamsSchema = z.object({
   viewId: z.optional(querySingle(idOf('view'))),
   ignoreViewQuery: z.optional(querySingle(boolText)),
   projection: z.optional(queryList(z.string().check(z.maxLength(1000)))),
@@ -50,21 +50,9 @@ const schema = z.object({
 /**
  * The listing query as routes take it: any keys, each text or a list of texts; `readListParams`
  * (or `listParamsOf`, after merging a saved query) checks it. One object, so the API description
- * knows these routes by it (`LIST_QUERY_DOC`).
+ * knows these routes by it (`infra/openapi.ts`).
  */
 export const listQuery = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
-
-/** The listing query as the API description shows it (listing.md 1): what `readListParams` reads. */
-export const LIST_QUERY_DOC = z.extend(schema, {
-  filter: z.optional(
-    z.string().check(z.meta({ description: 'Filter as JSON text: {conjunction, filterSet}' })),
-  ),
-  orderBy: z.optional(z.string().check(z.meta({ description: 'Sort as JSON text: [{fieldId, order}]' }))),
-  groupBy: z.optional(
-    z.string().check(z.meta({ description: 'Groups as JSON text: [{fieldId, order}] (≤ 3)' })),
-  ),
-  collapsedGroupIds: z.optional(z.array(z.string())),
-});
 
 /** A picker parameter: the link field and optionally the record whose cell is meant. */
 export interface LinkCellRef {
@@ -191,7 +179,7 @@ export const searchTerms = (given: readonly string[] | undefined): string[] => {
 };
 
 export const readListParams = (raw: RawParams): ListParams => {
-  const p = parseInput(schema, raw, 'query');
+  const p = parseInput(listParamsSchema, raw, 'query');
   const terms = searchTerms(p.search);
   const search = terms.length
     ? {

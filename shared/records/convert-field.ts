@@ -20,6 +20,7 @@ import { writeContextFor } from './context.ts';
 import { type LinkWrite, linkTitlesFor, resolveLinks, titleIndex } from './links.ts';
 import { cellOf, NO_LINKS, type RecordItem, renderCell } from './model.ts';
 import { propagate, type Seed } from './propagate.ts';
+import { recomputeItemSteps } from './recompute.ts';
 
 /**
  * The steps that rewrite every record for the converted field, and the field as it must be stored
@@ -43,21 +44,8 @@ export const convertedCellSteps = async (
     const ctx = await writeContextFor(principal, located, schema, false);
     return { steps: await toLinkSteps(schema, items, before, after, ctx, now), field: after };
   }
-  if (isDerived(after)) {
-    const { steps } = await propagate(
-      items.map((item) => ({
-        tableId,
-        item: structuredClone(item),
-        original: item,
-        own: false,
-        changed: new Set<string>(),
-        compute: new Set([after.id]),
-      })),
-      now,
-      new Map([[tableId, schema]]),
-    );
-    return { steps, field: after };
-  }
+  if (isDerived(after))
+    return { steps: await recomputeItemSteps(schema, items, new Set([after.id]), now), field: after };
   // the old cells' text (a link's: its titles), typecast into the new definition
   const titles =
     before.type === 'link' ? await linkTitlesFor(original, items, new Set([before.id])) : NO_LINKS;

@@ -242,47 +242,22 @@ export const placementSteps = async (
   for (const { id, key } of plan.assign) {
     const item = (byId.get(id) ?? otherItems?.get(keys.record(tableId, id))) as RecordItem | undefined;
     if (!item) continue;
-    const old = item.ord?.[view];
     const ord = { ...(item.ord ?? {}), [view]: key };
     orderOf.set(id, ord);
     if (opts.created && byId.has(id)) {
       steps.push(...entrySteps(tableId, item, view, key, false));
       continue;
     }
-    const own = entrySteps(tableId, item, view, key, true);
-    const guard = placedGuard(item, view);
     if (byId.has(id)) {
       // A record being placed: the caller's update of it leads these steps (`joinedOf`).
-      guards.set(id, guard);
-      joinedOf.set(id, own);
+      guards.set(id, placedGuard(item, view));
+      joinedOf.set(id, entrySteps(tableId, item, view, key, true));
       continue;
     }
     // A neighbour's key changes, nothing else: its version stays (no If-Match of it fails), and
     // its undo puts back only the key, while it is still the one written here; with its entries.
-    steps.push(
-      {
-        op: {
-          update: {
-            key: keys.record(tableId, id),
-            update: item.ord ? 'SET ord.#v = :k' : 'SET ord = :ord',
-            condition: guard.condition,
-            names: item.ord ? { ...guard.names, '#v': view } : undefined,
-            values: { ...guard.values, ...(item.ord ? { ':k': key } : { ':ord': ord }) },
-          },
-        },
-        undo: {
-          update: {
-            key: keys.record(tableId, id),
-            update: old === undefined ? 'REMOVE ord.#v' : 'SET ord.#v = :old',
-            condition: 'ord.#v = :k',
-            names: { '#v': view },
-            values: { ':k': key, ...(old === undefined ? {} : { ':old': old }) },
-          },
-        },
-        joined: own.length,
-      },
-      ...own,
-    );
+    // A neighbour deleted meanwhile fails the write (the caller reads again and retries).
+    steps.push(...rekeySteps(tableId, item, view, key));
   }
   return { steps, orderOf, guards, joinedOf };
 };

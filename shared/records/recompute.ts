@@ -24,8 +24,18 @@ export const recomputeSteps = async (
   now: Date,
 ): Promise<Step[]> => {
   if (fieldIds.size === 0) return [];
+  const items = (await queryAll(keys.recordsOf(schema.table.id))) as RecordItem[];
+  return recomputeItemSteps(schema, items, fieldIds, now);
+};
+
+/** `recomputeSteps` over records the caller has already read (every record of the table). */
+export const recomputeItemSteps = async (
+  schema: TableSchema,
+  items: readonly RecordItem[],
+  fieldIds: ReadonlySet<string>,
+  now: Date,
+): Promise<Step[]> => {
   const tableId = schema.table.id;
-  const items = (await queryAll(keys.recordsOf(tableId))) as RecordItem[];
   const { steps } = await propagate(
     items.map((item) => ({
       tableId,

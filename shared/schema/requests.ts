@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { displayName, idOf, listOf, querySingle, text } from '#shared/core/validation.ts';
+import { STATISTIC_FUNCS } from '#shared/query/statistics.ts';
 import { VIEW_TYPES } from '#shared/schema/schema.ts';
 import { FIELD_KEY_TYPES } from './schema.ts';
 
@@ -25,30 +26,6 @@ export const viewSort = z.nullable(
 );
 /** A view's group levels (at most 3, checked with the fields), or null for none. */
 export const viewGroup = z.nullable(listOf(sortItem, 0, 10));
-
-/** Teable's column statistics (`StatisticsFunc` of `@teable/core`). */
-export const STATISTIC_FUNCS = [
-  'count',
-  'empty',
-  'filled',
-  'unique',
-  'max',
-  'min',
-  'sum',
-  'average',
-  'checked',
-  'unChecked',
-  'percentEmpty',
-  'percentFilled',
-  'percentUnique',
-  'percentChecked',
-  'percentUnChecked',
-  'earliestDate',
-  'latestDate',
-  'dateRangeOfDays',
-  'dateRangeOfMonths',
-  'totalAttachmentSize',
-] as const;
 
 /** One column's metadata as `PUT …/column-meta` sends it: every part optional, nothing else. */
 export const columnMetaPatch = z.strictObject({

@@ -15,7 +15,7 @@ const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).stat
 const TOOLS = ['bash', 'curl', 'jq'].every(has);
 
 /** The quickstart's shell text from the README. */
-export const quickstartScript = (readme: string): string => {
+const quickstartScript = (readme: string): string => {
   const block = readme.slice(
     readme.indexOf('<!-- quickstart:start -->'),
     readme.indexOf('<!-- quickstart:end -->'),
