@@ -17,8 +17,10 @@ import {
   CORS_MAX_AGE_SECONDS,
 } from '#shared/http/cors.ts';
 import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
-import { BUNDLE_ENVIRONMENT, bundlingFor } from './bundling.ts';
+import { bundlingFor } from './bundling.ts';
 import { jwtIssuerFor, type StageConfig } from './config.ts';
+import { type FunctionEnvironment, lambdaEnvironment } from './lambda-environment.ts';
+import { powertoolsFor, traceActively, xrayStatement } from './observability.ts';
 
 /**
  * Seconds a purge waits after the delete: longer than any route's run, so a write that passed
@@ -128,7 +130,8 @@ export class ApiFunctions extends Construct {
   addFunction(route: RouteDef, scope: Construct = this): NodejsFunction {
     const { config, table, signingKeys, projectRoot } = this.props;
     const issuer = jwtIssuerFor(config.stage);
-    return new NodejsFunction(scope, pascalCase(route.handler), {
+    const { bundling, layers } = powertoolsFor(scope, bundlingFor(route.handler), config.powertools);
+    const fn = new NodejsFunction(scope, pascalCase(route.handler), {
       entry: path.join(projectRoot, 'functions', `${route.handler}.ts`),
       handler: 'handler',
       projectRoot,
@@ -145,21 +148,20 @@ export class ApiFunctions extends Construct {
           : this.bindTable(route.access),
       loggingFormat: lambda.LoggingFormat.JSON,
       logGroup: this.logGroup,
-      bundling: bundlingFor(route.handler),
-      environment: {
+      bundling,
+      layers,
+      environment: lambdaEnvironment({
         TABLE_NAME: table.tableName,
         STAGE: config.stage,
         SIGNING_KEYS_SECRET_ARN: signingKeys.secretArn,
         JWT_ISSUER: issuer,
         JWT_AUDIENCE: issuer,
         MAIL_FROM: config.mailFrom,
-        POWERTOOLS_SERVICE_NAME: 'workspace-api',
         POWERTOOLS_LOG_LEVEL: config.logLevel,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        ...BUNDLE_ENVIRONMENT,
         ...(route.purges ? this.purgeEnvironment() : {}),
-      },
+      }),
     });
+    return traceActively(fn);
   }
 
   /** The queue of the purge worker; set (infra/purge-worker.ts) before the routes that purge are added. */
@@ -173,7 +175,7 @@ export class ApiFunctions extends Construct {
   }
 
   /** What a route that purges reads: the queue, and the grace delay before a purge starts. */
-  private purgeEnvironment(): Record<string, string> {
+  private purgeEnvironment(): FunctionEnvironment {
     return {
       PURGE_QUEUE_URL: this.requirePurgeQueue().queueUrl,
       PURGE_DELAY_SECONDS: String(PURGE_DELAY_SECONDS),
@@ -256,6 +258,7 @@ export class ApiFunctions extends Construct {
         // The log group's Arn attribute ends in `:*`, which covers its streams.
         resources: [this.logGroup.logGroupArn],
       }),
+      xrayStatement(),
       new iam.PolicyStatement({
         sid: 'SigningKeys',
         actions: ['secretsmanager:GetSecretValue'],

@@ -10,8 +10,13 @@ import { ROUTES } from '#shared/routes.ts';
 /** Lambda runs Node 22; bundling for Node 20 keeps one bundle valid here and there. */
 export const BUNDLE_TARGET = 'node20';
 
-/** The Lambda runtime ships AWS SDK v3: bundling it would only add size and cold-start time. */
-export const EXTERNAL_MODULES = ['@aws-sdk/*'];
+/**
+ * Not bundled: AWS SDK v3 ships with the Lambda runtime, and Powertools (logger, metrics, tracer
+ * with its X-Ray SDK, ~150 KB) comes from the Powertools Lambda layer of the same version
+ * (`POWERTOOLS_VERSION`, `infra/api-construct.ts`). Bundling either would only add size and
+ * cold-start time.
+ */
+export const EXTERNAL_MODULES = ['@aws-sdk/*', '@aws-lambda-powertools/*'];
 
 /** ESM bundles have no `require`; CommonJS dependencies bundled into them still call it. */
 export const ESM_REQUIRE_BANNER =
@@ -49,11 +54,16 @@ export const routeDefine = (handler: string | undefined): Record<string, string>
 };
 
 /**
- * Files a route's Lambda reads beside its bundle, copied from the installed packages: the API
- * reference page's assets (`shared/http/docs-page.ts`).
+ * Files a route's Lambda reads beside its bundle (paths from the project root): the API reference
+ * page's assets from the installed package, and the API description, which would otherwise be
+ * bundled as code (`shared/http/docs-page.ts`).
  */
 export const FILES_BESIDE_BUNDLE: Readonly<Record<string, readonly string[]>> = {
-  'get-docs-asset': ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'],
+  'get-docs-asset': [
+    'node_modules/swagger-ui-dist/swagger-ui-bundle.js',
+    'node_modules/swagger-ui-dist/swagger-ui.css',
+  ],
+  'get-openapi': ['infra/openapi.json'],
 };
 
 /** The NodejsFunction `bundling` options of the Lambda of a route (or of a worker: no handler). */
@@ -68,7 +78,7 @@ export const bundlingFor = (handler?: string): BundlingOptions => {
             beforeBundling: () => [],
             beforeInstall: () => [],
             afterBundling: (inputDir: string, outputDir: string) =>
-              files.map((f) => `cp "${inputDir}/node_modules/${f}" "${outputDir}/"`),
+              files.map((f) => `cp "${inputDir}/${f}" "${outputDir}/"`),
           },
         }
       : {}),

@@ -1,5 +1,6 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { PowertoolsMode } from './observability.ts';
 
 /** Everything that differs between deployments of the stack, one object per stage. */
 export interface StageConfig {
@@ -24,6 +25,11 @@ export interface StageConfig {
   corsOrigins: readonly string[];
   /** Alarm thresholds (infra/monitoring.ts), over 5-minute periods. */
   alarms: { serverErrorPercent: number; p99LatencyMs: number; evaluationPeriods: number };
+  /**
+   * How the Lambdas get Powertools (infra/observability.ts): the Powertools layer (deploys), or
+   * bundled (`-c powertools=bundled`, for `sam local`).
+   */
+  powertools: PowertoolsMode;
 }
 
 /** Settings of a throwaway stage: anything may be destroyed, nothing is kept long. */
@@ -41,6 +47,7 @@ const devLike = (stage: string): StageConfig => ({
   // Any origin: tokens travel in a header, never a cookie, so a page can only use a token it holds.
   corsOrigins: ['*'],
   alarms: { serverErrorPercent: 5, p99LatencyMs: 5000, evaluationPeriods: 3 },
+  powertools: 'layer',
 });
 
 const prod: StageConfig = {
@@ -56,6 +63,7 @@ const prod: StageConfig = {
   // None until the web app's origin is known: list it here (exact scheme, host and port).
   corsOrigins: [],
   alarms: { serverErrorPercent: 1, p99LatencyMs: 3000, evaluationPeriods: 2 },
+  powertools: 'layer',
 };
 
 /** Stage names end up in a CloudFormation stack name and in resource names: keep them plain. */

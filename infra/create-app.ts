@@ -15,8 +15,15 @@ export const createApp = (props: AppProps = {}): { app: App; stack: WorkspaceApi
   const stage = String(app.node.tryGetContext('stage') ?? 'dev');
   const config = stageConfig(stage);
   const mailFrom = app.node.tryGetContext('mailFrom');
+  const powertools = app.node.tryGetContext('powertools');
+  if (powertools !== undefined && powertools !== 'layer' && powertools !== 'bundled')
+    throw new Error(`-c powertools=${String(powertools)}: use layer (the default) or bundled`);
   const stack = new WorkspaceApiStack(app, stackNameFor(stage), {
-    config: typeof mailFrom === 'string' && mailFrom ? { ...config, mailFrom } : config,
+    config: {
+      ...config,
+      ...(typeof mailFrom === 'string' && mailFrom ? { mailFrom } : {}),
+      ...(powertools ? { powertools } : {}),
+    },
     projectRoot: PROJECT_ROOT,
   });
   return { app, stack };

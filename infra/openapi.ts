@@ -1,18 +1,21 @@
 /**
  * The API description (OpenAPI 3.1), generated from the code: the route table (method, path,
- * success status, token kind, actions) and the zod schemas each handler validates its path,
- * query and body with (`defineHandler` keeps them on the handler as `spec`). `npm run docs`
- * writes it to `infra/openapi.json`, which `GET /api/openapi.json` answers, locally and in the
- * stack; a unit test fails when the file and the code disagree, and validates the document.
+ * success status, token kind, actions), the zod schemas each handler validates its path, query
+ * and body with (`defineHandler` keeps them on the handler as `spec`), and each route's success
+ * answer from `infra/answers.ts` (its building blocks, a record, a field, a view…, are shared
+ * components; a route with an empty answer shows no body). `npm run docs` writes it to
+ * `infra/openapi.json`, which `GET /api/openapi.json` answers, locally and in the stack; a unit
+ * test fails when the file and the code disagree, and validates the document, and an integration
+ * test checks every route's real answer against the schema it is described with.
  *
- * What it does not say yet: the shape of each success answer (described as JSON of any shape;
- * the contract and the README describe them), and the further checks the field layer makes on
- * record cells and field options.
+ * What it does not say: the further checks the field layer makes on record cells and field
+ * options, and the shape of each cell by field type (`fields.md`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { listParamsSchema, listQuery } from '#shared/listing/params.ts';
 import { API_PREFIX, type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
+import { ANSWER_BLOCKS, ANSWERS, type Answer } from './answers.ts';
 import { needsOf, ROUTE_SUMMARIES } from './local/route-docs.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -79,6 +82,67 @@ const jsonSchemaOf = (schema: z.ZodMiniType): JsonSchema => {
   return rest;
 };
 
+/** Where a shared building block of the answers is described. */
+const componentRef = (name: string) => `#/components/schemas/${name}`;
+
+const withoutIds = ({ $schema: _schema, $id: _id, ...rest }: JsonSchema): JsonSchema => rest;
+
+/**
+ * The answers' JSON Schemas (io 'output', as the server writes them): the building blocks as
+ * components, and each JSON answer by handler, with the blocks it holds as `$ref`s.
+ */
+const answerSchemas = (routes: readonly RouteDef[]) => {
+  const registry = z.registry<{ id: string }>();
+  const blocks = new Map<z.ZodMiniType, string>();
+  for (const [name, schema] of Object.entries(ANSWER_BLOCKS)) {
+    registry.add(schema, { id: name });
+    blocks.set(schema, name);
+  }
+  // An answer used by several routes is described once, under the first route's name.
+  const named = new Map<z.ZodMiniType, string>();
+  for (const route of routes) {
+    const answer = ANSWERS[route.handler as HandlerName];
+    if (answer.kind !== 'json' || blocks.has(answer.schema) || named.has(answer.schema)) continue;
+    named.set(answer.schema, `answer.${route.handler}`);
+    registry.add(answer.schema, { id: `answer.${route.handler}` });
+  }
+  const { schemas } = z.toJSONSchema(registry, {
+    io: 'output',
+    unrepresentable: 'any',
+    uri: componentRef,
+    override: ({ jsonSchema }) => {
+      // `format` says it; zod's long pattern for a date-time and the bounds of a safe integer only add noise
+      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+    },
+  }) as { schemas: Record<string, JsonSchema> };
+  const components = Object.fromEntries([...blocks.values()].map((n) => [n, withoutIds(schemas[n] ?? {})]));
+  const of = (schema: z.ZodMiniType): JsonSchema => {
+    const block = blocks.get(schema);
+    if (block) return { $ref: componentRef(block) };
+    const json = withoutIds(schemas[named.get(schema) ?? ''] ?? {});
+    // only building blocks are components: an answer nested in another would point nowhere
+    const nested = /"\$ref":"#\/components\/schemas\/answer\.([\w-]+)"/.exec(JSON.stringify(json));
+    if (nested)
+      throw new Error(
+        `The answer of ${nested[1]} is part of another: make it a building block (infra/answers.ts)`,
+      );
+    return json;
+  };
+  return { components, of };
+};
+
+/** The success response of a route: its answer's schema, or no body. */
+const successResponse = (answer: Answer, schemaOf: (schema: z.ZodMiniType) => JsonSchema) => {
+  if (answer.kind === 'none') return { description: 'Success, with an empty body' };
+  if (answer.kind === 'text')
+    return {
+      description: 'Success',
+      content: Object.fromEntries(answer.mediaTypes.map((type) => [type, { schema: { type: 'string' } }])),
+    };
+  return { description: 'Success', content: { 'application/json': { schema: schemaOf(answer.schema) } } };
+};
+
 /** An object schema's properties as OpenAPI parameters. */
 const parametersOf = (schema: z.ZodMiniType | undefined, where: 'path' | 'query') => {
   if (!schema) return [];
@@ -108,7 +172,7 @@ const pathParameters = (route: RouteDef, schema: z.ZodMiniType | undefined) => {
 };
 
 /** The operation of one route. */
-const operationOf = (route: RouteDef, spec: Spec) => {
+const operationOf = (route: RouteDef, spec: Spec, schemaOf: (schema: z.ZodMiniType) => JsonSchema) => {
   const status = String(route.status ?? 200);
   return {
     operationId: route.handler,
@@ -127,7 +191,7 @@ const operationOf = (route: RouteDef, spec: Spec) => {
         }
       : {}),
     responses: {
-      [status]: { description: 'Success', content: { 'application/json': { schema: {} } } },
+      [status]: successResponse(ANSWERS[route.handler as HandlerName], schemaOf),
       ...Object.fromEntries(
         errorStatuses(route, spec).map((s) => [s, { $ref: `#/components/responses/Error${s}` }]),
       ),
@@ -145,6 +209,7 @@ export const tagOf = (route: Pick<RouteDef, 'path'>): string => {
 /** The whole document, from the route table and the handlers' schemas. */
 export const buildOpenApi = async (routes: readonly RouteDef[] = ROUTES) => {
   const paths: Record<string, Record<string, unknown>> = {};
+  const answers = answerSchemas(routes);
   for (const route of routes) {
     const mod = (await import(`../functions/${route.handler}.ts`)) as { handler: { spec?: Spec } };
     const path = `${API_PREFIX}${route.path}`;
@@ -152,6 +217,7 @@ export const buildOpenApi = async (routes: readonly RouteDef[] = ROUTES) => {
     (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = operationOf(
       route,
       mod.handler.spec ?? {},
+      answers.of,
     );
   }
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -172,7 +238,7 @@ export const buildOpenApi = async (routes: readonly RouteDef[] = ROUTES) => {
             'A personal access token (`pat_…`) or a temporary token; `x-actions` lists the rights a route needs',
         },
       },
-      schemas: { Error: ERROR_BODY },
+      schemas: { Error: ERROR_BODY, ...answers.components },
       responses: Object.fromEntries(
         Object.entries(ERROR_TEXT).map(([s, description]) => [
           `Error${s}`,

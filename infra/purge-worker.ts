@@ -9,8 +9,10 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ApiFunctions } from './api-construct.ts';
-import { BUNDLE_ENVIRONMENT, LAMBDA_BUNDLING } from './bundling.ts';
+import { LAMBDA_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './config.ts';
+import { lambdaEnvironment } from './lambda-environment.ts';
+import { powertoolsFor, traceActively } from './observability.ts';
 
 export interface PurgeWorkerProps {
   config: StageConfig;
@@ -66,31 +68,31 @@ export class PurgeWorker extends Construct {
         }),
       },
     });
-    this.worker = new NodejsFunction(this, 'Worker', {
-      entry: path.join(projectRoot, 'functions', 'workers', 'purge-worker.ts'),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
-      description: 'Purge worker: empties what permanent deletes left',
-      runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: config.lambda.memoryMb,
-      timeout: PURGE_WORKER_TIMEOUT,
-      role,
-      loggingFormat: lambda.LoggingFormat.JSON,
-      logGroup: functions.logGroup,
-      bundling: LAMBDA_BUNDLING,
-      environment: {
-        TABLE_NAME: table.tableName,
-        STAGE: config.stage,
-        PURGE_QUEUE_URL: this.queue.queueUrl,
-        PURGE_DELAY_SECONDS: '0',
-        POWERTOOLS_SERVICE_NAME: 'workspace-api',
-        POWERTOOLS_LOG_LEVEL: config.logLevel,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        ...BUNDLE_ENVIRONMENT,
-      },
-    });
+    this.worker = traceActively(
+      new NodejsFunction(this, 'Worker', {
+        entry: path.join(projectRoot, 'functions', 'workers', 'purge-worker.ts'),
+        handler: 'handler',
+        projectRoot,
+        depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+        description: 'Purge worker: empties what permanent deletes left',
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        memorySize: config.lambda.memoryMb,
+        timeout: PURGE_WORKER_TIMEOUT,
+        role,
+        loggingFormat: lambda.LoggingFormat.JSON,
+        logGroup: functions.logGroup,
+        ...powertoolsFor(this, LAMBDA_BUNDLING, config.powertools),
+        // No signing keys, no mail: those variables are declared empty (lambdaEnvironment).
+        environment: lambdaEnvironment({
+          TABLE_NAME: table.tableName,
+          STAGE: config.stage,
+          PURGE_QUEUE_URL: this.queue.queueUrl,
+          PURGE_DELAY_SECONDS: '0',
+          POWERTOOLS_LOG_LEVEL: config.logLevel,
+        }),
+      }),
+    );
     // A plain mapping: the role above already holds the consume grant (no extra policy resource).
     new lambda.EventSourceMapping(this, 'FromQueue', {
       target: this.worker,

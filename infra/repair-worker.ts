@@ -9,8 +9,10 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { REPAIR_EVERY_SECONDS } from '#shared/db/schedule.ts';
 import type { ApiFunctions } from './api-construct.ts';
-import { BUNDLE_ENVIRONMENT, LAMBDA_BUNDLING } from './bundling.ts';
+import { LAMBDA_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './config.ts';
+import { lambdaEnvironment } from './lambda-environment.ts';
+import { powertoolsFor, traceActively } from './observability.ts';
 
 export interface RepairWorkerProps {
   config: StageConfig;
@@ -42,31 +44,31 @@ export class RepairWorker extends Construct {
         }),
       },
     });
-    this.worker = new NodejsFunction(this, 'Worker', {
-      entry: path.join(projectRoot, 'functions', 'workers', 'repair-worker.ts'),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
-      description: 'Repair worker: finishes or undoes interrupted large writes',
-      runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: config.lambda.memoryMb,
-      timeout: Duration.minutes(5),
-      // One run at a time is enough; two would only race for the same claims.
-      reservedConcurrentExecutions: 1,
-      role,
-      loggingFormat: lambda.LoggingFormat.JSON,
-      logGroup: functions.logGroup,
-      bundling: LAMBDA_BUNDLING,
-      environment: {
-        TABLE_NAME: table.tableName,
-        STAGE: config.stage,
-        POWERTOOLS_SERVICE_NAME: 'workspace-api',
-        POWERTOOLS_LOG_LEVEL: config.logLevel,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        ...BUNDLE_ENVIRONMENT,
-      },
-    });
+    this.worker = traceActively(
+      new NodejsFunction(this, 'Worker', {
+        entry: path.join(projectRoot, 'functions', 'workers', 'repair-worker.ts'),
+        handler: 'handler',
+        projectRoot,
+        depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+        description: 'Repair worker: finishes or undoes interrupted large writes',
+        runtime: lambda.Runtime.NODEJS_22_X,
+        architecture: lambda.Architecture.ARM_64,
+        memorySize: config.lambda.memoryMb,
+        timeout: Duration.minutes(5),
+        // One run at a time is enough; two would only race for the same claims.
+        reservedConcurrentExecutions: 1,
+        role,
+        loggingFormat: lambda.LoggingFormat.JSON,
+        logGroup: functions.logGroup,
+        ...powertoolsFor(this, LAMBDA_BUNDLING, config.powertools),
+        // The table only: every other variable is declared empty (lambdaEnvironment).
+        environment: lambdaEnvironment({
+          TABLE_NAME: table.tableName,
+          STAGE: config.stage,
+          POWERTOOLS_LOG_LEVEL: config.logLevel,
+        }),
+      }),
+    );
     new events.Rule(this, 'Schedule', {
       description: 'Every minute: finish or undo interrupted large writes',
       schedule: events.Schedule.rate(REPAIR_SCHEDULE),

@@ -1,22 +1,33 @@
-/** Configuration read once from the environment; a missing required value fails at load. */
-const required = (name: string): string => {
-  const value = process.env[name];
+/**
+ * Configuration read once from the environment; a missing required value fails at load.
+ *
+ * An empty variable counts as unset: the stack declares every variable on every function, empty
+ * where the cloud needs no value (infra/lambda-environment.ts), so `sam local --env-vars` can set it.
+ */
+const optional = (value: string | undefined): string | undefined => value || undefined;
+
+const required = (name: string, value: string | undefined): string => {
   if (!value) throw new Error(`Missing required environment variable ${name}`);
   return value;
 };
 
 export const config = {
-  tableName: required('TABLE_NAME'),
-  stage: process.env.STAGE ?? 'local',
+  tableName: required('TABLE_NAME', process.env.TABLE_NAME),
+  stage: process.env.STAGE || 'local',
   /** Secrets Manager secret holding the JWT signing keys (cloud). */
-  signingKeysSecretArn: process.env.SIGNING_KEYS_SECRET_ARN,
-  /** JSON file holding the JWT signing keys (local server, tests). */
-  signingKeysFile: process.env.SIGNING_KEYS_FILE,
+  signingKeysSecretArn: optional(process.env.SIGNING_KEYS_SECRET_ARN),
+  /** JSON file holding the JWT signing keys (local server, tests); read before the secret. */
+  signingKeysFile: optional(process.env.SIGNING_KEYS_FILE),
   /** Issuer and audience of temporary tokens. */
-  jwtIssuer: process.env.JWT_ISSUER ?? 'workspace-api',
-  jwtAudience: process.env.JWT_AUDIENCE ?? 'workspace-api',
+  jwtIssuer: process.env.JWT_ISSUER || 'workspace-api',
+  jwtAudience: process.env.JWT_AUDIENCE || 'workspace-api',
   /** SQS queue of the purge worker (cloud); unset, permanent deletes are purged in process. */
-  purgeQueueUrl: process.env.PURGE_QUEUE_URL,
+  purgeQueueUrl: optional(process.env.PURGE_QUEUE_URL),
   /** Delay before a purge starts, so writes that passed the permission check just before finish. */
-  purgeDelaySeconds: Number(process.env.PURGE_DELAY_SECONDS ?? 0),
+  purgeDelaySeconds: Number(process.env.PURGE_DELAY_SECONDS || 0),
+  /**
+   * DynamoDB Local's endpoint (local server, tests, `sam local`); unset in the cloud. The SDK's own
+   * name for it, so tools that set it for the SDK (`aws dynamodb`, the tests) set it here too.
+   */
+  dynamoDbEndpoint: optional(process.env.AWS_ENDPOINT_URL_DYNAMODB),
 } as const;

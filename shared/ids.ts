@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
+// Ours, not nanoid/ulid: Teable's ids are a prefix and 16 base62 characters (ulid cannot make them;
+// nanoid's customAlphabet could, with the same crypto source and rejection sampling as these 10 lines).
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ID_BODY_LENGTH = 16;
 

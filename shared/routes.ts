@@ -1110,6 +1110,14 @@ export const ROUTES = [
     purges: true,
     actions: [],
   },
+  // The state of a background job (a permanent delete, a rename's record rewrite), for its starter
+  {
+    method: 'GET',
+    path: '/job/{kind}/{resourceId}',
+    handler: 'get-job',
+    access: 'read',
+    actions: [],
+  },
 
   // Record listing (shared/listing/*)
   {

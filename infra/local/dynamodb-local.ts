@@ -173,6 +173,35 @@ export const freePort = (): Promise<number> =>
     });
   });
 
+/** DynamoDB Local could not have a fixed port: something else listens on it, or it is not ours to take. */
+export class PortUnavailableError extends Error {
+  constructor(
+    readonly port: number,
+    code: string | undefined,
+  ) {
+    super(
+      code === 'EADDRINUSE'
+        ? `DynamoDB Local cannot listen on port ${port}: something else listens on it (stop it, or choose another port)`
+        : `DynamoDB Local cannot listen on port ${port} (${code ?? 'unknown error'})`,
+    );
+  }
+}
+
+/**
+ * Throws `PortUnavailableError` unless the port can be listened on, on every interface as DynamoDB
+ * Local listens. Checked before starting it: on a taken port DynamoDB Local exits, but the waiting
+ * below would connect to whatever holds the port and take it for DynamoDB Local.
+ */
+export const assertPortFree = (port: number): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new PortUnavailableError(port, error.code)),
+    );
+    server.listen(port, () => server.close(() => resolve()));
+  });
+
 const canConnect = (port: number): Promise<boolean> =>
   new Promise((resolve) => {
     const socket = new Socket();
@@ -196,11 +225,17 @@ export interface RunningDynamoDb {
   stop(): Promise<void>;
 }
 
-/** Starts DynamoDB Local (`-sharedDb`, in memory or on a data folder) and waits until it answers. */
+/**
+ * Starts DynamoDB Local (`-sharedDb`, in memory or on a data folder) and waits until it answers.
+ * `port`: a fixed port (`PortUnavailableError` when taken), else any free one. DynamoDB Local has
+ * no option for the address it listens on: it listens on every interface, so a container on this
+ * machine reaches it too (`host.docker.internal`, see README "With SAM").
+ */
 export const startDynamoDbLocal = async (
   options: { dbPath?: string; port?: number; log?: (line: string) => void } = {},
 ): Promise<RunningDynamoDb> => {
   assertJava();
+  if (options.port !== undefined) await assertPortFree(options.port);
   const dir = await ensureDynamoDbLocal(options.log);
   const port = options.port ?? (await freePort());
   if (options.dbPath) await mkdir(options.dbPath, { recursive: true });

@@ -18,6 +18,8 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'restore-trash-item': 'Restore a trashed space, base or table (needs the delete right on it)',
   'reset-trash-items': 'Delete every trashed table of a base for good',
   'delete-trash-item': 'Delete a trashed space, base or table for good (needs the delete right on it)',
+  'get-job':
+    "Whether a background job you started is queued, running or done: a permanent delete (`space`, `base`, `table` and its id) or a rename's record rewrite (`userCells` and your user id)",
   'list-nodes':
     "The base's sidebar tree: nodes depth first, each with parentId and its place among its siblings",
   'create-node': 'Create a folder (at most 2 deep)',

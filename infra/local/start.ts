@@ -1,30 +1,34 @@
 /**
- * `npm start`: DynamoDB Local (kept data in .local/, or `--in-memory`), the table from the shared
- * definition, an instance admin on first start, and the API on http://127.0.0.1:$PORT/api.
- * When DynamoDB Local dies the API stays up, answers 503 and starts it again (same port, same
- * data folder).
+ * `npm start`: DynamoDB Local (kept data in .local/, or `--in-memory`; on any free port, or the
+ * one of `--dynamodb-port`), the table from the shared definition, an instance admin on first
+ * start, and the API on http://127.0.0.1:$PORT/api. When DynamoDB Local dies the API stays up,
+ * answers 503 and starts it again (same port, same data folder).
  */
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { JavaMissingError, startDynamoDbLocal } from './dynamodb-local.ts';
+import { JavaMissingError, PortUnavailableError, startDynamoDbLocal } from './dynamodb-local.ts';
 import { superviseDynamoDbLocal } from './dynamodb-supervisor.ts';
 import { configureEnvironment, ensureSigningKeys, LOCAL_DIR } from './environment.ts';
+import { parseStartOptions, START_USAGE, StartUsageError } from './start-options.ts';
 import { ensureTable } from './table.ts';
 
-const { values } = parseArgs({
-  options: { 'in-memory': { type: 'boolean', default: false }, port: { type: 'string' } },
-  allowPositionals: false,
-});
-const port = Number(values.port ?? process.env.PORT ?? 3000);
-const inMemory = values['in-memory'] === true;
+const parsed = (() => {
+  try {
+    return parseStartOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof StartUsageError)) throw error;
+    console.error(`${error.message}\n${START_USAGE}`);
+    process.exit(1);
+  }
+})();
+const { port, inMemory, dynamoDbPort } = parsed;
 const tableName = process.env.TABLE_NAME || 'workspace-local';
 const runFile = join(LOCAL_DIR, 'dynamodb.json');
 
 const main = async () => {
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   const dbPath = inMemory ? undefined : join(LOCAL_DIR, 'dynamodb');
-  const dynamo = await startDynamoDbLocal({ dbPath });
+  const dynamo = await startDynamoDbLocal({ dbPath, port: dynamoDbPort });
   // Once the API is up, a restarted in-memory DynamoDB Local is empty: table and admin again.
   let afterRestart = async () => {};
   const supervisor = superviseDynamoDbLocal(dynamo, { dbPath, afterRestart: () => afterRestart() });
@@ -63,6 +67,11 @@ const main = async () => {
     console.log(
       `DynamoDB Local ${dynamo.endpoint} (${inMemory ? 'in memory, nothing kept' : `data in ${join(LOCAL_DIR, 'dynamodb')}`})`,
     );
+    // A fixed port is for a container (`sam local`): DynamoDB Local listens on every interface.
+    if (dynamoDbPort !== undefined)
+      console.log(
+        `  from a container: http://host.docker.internal:${dynamo.port} (it listens on every interface)`,
+      );
     console.log(`Admin ${admin.email}`);
     console.log(`API  http://127.0.0.1:${bound}/api`);
     console.log(`Token  ${admin.token}`);
@@ -80,6 +89,7 @@ const main = async () => {
 };
 
 main().catch((error) => {
-  console.error(error instanceof JavaMissingError ? error.message : error);
+  const known = error instanceof JavaMissingError || error instanceof PortUnavailableError;
+  console.error(known ? error.message : error);
   process.exit(1);
 });

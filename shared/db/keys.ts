@@ -218,6 +218,11 @@ export const keys = {
     sk: `${kind}#${resourceId}`,
   }),
   purgeJobs: () => ({ pk: 'PURGE' }),
+  /** A job the purge worker finished: kept a week (TTL) so its starter can read that it is done. */
+  finishedJob: (kind: 'space' | 'base' | 'table' | 'userCells', resourceId: string): Key => ({
+    pk: `JOB#${kind}#${resourceId}`,
+    sk: 'DONE',
+  }),
 
   // Organizations and domain verification (shared/organizations/*)
   organization: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),

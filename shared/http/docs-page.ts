@@ -50,15 +50,29 @@ export const docsPage = (): TextReply => new TextReply(PAGE, 'text/html; charset
 const assetText = new Map<string, string>();
 
 /**
- * The file of an asset: beside the bundle in a Lambda (the stack copies it there, `infra/bundling.ts`),
- * else from the installed package (local server, tests).
+ * A file the docs routes answer: beside the bundle in a Lambda (the stack copies it there,
+ * `infra/bundling.ts`), else where the project keeps it (local server, tests).
  */
-const readAsset = (name: string): string => {
+const readBeside = (name: string, elsewhere: () => string): string => {
   try {
     return readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
   } catch {
-    return readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`), 'utf8');
+    return readFileSync(elsewhere(), 'utf8');
   }
+};
+
+const readAsset = (name: string): string =>
+  readBeside(name, () => createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`));
+
+let openApiText: string | undefined;
+
+/** The API description `npm run docs` generated (`infra/openapi.json`), as JSON text; read once per process. */
+export const openApiDocument = (): TextReply => {
+  openApiText ??= readBeside(
+    'openapi.json',
+    () => new URL('../../infra/openapi.json', import.meta.url).pathname,
+  );
+  return new TextReply(openApiText, 'application/json; charset=utf-8');
 };
 
 /** One asset of the page; any other name is a 404. Read once per process. */

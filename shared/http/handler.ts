@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -33,6 +34,7 @@ import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
 import { noteRead, type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
+import { tracer } from '#shared/db/tracer.ts';
 import type { Organization } from '#shared/entities/organizations.ts';
 import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
 import {
@@ -49,6 +51,7 @@ import { touchAccessToken } from '#shared/users/access-tokens.ts';
 import { withIdempotency } from './idempotency.ts';
 import { parseQueryString } from './query-string.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
+import { publishRequestMetrics } from './request-metrics.ts';
 
 export type Event = APIGatewayProxyEventV2;
 export type Result = APIGatewayProxyStructuredResultV2;
@@ -199,6 +202,8 @@ const acceptsGzip = (header: string | undefined): boolean =>
     return q === undefined || Number(q.slice(2)) > 0;
   });
 
+// Ours, not @middy/http-content-encoding: the size check after compression (a 413 rather than a
+// failed invocation over 6 MB) is the point, and gzip is the one encoding clients here ask for.
 /**
  * Makes a success response fit Lambda's limits: gzipped (base64, `Content-Encoding: gzip`) when the
  * caller accepts it and the body is above the threshold; a body still over the limit becomes a 413
@@ -230,6 +235,8 @@ export const fitResponse = (
   return out;
 };
 
+// Ours, not @middy/http-error-handler: the contract's body (code, requestId, details) and the
+// 503/504 deadline answers, which that handler does not know.
 /**
  * Turns any error into the contract's error response, with the request's id in the body and the
  * `X-Request-Id` header when given; unexpected errors are logged in full.
@@ -424,6 +431,8 @@ const chainOf = (route: RouteDef, core: (event: Event, context: Context) => Prom
     },
   })
     .use(injectLambdaContext(logger, { resetKeys: true }))
+    // answers are not copied into the trace: they can be large and hold users' data
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(httpHeaderNormalizer())
     .use({
       before: (request) => {
@@ -442,11 +451,11 @@ const chainOf = (route: RouteDef, core: (event: Event, context: Context) => Prom
             ...request.response.headers,
             [REQUEST_ID_HEADER]: requestIdOf(request.event, request.context),
           };
-        logRequest(request.response?.statusCode, request.internal);
+        logRequest(route, request.response?.statusCode, request.internal);
       },
       onError: (request) => {
         request.response = errorResponse(request.error, requestIdOf(request.event, request.context));
-        logRequest(request.response.statusCode, request.internal);
+        logRequest(route, request.response.statusCode, request.internal);
       },
     })
     .handler(core);
@@ -476,11 +485,11 @@ export const deadlineError = (
   );
 };
 
-const logRequest = (status: number | undefined, internal: Record<string, unknown>) => {
+/** The request's log line and its metrics (`request-metrics.ts`): status, duration, DynamoDB calls. */
+const logRequest = (route: RouteDef, status: number | undefined, internal: Record<string, unknown>) => {
   const started = internal.started as number | undefined;
-  logger.info('request', {
-    status,
-    durationMs: started ? Math.round((performance.now() - started) * 10) / 10 : undefined,
-    db: callSummary(),
-  });
+  const durationMs = started ? Math.round((performance.now() - started) * 10) / 10 : undefined;
+  const db = callSummary();
+  logger.info('request', { status, durationMs, db });
+  publishRequestMetrics({ route: route.handler, status, durationMs, db });
 };

@@ -11,6 +11,10 @@ import { NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { requestScope } from '#shared/db/request-scope.ts';
 
+// Ours, not Powertools Idempotency: a retry must see the answer stored in the same single table,
+// tied to the write's journal (a 504 write_interrupted retried after repair), and answers over
+// 400 KB are stored in parts; Powertools keeps one item per key in a table of its own.
+
 /** Remembered answers live a day (endpoints.md, "Safe retries"). */
 export const IDEMPOTENCY_SECONDS = 86_400;
 const MAX_KEY_LENGTH = 64;

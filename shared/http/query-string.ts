@@ -1,3 +1,5 @@
+// Ours, not `qs`: the contract's list rules (`k=a&k=b`, `k[]=a`, `k[0]=a` all lists; a bare `k=a`
+// a string) and a key limit in 60 lines, where `qs` would add nested objects we must then refuse.
 /** A parsed query: one string per key, or a list when the key was repeated or bracketed. */
 export type ParsedQuery = Record<string, string | string[]>;
 

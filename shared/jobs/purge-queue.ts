@@ -17,7 +17,8 @@ export interface PurgeJob {
 }
 
 export type JobKind = TrashType | 'userCells';
-const JOB_KINDS: readonly string[] = ['space', 'base', 'table', 'userCells'];
+/** Every kind of background job. */
+export const JOB_KINDS = ['space', 'base', 'table', 'userCells'] as const satisfies readonly JobKind[];
 
 /** Where permanent deletes are handed to the purge worker. */
 export interface PurgeQueue {
@@ -58,7 +59,11 @@ export const markPurgedOp = (key: Key, userId: string, now: Date): TransactOp =>
 export const isPurgeJob = (value: unknown): value is PurgeJob => {
   if (typeof value !== 'object' || value === null) return false;
   const { kind, resourceId } = value as Record<string, unknown>;
-  return typeof kind === 'string' && JOB_KINDS.includes(kind) && typeof resourceId === 'string';
+  return (
+    typeof kind === 'string' &&
+    (JOB_KINDS as readonly string[]).includes(kind) &&
+    typeof resourceId === 'string'
+  );
 };
 
 /** A stored job item as the sweep reads it: the job, and when it last ran (or was created). */

@@ -1,3 +1,5 @@
+// Ours, not `fractional-indexing`: keys must sort alike in JavaScript and DynamoDB's byte order,
+// start from the autoNumber (default order needs no stored key) and report length for rebalancing.
 /**
  * Order keys of views' manual order (ordering.md). Keys are strings of base62 digits compared as
  * plain strings (JavaScript `<` and DynamoDB's byte order agree), read as fractions 0.d1d2d3…,

@@ -1,9 +1,19 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { deleteItems, getItems, queryAll, queryPage, updateItem } from '#shared/db/client.ts';
+import { logger } from '#shared/core/logger.ts';
+import {
+  deleteItems,
+  getItems,
+  type Item,
+  queryAll,
+  queryPage,
+  transact,
+  updateItem,
+} from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { baseRefOf } from '#shared/entities/bases.ts';
 import { tableRefOf } from '#shared/entities/tables.ts';
+import { finishJobOps } from '#shared/jobs/job-status.ts';
 import { enqueuePurge, type PurgeJob, purgeJobOf, type StoredPurgeJob } from '#shared/jobs/purge-queue.ts';
 import { renameUserInRecords } from '#shared/records/user-names.ts';
 import { type Budget, purgePartition, purgeTable } from '#shared/schema/purge.ts';
@@ -35,6 +45,7 @@ export const purgeBase = async (baseId: string, budget: Budget = unlimited): Pro
     for (const { tableId } of refs.items.map(tableRefOf)) {
       if (!(await purgeTable(tableId, budget))) return false;
       await deleteItems([keys.baseTable(baseId, tableId)]);
+      logger.info('purge progress: a table of the base is gone', { baseId, tableId });
       if (!budget()) return false;
     }
     if (!refs.lastKey) break;
@@ -57,6 +68,7 @@ export const purgeSpace = async (spaceId: string, budget: Budget = unlimited): P
   for (const { baseId } of refs.map(baseRefOf)) {
     if (!(await purgeBase(baseId, budget))) return false;
     await deleteItems([keys.spaceBase(spaceId, baseId)]);
+    logger.info('purge progress: a base of the space is gone', { spaceId, baseId });
     if (!budget()) return false;
   }
   const members = await queryAll({ ...keys.membersOf(spaceId), projection: ['pk', 'sk', 'userId'] });
@@ -75,8 +87,9 @@ export const purgeSpace = async (spaceId: string, budget: Budget = unlimited): P
  */
 export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Promise<'done' | 'more'> => {
   const jobKey = keys.purgeJob(job.kind, job.resourceId);
+  let pending: Item;
   try {
-    await updateItem(
+    pending = await updateItem(
       {
         key: jobKey,
         update: 'SET updatedTime = :now ADD runs :one',
@@ -84,12 +97,14 @@ export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Pr
         values: { ':now': new Date().toISOString(), ':one': 1 },
       },
       () => new NotFoundError('purge job finished'),
-      'NONE',
     );
   } catch (error) {
     if (error instanceof NotFoundError) return 'done';
     throw error;
   }
+  const started = performance.now();
+  const run = pending.runs;
+  logger.info('background job started', { job, run });
   let done: boolean;
   if (job.kind === 'table') {
     // the request already dropped the other sides of the links; a run after a fault there repeats it
@@ -99,8 +114,13 @@ export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Pr
   } else if (job.kind === 'base') done = await purgeBase(job.resourceId, budget);
   else if (job.kind === 'space') done = await purgeSpace(job.resourceId, budget);
   else done = await renameUserInRecords(job.resourceId, budget);
-  if (!done) return 'more';
-  await deleteItems([jobKey]);
+  const durationMs = Math.round(performance.now() - started);
+  if (!done) {
+    logger.info('background job paused: its time was spent, the rest runs next', { job, run, durationMs });
+    return 'more';
+  }
+  await transact(finishJobOps(job, pending, new Date()), () => new NotFoundError('purge job finished'));
+  logger.info('background job finished', { job, runs: run, durationMs });
   return 'done';
 };
 

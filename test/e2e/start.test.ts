@@ -1,14 +1,21 @@
-import { execSync } from 'node:child_process';
+import { type ChildProcess, execSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '#infra/local/dynamodb-local.ts';
 import { startProgram, stopProgram } from '#test/support/local-program.ts';
 
-const javaRunning = (dataDir: string): boolean => {
+/** True while a DynamoDB Local runs whose command line holds `text` (its data folder, `-port <n>`). */
+const javaRunning = (text: string): boolean => {
   const ps = execSync('ps -eo args', { encoding: 'utf8' });
-  return ps.split('\n').some((line) => line.includes('DynamoDBLocal.jar') && line.includes(dataDir));
+  return ps.split('\n').some((line) => line.includes('DynamoDBLocal.jar') && line.includes(text));
 };
+
+/** The exit code of a program expected to stop by itself. */
+const exitCode = async (child: ChildProcess): Promise<number | null> =>
+  child.exitCode ?? ((await once(child, 'exit')) as [number | null])[0];
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -44,4 +51,53 @@ describe('npm start', () => {
     expect(((await spaces.json()) as { name: string }[]).map((s) => s.name)).toEqual(['Kept']);
     await stopProgram(second.child);
   }, 120_000);
+
+  it('puts DynamoDB Local on the port of --dynamodb-port and prints it; a second start on that port exits 1 with a message', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'workspace-start-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+
+    const program = startProgram(dataDir, ['--in-memory', '--dynamodb-port', String(port)]);
+    const { api, token } = await program.ready;
+
+    expect(program.output()).toContain(`DynamoDB Local http://127.0.0.1:${port} (in memory, nothing kept)`);
+    expect(program.output()).toContain(`  from a container: http://host.docker.internal:${port} `);
+    expect(javaRunning(`-port ${port}`)).toBe(true);
+    const me = await fetch(`${api}/auth/user/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(me.status).toBe(200);
+
+    const taken = startProgram(dataDir, ['--in-memory', '--dynamodb-port', String(port)]);
+    taken.ready.catch(() => {});
+    expect(await exitCode(taken.child)).toBe(1);
+    expect(taken.output()).toContain(
+      `DynamoDB Local cannot listen on port ${port}: something else listens on it (stop it, or choose another port)`,
+    );
+    expect(taken.output()).not.toMatch(/^\s+at /m);
+    // The first one is unharmed.
+    expect((await fetch(`${api}/space`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    expect(await stopProgram(program.child)).toBe(0);
+    expect(javaRunning(`-port ${port}`)).toBe(false);
+  }, 120_000);
+
+  it.each([
+    [['--dynamodb-port', '70000'], '--dynamodb-port must be a whole number from 1 to 65535, not "70000"'],
+    [['--dynamodb-port'], "Option '--dynamodb-port <value>' argument missing"],
+  ])(
+    'refuses %j with a message, the usage and exit code 1, before starting anything',
+    async (args, message) => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'workspace-start-'));
+      dirs.push(dataDir);
+
+      const program = startProgram(dataDir, args);
+      program.ready.catch(() => {});
+
+      expect(await exitCode(program.child)).toBe(1);
+      expect(program.output()).toContain(message);
+      expect(program.output()).toContain(
+        'usage: npm start -- [--port <0-65535>] [--dynamodb-port <1-65535>]',
+      );
+      expect(program.output()).not.toMatch(/^\s+at /m);
+    },
+  );
 });

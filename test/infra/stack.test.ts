@@ -15,7 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_ROLE_UPDATABLE_ATTRIBUTES } from '#infra/api-construct.ts';
 import { stackNameFor, stageConfig } from '#infra/config.ts';
 import { createApp, PROJECT_ROOT } from '#infra/create-app.ts';
+import { LAMBDA_ENV_VARS, LOCAL_ONLY_ENV_VARS } from '#infra/lambda-environment.ts';
 import { ACCESS_LOG_FORMAT } from '#infra/monitoring.ts';
+import { POWERTOOLS_LAYER_PARAMETER, POWERTOOLS_VERSION } from '#infra/observability.ts';
 import {
   groupRoutes,
   MAX_ROUTES_PER_STACK,
@@ -256,6 +258,29 @@ describe('WorkspaceApiStack (dev)', () => {
     template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
   });
 
+  it('traces every function with X-Ray and gives it the Powertools layer of the pinned version', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    expect(functions).toHaveLength(ROUTES.length + 2);
+    for (const fn of functions) {
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(fn.Properties.Layers).toEqual([`{{resolve:ssm:${POWERTOOLS_LAYER_PARAMETER}}}`]);
+    }
+    // the layer holds exactly what the tests ran: the version is pinned, not a range
+    expect(POWERTOOLS_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(POWERTOOLS_LAYER_PARAMETER).toBe(
+      `/aws/service/powertools/typescript/generic/all/${POWERTOOLS_VERSION}`,
+    );
+    // every role may send traces: in its inline policy, with no extra policy resource
+    for (const id of [readRoleId, writeRoleId, mailRoleId, purgeRoleId, workerRoleId, repairRoleId])
+      expect(roleStatements(template, id as string)).toContainEqual(
+        expect.objectContaining({
+          Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+          Resource: '*',
+        }),
+      );
+    template.resourceCountIs('AWS::IAM::Policy', 0);
+  });
+
   it('gives every function the environment the handlers read', () => {
     const [tableId] = logicalIdsOf(template, 'AWS::DynamoDB::Table');
     const [secretId] = logicalIdsOf(template, 'AWS::SecretsManager::Secret');
@@ -267,7 +292,10 @@ describe('WorkspaceApiStack (dev)', () => {
       expect(env, routeKey(route)).toEqual({
         ...((route as RouteDef).purges
           ? { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '30' }
-          : {}),
+          : { PURGE_QUEUE_URL: '', PURGE_DELAY_SECONDS: '' }),
+        SIGNING_KEYS_FILE: '',
+        LOCAL_OUTBOX_DIR: '',
+        AWS_ENDPOINT_URL_DYNAMODB: '',
         TABLE_NAME: { Ref: tableId },
         STAGE: 'dev',
         SIGNING_KEYS_SECRET_ARN: { Ref: secretId },
@@ -280,6 +308,38 @@ describe('WorkspaceApiStack (dev)', () => {
         NODE_OPTIONS: '--enable-source-maps',
       });
     }
+  });
+
+  it('declares every variable the code reads on every function of every template, the local-only ones empty (sam local --env-vars)', () => {
+    const templates = [
+      { name: 'root', template: synthesized.root },
+      ...synthesized.nested.map(({ stack, template }) => ({ name: stack.node.id, template })),
+    ];
+    let functions = 0;
+    for (const { name, template } of templates) {
+      for (const [id, fn] of Object.entries(template.findResources('AWS::Lambda::Function'))) {
+        const env = (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)
+          ?.Variables;
+        expect(Object.keys(env ?? {}).sort(), `${name}/${id}`).toEqual([...LAMBDA_ENV_VARS].sort());
+        for (const local of LOCAL_ONLY_ENV_VARS) expect(env?.[local], `${name}/${id} ${local}`).toBe('');
+        functions++;
+      }
+    }
+    // The workers in the root, a function per route in the nested stacks.
+    expect(functions).toBe(ROUTES.length + 2);
+  });
+
+  it('gives the workers empty signing-key, token and mail variables: they read none of them', () => {
+    const workers = Object.values(synthesized.root.findResources('AWS::Lambda::Function'));
+    expect(workers).toHaveLength(2);
+    for (const worker of workers)
+      expect(worker.Properties.Environment.Variables).toMatchObject({
+        SIGNING_KEYS_SECRET_ARN: '',
+        JWT_ISSUER: '',
+        JWT_AUDIENCE: '',
+        MAIL_FROM: '',
+        STAGE: 'dev',
+      });
   });
 
   it('builds the table from TABLE_DEFINITION: string pk/sk, on demand, TTL, the same GSIs', () => {
@@ -697,7 +757,7 @@ describe('WorkspaceApiStack (prod)', () => {
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
       const env = fn.Properties.Environment.Variables;
       expect(env).toMatchObject({ STAGE: 'prod', POWERTOOLS_LOG_LEVEL: 'INFO' });
-      // every route checks tokens; the purge worker (no signing keys) checks none
+      // every route checks tokens; the workers (SIGNING_KEYS_SECRET_ARN empty) check none
       if (env.SIGNING_KEYS_SECRET_ARN) expect(env.JWT_ISSUER).toBe('workspace-api-prod');
       else expect(fn.Properties.Description).toMatch(/^(Purge|Repair) worker:/);
     }
@@ -705,6 +765,23 @@ describe('WorkspaceApiStack (prod)', () => {
 });
 
 describe('stage configuration and app', () => {
+  it('bundles Powertools instead of the layer with `-c powertools=bundled` (sam local), and refuses other values', () => {
+    const { stack } = createApp({ context: { ...CDK_CONTEXT, stage: 'dev', powertools: 'bundled' } });
+    const templates = [
+      stack,
+      ...stack.node.findAll().filter((c): c is NestedStack => c instanceof NestedStack),
+    ];
+    const functions = templates.flatMap((s) =>
+      Object.values(Template.fromStack(s).findResources('AWS::Lambda::Function')),
+    );
+    expect(functions).toHaveLength(ROUTES.length + 2);
+    for (const fn of functions) {
+      expect(fn.Properties.Layers).toBeUndefined();
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+    }
+    expect(() => createApp({ context: { ...CDK_CONTEXT, powertools: 'yes' } })).toThrow(/use layer/);
+  });
+
   it('builds the prod stack from `-c stage=prod` with a name containing the stage', () => {
     const { stack } = createApp({ context: { ...CDK_CONTEXT, stage: 'prod' } });
     expect(stack.stackName).toBe('WorkspaceApi-prod');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ANSWERS } from '#infra/answers.ts';
 import { SCOPES } from '#shared/auth/scopes.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { updateItem } from '#shared/db/client.ts';
@@ -8,10 +9,12 @@ import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, call } from '#test/support/invoke.ts';
+import { latestCode } from '#test/support/outbox.ts';
 
 /**
  * Every route of the route table against the three ways a caller is refused: no token (401), a
- * token without the route's scope (403), a user outside the resource's space (403). Each route
+ * token without the route's scope (403), a user outside the resource's space (403); and its
+ * success answer against the shape the API description gives it (`infra/answers.ts`). Each route
  * needs a valid sample request here, so a new route without one fails this file.
  */
 interface World {
@@ -330,6 +333,7 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     params: { baseId: w.baseId, dashboardId: w.dashboardId, pluginInstallId: w.dashboardInstallId },
     body: { storage: { a: 1 } },
   }),
+  'get-job': (w) => ({ params: { kind: 'table', resourceId: w.tableId } }),
 };
 
 const world = async (): Promise<World> => {
@@ -538,4 +542,117 @@ describe('route matrix', () => {
     });
     expect(res).toMatchObject({ status: 404, body: { code: 'not_found' } });
   });
+});
+
+/**
+ * What a route needs beyond its sample for the owner's call to succeed: something to move next
+ * to, a notification, a mailed code, a date field, a started job. Admin routes get an admin's token.
+ */
+const SUCCEEDING: Partial<Record<HandlerName, (w: World) => Promise<CallOptions>>> = {
+  'update-table-order': async (w) => {
+    const other = await call('create-table', {
+      token: w.owner.auth,
+      params: { baseId: w.baseId },
+      body: { records: [] },
+    });
+    return { ...onBaseTable(w), body: { anchorId: other.body.id, position: 'after' } };
+  },
+  'update-base-order': async (w) => {
+    const other = await call('create-base', { token: w.owner.auth, body: { spaceId: w.spaceId } });
+    return { params: { baseId: w.baseId }, body: { anchorId: other.body.id, position: 'before' } };
+  },
+  'remove-collaborator': async (w) => {
+    const other = await newUser();
+    await call('add-collaborators', {
+      token: w.owner.auth,
+      params: { spaceId: w.spaceId },
+      body: { collaborators: [{ principalId: other.id, principalType: 'user' }], role: 'viewer' },
+    });
+    return { params: { spaceId: w.spaceId }, query: `principalId=${other.id}&principalType=user` };
+  },
+  // someone adds the owner to a space: the owner gets a notification
+  'update-notification-status': async (w) => {
+    const other = await newUser();
+    const space = await call('create-space', { token: other.auth, body: {} });
+    await call('add-collaborators', {
+      token: other.auth,
+      params: { spaceId: space.body.id },
+      body: { collaborators: [{ principalId: w.owner.id, principalType: 'user' }], role: 'viewer' },
+    });
+    const list = await call('list-notifications', { token: w.owner.auth });
+    return { params: { notificationId: list.body.notifications[0].id }, body: { isRead: true } };
+  },
+  'verify-organization-domain': async (w) => {
+    const email = `a@${w.domain}`;
+    await call('send-domain-verification-email', {
+      token: w.owner.auth,
+      ...onOrg(w),
+      body: { domain: w.domain, email },
+    });
+    return { ...onOrg(w), body: { domain: w.domain, code: await latestCode(email) } };
+  },
+  // a date field, and a record in the window
+  'get-calendar-daily-collection': async (w) => {
+    const field = await call('create-field', {
+      token: w.owner.auth,
+      ...onTable(w),
+      body: { type: 'date', name: 'When' },
+    });
+    await call('update-record', {
+      token: w.owner.auth,
+      ...onRecord(w),
+      body: { record: { fields: { When: '2024-01-10T00:00:00.000Z' } } },
+    });
+    const id = field.body.id;
+    return {
+      ...onTable(w),
+      query: `startDate=2024-01-01&endDate=2024-01-31&startDateFieldId=${id}&endDateFieldId=${id}`,
+    };
+  },
+  // grouped, so the answer carries group points
+  'list-records': async (w) => ({
+    ...onTable(w),
+    query: `take=1&groupBy=${encodeURIComponent(JSON.stringify([{ fieldId: w.fieldId, order: 'asc' }]))}`,
+  }),
+  'get-job': async (w) => {
+    await call('delete-table-permanently', { token: w.owner.auth, ...onBaseTable(w) });
+    return { params: { kind: 'table', resourceId: w.tableId } };
+  },
+};
+
+/** A token of the owner made an instance admin, with every scope. */
+const adminToken = async (w: World) => {
+  await makeAdmin(w.owner.id);
+  const { token } = await createOperatorToken(w.owner.id, {
+    name: 'admin',
+    scopes: [...SCOPES],
+    expiredTime: future(),
+  });
+  return `Bearer ${token}`;
+};
+
+// The API description does not lie: the owner's call of every route succeeds with the answer
+// `infra/answers.ts` describes (the schema `infra/openapi.ts` writes into the description).
+describe('documented answers', () => {
+  it.each(TABLE.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s answers as the API description says',
+    async (_, route) => {
+      const w = await world();
+      const request = (await SUCCEEDING[route.handler]?.(w)) ?? SAMPLES[route.handler](w);
+      const token = (route.actions as readonly string[]).includes('instance|admin')
+        ? await adminToken(w)
+        : w.owner.auth;
+      const res = await call(route.handler, { ...request, token });
+      expect(res.status, JSON.stringify(res.body)).toBe(route.status ?? 200);
+      const answer = ANSWERS[route.handler];
+      if (answer.kind === 'none') {
+        expect(res.body).toBeUndefined();
+        return;
+      }
+      const mediaTypes = answer.kind === 'text' ? answer.mediaTypes : ['application/json'];
+      expect(mediaTypes).toContain(res.headers['content-type']?.split(';')[0]);
+      const parsed = answer.schema.safeParse(res.body);
+      expect(parsed.error?.issues ?? [], JSON.stringify(res.body).slice(0, 2000)).toEqual([]);
+    },
+  );
 });

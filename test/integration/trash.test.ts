@@ -20,10 +20,14 @@ type Item = Record<string, unknown>;
 /**
  * Items that mention one of the ids anywhere (keys or attributes, e.g. a trash item's
  * `resourceId` or a purge job), except the cells other tables' records keep of a deleted link
- * field (cells of deleted fields stay in record items, never read again: README).
+ * field (cells of deleted fields stay in record items, never read again: README), and the record
+ * of a finished job (kept a week on purpose, for `GET /job`).
  */
 const leftovers = async (ids: string[], except: (item: Item) => boolean = () => false) =>
-  (await scanTable()).filter((item) => !except(item) && ids.some((i) => JSON.stringify(item).includes(i)));
+  (await scanTable()).filter(
+    (item) =>
+      !except(item) && item.type !== 'finishedJob' && ids.some((i) => JSON.stringify(item).includes(i)),
+  );
 
 const keyText = (i: Item) => `${String(i.pk)} ${String(i.sk)}`;
 
@@ -661,6 +665,38 @@ describe('the purge worker', () => {
     expect(await leftovers([t.id])).toEqual([]);
     // a message delivered again after the job finished does nothing
     expect(await runPurgeJob({ kind: 'table', resourceId: t.id })).toBe('done');
+  });
+
+  it('tells its starter whether the job is queued, running or done (GET /job), and no one else', async () => {
+    const { ws, t } = await pendingPurge(1500);
+    const job = { params: { kind: 'table', resourceId: t.id } };
+    const stateOf = async (token = ws.owner.auth) => call('get-job', { ...job, token });
+
+    expect(await stateOf()).toMatchObject({
+      status: 200,
+      body: { kind: 'table', resourceId: t.id, state: 'queued', runs: 0, createdTime: expect.any(String) },
+    });
+    let pages = 0;
+    expect(await runPurgeJob({ kind: 'table', resourceId: t.id }, () => ++pages < 2)).toBe('more');
+    expect(await stateOf()).toMatchObject({
+      body: { state: 'running', runs: 1, lastRunTime: expect.any(String) },
+    });
+
+    expect(await runPurgeJob({ kind: 'table', resourceId: t.id })).toBe('done');
+    expect(await stateOf()).toMatchObject({
+      status: 200,
+      body: { state: 'done', runs: 2, finishedTime: expect.any(String) },
+    });
+    expect(await leftovers([t.id])).toEqual([]);
+
+    const stranger = await newUser();
+    expect(await stateOf(stranger.auth)).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    expect(
+      await call('get-job', { params: { kind: 'base', resourceId: t.id }, token: ws.owner.auth }),
+    ).toMatchObject({ status: 404 });
+    expect(
+      await call('get-job', { params: { kind: 'record', resourceId: t.id }, token: ws.owner.auth }),
+    ).toMatchObject({ status: 400 });
   });
 
   it('is safe when the same job runs twice at once', async () => {

@@ -1,14 +1,17 @@
 /**
- * The API description (`infra/openapi.ts`): generated from the route table and the handlers'
- * schemas, kept in `infra/openapi.json` (what `GET /api/openapi.json` answers), valid OpenAPI 3.1
- * by a maintained validator, and complete: every route, its path parameters, its body, its
- * security and its actions.
+ * The API description (`infra/openapi.ts`): generated from the route table, the handlers'
+ * schemas and the answers' schemas (`infra/answers.ts`), kept in `infra/openapi.json` (what
+ * `GET /api/openapi.json` answers), valid OpenAPI 3.1 by a maintained validator, and complete:
+ * every route, its path parameters, its body, its security, its actions and its success answer.
+ * (`test/integration/route-matrix.test.ts` checks the real answers against the same schemas.)
  */
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ANSWER_BLOCKS, ANSWERS } from '#infra/answers.ts';
 import { buildOpenApi, OPENAPI_FILE, renderOpenApi, tagOf } from '#infra/openapi.ts';
-import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
+import { API_PREFIX, type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
+import { importsOf } from '#test/support/import-graph.ts';
 
 type Operation = {
   operationId: string;
@@ -16,7 +19,7 @@ type Operation = {
   'x-actions': string[];
   parameters: { name: string; in: string; required: boolean }[];
   requestBody?: unknown;
-  responses: Record<string, unknown>;
+  responses: Record<string, { description?: string; content?: Record<string, { schema: object }> }>;
 };
 type Doc = Awaited<ReturnType<typeof buildOpenApi>>;
 
@@ -87,6 +90,48 @@ describe('the API description', () => {
       ]),
     );
     expect(operation('GET', '/health')?.security).toEqual([]);
+  });
+
+  it('describes every success answer: a schema of its shape, or no body for a route that answers none', () => {
+    const described: string[] = [];
+    for (const route of ROUTES as readonly RouteDef[]) {
+      const success = operation(route.method, route.path)?.responses[String(route.status ?? 200)];
+      const answer = ANSWERS[route.handler as HandlerName];
+      if (answer.kind === 'none') {
+        expect(success?.content, route.handler).toBeUndefined();
+        continue;
+      }
+      const schemas = Object.values(success?.content ?? {}).map((c) => c.schema);
+      expect(schemas.length, route.handler).toBeGreaterThan(0);
+      for (const schema of schemas) expect(schema, route.handler).not.toEqual({});
+      described.push(route.handler);
+    }
+    expect(described.length).toBeGreaterThan(ROUTES.length / 2);
+  });
+
+  it('shows the building blocks of the answers once, as components the answers refer to', () => {
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Record', 'Field', 'View', 'Table', ...Object.keys(ANSWER_BLOCKS)]),
+    );
+    const answerOf = (method: string, path: string) =>
+      operation(method, path)?.responses['200']?.content?.['application/json']?.schema;
+    expect(answerOf('GET', '/table/{tableId}/record/{recordId}')).toEqual({
+      $ref: '#/components/schemas/Record',
+    });
+    expect(answerOf('GET', '/table/{tableId}/field')).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Field' },
+    });
+    // a route answering an empty body says so
+    expect(operation('DELETE', '/table/{tableId}/view/{viewId}')?.responses['200']).toEqual({
+      description: 'Success, with an empty body',
+    });
+    expect(JSON.stringify(doc)).not.toContain('#/components/schemas/answer.');
+  });
+
+  it('keeps the answers out of the Lambda bundles: no code of functions/ or shared/ imports them', () => {
+    const { imports } = importsOf('functions', 'shared');
+    expect(imports.filter((i) => i.to === 'infra/answers.ts' || i.to === 'infra/openapi.ts')).toEqual([]);
   });
 
   it('groups routes by area', () => {

@@ -1,0 +1,82 @@
+import { NotFoundError } from '#shared/core/errors.ts';
+import type { Item, TransactOp } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { JobKind, PurgeJob } from './purge-queue.ts';
+
+/** How long a finished job can still be read as done (then DynamoDB's TTL removes its item). */
+export const FINISHED_JOB_TTL_SECONDS = 7 * 24 * 3600;
+
+/**
+ * What the caller who started a background job can read of it (`GET /api/job/{kind}/{resourceId}`):
+ * `queued` until a worker first runs it, `running` once one has (it may run several times, each
+ * continuing from what is left), `done` when nothing is left to do.
+ */
+export interface JobStatus {
+  kind: JobKind;
+  resourceId: string;
+  state: 'queued' | 'running' | 'done';
+  /** Worker runs so far. */
+  runs: number;
+  createdTime: string;
+  /** When a worker last ran it. */
+  lastRunTime?: string;
+  finishedTime?: string;
+}
+
+/** The two items that tell a job's state: the unfinished job, and the finished one. */
+export const jobStatusKeys = (job: PurgeJob) => [
+  keys.purgeJob(job.kind, job.resourceId),
+  keys.finishedJob(job.kind, job.resourceId),
+];
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * The operations that finish a job, in one transaction: its unfinished item goes, a finished item
+ * (same starter, creation time and runs) stays a week.
+ */
+export const finishJobOps = (job: PurgeJob, pending: Item, now: Date): TransactOp[] => [
+  { delete: keys.purgeJob(job.kind, job.resourceId) },
+  {
+    put: {
+      ...keys.finishedJob(job.kind, job.resourceId),
+      type: 'finishedJob',
+      kind: job.kind,
+      resourceId: job.resourceId,
+      userId: text(pending.userId) ?? '',
+      createdTime: text(pending.createdTime) ?? now.toISOString(),
+      runs: typeof pending.runs === 'number' ? pending.runs : 0,
+      finishedTime: now.toISOString(),
+      expiresAt: Math.floor(now.getTime() / 1000) + FINISHED_JOB_TTL_SECONDS,
+    },
+  },
+];
+
+/**
+ * The job's state as its starter sees it, from its two items. A job that does not exist, that
+ * someone else started, or whose finished item expired is a 404 (nothing is revealed).
+ */
+export const jobStatusOf = (
+  job: PurgeJob,
+  userId: string,
+  pending: Item | undefined,
+  finished: Item | undefined,
+  now = new Date(),
+): JobStatus => {
+  const item =
+    pending ?? (finished && Number(finished.expiresAt) * 1000 > now.getTime() ? finished : undefined);
+  if (!item || item.userId !== userId)
+    throw new NotFoundError(`no ${job.kind} job for ${job.resourceId} started by you`);
+  const runs = typeof item.runs === 'number' ? item.runs : 0;
+  const createdTime = text(item.createdTime) ?? '';
+  if (item === finished)
+    return { ...job, state: 'done', runs, createdTime, finishedTime: text(finished.finishedTime) };
+  const lastRunTime = text(item.updatedTime);
+  return {
+    ...job,
+    state: runs > 0 ? 'running' : 'queued',
+    runs,
+    createdTime,
+    ...(lastRunTime ? { lastRunTime } : {}),
+  };
+};
