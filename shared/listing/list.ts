@@ -52,16 +52,24 @@ export interface ListAnswer {
 const pageAttributes = (schema: TableSchema, projection: ReadonlySet<string> | undefined) =>
   projection ? [...new Set([...ENVELOPE, primaryField(schema).id, ...projection])] : undefined;
 
-/** Reads the page's records in the given order and renders them. */
+/**
+ * Renders the page's records in the given order: from the items the query already read (the
+ * general path reads them with the page's attributes too: each item is read once), else read now.
+ */
 const renderPage = async (
   ctx: ListContext,
   params: ListParams,
   plan: Pick<ListPlan, 'projection'>,
   ids: readonly string[],
+  read?: ReadonlyMap<string, Item>,
 ) => {
   const tableId = ctx.schema.table.id;
   const attrs = pageAttributes(ctx.schema, plan.projection);
-  const items = ids.length ? await readRecords(tableId, ids, attrs) : ([] as Item[]);
+  const items = read
+    ? ids.map((id) => read.get(id)).filter((i): i is Item => i !== undefined)
+    : ids.length
+      ? await readRecords(tableId, ids, attrs)
+      : ([] as Item[]);
   return renderRecords(ctx.schema, items as RecordItem[], {
     keyType: params.fieldKeyType as FieldKeyType,
     cellFormat: params.cellFormat,
@@ -92,9 +100,9 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
     return { records: await renderPage(ctx, params, plan, ids), extra: NO_EXTRA };
   }
 
-  const { result } = await runGeneral(ctx, params, plan, link);
+  const { result, items } = await runGeneral(ctx, params, plan, link, new Set(), true);
   return {
-    records: await renderPage(ctx, params, plan, result.ids),
+    records: await renderPage(ctx, params, plan, result.ids, items),
     extra: {
       groupPoints: result.groupPoints,
       ...(result.allGroupHeaderRefs ? { allGroupHeaderRefs: result.allGroupHeaderRefs } : {}),
@@ -129,21 +137,26 @@ const pickerOf = (ctx: ListContext, params: ListParams): Promise<PickerLink | un
 const pickerFilter = (ctx: ListContext, params: ListParams, link: PickerLink | undefined) =>
   link && params.filterLinkCellCandidate ? candidateFilter(ctx.schema, link) : null;
 
-/** The general path: rows with the needed attributes, restricted by pickers, through the engine. */
+/**
+ * The general path: rows with the needed attributes, restricted by pickers, through the engine.
+ * `forPage`: the items are also read with what the page renders, and answered by id (`items`).
+ */
 const runGeneral = async (
   ctx: ListContext,
   params: ListParams,
   plan: ListPlan,
   link: PickerLink | undefined,
   extra: ReadonlySet<string> = new Set(),
-): Promise<{ result: QueryResult; rows: Map<string, Row> }> => {
+  forPage = false,
+): Promise<{ result: QueryResult; rows: Map<string, Row>; items: Map<string, Item> }> => {
   const { schema } = ctx;
   const tableId = schema.table.id;
   const queried = queryFieldIds(plan.query);
   const needed = new Set([...queried, ...extra]);
   if (link?.symmetricFieldId) needed.add(link.symmetricFieldId);
   const fields: Field[] = schema.fields.filter((f) => needed.has(f.id));
-  const attrs = rowAttributes(schema.fields, needed);
+  const pageAttrs = forPage ? pageAttributes(schema, plan.projection) : [];
+  const attrs = pageAttrs ? [...new Set([...rowAttributes(schema.fields, needed), ...pageAttrs])] : undefined;
 
   const candidate = params.filterLinkCellCandidate;
   const selectedLink = params.filterLinkCellSelected;
@@ -184,5 +197,9 @@ const runGeneral = async (
     now: ctx.now ?? new Date(),
     linkTitle: (fieldId, recordId) => titles?.linkTitle(fieldId, recordId),
   });
-  return { result, rows: new Map(rows.map((row) => [row.id, row])) };
+  return {
+    result,
+    rows: new Map(rows.map((row) => [row.id, row])),
+    items: new Map((items as RecordItem[]).map((item) => [item.id, item as Item])),
+  };
 };

@@ -65,15 +65,18 @@ export const recordSlices = (count = ROW_SLICES): { from?: string; to?: string }
 export const slicesFor = (records: number): number =>
   Math.max(4, Math.min(ROW_SLICES, Math.ceil(records / 500)));
 
-/** Every record item of a table with only `attributes`, read over `slices` concurrent slices. */
+/** Every record item of a table, whole or with only `attributes`, read over `slices` concurrent slices. */
 export const readAllRecords = async (
   tableId: string,
-  attributes: readonly string[],
+  attributes: readonly string[] | undefined,
   slices = ROW_SLICES,
 ): Promise<Item[]> => {
   const pk = keys.recordsOf(tableId).pk;
+  const projection = attributes ? [...attributes] : undefined;
   const parts = await Promise.all(
-    recordSlices(slices).map((range) => queryBetween({ pk, ...range, projection: attributes })),
+    recordSlices(slices).map((range) =>
+      queryBetween({ pk, ...range, ...(projection ? { projection } : {}) }),
+    ),
   );
   return parts.flatMap((p) => p.items);
 };

@@ -60,6 +60,17 @@ const median = (xs: number[]) => {
 };
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
+/** A request's calls in order, repeats folded: `BatchGetItem, BatchWriteItem ×40, TransactWriteItems`. */
+const opsText = (ops: readonly string[]): string => {
+  const runs: [string, number][] = [];
+  for (const op of ops) {
+    const last = runs.at(-1);
+    if (last && last[0] === op) last[1]++;
+    else runs.push([op, 1]);
+  }
+  return runs.map(([op, n]) => (n > 1 ? `${op} ×${n}` : op)).join(', ');
+};
+
 const bundles = async () => {
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
@@ -154,7 +165,7 @@ const requests = async () => {
       }
       const s = summary as Summary;
       console.log(
-        `| ${label} | ${status} | ${s.calls} | ${s.sequentialRoundTrips} | ${s.readUnits} | ${s.writeUnits} | ${median(times).toFixed(1)} ms | ${s.ops.join(', ')} |`,
+        `| ${label} | ${status} | ${s.calls} | ${s.sequentialRoundTrips} | ${s.readUnits} | ${s.writeUnits} | ${median(times).toFixed(1)} ms | ${opsText(s.ops)} |`,
       );
     };
 
