@@ -65,18 +65,15 @@ export const recordSlices = (count = ROW_SLICES): { from?: string; to?: string }
 export const slicesFor = (records: number): number =>
   Math.max(4, Math.min(ROW_SLICES, Math.ceil(records / 500)));
 
-/** Every record item of a table, whole or with only `attributes`, read over `slices` concurrent slices. */
+/** Every record item of a table with only `attributes`, read over `slices` concurrent slices. */
 export const readAllRecords = async (
   tableId: string,
-  attributes: readonly string[] | undefined,
+  attributes: readonly string[],
   slices = ROW_SLICES,
 ): Promise<Item[]> => {
   const pk = keys.recordsOf(tableId).pk;
-  const projection = attributes ? [...attributes] : undefined;
   const parts = await Promise.all(
-    recordSlices(slices).map((range) =>
-      queryBetween({ pk, ...range, ...(projection ? { projection } : {}) }),
-    ),
+    recordSlices(slices).map((range) => queryBetween({ pk, ...range, projection: attributes })),
   );
   return parts.flatMap((p) => p.items);
 };
