@@ -5,8 +5,8 @@ import { deleteNodePermanently } from '#shared/nodes/nodes.ts';
 
 const params = z.object({ baseId: idOf('base'), nodeId: idOf('node') });
 
-// Deletes a node's resource for good. The route needs base|read; the delete right on the node's
-// resource is checked once the node is read.
+// Deletes a node's resource for good. The chain checks base|read and the delete right on the
+// node's resource (resource kind `node`).
 export const handler = defineHandler(
   'delete-node-permanently',
   { params },

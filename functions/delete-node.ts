@@ -5,7 +5,7 @@ import { deleteNode } from '#shared/nodes/nodes.ts';
 
 const params = z.object({ baseId: idOf('base'), nodeId: idOf('node') });
 
-// The route needs base|read; the delete right on the node's resource is checked once the node is read.
+// The chain checks base|read and the delete right on the node's resource (resource kind `node`).
 export const handler = defineHandler('delete-node', { params }, async ({ params, principal, resource }) => {
   await deleteNode(principal, resource, params.nodeId);
 });

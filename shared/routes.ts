@@ -43,7 +43,7 @@ export interface RouteDef {
   schema?: boolean;
 }
 
-export type ResourceKind = 'space' | 'base' | 'table' | 'organization' | 'trashItem';
+export type ResourceKind = 'space' | 'base' | 'table' | 'organization' | 'trashItem' | 'node';
 
 /**
  * Where a route finds the resource it acts on: its kind and the input field holding its id (a
@@ -923,6 +923,8 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/base/{baseId}/node/{nodeId}',
     handler: 'delete-node',
+    // the base of the path, then the delete right on the node's resource (shared/auth/node-access.ts)
+    resource: { kind: 'node', param: 'nodeId' },
     access: 'write',
     actions: ['base|read'],
   },
@@ -930,6 +932,8 @@ export const ROUTES = [
     method: 'DELETE',
     path: '/base/{baseId}/node/{nodeId}/permanent',
     handler: 'delete-node-permanently',
+    // the base of the path, then the delete right on the node's resource (shared/auth/node-access.ts)
+    resource: { kind: 'node', param: 'nodeId' },
     access: 'write',
     purges: true,
     actions: ['base|read'],

@@ -3,7 +3,7 @@
  * between the markers, and a unit test fails when the README and the table disagree.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { API_PREFIX, type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
+import { API_PREFIX, type HandlerName, ROUTES, type RouteDef, resourceOf } from '#shared/routes.ts';
 
 /** What each route is for, in words (kept out of the route table, which every Lambda bundles). */
 export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
@@ -183,6 +183,8 @@ export const needsOf = (r: RouteDef): string => {
     r.auth === 'personal' ? 'a personal token' : r.auth === 'none' ? 'nothing (no token)' : 'any valid token';
   const actions = r.actions as readonly string[];
   const outsideSpaces = actions.every((a) => /^(enterprise|plugin|instance)\|/.test(a));
+  if (resourceOf(r)?.kind === 'node')
+    return `${actions.join(', ')} and the delete right on the node's resource: table|delete for a table, base|update for a dashboard or folder (role and token scope)`;
   return !actions.length
     ? who
     : outsideSpaces

@@ -12,6 +12,7 @@ import {
   readCredential,
   shouldTouch,
 } from '#shared/auth/authenticate.ts';
+import { checkNodeDelete, nodeKeys } from '#shared/auth/node-access.ts';
 import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
 import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
 import { ADMIN_SCOPE } from '#shared/auth/scopes.ts';
@@ -131,8 +132,16 @@ const declaredKeys = (decl: ResourceDecl, input: Input<unknown, unknown, unknown
   const { id } = resourceRefOf(decl, input);
   if (decl.kind === 'organization') return organizationKeys(id);
   if (decl.kind === 'trashItem') return trashItemKeys(id);
+  if (decl.kind === 'node') {
+    const baseId = nodeBaseOf(input);
+    return [...resourceKeys({ kind: 'base', id: baseId }, userId), ...nodeKeys(baseId, id)];
+  }
   return resourceKeys({ kind: decl.kind, id, includeTrashed: decl.includeTrashed }, userId);
 };
+
+/** The base of a node route: its `baseId` path parameter. */
+const nodeBaseOf = (input: Input<unknown, unknown, unknown>): string =>
+  resourceRefOf({ kind: 'base', param: 'baseId' }, input).id;
 
 const decodeBody = (event: Event): string | undefined => {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
@@ -314,11 +323,11 @@ export const defineHandler = <
       checkScopes(principal, route.actions);
       resource = await locateTrashItem(principal, loaded, resourceRefOf(decl, input).id);
     } else if (decl) {
-      const ref: ResourceRef = {
-        kind: decl.kind,
-        ...resourceRefOf(decl, input),
-        includeTrashed: decl.includeTrashed,
-      };
+      // a node route acts on its base: located and checked as one, then the node's delete right
+      const ref: ResourceRef =
+        decl.kind === 'node'
+          ? { kind: 'base', id: nodeBaseOf(input) }
+          : { kind: decl.kind, ...resourceRefOf(decl, input), includeTrashed: decl.includeTrashed };
       let found = locate(ref, userId, loaded);
       // A cold Lambda learns where a base or table lives first, then reads its space and membership.
       if ('need' in found) {
@@ -328,6 +337,8 @@ export const defineHandler = <
       if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
       resource = found.located;
       checkAccess({ principal, resource: found.located, role: found.located.role, actions: route.actions });
+      if (decl.kind === 'node')
+        checkNodeDelete(principal, found.located, loaded, resourceRefOf(decl, input).id);
       if (route.schema) schema = await loadSchema(ref.id, found.located.table);
     } else checkScopes(principal, route.actions);
 

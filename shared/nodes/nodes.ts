@@ -1,6 +1,5 @@
-import { checkAccess, type Principal } from '#shared/auth/permission.ts';
+import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import type { Scope } from '#shared/auth/scopes.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { deleteDashboard } from '#shared/dashboards/dashboards.ts';
 import { applyOne, deleteItem, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
@@ -47,7 +46,9 @@ import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';
  *   with neither an anchor nor `parentId` is a 400. The answer is the node after the move.
  * - Rights: reading the tree needs `base|read`; creating and moving folders and nodes
  *   `base|update`; deleting a node the delete right on its resource: `table|delete` for a table,
- *   `base|update` for a dashboard or a folder (a dashboard has no delete scope of its own).
+ *   `base|update` for a dashboard or a folder (a dashboard has no delete scope of its own),
+ *   checked by the request chain before these functions run (resource kind `node` in the route
+ *   table, `shared/auth/node-access.ts`).
  * - Only an empty folder can be deleted (400 otherwise), softly or for good; "empty" counts the
  *   nodes shown in it (a trashed table inside does not count; restored, it shows at the root).
  * - `DELETE …/node/{id}` on a dashboard deletes it with its plugin installs (dashboards have no
@@ -297,18 +298,6 @@ const moveInTree = async (
   };
 };
 
-/** The action that deletes a node's resource (see the decisions above). */
-export const deleteRightOf = (node: Pick<TreeNode, 'resourceType'>): Scope =>
-  node.resourceType === 'table' ? 'table|delete' : 'base|update';
-
-const requireDeleteRight = (principal: Principal, base: Located, node: TreeNode) =>
-  checkAccess({
-    principal,
-    resource: { id: node.resourceId, spaceId: base.spaceId, baseId: base.id },
-    role: base.role,
-    actions: [deleteRightOf(node)],
-  });
-
 const assertEmpty = (tree: Tree, node: TreeNode) => {
   if (node.resourceType === 'folder' && tree.childrenOf(node.id).some((c) => c.visible))
     throw new ValidationError(`Folder ${node.id} is not empty`);
@@ -329,7 +318,6 @@ export const deleteNode = async (
   const items = await readBase(base.id);
   const tree = buildTree(items);
   const node = visibleNode(tree, nodeId);
-  requireDeleteRight(principal, base, node);
   assertEmpty(tree, node);
   if (node.resourceType === 'table')
     await trashTable(base.id, node.resourceId, principal.userId, base.spaceId);
@@ -353,7 +341,6 @@ export const deleteNodePermanently = async (
   const node = tree.byId.get(nodeId);
   // a trashed table keeps its (hidden) node; any other hidden node is gone
   if (!node || (!node.visible && node.resourceType !== 'table')) throw gone(nodeId);
-  requireDeleteRight(principal, base, node);
   assertEmpty(tree, node);
   if (node.resourceType === 'table') await deleteTablePermanently(base.id, node.resourceId, principal.userId);
   else if (node.resourceType === 'dashboard') await deleteDashboard(base.id, node.resourceId, items);

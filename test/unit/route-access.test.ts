@@ -99,10 +99,12 @@ describe('route access declarations', () => {
     expect(resourceOf({ path: '/trash/items', resource: declared })).toBe(declared);
   });
 
-  it('routes on a space resource with no resource id in the path declare where to find it', () => {
+  it('routes whose resource is not the deepest id of the path declare it (and the node deletes theirs)', () => {
     const declared = ROUTES.filter((r) => 'resource' in r).map(name);
 
     expect(declared.sort()).toEqual([
+      'DELETE /base/{baseId}/node/{nodeId}',
+      'DELETE /base/{baseId}/node/{nodeId}/permanent',
       'DELETE /base/{baseId}/permanent',
       'DELETE /base/{baseId}/table/{tableId}/permanent',
       'DELETE /space/{spaceId}/permanent',
