@@ -1,8 +1,7 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
-import { NOT_EXISTS, or } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { claimHolder, claimKey, releaseClaim, takeClaim } from '#shared/entities/unique-claims.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { isEmptyCell } from './cells.ts';
 
@@ -56,40 +55,23 @@ export const uniqueSteps = async (tableId: string, changes: readonly UniqueChang
       );
     seen.add(k);
   }
-  const claimKeys = relevant.map((c) =>
-    keys.uniqueValue(tableId, c.field.id, uniqueText(c.to as StoredCell)),
-  );
+  const claimKeys = relevant.map((c) => claimKey(tableId, c.field.id, uniqueText(c.to as StoredCell)));
   const held = claimKeys.length ? await getItems(claimKeys) : undefined;
   const steps: Step[] = [];
   for (const [i, c] of relevant.entries()) {
     const key = claimKeys[i] as (typeof claimKeys)[number];
-    const holder = held?.get(key);
-    if (holder && holder.recordId !== c.recordId)
+    const holder = claimHolder(held?.get(key));
+    if (holder && holder !== c.recordId)
       throw new ValidationError(
         `Field "${c.field.name}" (${c.field.id}) must be unique: the value is already used`,
       );
-    steps.push({
-      op: {
-        put: { ...key, type: 'uniqueValue', recordId: c.recordId },
-        condition: or(NOT_EXISTS, 'recordId = :r'),
-        values: { ':r': c.recordId },
-      },
-      undo: { delete: key },
-    });
+    steps.push(takeClaim(key, c.recordId));
   }
   // Claims given up (a value cleared or changed) are released.
   for (const c of changes) {
     if (!c.field.unique || isEmptyCell(c.from)) continue;
     if (!isEmptyCell(c.to) && uniqueText(c.from as StoredCell) === uniqueText(c.to as StoredCell)) continue;
-    const key = keys.uniqueValue(tableId, c.field.id, uniqueText(c.from as StoredCell));
-    steps.push({
-      op: {
-        delete: key,
-        condition: or(NOT_EXISTS, 'recordId = :r'),
-        values: { ':r': c.recordId },
-      },
-      undo: { put: { ...key, type: 'uniqueValue', recordId: c.recordId } },
-    });
+    steps.push(releaseClaim(claimKey(tableId, c.field.id, uniqueText(c.from as StoredCell)), c.recordId));
   }
   return steps;
 };

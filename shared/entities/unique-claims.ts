@@ -1,0 +1,39 @@
+import type { Item, TransactOp } from '#shared/db/client.ts';
+import { NOT_EXISTS, or } from '#shared/db/conditions.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { text } from './attributes.ts';
+
+/**
+ * A claim of one value of a `unique` field by one record (`keys.uniqueValue`: partition
+ * `UNIQ#<tbl>`, sort key `<field id>#<claimed text>`). A write takes or gives up a claim in the
+ * same transaction as the record, so two records never hold the same value.
+ */
+export interface UniqueClaim {
+  recordId: string;
+}
+
+/** The claim's key. */
+export const claimKey = (tableId: string, fieldId: string, claimedText: string): Key =>
+  keys.uniqueValue(tableId, fieldId, claimedText);
+
+/** The record holding a claim item, or undefined when there is none. */
+export const claimHolder = (item: Item | undefined): string | undefined =>
+  item ? text(item.recordId) || undefined : undefined;
+
+const claimItem = (key: Key, recordId: string): Item => ({ ...key, type: 'uniqueValue', recordId });
+
+/** Only while the claim is free or already this record's. */
+const FREE_OR_MINE = { condition: or(NOT_EXISTS, 'recordId = :r') };
+const mine = (recordId: string) => ({ ...FREE_OR_MINE, values: { ':r': recordId } });
+
+/** Takes a claim for a record (fails if another record holds it), and its undo. */
+export const takeClaim = (key: Key, recordId: string): { op: TransactOp; undo: TransactOp } => ({
+  op: { put: claimItem(key, recordId), ...mine(recordId) },
+  undo: { delete: key },
+});
+
+/** Gives up a record's claim (fails if another record holds it now), and its undo. */
+export const releaseClaim = (key: Key, recordId: string): { op: TransactOp; undo: TransactOp } => ({
+  op: { delete: key, ...mine(recordId) },
+  undo: { put: claimItem(key, recordId) },
+});
