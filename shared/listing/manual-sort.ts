@@ -8,12 +8,13 @@
 import { ConflictError } from '#shared/core/errors.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
+import { viewItem } from '#shared/entities/schema-items.ts';
 import { keysBetween, upperBoundFor } from '#shared/ordering/keys.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import type { RecordItem } from '#shared/records/model.ts';
 import { rekeySteps } from '#shared/records/placement.ts';
-import { bumpSchemaOp, type SortItem, type TableSchema, viewItem } from '#shared/schema/schema.ts';
+import { bumpSchemaOp, type SortItem, type TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
 import { resolveSortItems } from './resolve.ts';
 import { readAllRecords, rowAttributes, slicesFor, toRow } from './rows.ts';

@@ -1,6 +1,7 @@
 import type { Step } from '#shared/db/commit.ts';
+import { fieldItem } from '#shared/entities/schema-items.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { bumpSchemaOp, fieldItem, nextFieldOrder, type TableSchema } from '#shared/schema/schema.ts';
+import { bumpSchemaOp, nextFieldOrder, type TableSchema } from '#shared/schema/schema.ts';
 
 /**
  * The steps that store fields a record write changed (typecast added select choices): each field

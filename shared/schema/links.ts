@@ -3,20 +3,13 @@ import { uniqueName } from '#shared/core/names.ts';
 import type { TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { fieldItem } from '#shared/entities/schema-items.ts';
 import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/names.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/types.ts';
-
-import {
-  bumpSchemaOp,
-  fieldItem,
-  loadSchema,
-  nextFieldOrder,
-  primaryField,
-  type TableSchema,
-} from './schema.ts';
+import { bumpSchemaOp, loadSchema, nextFieldOrder, primaryField, type TableSchema } from './schema.ts';
 
 /** Link options as the schema layer completes them. */
 export interface LinkOptions {

@@ -1,5 +1,6 @@
 import { deleteItems, getItems, type Item, queryAll, queryPage } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { isViewItem, viewIdOf } from '#shared/entities/schema-items.ts';
 import { nodeIdOf } from '#shared/ids.ts';
 
 /**
@@ -59,10 +60,7 @@ export const purgeTable = async (tableId: string, budget: Budget = unlimited): P
     ...keys.schemaOf(tableId),
     projection: ['pk', 'sk', 'id', 'type', 'view'],
   });
-  // a view item holds its id inside `view` (schema.ts viewItem), not at the top level
-  const viewIds = schema
-    .filter((i) => i.type === 'view')
-    .map((i) => String((i.view as { id?: string } | undefined)?.id ?? i.id));
+  const viewIds = schema.filter(isViewItem).map(viewIdOf);
   const partitions = [
     keys.recordsOf(tableId).pk,
     keys.recordNumbersOf(tableId).pk,

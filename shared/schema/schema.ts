@@ -3,6 +3,16 @@ import { type Item, queryAll } from '#shared/db/client.ts';
 import { and, LIVE, or } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { oncePerRequest, readEarlier } from '#shared/db/request-scope.ts';
+import {
+  type Dependent,
+  dependentOf,
+  fieldEntryOf,
+  isDependentItem,
+  isFieldItem,
+  isViewItem,
+  type View,
+  viewOf,
+} from '#shared/entities/schema-items.ts';
 import { type Table, tableOf } from '#shared/entities/tables.ts';
 import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -11,65 +21,8 @@ import type { Field } from '#shared/fields/types.ts';
 export const FIELD_KEY_TYPES = ['name', 'id', 'dbFieldName'] as const;
 export type FieldKeyType = (typeof FIELD_KEY_TYPES)[number];
 
-/** View types of the contract. */
-export const VIEW_TYPES = ['grid', 'kanban', 'form', 'gallery', 'calendar'] as const;
-export type ViewType = (typeof VIEW_TYPES)[number];
-
-export interface SortItem {
-  fieldId: string;
-  order: 'asc' | 'desc';
-}
-
-export interface ColumnMeta {
-  order: number;
-  width?: number;
-  hidden?: boolean;
-  /** Kanban, gallery, calendar and form views show a column when set. */
-  visible?: boolean;
-  /** Form views: the answer is required. */
-  required?: boolean;
-  /** The column's statistic in a grid view (Teable's `StatisticsFunc`), null for none. */
-  statisticFunc?: string | null;
-}
-
-/** A view as stored and answered (endpoints.md, "View shape"). */
-export interface View {
-  id: string;
-  name: string;
-  type: ViewType;
-  order: number;
-  filter: unknown | null;
-  sort: { sortObjs: SortItem[]; manualSort?: boolean } | null;
-  group: SortItem[] | null;
-  columnMeta: Record<string, ColumnMeta>;
-  options: Record<string, unknown>;
-  /** Set by `PUT …/description`; absent until then. */
-  description?: string;
-  /** Set by `PUT …/locked`; absent until then. */
-  isLocked?: boolean;
-  createdBy: string;
-  createdTime: string;
-  lastModifiedTime: string;
-}
-
-/**
- * A computed field (of this table or another) that reads this table's records through a link:
- * when one of `inputs` changes in a record here, the records of `tableId` that link to it
- * through `linkFieldId` recompute `fieldId`.
- */
-export interface Dependent {
-  tableId: string;
-  fieldId: string;
-  linkFieldId: string;
-  inputs: string[];
-  /**
-   * Two links away (a rollup of a link field, a formula over a lookup of a link: they read the
-   * titles of records two links away): the records here are held by records of `via.tableId`
-   * through its link `via.linkFieldId`, and those by the records of `tableId` through
-   * `linkFieldId`.
-   */
-  via?: { tableId: string; linkFieldId: string };
-}
+export type { ColumnMeta, Dependent, SortItem, View, ViewType } from '#shared/entities/schema-items.ts';
+export { VIEW_TYPES } from '#shared/entities/schema-items.ts';
 
 /** A table's schema: its item, fields (creation order, primary first) and views (by order). */
 export interface TableSchema {
@@ -94,33 +47,17 @@ export const schemaFromItems = (items: Item[]): TableSchema => {
   const tableItem = items.find((i) => i.type === 'table');
   if (!tableItem) throw new NotFoundError('Table not found');
   const table = tableOf(tableItem);
-  const fieldItems = items
-    .filter((i) => i.type === 'field')
-    .sort((a, b) => Number(a.order) - Number(b.order));
-  const fields = fieldItems.map((i) => i.field as Field);
-  const fieldOrder = Object.fromEntries(fieldItems.map((i) => [(i.field as Field).id, Number(i.order)]));
+  const fieldEntries = items
+    .filter(isFieldItem)
+    .map(fieldEntryOf)
+    .sort((a, b) => a.order - b.order);
+  const fields = fieldEntries.map((e) => e.field);
+  const fieldOrder = Object.fromEntries(fieldEntries.map((e) => [e.field.id, e.order]));
   const views = items
-    .filter((i) => i.type === 'view')
-    .map((i) => i.view as View)
+    .filter(isViewItem)
+    .map(viewOf)
     .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-  const dependents = items
-    .filter((i) => i.type === 'dependent')
-    .map(
-      (i): Dependent => ({
-        tableId: String(i.tableId),
-        fieldId: String(i.fieldId),
-        linkFieldId: String(i.linkFieldId),
-        inputs: Array.isArray(i.inputs) ? i.inputs.map(String) : [],
-        ...(i.via && typeof i.via === 'object'
-          ? {
-              via: {
-                tableId: String((i.via as Record<string, unknown>).tableId),
-                linkFieldId: String((i.via as Record<string, unknown>).linkFieldId),
-              },
-            }
-          : {}),
-      }),
-    );
+  const dependents = items.filter(isDependentItem).map(dependentOf);
   return { table, fields, views, dependents, version: table.schemaVersion, fieldOrder };
 };
 
@@ -196,25 +133,3 @@ export const bumpSchemaOp = (tableId: string, readVersion: number) => ({
 /** The order number of a new field: after every existing one. */
 export const nextFieldOrder = (schema: TableSchema): number =>
   Object.values(schema.fieldOrder).reduce((m, o) => Math.max(m, o + 1), 0);
-
-/** The stored item of a field. */
-export const fieldItem = (tableId: string, field: Field, order: number): Item => ({
-  ...keys.field(tableId, field.id),
-  type: 'field',
-  order,
-  field,
-});
-
-/** The stored item of a dependent, in the schema partition of the table it reads. */
-export const dependentItem = (readTableId: string, dependent: Dependent): Item => ({
-  ...keys.dependent(readTableId, dependent.tableId, dependent.fieldId, dependent.linkFieldId),
-  type: 'dependent',
-  ...dependent,
-});
-
-/** The stored item of a view. */
-export const viewItem = (tableId: string, view: View): Item => ({
-  ...keys.view(tableId, view.id),
-  type: 'view',
-  view,
-});

@@ -5,6 +5,7 @@ import { type TransactOp, transact } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { viewItem } from '#shared/entities/schema-items.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
@@ -18,7 +19,6 @@ import {
   type TableSchema,
   type View,
   type ViewType,
-  viewItem,
 } from './schema.ts';
 
 /** What a caller may set on a view (create and update). */

@@ -7,10 +7,11 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import type { TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { dependentItem } from '#shared/entities/schema-items.ts';
 import { CYCLE_MESSAGE, foreignInputs, sameTableInputs } from '#shared/fields/dependencies.ts';
 import { type LookupOptions, lookupIds } from '#shared/fields/lookup.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { bumpSchemaOp, type Dependent, dependentItem, loadSchema } from '#shared/schema/schema.ts';
+import { bumpSchemaOp, type Dependent, loadSchema } from '#shared/schema/schema.ts';
 
 interface Entry {
   readTableId: string;

@@ -5,6 +5,7 @@ import { getItems, MAX_TRANSACTION_ITEMS, type TransactOp, transact } from '#sha
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keyOfItem, keys } from '#shared/db/keys.ts';
+import { fieldItem, viewItem } from '#shared/entities/schema-items.ts';
 import {
   assertPrimaryAllowed,
   choiceChanges,
@@ -22,14 +23,12 @@ import { recomputeSteps } from '#shared/records/recompute.ts';
 import { checkLinkPicker, linkOptions, prepareLinkField, symmetricDeleteOps } from '#shared/schema/links.ts';
 import {
   bumpSchemaOp,
-  fieldItem,
   loadSchema,
   nextFieldOrder,
   primaryField,
   type SortItem,
   type TableSchema,
   type View,
-  viewItem,
 } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
 import { assertNoCrossTableCycle, dependentOps, distinctBumps } from './dependents.ts';

@@ -7,6 +7,7 @@ import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
 import { recordCountBaseItem } from '#shared/entities/record-counts.ts';
+import { fieldItem, viewItem } from '#shared/entities/schema-items.ts';
 import {
   readTable,
   type Table,
@@ -27,14 +28,7 @@ import type { RecordItem } from '#shared/records/model.ts';
 import { prepareLinkField } from '#shared/schema/links.ts';
 import { purgeTable } from '#shared/schema/purge.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
-import {
-  fieldItem,
-  loadSchema,
-  schemaFromItems,
-  type TableSchema,
-  type View,
-  viewItem,
-} from '#shared/schema/schema.ts';
+import { loadSchema, schemaFromItems, type TableSchema, type View } from '#shared/schema/schema.ts';
 import { defineView, toViewOut, type ViewInput } from '#shared/schema/views.ts';
 import { dependentOps, distinctBumps } from './dependents.ts';
 

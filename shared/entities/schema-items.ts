@@ -1,0 +1,139 @@
+import type { Item } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { text, textsOrNull } from './attributes.ts';
+
+/**
+ * The items of a table's schema partition besides the table item (`entities/tables.ts`): its
+ * fields, its views and its dependents (computed fields elsewhere that read it). Each item holds
+ * its object whole (`field`, `view`) or flat (a dependent); these functions are the only place
+ * that builds or reads them.
+ */
+
+/** View types of the contract. */
+export const VIEW_TYPES = ['grid', 'kanban', 'form', 'gallery', 'calendar'] as const;
+export type ViewType = (typeof VIEW_TYPES)[number];
+
+export interface SortItem {
+  fieldId: string;
+  order: 'asc' | 'desc';
+}
+
+export interface ColumnMeta {
+  order: number;
+  width?: number;
+  hidden?: boolean;
+  /** Kanban, gallery, calendar and form views show a column when set. */
+  visible?: boolean;
+  /** Form views: the answer is required. */
+  required?: boolean;
+  /** The column's statistic in a grid view (Teable's `StatisticsFunc`), null for none. */
+  statisticFunc?: string | null;
+}
+
+/** A view as stored and answered (endpoints.md, "View shape"). */
+export interface View {
+  id: string;
+  name: string;
+  type: ViewType;
+  order: number;
+  filter: unknown | null;
+  sort: { sortObjs: SortItem[]; manualSort?: boolean } | null;
+  group: SortItem[] | null;
+  columnMeta: Record<string, ColumnMeta>;
+  options: Record<string, unknown>;
+  /** Set by `PUT …/description`; absent until then. */
+  description?: string;
+  /** Set by `PUT …/locked`; absent until then. */
+  isLocked?: boolean;
+  createdBy: string;
+  createdTime: string;
+  lastModifiedTime: string;
+}
+
+/**
+ * A computed field (of this table or another) that reads this table's records through a link:
+ * when one of `inputs` changes in a record here, the records of `tableId` that link to it
+ * through `linkFieldId` recompute `fieldId`.
+ */
+export interface Dependent {
+  tableId: string;
+  fieldId: string;
+  linkFieldId: string;
+  inputs: string[];
+  /**
+   * Two links away (a rollup of a link field, a formula over a lookup of a link: they read the
+   * titles of records two links away): the records here are held by records of `via.tableId`
+   * through its link `via.linkFieldId`, and those by the records of `tableId` through
+   * `linkFieldId`.
+   */
+  via?: { tableId: string; linkFieldId: string };
+}
+
+/** A field as stored: the field and its order number (kept for life). */
+export interface FieldEntry {
+  field: Field;
+  order: number;
+}
+
+/** The stored item of a field. */
+export const fieldItem = (tableId: string, field: Field, order: number): Item => ({
+  ...keys.field(tableId, field.id),
+  type: 'field',
+  order,
+  field,
+});
+
+/** The stored item of a dependent, in the schema partition of the table it reads. */
+export const dependentItem = (readTableId: string, dependent: Dependent): Item => ({
+  ...keys.dependent(readTableId, dependent.tableId, dependent.fieldId, dependent.linkFieldId),
+  type: 'dependent',
+  ...dependent,
+});
+
+/** The stored item of a view. */
+export const viewItem = (tableId: string, view: View): Item => ({
+  ...keys.view(tableId, view.id),
+  type: 'view',
+  view,
+});
+
+export const isFieldItem = (item: Item): boolean => item.type === 'field';
+export const isViewItem = (item: Item): boolean => item.type === 'view';
+export const isDependentItem = (item: Item): boolean => item.type === 'dependent';
+
+/**
+ * The field of a field item as written by `fieldItem`. Its shape is checked where fields are
+ * created and changed (`fields/define.ts`), never again on read.
+ */
+export const fieldEntryOf = (item: Item): FieldEntry => ({
+  field: item.field as Field,
+  order: Number(item.order),
+});
+
+/** The view of a view item as written by `viewItem` (checked where views are created and changed). */
+export const viewOf = (item: Item): View => item.view as View;
+
+/** The id of a view item, also of one read with a projection (`view` only). */
+export const viewIdOf = (item: Item): string => {
+  const view = item.view as { id?: unknown } | undefined;
+  return text(view?.id) || text(item.id);
+};
+
+const via = (value: unknown): Dependent['via'] => {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  return { tableId: text(v.tableId), linkFieldId: text(v.linkFieldId) };
+};
+
+/** The dependent of a dependent item. */
+export const dependentOf = (item: Item): Dependent => {
+  const through = via(item.via);
+  return {
+    tableId: text(item.tableId),
+    fieldId: text(item.fieldId),
+    linkFieldId: text(item.linkFieldId),
+    inputs: textsOrNull(item.inputs) ?? [],
+    ...(through ? { via: through } : {}),
+  };
+};
