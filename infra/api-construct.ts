@@ -4,7 +4,7 @@ import { CorsHttpMethod, type CorsPreflightOptions } from 'aws-cdk-lib/aws-apiga
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -128,37 +128,70 @@ export class ApiFunctions extends Construct {
    * level's role. `scope`: where it goes (the route's nested stack); roles and log group stay here.
    */
   addFunction(route: RouteDef, scope: Construct = this): NodejsFunction {
-    const { config, table, signingKeys, projectRoot } = this.props;
+    const { config, table, signingKeys } = this.props;
     const issuer = jwtIssuerFor(config.stage);
-    const { bundling, layers } = powertoolsFor(scope, bundlingFor(route.handler), config.powertools);
-    const fn = new NodejsFunction(scope, pascalCase(route.handler), {
-      entry: path.join(projectRoot, 'functions', `${route.handler}.ts`),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+    return this.lambda(scope, pascalCase(route.handler), {
+      entry: `${route.handler}.ts`,
       description: `${route.method} ${API_PREFIX}${route.path}`,
-      runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: config.lambda.memoryMb,
       timeout: Duration.seconds(config.lambda.timeoutSeconds),
       role: route.sendsMail
         ? this.mailRole(route.access)
         : route.purges
           ? this.purgeRole(route.access)
           : this.bindTable(route.access),
-      loggingFormat: lambda.LoggingFormat.JSON,
-      logGroup: this.logGroup,
-      bundling,
-      layers,
-      environment: lambdaEnvironment({
+      bundling: bundlingFor(route.handler),
+      environment: {
         TABLE_NAME: table.tableName,
-        STAGE: config.stage,
         SIGNING_KEYS_SECRET_ARN: signingKeys.secretArn,
         JWT_ISSUER: issuer,
         JWT_AUDIENCE: issuer,
         MAIL_FROM: config.mailFrom,
-        POWERTOOLS_LOG_LEVEL: config.logLevel,
         ...(route.purges ? this.purgeEnvironment() : {}),
+      },
+    });
+  }
+
+  /**
+   * A Lambda of the stack, route or worker, with the defaults all share: Node 22 on arm64, the
+   * stage's memory, JSON logs in the shared group, Powertools (layer or bundled), X-Ray tracing,
+   * and every environment variable declared (`lambdaEnvironment`). `entry`: the file under
+   * `functions/`.
+   */
+  lambda(
+    scope: Construct,
+    id: string,
+    spec: {
+      entry: string;
+      description: string;
+      timeout: Duration;
+      role: iam.IRole;
+      bundling: BundlingOptions;
+      environment: FunctionEnvironment;
+      reservedConcurrentExecutions?: number;
+    },
+  ): NodejsFunction {
+    const { config, projectRoot } = this.props;
+    const fn = new NodejsFunction(scope, id, {
+      entry: path.join(projectRoot, 'functions', spec.entry),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+      description: spec.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: config.lambda.memoryMb,
+      timeout: spec.timeout,
+      ...(spec.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: spec.reservedConcurrentExecutions }),
+      role: spec.role,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      logGroup: this.logGroup,
+      ...powertoolsFor(scope, spec.bundling, config.powertools),
+      environment: lambdaEnvironment({
+        STAGE: config.stage,
+        POWERTOOLS_LOG_LEVEL: config.logLevel,
+        ...spec.environment,
       }),
     });
     return traceActively(fn);

@@ -1,24 +1,20 @@
-import * as path from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ApiFunctions } from './api-construct.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './config.ts';
-import { lambdaEnvironment } from './lambda-environment.ts';
-import { powertoolsFor, traceActively } from './observability.ts';
 
 export interface PurgeWorkerProps {
   config: StageConfig;
   table: ITable;
   functions: ApiFunctions;
-  projectRoot: string;
 }
 
 /** The worker's timeout: Lambda's maximum; it stops a minute before and sends the rest again. */
@@ -39,7 +35,7 @@ export class PurgeWorker extends Construct {
 
   constructor(scope: Construct, id: string, props: PurgeWorkerProps) {
     super(scope, id);
-    const { config, table, functions, projectRoot } = props;
+    const { config, table, functions } = props;
     this.deadLetters = new sqs.Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14) });
     this.queue = new sqs.Queue(this, 'Queue', {
       // longer than a run of the worker, so a message in work is not handed to a second worker
@@ -68,31 +64,19 @@ export class PurgeWorker extends Construct {
         }),
       },
     });
-    this.worker = traceActively(
-      new NodejsFunction(this, 'Worker', {
-        entry: path.join(projectRoot, 'functions', 'workers', 'purge-worker.ts'),
-        handler: 'handler',
-        projectRoot,
-        depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
-        description: 'Purge worker: empties what permanent deletes left',
-        runtime: lambda.Runtime.NODEJS_22_X,
-        architecture: lambda.Architecture.ARM_64,
-        memorySize: config.lambda.memoryMb,
-        timeout: PURGE_WORKER_TIMEOUT,
-        role,
-        loggingFormat: lambda.LoggingFormat.JSON,
-        logGroup: functions.logGroup,
-        ...powertoolsFor(this, LAMBDA_BUNDLING, config.powertools),
-        // No signing keys, no mail: those variables are declared empty (lambdaEnvironment).
-        environment: lambdaEnvironment({
-          TABLE_NAME: table.tableName,
-          STAGE: config.stage,
-          PURGE_QUEUE_URL: this.queue.queueUrl,
-          PURGE_DELAY_SECONDS: '0',
-          POWERTOOLS_LOG_LEVEL: config.logLevel,
-        }),
-      }),
-    );
+    this.worker = functions.lambda(this, 'Worker', {
+      entry: 'workers/purge-worker.ts',
+      description: 'Purge worker: empties what permanent deletes left',
+      timeout: PURGE_WORKER_TIMEOUT,
+      role,
+      bundling: LAMBDA_BUNDLING,
+      // No signing keys, no mail: those variables are declared empty (lambdaEnvironment).
+      environment: {
+        TABLE_NAME: table.tableName,
+        PURGE_QUEUE_URL: this.queue.queueUrl,
+        PURGE_DELAY_SECONDS: '0',
+      },
+    });
     // A plain mapping: the role above already holds the consume grant (no extra policy resource).
     new lambda.EventSourceMapping(this, 'FromQueue', {
       target: this.worker,

@@ -1,24 +1,19 @@
-import * as path from 'node:path';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { REPAIR_EVERY_SECONDS } from '#shared/db/schedule.ts';
 import type { ApiFunctions } from './api-construct.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './config.ts';
-import { lambdaEnvironment } from './lambda-environment.ts';
-import { powertoolsFor, traceActively } from './observability.ts';
 
 export interface RepairWorkerProps {
   config: StageConfig;
   table: ITable;
   functions: ApiFunctions;
-  projectRoot: string;
 }
 
 /** How often the repair worker looks for interrupted writes (with the 20 s lease: repaired within 2 minutes). */
@@ -34,7 +29,7 @@ export class RepairWorker extends Construct {
 
   constructor(scope: Construct, id: string, props: RepairWorkerProps) {
     super(scope, id);
-    const { config, table, functions, projectRoot } = props;
+    const { config, table, functions } = props;
     const role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Workspace API ${config.stage}: the repair worker`,
@@ -44,31 +39,17 @@ export class RepairWorker extends Construct {
         }),
       },
     });
-    this.worker = traceActively(
-      new NodejsFunction(this, 'Worker', {
-        entry: path.join(projectRoot, 'functions', 'workers', 'repair-worker.ts'),
-        handler: 'handler',
-        projectRoot,
-        depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
-        description: 'Repair worker: finishes or undoes interrupted large writes',
-        runtime: lambda.Runtime.NODEJS_22_X,
-        architecture: lambda.Architecture.ARM_64,
-        memorySize: config.lambda.memoryMb,
-        timeout: Duration.minutes(5),
-        // One run at a time is enough; two would only race for the same claims.
-        reservedConcurrentExecutions: 1,
-        role,
-        loggingFormat: lambda.LoggingFormat.JSON,
-        logGroup: functions.logGroup,
-        ...powertoolsFor(this, LAMBDA_BUNDLING, config.powertools),
-        // The table only: every other variable is declared empty (lambdaEnvironment).
-        environment: lambdaEnvironment({
-          TABLE_NAME: table.tableName,
-          STAGE: config.stage,
-          POWERTOOLS_LOG_LEVEL: config.logLevel,
-        }),
-      }),
-    );
+    this.worker = functions.lambda(this, 'Worker', {
+      entry: 'workers/repair-worker.ts',
+      description: 'Repair worker: finishes or undoes interrupted large writes',
+      timeout: Duration.minutes(5),
+      // One run at a time is enough; two would only race for the same claims.
+      reservedConcurrentExecutions: 1,
+      role,
+      bundling: LAMBDA_BUNDLING,
+      // The table only: every other variable is declared empty (lambdaEnvironment).
+      environment: { TABLE_NAME: table.tableName },
+    });
     new events.Rule(this, 'Schedule', {
       description: 'Every minute: finish or undo interrupted large writes',
       schedule: events.Schedule.rate(REPAIR_SCHEDULE),

@@ -76,10 +76,10 @@ export class WorkspaceApiStack extends Stack {
 
     // Permanent deletes hand their bulk work to the purge worker (before the routes: they need its queue).
     if (routes.some((r) => (r as RouteDef).purges))
-      new PurgeWorker(this, 'Purge', { config, table, functions, projectRoot });
+      new PurgeWorker(this, 'Purge', { config, table, functions });
 
     // Interrupted large writes are finished or undone within two minutes, whatever stopped them.
-    new RepairWorker(this, 'Repair', { config, table, functions, projectRoot });
+    new RepairWorker(this, 'Repair', { config, table, functions });
 
     // The stage is created by hand because HttpApi's automatic default stage takes no throttling.
     const api = new HttpApi(this, 'Api', {
