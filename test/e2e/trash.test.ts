@@ -55,6 +55,11 @@ describe('the trash over HTTP', () => {
     expect((await api.request('GET', `/base/${baseId}/table`, { token })).body).toEqual([]);
     await drainPurges();
     expect(await itemsMentioning(tableId, trashId, recordId)).toEqual([]);
+    // the caller reads that the background purge is done
+    expect(await api.request('GET', `/job/table/${tableId}`, { token })).toMatchObject({
+      status: 200,
+      body: { kind: 'table', resourceId: tableId, state: 'done', runs: 1, finishedTime: expect.any(String) },
+    });
   });
 
   it('refuses a stranger (403), an unknown trash id (404) and a bad resourceType (400)', async () => {
