@@ -682,12 +682,17 @@ const markApplied = (key: Key) =>
  * Answers how many writes it undid or finished.
  */
 export const recoverInterrupted = async (scope: string, now = Date.now()): Promise<number> => {
-  // First the writes with a head, then read what is left: a journal repaired just now is gone.
-  const repaired = await repairInterrupted({ scope, now });
-  const [items, heads] = await Promise.all([
-    queryAll(keys.journalsOf(scope)),
-    queryAll({ ...keys.txnHeads(), skPrefix: `${scope}#` }),
-  ]);
+  const readScope = () =>
+    Promise.all([queryAll(keys.journalsOf(scope)), queryAll({ ...keys.txnHeads(), skPrefix: `${scope}#` })]);
+  let [items, heads] = await readScope();
+  // Only a write whose lease ran out is repaired: with none (the usual case) this one round of
+  // reads is all. Else the writes with a head first, then read what is left (a journal repaired
+  // just now is gone).
+  let repaired: Pick<RepairReport, 'undone' | 'completed'> = { undone: 0, completed: 0 };
+  if (heads.some((h) => headOf(h).leaseUntil < now)) {
+    repaired = await repairInterrupted({ scope, now });
+    [items, heads] = await readScope();
+  }
   const withHead = new Set(heads.map((h) => headOf(h).txnId));
   const stale = items.filter((i) => {
     const j = journalOf(i);
