@@ -465,14 +465,22 @@ class JournaledWrite {
         await writeItems(slice.map((s) => s.op as { put: Item } | { delete: Key }));
       });
     }
-    await this.open();
     const started = performance.now();
-    try {
-      await writeItems(
+    // The head and the plain units' journals in one round. Should the head fail, nothing was
+    // applied: the journals already written have no head and are undone once stale
+    // (`recoverInterrupted`), which changes nothing (their undo is guarded, or deletes records
+    // that were never created).
+    const [opened, journaled] = await Promise.allSettled([
+      this.open(),
+      writeItems(
         this.plainJournals.map((chunk, i) => ({
           put: journalItem(scope, txnId, chunks.length + i, undoOf(chunk), now),
         })),
-      );
+      ),
+    ]);
+    if (opened.status === 'rejected') throw opened.reason;
+    try {
+      if (journaled.status === 'rejected') throw journaled.reason;
       await pool(units, PARALLEL_UNITS);
       observeRound((performance.now() - started) / Math.max(1, Math.ceil(this.unitCount / PARALLEL_UNITS)));
       await this.complete();
@@ -496,10 +504,15 @@ class JournaledWrite {
       names: { '#s': 'state' },
       values: { ':complete': COMPLETE, ':applying': APPLYING, ':now': Date.now() },
     };
-    if (this.final.length) await transact([{ update: mark }, ...this.final], () => new LeaseLost());
+    // The journals go in the same transaction when it has room: complete and cleaned in one round,
+    // the head (still saying complete, for the repair worker and an Idempotency-Key retry) last.
+    const journals: TransactOp[] = this.journalKeys().map((key) => ({ delete: key }));
+    const together = 1 + this.final.length + journals.length <= MAX_TRANSACTION_ITEMS;
+    const ops: TransactOp[] = [{ update: mark }, ...this.final, ...(together ? journals : [])];
+    if (ops.length > 1) await transact(ops, () => new LeaseLost());
     else await updateItem(mark, () => new LeaseLost(), 'NONE');
     // Complete: from here the write stands whatever happens; the worker removes what is left.
-    await deleteItems(this.journalKeys()).catch(() => undefined);
+    if (!together) await deleteItems(this.journalKeys()).catch(() => undefined);
     await deleteItems([this.head]).catch(() => undefined);
   }
 
