@@ -132,16 +132,21 @@ const declaredKeys = (decl: ResourceDecl, input: Input<unknown, unknown, unknown
   const { id } = resourceRefOf(decl, input);
   if (decl.kind === 'organization') return organizationKeys(id);
   if (decl.kind === 'trashItem') return trashItemKeys(id);
-  if (decl.kind === 'node') {
-    const baseId = nodeBaseOf(input);
-    return [...resourceKeys({ kind: 'base', id: baseId }, userId), ...nodeKeys(baseId, id)];
-  }
-  return resourceKeys({ kind: decl.kind, id, includeTrashed: decl.includeTrashed }, userId);
+  const ref = locatedRefOf(decl, input);
+  return [...resourceKeys(ref, userId), ...(decl.kind === 'node' ? nodeKeys(ref.id, id) : [])];
 };
 
-/** The base of a node route: its `baseId` path parameter. */
-const nodeBaseOf = (input: Input<unknown, unknown, unknown>): string =>
-  resourceRefOf({ kind: 'base', param: 'baseId' }, input).id;
+/**
+ * The space, base or table a route's resource is located as: itself, or for a node route the
+ * base of its path (the chain then checks the node's delete right, `checkNodeDelete`).
+ */
+const locatedRefOf = (decl: ResourceDecl, input: Input<unknown, unknown, unknown>): ResourceRef => {
+  if (decl.kind === 'node')
+    return { kind: 'base', ...resourceRefOf({ kind: 'base', param: 'baseId' }, input) };
+  if (decl.kind === 'organization' || decl.kind === 'trashItem')
+    throw new Error(`a ${decl.kind} is not located as a space, base or table`);
+  return { kind: decl.kind, ...resourceRefOf(decl, input), includeTrashed: decl.includeTrashed };
+};
 
 const decodeBody = (event: Event): string | undefined => {
   if (event.body === undefined || event.body === null || event.body === '') return undefined;
@@ -323,11 +328,7 @@ export const defineHandler = <
       checkScopes(principal, route.actions);
       resource = await locateTrashItem(principal, loaded, resourceRefOf(decl, input).id);
     } else if (decl) {
-      // a node route acts on its base: located and checked as one, then the node's delete right
-      const ref: ResourceRef =
-        decl.kind === 'node'
-          ? { kind: 'base', id: nodeBaseOf(input) }
-          : { kind: decl.kind, ...resourceRefOf(decl, input), includeTrashed: decl.includeTrashed };
+      const ref = locatedRefOf(decl, input);
       let found = locate(ref, userId, loaded);
       // A cold Lambda learns where a base or table lives first, then reads its space and membership.
       if ('need' in found) {

@@ -22,6 +22,20 @@ import { useTestServer } from '#test/support/server.ts';
 
 const api = useTestServer();
 
+/** A table of two records (Name, Qty) in a new space and base, through the client. */
+const newGrid = async (spaceName: string) => {
+  const space = await createSpace({ name: spaceName });
+  const base = await createBase({ spaceId: space.data.id });
+  return createTable(base.data.id, {
+    name: 'Cells',
+    fields: [
+      { type: 'singleLineText' as never, name: 'Name' },
+      { type: 'number' as never, name: 'Qty' },
+    ],
+    records: [{ fields: { Name: 'a', Qty: 1 } }, { fields: { Name: 'b', Qty: 2 } }],
+  });
+};
+
 describe("selection through Teable's client", () => {
   beforeAll(async () => {
     const user = await newUser({ name: 'Grid' });
@@ -29,16 +43,7 @@ describe("selection through Teable's client", () => {
   });
 
   it('ids, copy, clear and delete a block', async () => {
-    const space = await createSpace({ name: 'Grid' });
-    const base = await createBase({ spaceId: space.data.id });
-    const table = await createTable(base.data.id, {
-      name: 'Cells',
-      fields: [
-        { type: 'singleLineText' as never, name: 'Name' },
-        { type: 'number' as never, name: 'Qty' },
-      ],
-      records: [{ fields: { Name: 'a', Qty: 1 } }, { fields: { Name: 'b', Qty: 2 } }],
-    });
+    const table = await newGrid('Grid');
     const tableId = table.data.id;
     const block = {
       ranges: [
@@ -63,16 +68,7 @@ describe("selection through Teable's client", () => {
   });
 
   it('paste what copy gave, growing the grid, and preview a paste', async () => {
-    const space = await createSpace({ name: 'Paste' });
-    const base = await createBase({ spaceId: space.data.id });
-    const table = await createTable(base.data.id, {
-      name: 'Cells',
-      fields: [
-        { type: 'singleLineText' as never, name: 'Name' },
-        { type: 'number' as never, name: 'Qty' },
-      ],
-      records: [{ fields: { Name: 'a', Qty: 1 } }, { fields: { Name: 'b', Qty: 2 } }],
-    });
+    const table = await newGrid('Paste');
     const tableId = table.data.id;
     const copied = await copy(tableId, {
       ranges: [

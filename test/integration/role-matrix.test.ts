@@ -3,6 +3,7 @@ import type { Role } from '#shared/auth/scopes.ts';
 import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, call } from '#test/support/invoke.ts';
+import { FIRST_CELL, PASTE_INTO_FIRST_CELL } from '#test/support/selections.ts';
 
 /**
  * Roles × routes on tables and records: a collaborator with each role calls every route of a
@@ -150,33 +151,16 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
   'copy-selection': (w) => ({ params: { tableId: w.tableId }, query: 'ranges=[[0,0],[0,0]]' }),
   'clear-selection': (w) => ({
     params: { tableId: w.tableId },
-    body: {
-      ranges: [
-        [0, 0],
-        [0, 0],
-      ],
-    },
+    body: FIRST_CELL,
   }),
   'delete-selection': (w) => ({ params: { tableId: w.tableId }, query: 'ranges=[[0,1],[0,1]]' }),
   'paste-selection': (w) => ({
     params: { tableId: w.tableId },
-    body: {
-      ranges: [
-        [0, 0],
-        [0, 0],
-      ],
-      content: 'x',
-    },
+    body: PASTE_INTO_FIRST_CELL,
   }),
   'temporary-paste-selection': (w) => ({
     params: { tableId: w.tableId },
-    body: {
-      ranges: [
-        [0, 0],
-        [0, 0],
-      ],
-      content: 'x',
-    },
+    body: PASTE_INTO_FIRST_CELL,
   }),
   'get-row-count': (w) => ({ params: { tableId: w.tableId } }),
   'get-aggregations': (w) => ({ params: { tableId: w.tableId }, query: `field[count][]=${w.fieldId}` }),

@@ -10,6 +10,7 @@ import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, call } from '#test/support/invoke.ts';
 import { latestCode } from '#test/support/outbox.ts';
+import { FIRST_CELL, PASTE_INTO_FIRST_CELL } from '#test/support/selections.ts';
 
 /**
  * Every route of the route table against the three ways a caller is refused: no token (401), a
@@ -126,33 +127,16 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'copy-selection': (w) => ({ ...onTable(w), query: 'ranges=[[0,0],[0,0]]' }),
   'clear-selection': (w) => ({
     ...onTable(w),
-    body: {
-      ranges: [
-        [0, 0],
-        [0, 0],
-      ],
-    },
+    body: FIRST_CELL,
   }),
   'delete-selection': (w) => ({ ...onTable(w), query: 'ranges=[[0,1],[0,1]]' }),
   'paste-selection': (w) => ({
     ...onTable(w),
-    body: {
-      ranges: [
-        [0, 0],
-        [0, 0],
-      ],
-      content: 'x',
-    },
+    body: PASTE_INTO_FIRST_CELL,
   }),
   'temporary-paste-selection': (w) => ({
     ...onTable(w),
-    body: {
-      ranges: [
-        [0, 0],
-        [0, 0],
-      ],
-      content: 'x',
-    },
+    body: PASTE_INTO_FIRST_CELL,
   }),
   'get-row-count': (w) => ({ ...onTable(w) }),
   'get-aggregations': (w) => ({ ...onTable(w), query: `field[count][]=${w.fieldId}` }),
