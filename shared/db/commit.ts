@@ -307,8 +307,8 @@ const REPAIRING = 'repairing';
  * with a 503 (nothing written); one that runs short stops and undoes itself before answering the
  * 503. Any other failure is undone the same way and rethrown. When undoing cannot be finished in
  * time, or the lease was lost, the answer is a 504 `write_interrupted` and the repair worker
- * (`repairInterrupted`, every minute) undoes the rest once the lease has run out. On success the
- * head is marked complete, then the journal and the head go. While a large write applies,
+ * (`repairInterrupted`, every minute) undoes the rest once the lease has run out. On success one
+ * transaction completes the write and removes its journal and head. While a large write applies,
  * readers may see part of it; afterwards, all or nothing. Answers the item after the write when
  * the steps were one update, else undefined.
  */
@@ -493,26 +493,40 @@ class JournaledWrite {
 
   /**
    * Marks the write complete while the lease holds (else the worker is undoing it), with the
-   * write's final operations in the same transaction (exactly once), then cleans up.
+   * write's final operations in the same transaction (exactly once). When the transaction has
+   * room it is also the cleanup: the journals and the head go, and the request's Idempotency-Key
+   * claim says `applied` until the answer is stored (what the repair worker would otherwise write
+   * from a complete head, should the answer be lost). Else the head is marked complete and the
+   * journals and then the head are deleted after it.
    */
   private async complete(): Promise<void> {
     if (remainingMs() < MARGIN_MS / 2) throw new OutOfTime();
+    const holds = {
+      condition: '#s = :applying AND leaseUntil > :now',
+      names: { '#s': 'state' },
+      values: { ':applying': APPLYING, ':now': Date.now() },
+    };
+    const journals: TransactOp[] = this.journalKeys().map((key) => ({ delete: key }));
+    const claim = requestScope()?.idempotencyKey;
+    const claimOps: TransactOp[] = claim ? [{ update: appliedClaim(claim) }] : [];
+    if (1 + claimOps.length + this.final.length + journals.length <= MAX_TRANSACTION_ITEMS) {
+      await transact(
+        [{ delete: this.head, ...holds }, ...claimOps, ...this.final, ...journals],
+        () => new LeaseLost(),
+      );
+      return;
+    }
     const mark: UpdateSpec = {
       key: this.head,
       update: 'SET #s = :complete',
-      condition: '#s = :applying AND leaseUntil > :now',
-      names: { '#s': 'state' },
-      values: { ':complete': COMPLETE, ':applying': APPLYING, ':now': Date.now() },
+      ...holds,
+      values: { ...holds.values, ':complete': COMPLETE },
     };
-    // The journals go in the same transaction when it has room: complete and cleaned in one round,
-    // the head (still saying complete, for the repair worker and an Idempotency-Key retry) last.
-    const journals: TransactOp[] = this.journalKeys().map((key) => ({ delete: key }));
-    const together = 1 + this.final.length + journals.length <= MAX_TRANSACTION_ITEMS;
-    const ops: TransactOp[] = [{ update: mark }, ...this.final, ...(together ? journals : [])];
-    if (ops.length > 1) await transact(ops, () => new LeaseLost());
+    if (this.final.length) await transact([{ update: mark }, ...this.final], () => new LeaseLost());
     else await updateItem(mark, () => new LeaseLost(), 'NONE');
-    // Complete: from here the write stands whatever happens; the worker removes what is left.
-    if (!together) await deleteItems(this.journalKeys()).catch(() => undefined);
+    // Complete: from here the write stands whatever happens; the worker removes what is left,
+    // the head (still saying complete, for the worker and an Idempotency-Key retry) last.
+    await deleteItems(this.journalKeys()).catch(() => undefined);
     await deleteItems([this.head]).catch(() => undefined);
   }
 
@@ -668,24 +682,27 @@ const fenceUnits = async (scope: string, txnId: string, chunks: number, now: num
   }
 };
 
+/**
+ * The update that marks an Idempotency-Key claim `applied`: its write is made but its answer may
+ * be lost, so a retry is told so rather than run again (the answer, once stored, replaces it).
+ */
+const appliedClaim = (key: Key): UpdateSpec => ({
+  key,
+  update: 'SET #s = :applied, expiresAt = :day',
+  // Applied already: a second large write of the same request.
+  condition: '#s IN (:running, :applied)',
+  names: { '#s': 'state' },
+  // Kept as long as a remembered answer, so a late retry is still told rather than run again.
+  values: {
+    ':applied': 'applied',
+    ':running': 'running',
+    ':day': Math.floor(Date.now() / 1000) + 86_400,
+  },
+});
+
 /** A request whose write completed but whose answer was lost: its retry is told so, not run again. */
 const markApplied = (key: Key) =>
-  updateItem(
-    {
-      key,
-      update: 'SET #s = :applied, expiresAt = :day',
-      condition: '#s = :running',
-      names: { '#s': 'state' },
-      // Kept as long as a remembered answer, so a late retry is still told rather than run again.
-      values: {
-        ':applied': 'applied',
-        ':running': 'running',
-        ':day': Math.floor(Date.now() / 1000) + 86_400,
-      },
-    },
-    () => new Skipped(),
-    'NONE',
-  ).catch((error: unknown) => {
+  updateItem(appliedClaim(key), () => new Skipped(), 'NONE').catch((error: unknown) => {
     if (!(error instanceof Skipped)) throw error;
   });
 

@@ -351,7 +351,7 @@ const records = async (token: string, measure: Measure) => {
     10,
   );
   await measure(
-    'create 100 records (goal: authentication + 4; journaled: not met yet)',
+    'create 100 records (goal: authentication + 4)',
     () =>
       call('create-records', {
         token,

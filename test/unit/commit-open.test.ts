@@ -1,5 +1,6 @@
 /**
- * A journaled write opens with its head and its plain units' journals in one round. Should the
+ * A journaled write opens with its head and its plain units' journals in one round and ends with
+ * one transaction that completes and cleans it. Should the
  * head fail, the write stops there: no unit is applied, the error is answered, and the journals
  * that landed are left headless (undone harmlessly once stale). A fault DynamoDB Local cannot stage.
  */
@@ -14,6 +15,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
+import { requestScope, withRequestScope } from '#shared/db/request-scope.ts';
 
 const ddbMock = mockClient(DynamoDBDocumentClient);
 afterEach(() => ddbMock.reset());
@@ -54,17 +56,35 @@ describe('opening a journaled write', () => {
     // the journals first, then the records (two units of 100 and 50)
     expect(batches[0]?.every((pk) => pk.startsWith('TXN'))).toBe(true);
     expect(batches.flat().filter((pk) => pk === 'REC#tblT')).toHaveLength(150);
-    // complete and cleaned in one transaction: the mark on the head, the journals deleted
+    // complete and cleaned in one transaction: the head (deleted while the lease holds) and the
+    // journals go together, and nothing is written after it
     const [completion, ...more] = ddbMock.commandCalls(TransactWriteCommand);
     expect(more).toEqual([]);
     const items = completion?.args[0].input.TransactItems ?? [];
-    expect(items[0]?.Update?.Key).toMatchObject({ pk: 'TXNHEAD' });
+    expect(items[0]?.Delete?.Key).toMatchObject({ pk: 'TXNHEAD' });
+    expect(items[0]?.Delete?.ConditionExpression).toContain('leaseUntil > :now');
     const deleted = items.slice(1).map((i) => i.Delete?.Key?.pk);
     expect(deleted.length).toBe(batches[0]?.length);
     expect(deleted.every((pk) => pk === 'TXN#tblT')).toBe(true);
-    // no batch of journal deletes after it: the head goes last, alone
-    expect(batches.flat().filter((pk) => pk === 'delete')).toEqual(['delete']);
-    expect(batches.at(-1)).toEqual(['delete']);
+    expect(batches.flat().filter((pk) => pk === 'delete')).toEqual([]);
+    expect(ddbMock.commandCalls(UpdateCommand)).toEqual([]);
+  });
+
+  it("marks the request's Idempotency-Key claim applied in the completing transaction", async () => {
+    healthy();
+    const claim = { pk: 'IDEM#usr1', sk: 'create-records#k1' };
+    await withRequestScope(60_000, async () => {
+      const scope = requestScope();
+      if (scope) scope.idempotencyKey = claim;
+      await commitSteps('tblT', steps, () => new Error('condition') as never, true);
+    });
+    const [completion, ...more] = ddbMock.commandCalls(TransactWriteCommand);
+    expect(more).toEqual([]);
+    const items = completion?.args[0].input.TransactItems ?? [];
+    const marked = items.find((i) => i.Update?.Key?.pk === claim.pk);
+    expect(marked?.Update?.UpdateExpression).toBe('SET #s = :applied, expiresAt = :day');
+    expect(marked?.Update?.ExpressionAttributeValues?.[':applied']).toBe('applied');
+    expect(items.filter((i) => i.Delete?.Key?.pk === 'TXNHEAD')).toHaveLength(1);
   });
 
   it('stops when the head fails: the error is answered and no unit is applied', async () => {
