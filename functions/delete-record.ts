@@ -1,9 +1,9 @@
 import { NotFoundError, PreconditionFailedError } from '#shared/core/errors.ts';
-import { keys } from '#shared/db/keys.ts';
+import { recordIn, recordKey } from '#shared/entities/records.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { deleteRecords } from '#shared/records/delete.ts';
-import { etagOf, type RecordItem } from '#shared/records/model.ts';
+import { etagOf } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { recordParams } from '#shared/records/requests.ts';
 
@@ -11,10 +11,10 @@ export const handler = defineHandler(
   'delete-record',
   {
     params: recordParams,
-    preload: (_, { params }) => (params ? [keys.record(params.tableId, params.recordId)] : []),
+    preload: (_, { params }) => (params ? [recordKey(params.tableId, params.recordId)] : []),
   },
   async ({ params, principal, headers, loaded, resource, schema }) => {
-    const current = loaded.get(keys.record(params.tableId, params.recordId)) as RecordItem | undefined;
+    const current = recordIn(loaded, params.tableId, params.recordId);
     if (!current) throw new NotFoundError(`Record ${params.recordId} not found`);
     const ifMatch = headers['if-match'];
     if (ifMatch !== undefined && ifMatch !== etagOf(current))

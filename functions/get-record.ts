@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { queryList, querySingle } from '#shared/core/validation.ts';
-import { keys } from '#shared/db/keys.ts';
+import { recordIn, recordKey } from '#shared/entities/records.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { etagOf, type RecordItem } from '#shared/records/model.ts';
+import { etagOf } from '#shared/records/model.ts';
 import { projectionOf, renderRecords } from '#shared/records/read.ts';
 import { recordParams } from '#shared/records/requests.ts';
 import { cellFormatSchema, optionalQueryKeyType } from '#shared/schema/requests.ts';
@@ -21,10 +21,10 @@ export const handler = defineHandler(
   {
     params: recordParams,
     query,
-    preload: (_, { params }) => (params ? [keys.record(params.tableId, params.recordId)] : []),
+    preload: (_, { params }) => (params ? [recordKey(params.tableId, params.recordId)] : []),
   },
   async ({ params, query, loaded, principal, resource, schema }) => {
-    const item = loaded.get(keys.record(params.tableId, params.recordId)) as RecordItem | undefined;
+    const item = recordIn(loaded, params.tableId, params.recordId);
     if (!item) throw new NotFoundError(`Record ${params.recordId} not found`);
     const keyType = query.fieldKeyType ?? 'name';
     const [record] = await renderRecords(schema, [item], {

@@ -1,7 +1,7 @@
-import { keys } from '#shared/db/keys.ts';
+import { recordIn, recordKey } from '#shared/entities/records.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { etagOf, type RecordItem } from '#shared/records/model.ts';
+import { etagOf } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { recordParams, updateRecordBody } from '#shared/records/requests.ts';
 import { updateRecords } from '#shared/records/update.ts';
@@ -12,7 +12,7 @@ export const handler = defineHandler(
     params: recordParams,
     body: updateRecordBody,
     // The record is read in the same batch as the token (one round trip less).
-    preload: (_, { params }) => (params ? [keys.record(params.tableId, params.recordId)] : []),
+    preload: (_, { params }) => (params ? [recordKey(params.tableId, params.recordId)] : []),
   },
   async ({ params, body, principal, headers, loaded, resource, schema }) => {
     const keyType = body.fieldKeyType ?? 'name';
@@ -22,7 +22,7 @@ export const handler = defineHandler(
       typecast: body.typecast ?? false,
       order: body.order,
       ifMatch: headers['if-match'],
-      current: [loaded.get(keys.record(params.tableId, params.recordId)) as RecordItem | undefined],
+      current: [recordIn(loaded, params.tableId, params.recordId)],
     });
     // Rendering needs no choice list: the schema read before the write serves.
     const [record] = await renderRecords(schema, item ? [item] : [], {

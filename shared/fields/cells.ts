@@ -17,6 +17,10 @@ export const cellError = (field: Pick<Field, 'id' | 'name'>, message: string): V
 export const optionsError = (type: string, message: string): ValidationError =>
   new ValidationError(`Invalid options for a ${type} field: ${message}`);
 
+/** True when a stored cell counts as empty (absent, null, empty text or empty list: never stored). */
+export const isEmptyCell = (value: unknown): boolean =>
+  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+
 /** True for a plain JSON object (not null, not an array). */
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -16,7 +16,6 @@ import {
   statistic,
 } from '#shared/query/statistics.ts';
 import type { GroupPoint, Row } from '#shared/query/types.ts';
-import type { RecordItem } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { fieldByRef, type TableSchema } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
@@ -267,8 +266,8 @@ export const calendarDailyCollection = async (
     const last = dayOf(Math.min(b, to), zone);
     if (countMap[last] === undefined) countMap[last] = 1;
   }
-  const items = hit.length ? await readRecords(schema.table.id, hit, undefined) : [];
-  const records = await renderRecords(schema, items as RecordItem[], {
+  const items = await readRecords(schema.table.id, hit);
+  const records = await renderRecords(schema, items, {
     keyType: params.fieldKeyType,
     cellFormat: params.cellFormat,
     canUpdate: ctx.canUpdate,

@@ -4,10 +4,10 @@
  * per linked table, so a client can show the filter's chosen records by name.
  */
 import { NotFoundError } from '#shared/core/errors.ts';
+import type { RecordPart } from '#shared/entities/records.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { isId } from '#shared/ids.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
-import type { RecordItem } from '#shared/records/model.ts';
 import { linkOptions } from '#shared/schema/links.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
@@ -52,7 +52,7 @@ const filterLinkRecords = async (schema: TableSchema, filter: unknown): Promise<
   const named = linkFilterIds(filter, linkFields);
   if (named.size === 0) return [];
   // One pseudo record holding every named id in its link cells: titles are read as for a listing.
-  const holder = Object.fromEntries(named) as unknown as RecordItem;
+  const holder: RecordPart = { id: '', ...Object.fromEntries(named) };
   const titles = await linkTitlesFor(schema, [holder], new Set(named.keys()));
   const byTable = new Map<string, FilterLinkRecords>();
   for (const [fieldId, ids] of named) {

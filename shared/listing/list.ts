@@ -1,22 +1,7 @@
-/**
- * `GET /table/{tableId}/record` (contract `listing.md`): the listing, in two paths.
- *
- * - View order (no filter, sort, group, search or picker, from the request or the view): the
- *   order index is walked for the page's ids (`view-order.ts`), then only the page's records are
- *   read. Round trips beyond authentication: the index walk (both streams concurrently) and one
- *   batch read of the page (plus one for link titles when a projected link field has values).
- * - General: every record is read with only the attributes the query needs, over concurrent
- *   slices of the records partition (`rows.ts`); the pure engine (`shared/query/engine.ts`)
- *   filters, sorts, groups, searches and pages; then the page's records are read whole.
- *
- * Both read strongly consistent main-table items only, so a write that returned is listed.
- */
-import type { Item } from '#shared/db/client.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
 import type { QueryResult, Row } from '#shared/query/types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
-import type { RecordItem } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
 import { primaryField, type TableSchema } from '#shared/schema/schema.ts';
@@ -30,10 +15,8 @@ import {
   type PickerLink,
 } from './pickers.ts';
 import { type ListPlan, planListing } from './resolve.ts';
-import { readAllRecords, readRecords, rowAttributes, slicesFor, toRow } from './rows.ts';
+import { readAllRecords, readRecordParts, readRecords, rowAttributes, slicesFor, toRow } from './rows.ts';
 import { viewOrderPage } from './view-order.ts';
-
-const ENVELOPE = ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb', 'version', 'ord'];
 
 export interface ListContext {
   schema: TableSchema;
@@ -47,10 +30,6 @@ export interface ListAnswer {
   records: ReturnType<typeof renderRecords> extends Promise<infer R> ? R : never;
   extra: Pick<QueryResult, 'groupPoints' | 'allGroupHeaderRefs' | 'searchHitIndex'>;
 }
-
-/** The attributes to read for the page's records: all, or the envelope and projected cells. */
-const pageAttributes = (schema: TableSchema, projection: ReadonlySet<string> | undefined) =>
-  projection ? [...new Set([...ENVELOPE, primaryField(schema).id, ...projection])] : undefined;
 
 /**
  * Reads the page's records in the given order and renders them. On the general path this reads
@@ -67,9 +46,9 @@ const renderPage = async (
   ids: readonly string[],
 ) => {
   const tableId = ctx.schema.table.id;
-  const attrs = pageAttributes(ctx.schema, plan.projection);
-  const items = ids.length ? await readRecords(tableId, ids, attrs) : ([] as Item[]);
-  return renderRecords(ctx.schema, items as RecordItem[], {
+  const cells = plan.projection ? [primaryField(ctx.schema).id, ...plan.projection] : undefined;
+  const items = await readRecords(tableId, ids, cells);
+  return renderRecords(ctx.schema, items, {
     keyType: params.fieldKeyType as FieldKeyType,
     cellFormat: params.cellFormat,
     projection: plan.projection,
@@ -160,7 +139,7 @@ const runGeneral = async (
   const onlySelected = params.selectedRecordIds && !candidate;
   const [items, linkedSet, cell] = await Promise.all([
     onlySelected
-      ? readRecords(tableId, [...new Set(params.selectedRecordIds)], attrs)
+      ? readRecordParts(tableId, [...new Set(params.selectedRecordIds)], attrs)
       : readAllRecords(tableId, attrs, slicesFor(schema.table.autoNumber)),
     linkedAnywhere && link ? linkedThroughColumn(link) : undefined,
     candidate?.recordId && link ? linkCellIds(link, candidate.recordId) : undefined,
@@ -182,9 +161,7 @@ const runGeneral = async (
   }
 
   const linkFieldIds = new Set(fields.filter((f) => f.type === 'link' && queried.has(f.id)).map((f) => f.id));
-  const titles = linkFieldIds.size
-    ? await linkTitlesFor(schema, items as RecordItem[], linkFieldIds)
-    : undefined;
+  const titles = linkFieldIds.size ? await linkTitlesFor(schema, items, linkFieldIds) : undefined;
   const result = runQuery(rows, plan.query, {
     fields: new Map(schema.fields.map((f) => [f.id, f])),
     userId: ctx.userId,

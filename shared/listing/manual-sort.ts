@@ -8,11 +8,11 @@
 import { ConflictError } from '#shared/core/errors.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
+import { recordOrderOf } from '#shared/entities/records.ts';
 import { viewItem } from '#shared/entities/schema-items.ts';
 import { keysBetween, upperBoundFor } from '#shared/ordering/keys.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
-import type { RecordItem } from '#shared/records/model.ts';
 import { rekeySteps } from '#shared/records/placement.ts';
 import { bumpSchemaOp, type SortItem, type TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
@@ -35,11 +35,11 @@ export const manualSortView = async (
   const sort = resolveSortItems(sortObjs, schema.fields, 'sortObjs');
   const needed = new Set(sort.map((s) => s.fieldId));
   const fields = schema.fields.filter((f) => needed.has(f.id));
-  const items = (await readAllRecords(
+  const items = await readAllRecords(
     tableId,
     rowAttributes(schema.fields, needed),
     slicesFor(schema.table.autoNumber),
-  )) as RecordItem[];
+  );
   const linkFieldIds = new Set(fields.filter((f) => f.type === 'link').map((f) => f.id));
   const titles = linkFieldIds.size ? await linkTitlesFor(schema, items, linkFieldIds) : undefined;
   const { ids } = runQuery(
@@ -53,11 +53,12 @@ export const manualSortView = async (
     },
   );
   const orderKeys = keysBetween(null, upperBoundFor(schema.table.autoNumber + 1), ids.length);
-  const byId = new Map(items.map((item) => [item.id, item]));
+  const byId = new Map(items.map((item) => [item.id, recordOrderOf(item)]));
   const steps: Step[] = [
-    ...ids.flatMap((id, i) =>
-      rekeySteps(tableId, byId.get(id) as RecordItem, viewId, orderKeys[i] as string),
-    ),
+    ...ids.flatMap((id, i) => {
+      const item = byId.get(id);
+      return item ? rekeySteps(tableId, item, viewId, orderKeys[i] as string) : [];
+    }),
     {
       op: {
         put: viewItem(tableId, { ...view, lastModifiedTime: new Date().toISOString() }),

@@ -7,11 +7,12 @@
  */
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
+import { newRecordItem } from '#shared/entities/records.ts';
+import { isEmptyCell } from '#shared/fields/cells.ts';
 import { newId } from '#shared/ids.ts';
-import { isEmptyCell } from '#shared/records/cells.ts';
 import { convertWrite } from '#shared/records/convert-write.ts';
 import { linkTitlesFor, resolveLinks } from '#shared/records/links.ts';
-import { newRecordItem, renderCell } from '#shared/records/model.ts';
+import { renderCell } from '#shared/records/model.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertStartInGrid, pastedRows, pasteStart } from './clipboard.ts';
 import type { ListParams } from './params.ts';

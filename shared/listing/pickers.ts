@@ -10,8 +10,9 @@
  */
 
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { getItems, queryAll } from '#shared/db/client.ts';
+import { queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { getRecordParts } from '#shared/entities/records.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/types.ts';
@@ -78,8 +79,7 @@ export const findPickerLink = async (
 
 /** The ids in one record's link cell, in the cell's order; an unknown record is a 404. */
 export const linkCellIds = async (link: PickerLink, recordId: string): Promise<string[]> => {
-  const key = keys.record(link.ownerTableId, recordId);
-  const item = (await getItems([key], ['id', link.field.id])).get(key);
+  const item = (await getRecordParts(link.ownerTableId, [recordId], [link.field.id])).get(recordId);
   if (!item) throw new NotFoundError(`Record ${recordId} not found in table ${link.ownerTableId}`);
   return idsOf(item[link.field.id]);
 };

@@ -6,13 +6,13 @@
  * `selectedRecordIds`. Order, groups, collapsed groups, paging and the link-cell pickers do not
  * hide a record here: they place it, or choose among records for a picker.
  */
+
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
-import type { RecordItem } from '#shared/records/model.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import type { ListParams } from './params.ts';
 import { planListing } from './resolve.ts';
-import { readRecords, rowAttributes, toRow } from './rows.ts';
+import { readRecordParts, rowAttributes, toRow } from './rows.ts';
 
 export interface RecordStatus {
   isVisible: boolean;
@@ -28,9 +28,7 @@ export const recordStatus = async (
   const { schema } = ctx;
   const plan = planListing(schema, params);
   const needed = queryFieldIds(plan.query);
-  const [item] = (await readRecords(schema.table.id, [recordId], rowAttributes(schema.fields, needed))) as
-    | RecordItem[]
-    | [];
+  const [item] = await readRecordParts(schema.table.id, [recordId], rowAttributes(schema.fields, needed));
   if (!item) return { isVisible: false, isDeleted: true };
   if (params.selectedRecordIds && !params.selectedRecordIds.includes(recordId))
     return { isVisible: false, isDeleted: false };

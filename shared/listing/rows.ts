@@ -3,12 +3,21 @@
  * read in parallel over contiguous slices of the records partition, and the engine's rows built
  * from them.
  */
-import { getItems, type Item, queryBetween } from '#shared/db/client.ts';
+import { queryBetween } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import {
+  getRecordParts,
+  getRecords,
+  RECORD_ENVELOPE,
+  type RecordItem,
+  type RecordPart,
+  recordOf,
+  recordPartOf,
+} from '#shared/entities/records.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { ID_PREFIX } from '#shared/ids.ts';
 import type { Row } from '#shared/query/types.ts';
-import { cellOf, type RecordItem } from '#shared/records/model.ts';
+import { cellOf } from '#shared/records/model.ts';
 import { effectiveKey } from '#shared/records/placement.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -65,35 +74,53 @@ export const recordSlices = (count = ROW_SLICES): { from?: string; to?: string }
 export const slicesFor = (records: number): number =>
   Math.max(4, Math.min(ROW_SLICES, Math.ceil(records / 500)));
 
-/** Every record item of a table with only `attributes`, read over `slices` concurrent slices. */
+/** Every record of a table with only `attributes`, read over `slices` concurrent slices. */
 export const readAllRecords = async (
   tableId: string,
   attributes: readonly string[],
   slices = ROW_SLICES,
-): Promise<Item[]> => {
+): Promise<RecordPart[]> => {
   const pk = keys.recordsOf(tableId).pk;
   const parts = await Promise.all(
     recordSlices(slices).map((range) => queryBetween({ pk, ...range, projection: attributes })),
   );
-  return parts.flatMap((p) => p.items);
+  return parts.flatMap((p) => p.items.map(recordPartOf));
 };
 
-/** Some records of a table by id, in the given order, whole or with only `attributes` (missing ones left out). */
+/**
+ * Some records of a table by id, in the given order (missing ones left out): whole, or with their
+ * envelope and only the cells of `cellIds`.
+ */
 export const readRecords = async (
   tableId: string,
   ids: readonly string[],
-  attributes?: readonly string[],
-): Promise<Item[]> => {
-  const found = await getItems(
-    ids.map((id) => keys.record(tableId, id)),
-    attributes,
-  );
-  return ids.map((id) => found.get(keys.record(tableId, id))).filter((i): i is Item => i !== undefined);
+  cellIds?: readonly string[],
+): Promise<RecordItem[]> => {
+  if (!ids.length) return [];
+  const found = cellIds
+    ? await getRecordParts(tableId, ids, [...new Set([...RECORD_ENVELOPE, ...cellIds])])
+    : await getRecords(tableId, ids);
+  return ids.flatMap((id) => {
+    const item = found.get(id);
+    return item ? [recordOf(item)] : [];
+  });
+};
+
+/** Some records of a table by id, in the given order (missing ones left out), with only `attributes`. */
+export const readRecordParts = async (
+  tableId: string,
+  ids: readonly string[],
+  attributes: readonly string[],
+): Promise<RecordPart[]> => {
+  const found = ids.length ? await getRecordParts(tableId, ids, attributes) : new Map<string, RecordPart>();
+  return ids.flatMap((id) => {
+    const item = found.get(id);
+    return item ? [item] : [];
+  });
 };
 
 /** The engine's row of a record item: its cells for the named fields and its key in the view. Pure. */
-export const toRow = (item: Item, fields: readonly Field[], viewId: string): Row => {
-  const record = item as RecordItem;
+export const toRow = (record: RecordPart, fields: readonly Field[], viewId: string): Row => {
   const cells: Row['cells'] = {};
   for (const field of fields) {
     const v = cellOf(record, field);

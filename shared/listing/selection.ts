@@ -8,7 +8,7 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
-import { cellOf, type RecordItem, renderCell } from '#shared/records/model.ts';
+import { cellOf, renderCell } from '#shared/records/model.ts';
 import type { TableSchema, View } from '#shared/schema/schema.ts';
 import { allMatching, type ListContext } from './list.ts';
 import type { ListParams } from './params.ts';
@@ -127,7 +127,7 @@ export const copySelection = async (
 ) => {
   const { schema } = ctx;
   const { fields, recordIds } = covered(await gridOf(ctx, params), ranges, type);
-  const items = recordIds.length ? ((await readRecords(schema.table.id, recordIds)) as RecordItem[]) : [];
+  const items = await readRecords(schema.table.id, recordIds);
   const byId = new Map(items.map((i) => [i.id, i]));
   const titles = await linkTitlesFor(schema, items);
   const lines = recordIds.map((id) => {

@@ -30,9 +30,9 @@
  *   collapsed like any other header.
  */
 import { canonicalTimeZone, type DateFormatting, wallClockAt } from '#shared/core/format.ts';
+import { isEmptyCell } from '#shared/fields/cells.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, QueryValueClass, StoredCell } from '#shared/fields/types.ts';
-import { isEmptyCell } from './sort.ts';
 import type { GroupPoint, HeaderRef, QueryContext } from './types.ts';
 
 /** The most distinct value tuples described before the rest goes under `unknown` (step 6). */

@@ -16,10 +16,10 @@
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
-import { textOf } from '#shared/fields/cells.ts';
+import { isEmptyCell, textOf } from '#shared/fields/cells.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
-import { fieldOf, isEmptyCell } from './sort.ts';
+import { fieldOf } from './sort.ts';
 import type { QueryContext, Row, SearchSpec } from './types.ts';
 
 const fieldList = (fields: ReadonlyMap<string, Field> | readonly Field[]): Field[] =>

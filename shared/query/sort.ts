@@ -24,13 +24,10 @@
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
+import { isEmptyCell } from '#shared/fields/cells.ts';
 import { fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import type { QueryContext, Row, SortSpec } from './types.ts';
-
-/** True for a cell that holds nothing (absent, null, empty text or empty list). */
-export const isEmptyCell = (cell: unknown): boolean =>
-  cell === undefined || cell === null || cell === '' || (Array.isArray(cell) && cell.length === 0);
 
 /** The field of a query reference; an id that names no field is a 400. */
 export const fieldOf = (fieldId: string, ctx: Pick<QueryContext, 'fields'>): Field => {

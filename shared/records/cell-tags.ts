@@ -2,9 +2,10 @@ import type { TransactOp } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { keyOfItem } from '#shared/db/keys.ts';
 import { type NewNotification, notificationOps } from '#shared/entities/notifications.ts';
+import type { RecordItem } from '#shared/entities/records.ts';
 import type { Field, UserRef } from '#shared/fields/types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
-import { NO_LINKS, type RecordItem, recordName } from './model.ts';
+import { NO_LINKS, recordName } from './model.ts';
 
 /**
  * `collaboratorCellTag` notifications: a user written into a user cell of a field whose

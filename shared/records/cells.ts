@@ -1,4 +1,5 @@
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
+import { isEmptyCell } from '#shared/fields/cells.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Choice, Field, StoredCell, WriteContext } from '#shared/fields/types.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
@@ -73,10 +74,6 @@ export const convertRecords = (
   }
   return { changes, changedFields: [...changed].map((id) => working.get(id) as Field), linkTitles };
 };
-
-/** True when a stored cell counts as empty (never stored). */
-export const isEmptyCell = (value: unknown): boolean =>
-  value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
 /**
  * Fills the cells a new record leaves empty with their fields' defaults, then checks `notNull`.

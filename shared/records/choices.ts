@@ -1,6 +1,6 @@
 import { ConflictError } from '#shared/core/errors.ts';
-import { queryAll, updateItem } from '#shared/db/client.ts';
-import { keyOfItem, keys } from '#shared/db/keys.ts';
+import { updateItem } from '#shared/db/client.ts';
+import { queryRecordParts, recordKey } from '#shared/entities/records.ts';
 import type { ChoiceChanges } from '#shared/fields/define.ts';
 import type { Field } from '#shared/fields/types.ts';
 
@@ -30,7 +30,7 @@ const PARALLEL = 8;
  */
 export const rewriteChoiceCells = async (tableId: string, field: Field, changes: ChoiceChanges) => {
   if (changes.renamed.length === 0 && changes.removed.length === 0) return;
-  const items = await queryAll({ ...keys.recordsOf(tableId), projection: ['pk', 'sk', field.id] });
+  const items = await queryRecordParts(tableId, [field.id]);
   const work = items.flatMap((item) => {
     const before = item[field.id];
     if (before === undefined) return [];
@@ -43,7 +43,7 @@ export const rewriteChoiceCells = async (tableId: string, field: Field, changes:
       work.splice(0, PARALLEL).map(({ item, before, after }) =>
         updateItem(
           {
-            key: keyOfItem(item),
+            key: recordKey(tableId, item.id),
             update: after === undefined ? 'REMOVE #f ADD version :one' : 'SET #f = :after ADD version :one',
             condition: '#f = :before',
             names: { '#f': field.id },

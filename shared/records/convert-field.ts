@@ -8,9 +8,8 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ValidationError } from '#shared/core/errors.ts';
-import { queryAll } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
-import { keys } from '#shared/db/keys.ts';
+import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
 import type { Field, ReadContext, WriteContext } from '#shared/fields/types.ts';
 import { linkOptions, singleHere } from '#shared/schema/links.ts';
@@ -18,7 +17,7 @@ import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { convertRecords } from './cells.ts';
 import { writeContextFor } from './context.ts';
 import { type LinkWrite, linkTitlesFor, resolveLinks, titleIndex } from './links.ts';
-import { cellOf, NO_LINKS, type RecordItem, renderCell } from './model.ts';
+import { cellOf, NO_LINKS, renderCell } from './model.ts';
 import { propagate, type Seed } from './propagate.ts';
 import { recomputeItemSteps } from './recompute.ts';
 
@@ -37,10 +36,10 @@ export const convertedCellSteps = async (
   original: TableSchema = schema,
 ): Promise<{ steps: Step[]; field: Field }> => {
   const tableId = schema.table.id;
-  const items = (await queryAll(keys.recordsOf(tableId))) as RecordItem[];
+  const items = await queryRecords(tableId);
   if (after.type === 'link') {
     // in creation order, so a foreign record's other side lists its records as they were made
-    items.sort((a, b) => Number(a.autoNumber ?? 0) - Number(b.autoNumber ?? 0));
+    items.sort((a, b) => a.autoNumber - b.autoNumber);
     const ctx = await writeContextFor(principal, located, schema, false);
     return { steps: await toLinkSteps(schema, items, before, after, ctx, now), field: after };
   }
@@ -118,10 +117,11 @@ const toLinkSteps = async (
     const unique = [...new Set(named)];
     const ids = singleHere(opts.relationship) ? unique.slice(0, 1) : unique;
     // the old cell is not a link: the record links nothing before the conversion
-    const { [after.id]: _old, ...was } = item;
+    const was: RecordItem = { ...item };
+    delete was[after.id];
     return {
       recordId: item.id,
-      before: was as RecordItem,
+      before: was,
       cells: new Map([[after.id, ids.length ? ids : undefined]]),
     };
   });
@@ -133,7 +133,7 @@ const toLinkSteps = async (
     for (const [fieldId, value] of w.cells) {
       if (JSON.stringify(value ?? null) === JSON.stringify(item[fieldId] ?? null)) continue;
       if (value === undefined) delete copy[fieldId];
-      else copy[fieldId] = value as RecordItem[string];
+      else copy[fieldId] = value;
       changed.add(fieldId);
     }
     return changed.size ? [{ tableId, item: copy, original: item, own: false, changed }] : [];

@@ -5,6 +5,7 @@ import { MAX_TRANSACTION_ITEMS } from '#shared/db/client.ts';
 import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { recordCountOp } from '#shared/entities/record-counts.ts';
+import { newRecordItem, type RecordItem, recordKey, recordNumberItem } from '#shared/entities/records.ts';
 import { newId } from '#shared/ids.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
@@ -12,7 +13,6 @@ import { applyDefaults, assertNotNull, type CellChanges } from './cells.ts';
 import { allocateAutoNumbers } from './context.ts';
 import { convertWrite } from './convert-write.ts';
 import { assertBatchSize, assertRecordFits } from './limits.ts';
-import { newRecordItem, type RecordItem, recordNumberItem } from './model.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
@@ -109,7 +109,7 @@ export const createRecords = async (
       return [
         {
           op: { put: withOrder },
-          undo: { delete: keys.record(tableId, item.id) },
+          undo: { delete: recordKey(tableId, item.id) },
         },
         {
           op: { put: recordNumberItem(tableId, item.autoNumber, item.id, ord) },

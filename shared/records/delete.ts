@@ -3,9 +3,9 @@ import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { recordCountOp } from '#shared/entities/record-counts.ts';
+import { type RecordItem, recordKey, recordNumberItem } from '#shared/entities/records.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
-import { type RecordItem, recordNumberItem } from './model.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { orderEntryKey } from './placement.ts';
 import { loadRecords } from './update.ts';
@@ -49,9 +49,9 @@ export const deleteRecords = async (
       {
         op:
           expectedVersion === undefined
-            ? { delete: keys.record(tableId, item.id), condition: EXISTS }
+            ? { delete: recordKey(tableId, item.id), condition: EXISTS }
             : {
-                delete: keys.record(tableId, item.id),
+                delete: recordKey(tableId, item.id),
                 condition: 'version = :v',
                 values: { ':v': expectedVersion },
               },

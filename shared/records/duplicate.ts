@@ -1,10 +1,11 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
+import { InternalServerError } from '#shared/core/errors.ts';
+import type { RecordItem } from '#shared/entities/records.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import { linkOptions, singleThere } from '#shared/schema/links.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { createRecords } from './create.ts';
-import type { RecordItem } from './model.ts';
 import type { Placement } from './placement.ts';
 import { loadRecords } from './update.ts';
 
@@ -27,7 +28,7 @@ export const duplicateRecord = async (
   for (const field of schema.fields) {
     if (field.isComputed || fieldKind(field.type).isComputed) continue;
     if (field.type === 'link' && singleThere(linkOptions(field).relationship)) continue;
-    const value = (source as RecordItem)[field.id];
+    const value = source?.[field.id];
     if (value !== undefined) fields[field.id] = value;
   }
   const [copy] = await createRecords(principal, located, schema, {
@@ -37,5 +38,6 @@ export const duplicateRecord = async (
     order,
     keepEmpty: true,
   });
-  return copy as RecordItem;
+  if (!copy) throw new InternalServerError(); // one record written, one answered
+  return copy;
 };

@@ -1,13 +1,20 @@
 import { ValidationError } from '#shared/core/errors.ts';
-import { getItems, queryAll } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
 import { noteRead, readEarlier } from '#shared/db/request-scope.ts';
+import {
+  getRecordParts,
+  getRecords,
+  queryRecordParts,
+  type RecordItem,
+  type RecordPart,
+  recordKey,
+  recordPartOf,
+} from '#shared/entities/records.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field, ReadContext } from '#shared/fields/types.ts';
 import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
 import { loadForeignSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import { isCellAttribute } from './limits.ts';
-import { cellOf, NO_LINKS, type RecordItem } from './model.ts';
+import { cellOf, NO_LINKS } from './model.ts';
 
 const idsOf = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
@@ -40,30 +47,30 @@ export interface LinkResolution {
 
 const MAX_TITLE_SCAN = 100_000;
 
+/** What a record's title needs besides its primary cell: the envelope a system primary field reads. */
+const TITLE_ATTRIBUTES = ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb'];
+
 /**
  * The records of a foreign table by title (its primary field's text): `find` matches exactly,
  * then ignoring case; `ids` holds every record id. One read of the table's primary column.
  */
 export const titleIndex = async (foreign: TableSchema) => {
   const primary = primaryField(foreign);
-  const items = await queryAll({
-    ...keys.recordsOf(foreign.table.id),
-    projection: ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb', primary.id],
-  });
+  const items = await queryRecordParts(foreign.table.id, [...TITLE_ATTRIBUTES, primary.id]);
   if (items.length > MAX_TITLE_SCAN)
     throw new ValidationError('Too many foreign records to match titles; write record ids');
   const kind = fieldKind(primary.type);
   const exact = new Map<string, string>();
   const folded = new Map<string, string>();
   for (const item of items) {
-    const v = cellOf(item as RecordItem, primary);
+    const v = cellOf(item, primary);
     const text = v === undefined ? '' : kind.toText(v, primary, NO_LINKS);
-    const id = String(item.id);
+    const id = item.id;
     if (!exact.has(text)) exact.set(text, id);
     if (!folded.has(text.toLowerCase())) folded.set(text.toLowerCase(), id);
   }
   return {
-    ids: new Set(items.map((i) => String(i.id))),
+    ids: new Set(items.map((i) => i.id)),
     find: (title: string): string | undefined => exact.get(title) ?? folded.get(title.toLowerCase()),
   };
 };
@@ -114,11 +121,10 @@ export const resolveLinks = async (
     const wanted = [
       ...new Set(writes.flatMap((w) => [...idsOf(w.cells.get(field.id)), ...idsOf(w.before?.[field.id])])),
     ];
-    const loaded = await getItems(wanted.map((id) => keys.record(opts.foreignTableId, id)));
+    const loaded = await getRecords(opts.foreignTableId, wanted);
     for (const w of writes) {
       for (const id of idsOf(w.cells.get(field.id))) {
-        const item = loaded.get(keys.record(opts.foreignTableId, id));
-        if (!item)
+        if (!loaded.has(id))
           throw new ValidationError(
             `Field "${field.name}" (${field.id}): record ${id} is not in table ${opts.foreignTableId}`,
           );
@@ -126,16 +132,10 @@ export const resolveLinks = async (
     }
     // Another table's records keep their titles through this write: the answer reuses them.
     if (opts.foreignTableId !== tableId)
-      noteRead(
-        wanted.map((id) => [
-          keys.record(opts.foreignTableId, id),
-          loaded.get(keys.record(opts.foreignTableId, id)),
-        ]),
-      );
+      noteRead(wanted.map((id) => [recordKey(opts.foreignTableId, id), loaded.get(id)]));
     for (const id of wanted) {
-      const item = loaded.get(keys.record(opts.foreignTableId, id));
-      if (item && !working.has(ref(opts.foreignTableId, id)))
-        working.set(ref(opts.foreignTableId, id), item as RecordItem);
+      const item = loaded.get(id);
+      if (item && !working.has(ref(opts.foreignTableId, id))) working.set(ref(opts.foreignTableId, id), item);
     }
     if (opts.isOneWay || !opts.symmetricFieldId) continue;
     const sym = opts.symmetricFieldId;
@@ -155,7 +155,9 @@ export const resolveLinks = async (
         changedKeys.add(ref(opts.foreignTableId, gone));
       }
       for (const added of after.filter((id) => !before.includes(id))) {
-        const f = working.get(ref(opts.foreignTableId, added)) as RecordItem;
+        const f = working.get(ref(opts.foreignTableId, added));
+        // Every added id was read above, or the write stopped at its 400.
+        if (!f) continue;
         const holders = idsOf(f[sym]).filter((x) => x !== w.recordId);
         if (singleThere(opts.relationship)) {
           // The foreign record may be linked from one record only: the previous holder loses it.
@@ -170,9 +172,7 @@ export const resolveLinks = async (
             }
             let h = working.get(ref(tableId, holder));
             if (!h) {
-              h = (await getItems([keys.record(tableId, holder)])).get(keys.record(tableId, holder)) as
-                | RecordItem
-                | undefined;
+              h = (await getRecords(tableId, [holder])).get(holder);
               if (!h) continue;
               working.set(ref(tableId, holder), h);
             }
@@ -191,7 +191,8 @@ export const resolveLinks = async (
   }
   const touched: Touched[] = [];
   for (const key of changedKeys) {
-    const item = working.get(key) as RecordItem;
+    const item = working.get(key);
+    if (!item) continue; // every changed key was read into `working` first
     const [t, r] = key.split('/') as [string, string];
     const original = originals.get(item) ?? item;
     if (t === tableId && inBatch.has(r)) {
@@ -234,7 +235,7 @@ const CHANGES_WITH_WRITES = new Set(['lastModifiedTime', 'lastModifiedBy']);
  */
 export const linkTitlesFor = async (
   schema: TableSchema,
-  items: readonly RecordItem[],
+  items: readonly RecordPart[],
   fieldIds?: ReadonlySet<string>,
 ): Promise<ReadContext> => {
   const linkFields = schema.fields.filter((f) => f.type === 'link' && (!fieldIds || fieldIds.has(f.id)));
@@ -252,22 +253,18 @@ export const linkTitlesFor = async (
       // Records a link write of this request read before writing, unless their title may have
       // changed by it (a record of this table, a primary field that follows modification).
       const reusable = opts.foreignTableId !== schema.table.id && !CHANGES_WITH_WRITES.has(primary.type);
-      const known = new Map<string, RecordItem>();
+      const known = new Map<string, RecordPart>();
       for (const id of ids) {
-        const item = reusable ? readEarlier(keys.record(opts.foreignTableId, id)) : undefined;
-        if (item) known.set(id, item as RecordItem);
+        const item = reusable ? readEarlier(recordKey(opts.foreignTableId, id)) : undefined;
+        if (item) known.set(id, recordPartOf(item));
       }
       const toRead = ids.filter((id) => !known.has(id));
       const loaded = toRead.length
-        ? await getItems(
-            toRead.map((id) => keys.record(opts.foreignTableId, id)),
-            ['id', 'autoNumber', 'createdTime', 'lastModifiedTime', 'cb', 'mb', primary.id],
-          )
+        ? await getRecordParts(opts.foreignTableId, toRead, [...TITLE_ATTRIBUTES, primary.id])
         : undefined;
       const kind = fieldKind(primary.type);
       for (const id of ids) {
-        const item =
-          known.get(id) ?? (loaded?.get(keys.record(opts.foreignTableId, id)) as RecordItem | undefined);
+        const item = known.get(id) ?? loaded?.get(id);
         if (!item) continue;
         const v = cellOf(item, primary);
         map.set(id, v === undefined ? '' : kind.toText(v, primary, NO_LINKS));

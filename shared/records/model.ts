@@ -1,65 +1,12 @@
-import type { Item } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type RecordItem, type RecordPart, storedCell } from '#shared/entities/records.ts';
 import { lookupToJson, lookupToText } from '#shared/fields/lookup-cells.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import type { Field, ReadContext, StoredCell, UserRef } from '#shared/fields/types.ts';
+import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
 import { type FieldKeyType, primaryField, type TableSchema } from '#shared/schema/schema.ts';
-import { type CellChanges, fieldKeyOf, isEmptyCell } from './cells.ts';
-
-/**
- * A record item: the envelope (`id`, `autoNumber`, times, `cb`/`mb` creator and last editor,
- * `version` for ETags and `ord`, the record's keys in views' manual orders) and one attribute
- * per non-empty cell, named by field id (field ids never clash with envelope names).
- */
-export type RecordItem = Item & {
-  id: string;
-  autoNumber: number;
-  createdTime: string;
-  lastModifiedTime: string;
-  cb: UserRef;
-  mb: UserRef;
-  version: number;
-  ord?: Record<string, string>;
-};
-
-/** The stored item of a new record. Pure. */
-export const newRecordItem = (
-  tableId: string,
-  input: { id: string; autoNumber: number; cells: CellChanges; user: UserRef; now: string },
-): RecordItem => {
-  const item: RecordItem = {
-    ...keys.record(tableId, input.id),
-    type: 'record',
-    id: input.id,
-    autoNumber: input.autoNumber,
-    createdTime: input.now,
-    lastModifiedTime: input.now,
-    cb: input.user,
-    mb: input.user,
-    version: 1,
-  };
-  for (const [fieldId, value] of input.cells) if (!isEmptyCell(value)) item[fieldId] = value;
-  return item;
-};
-
-/**
- * The default-order index entry of a record; `pv` lists the views where the record has a place of
- * its own (there it leaves the default order). Pure.
- */
-export const recordNumberItem = (
-  tableId: string,
-  autoNumber: number,
-  recordId: string,
-  ord?: Record<string, string>,
-): Item => ({
-  ...keys.recordNumber(tableId, autoNumber),
-  type: 'recordNumber',
-  recordId,
-  ...(ord && Object.keys(ord).length ? { pv: new Set(Object.keys(ord)) } : {}),
-});
+import { fieldKeyOf } from './cells.ts';
 
 /** The value of a field in a record, including the computed system fields. Pure. */
-export const cellOf = (item: RecordItem, field: Field): StoredCell | undefined => {
+export const cellOf = (item: RecordPart, field: Field): StoredCell | undefined => {
   switch (field.type) {
     case 'autoNumber':
       return item.autoNumber;
@@ -71,10 +18,8 @@ export const cellOf = (item: RecordItem, field: Field): StoredCell | undefined =
       return item.cb;
     case 'lastModifiedBy':
       return item.mb;
-    default: {
-      const v = item[field.id];
-      return isEmptyCell(v) ? undefined : (v as StoredCell);
-    }
+    default:
+      return storedCell(item, field.id);
   }
 };
 

@@ -1,7 +1,7 @@
 import { ConflictError, ValidationError } from '#shared/core/errors.ts';
 import { commitSteps } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { recordKey } from '#shared/entities/records.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
@@ -45,7 +45,7 @@ const placeOnce = async (schema: TableSchema, recordIds: readonly string[], orde
         return withJoined(placed, item.id, {
           op: {
             update: {
-              key: keys.record(tableId, item.id),
+              key: recordKey(tableId, item.id),
               update: spec.update,
               condition: EXISTS,
               names: spec.names,

@@ -1,9 +1,10 @@
 import { allInOrder } from '#shared/core/in-order.ts';
 import type { Step } from '#shared/db/commit.ts';
+import type { RecordItem } from '#shared/entities/records.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { type LinkResolution, type LinkWrite, resolveLinks } from './links.ts';
-import { cellOf, type RecordItem } from './model.ts';
+import { cellOf } from './model.ts';
 import { type Propagation, propagate } from './propagate.ts';
 import { type UniqueChange, uniqueSteps } from './unique.ts';
 

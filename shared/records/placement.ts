@@ -1,13 +1,19 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { getItems, queryRange } from '#shared/db/client.ts';
+import { queryRange } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { placeOfNumberEntry, placeOfViewEntry } from '#shared/entities/order-entries.ts';
+import {
+  getRecords,
+  type RecordItem,
+  type RecordOrder,
+  type RecordPart,
+  recordKey,
+} from '#shared/entities/records.ts';
 import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
-import type { RecordItem } from './model.ts';
 
 /** Where written records go in a view's manual order (ordering.md). */
 export interface Placement {
@@ -17,8 +23,8 @@ export interface Placement {
 }
 
 /** A record's place in a view: its key there (placed) or its default key (by autoNumber). */
-export const effectiveKey = (item: Pick<RecordItem, 'ord' | 'autoNumber'>, viewId: string): string =>
-  item.ord?.[viewId] ?? defaultOrderKey(item.autoNumber);
+export const effectiveKey = (item: Pick<RecordPart, 'ord' | 'autoNumber'>, viewId: string): string =>
+  item.ord?.[viewId] ?? defaultOrderKey(item.autoNumber ?? 0);
 
 /**
  * The item key of a record's entry in a view's manual order. The record id after the order key
@@ -184,9 +190,7 @@ export const placementSteps = async (
   const tableId = schema.table.id;
   findView(schema, order.viewId);
   const moving = records.map((r) => r.id);
-  const anchorItem = (await getItems([keys.record(tableId, order.anchorId)])).get(
-    keys.record(tableId, order.anchorId),
-  ) as RecordItem | undefined;
+  const anchorItem = (await getRecords(tableId, [order.anchorId])).get(order.anchorId);
   if (!anchorItem) throw new NotFoundError(`Anchor ${order.anchorId} not found`);
   const anchor = { id: anchorItem.id, key: effectiveKey(anchorItem, order.viewId) };
   const exclude = new Set(moving);
@@ -232,7 +236,10 @@ export const placementSteps = async (
   const byId = new Map(records.map((r) => [r.id, r]));
   const others = plan.assign.filter((a) => !byId.has(a.id));
   const otherItems = others.length
-    ? await getItems(others.map((o) => keys.record(tableId, o.id)))
+    ? await getRecords(
+        tableId,
+        others.map((o) => o.id),
+      )
     : undefined;
   const steps: Step[] = [];
   const orderOf = new Map<string, Record<string, string>>();
@@ -240,7 +247,7 @@ export const placementSteps = async (
   const joinedOf = new Map<string, Step[]>();
   const view = order.viewId;
   for (const { id, key } of plan.assign) {
-    const item = (byId.get(id) ?? otherItems?.get(keys.record(tableId, id))) as RecordItem | undefined;
+    const item = byId.get(id) ?? otherItems?.get(id);
     if (!item) continue;
     const ord = { ...(item.ord ?? {}), [view]: key };
     orderOf.set(id, ord);
@@ -305,12 +312,7 @@ const entrySteps = (
  * deleted meanwhile fails the write), its entries joined to it. The undo puts back only the key,
  * while it is still the one written here. Answers nothing when the key is already its own.
  */
-export const rekeySteps = (
-  tableId: string,
-  item: Pick<RecordItem, 'id' | 'ord' | 'autoNumber'>,
-  view: string,
-  key: string,
-): Step[] => {
+export const rekeySteps = (tableId: string, item: RecordOrder, view: string, key: string): Step[] => {
   const old = item.ord?.[view];
   if (old === key) return [];
   const own = entrySteps(tableId, item, view, key, true);
@@ -320,7 +322,7 @@ export const rekeySteps = (
     {
       op: {
         update: {
-          key: keys.record(tableId, item.id),
+          key: recordKey(tableId, item.id),
           update: item.ord ? 'SET ord.#v = :k' : 'SET ord = :ord',
           condition: `${EXISTS} AND ${guard.condition}`,
           names: item.ord ? { ...guard.names, '#v': view } : undefined,
@@ -329,7 +331,7 @@ export const rekeySteps = (
       },
       undo: {
         update: {
-          key: keys.record(tableId, item.id),
+          key: recordKey(tableId, item.id),
           update: old === undefined ? 'REMOVE ord.#v' : 'SET ord.#v = :old',
           condition: 'ord.#v = :k',
           names: { '#v': view },

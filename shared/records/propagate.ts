@@ -10,9 +10,9 @@
  * link cells, so no query), and the foreign records their lookups read. A record nothing depends
  * on costs no read.
  */
-import { getItems, queryAll } from '#shared/db/client.ts';
+import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
-import { keys } from '#shared/db/keys.ts';
+import { queryRecordParts, type RecordItem, recordIn, recordKey } from '#shared/entities/records.ts';
 import { computeOrder, foreignInputs, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
 import { compileFieldFormula } from '#shared/fields/kinds/formula.ts';
 import { compileRollup, lookupIds } from '#shared/fields/lookup.ts';
@@ -25,7 +25,7 @@ import { loadForeignSchema, primaryField, type TableSchema } from '#shared/schem
 import type { CellChanges } from './cells.ts';
 import { formulaValue } from './formula-values.ts';
 import { assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
-import { cellOf, NO_LINKS, type RecordItem } from './model.ts';
+import { cellOf, NO_LINKS } from './model.ts';
 
 /** One record a write starts from. */
 export interface Seed {
@@ -125,16 +125,10 @@ export const propagate = async (
     const missing = [...new Set(refs)].filter((r) => !tracked.has(r) && !foreign.has(r));
     if (missing.length === 0) return;
     reads += missing.length;
-    const got = await getItems(
-      missing.map((r) => {
-        const [t, id] = r.split('/') as [string, string];
-        return keys.record(t, id);
-      }),
-    );
-    for (const r of missing) {
-      const [t, id] = r.split('/') as [string, string];
-      foreign.set(r, (got.get(keys.record(t, id)) as RecordItem | undefined) ?? null);
-    }
+    const pairs = missing.map((r) => r.split('/') as [string, string]);
+    const got = await getItems(pairs.map(([t, id]) => recordKey(t, id)));
+    for (const [i, [t, id]] of pairs.entries())
+      foreign.set(missing[i] as string, recordIn(got, t, id) ?? null);
   };
 
   for (let round = 0; ; round++) {
@@ -252,7 +246,8 @@ export const propagate = async (
       if (cells.size) own.set(t.item.id, cells);
       continue;
     }
-    steps.push(await versionedPut(t, schemaOf));
+    // Only records this request creates have no original, and they are its own.
+    if (t.original) steps.push(await versionedPut(t, t.original, schemaOf));
   }
   return { own, steps, reads };
 };
@@ -274,10 +269,10 @@ const holdersOf = async (
   if (!reverse.has(key))
     reverse.set(
       key,
-      queryAll({ ...keys.recordsOf(tableId), projection: ['id', link.id] }).then((items) => {
+      queryRecordParts(tableId, [link.id]).then((items) => {
         const map = new Map<string, string[]>();
         for (const item of items)
-          for (const id of idsOf(item[link.id])) map.set(id, [...(map.get(id) ?? []), String(item.id)]);
+          for (const id of idsOf(item[link.id])) map.set(id, [...(map.get(id) ?? []), item.id]);
         return map;
       }),
     );
@@ -479,9 +474,9 @@ const rollupValue = (
  */
 const versionedPut = async (
   t: Tracked,
+  original: RecordItem,
   schemaOf: (tableId: string) => Promise<TableSchema>,
 ): Promise<Step> => {
-  const original = t.original as RecordItem;
   const schema = await schemaOf(t.tableId).catch(() => undefined);
   const was = new Map(cellsOfItem(original));
   const after = cellsOfItem(t.item);

@@ -1,8 +1,9 @@
 import { ValidationError } from '#shared/core/errors.ts';
+import type { RecordItem } from '#shared/entities/records.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { fieldKeyOf } from './cells.ts';
 import { linkTitlesFor } from './links.ts';
-import { type RecordItem, type RenderOptions, toRecordOut } from './model.ts';
+import { type RenderOptions, toRecordOut } from './model.ts';
 
 /** Field ids named by a `projection` (keys per `fieldKeyType`); an unknown key is a 400. Pure. */
 export const projectionOf = (

@@ -1,14 +1,6 @@
-/**
- * Recomputing computed cells after a schema change (computed.md 6): a formula, lookup or rollup
- * created (backfill of every record), its definition changed, or a field it reads changed or
- * deleted. The steps join the schema change's own in one journaled write, so the field and its
- * values land together or not at all; dependents in other tables follow in the same write.
- */
-import { queryAll } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
-import { keys } from '#shared/db/keys.ts';
+import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
-import type { RecordItem } from './model.ts';
 import { propagate } from './propagate.ts';
 
 /**
@@ -24,7 +16,7 @@ export const recomputeSteps = async (
   now: Date,
 ): Promise<Step[]> => {
   if (fieldIds.size === 0) return [];
-  const items = (await queryAll(keys.recordsOf(schema.table.id))) as RecordItem[];
+  const items = await queryRecords(schema.table.id);
   return recomputeItemSteps(schema, items, fieldIds, now);
 };
 

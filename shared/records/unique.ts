@@ -2,8 +2,8 @@ import { ValidationError } from '#shared/core/errors.ts';
 import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { claimHolder, claimKey, releaseClaim, takeClaim } from '#shared/entities/unique-claims.ts';
+import { isEmptyCell } from '#shared/fields/cells.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
-import { isEmptyCell } from './cells.ts';
 
 /** The most UTF-8 bytes of a value a claim's key holds: DynamoDB's sort keys stop at 1024. */
 const MAX_CLAIM_BYTES = 1000;

@@ -7,18 +7,19 @@ import {
   ValidationError,
 } from '#shared/core/errors.ts';
 import { allInOrder } from '#shared/core/in-order.ts';
-import { getItems, type Item } from '#shared/db/client.ts';
+import type { Item } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { getRecords, type RecordItem, recordKey, recordOf, withCells } from '#shared/entities/records.ts';
+import { isEmptyCell } from '#shared/fields/cells.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
-import { assertNotNull, type CellChanges, isEmptyCell } from './cells.ts';
+import { assertNotNull, type CellChanges } from './cells.ts';
 import { userRefOf } from './context.ts';
 import { convertWrite } from './convert-write.ts';
 import { assertBatchSize, assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
-import { etagOf, type RecordItem } from './model.ts';
+import { etagOf } from './model.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
@@ -31,18 +32,19 @@ const ensureFound = (ids: readonly string[], items: readonly (RecordItem | undef
     return item;
   });
 
-const isRecordItem = (item: Item, tableId: string, recordId: string): boolean => {
-  const key = keys.record(tableId, recordId);
-  return item.pk === key.pk && item.sk === key.sk;
+/** The record an item holds when it is the item of `recordId`. */
+const recordAt = (item: Item, tableId: string, recordId: string): RecordItem | undefined => {
+  const key = recordKey(tableId, recordId);
+  return item.pk === key.pk && item.sk === key.sk ? recordOf(item) : undefined;
 };
 
 /** Reads records of a table by id; any missing id is a 404 naming it. */
 export const loadRecords = async (tableId: string, ids: readonly string[]): Promise<RecordItem[]> => {
-  const loaded = await getItems(ids.map((id) => keys.record(tableId, id)));
+  const loaded = await getRecords(tableId, ids);
   return ids.map((id) => {
-    const item = loaded.get(keys.record(tableId, id));
+    const item = loaded.get(id);
     if (!item) throw new NotFoundError(`Record ${id} not found`);
-    return item as RecordItem;
+    return item;
   });
 };
 
@@ -190,7 +192,7 @@ const updateOnce = async (
     before.map((item, i) => {
       const cells = converted.changes[i] as CellChanges;
       return {
-        item: { ...item, ...Object.fromEntries(cells), lastModifiedTime: now } as RecordItem,
+        item: withCells(item, cells, { lastModifiedTime: now }),
         original: item,
         changed: new Set(cells.keys()),
       };
@@ -202,8 +204,8 @@ const updateOnce = async (
     for (const [fieldId, value] of computed.own.get(item.id) ?? []) converted.changes[i]?.set(fieldId, value);
   });
   // The record as it would be stored must fit: its other cells count too.
-  converted.changes.forEach((cells, i) => {
-    const item = before[i] as RecordItem;
+  before.forEach((item, i) => {
+    const cells = converted.changes[i] as CellChanges;
     const stored = cellsOfItem(item);
     const after = new Map(stored);
     for (const [id, value] of cells) after.set(id, value);
@@ -222,7 +224,7 @@ const updateOnce = async (
       return withJoined(placed, item.id, {
         op: {
           update: {
-            key: keys.record(tableId, item.id),
+            key: recordKey(tableId, item.id),
             update: spec.update,
             condition: guard,
             names: spec.names,
@@ -243,7 +245,7 @@ const updateOnce = async (
         writer: { userId: principal.userId, userName: principal.name },
         records: before.map((item, i) => {
           const cells = converted.changes[i] as CellChanges;
-          return { item: { ...item, ...Object.fromEntries(cells) }, before: item, cells };
+          return { item: withCells(item, cells), before: item, cells };
         }),
       },
       ctx.now,
@@ -256,9 +258,8 @@ const updateOnce = async (
   );
   // A one-record update that was one call answers the record as written; others read theirs back.
   const [only] = ids;
-  if (ids.length === 1 && only && written && isRecordItem(written, tableId, only))
-    return [written as RecordItem];
-  return loadRecords(tableId, ids);
+  const answered = ids.length === 1 && only && written ? recordAt(written, tableId, only) : undefined;
+  return answered ? [answered] : loadRecords(tableId, ids);
 };
 
 /** Expression values without the version (for updates not guarded by `If-Match`). */

@@ -13,10 +13,10 @@ import { commitSteps } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { baseRefOf } from '#shared/entities/bases.ts';
 import { userSpaceOf } from '#shared/entities/members.ts';
+import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
 import { tableRefOf } from '#shared/entities/tables.ts';
 import type { Field, UserRef } from '#shared/fields/types.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
-import type { RecordItem } from './model.ts';
 import { propagate, type Seed } from './propagate.ts';
 
 /** Answers false once the run must stop (the worker's time is nearly spent). */
@@ -59,7 +59,7 @@ export const renamedRecord = (
     if (f.type !== 'user' || f.isLookup) continue;
     const next = renamedRefs(item[f.id], userId, name);
     if (next === undefined) continue;
-    copy[f.id] = next as RecordItem[string];
+    copy[f.id] = next;
     changed.add(f.id);
   }
   for (const [attr, type] of [
@@ -81,7 +81,7 @@ const renameInTable = async (tableId: string, userId: string, name: string, budg
     try {
       const schema = await loadSchema(tableId).catch(() => undefined);
       if (!schema || schema.table.purgeTime) return true;
-      const items = (await queryAll(keys.recordsOf(tableId))) as RecordItem[];
+      const items = await queryRecords(tableId);
       const seeds: Seed[] = items.flatMap((original) => {
         const renamed = renamedRecord(original, schema.fields, userId, name);
         return renamed ? [{ tableId, original, own: false, ...renamed }] : [];

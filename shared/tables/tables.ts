@@ -7,6 +7,7 @@ import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
 import { recordCountBaseItem } from '#shared/entities/record-counts.ts';
+import type { RecordItem } from '#shared/entities/records.ts';
 import { fieldItem, viewItem } from '#shared/entities/schema-items.ts';
 import {
   readTable,
@@ -24,7 +25,6 @@ import type { Field } from '#shared/fields/types.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';
-import type { RecordItem } from '#shared/records/model.ts';
 import { prepareLinkField } from '#shared/schema/links.ts';
 import { purgeTable } from '#shared/schema/purge.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';

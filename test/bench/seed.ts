@@ -11,10 +11,10 @@
 import { ConflictError } from '#shared/core/errors.ts';
 import { transact, writeItems } from '#shared/db/client.ts';
 import { recordCountOp } from '#shared/entities/record-counts.ts';
+import { newRecordItem, recordNumberItem } from '#shared/entities/records.ts';
 import type { StoredCell, UserRef } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { allocateAutoNumbers } from '#shared/records/context.ts';
-import { newRecordItem, recordNumberItem } from '#shared/records/model.ts';
 
 /** Writes `count` records whose cells come from `cellsOf(i)` (by field id); answers their ids in order. */
 export const seedRecords = async (

@@ -1,0 +1,220 @@
+import { getItems, type Item, type ItemLookup, queryAll } from '#shared/db/client.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { isEmptyCell } from '#shared/fields/cells.ts';
+import type { StoredCell, UserRef } from '#shared/fields/types.ts';
+import { count, text } from './attributes.ts';
+
+/**
+ * A record (`RECORDS#<tbl>` `<rec>`): the envelope (`id`, `autoNumber`, times, `cb`/`mb` creator
+ * and last editor, `version` for ETags and `ord`, the record's keys in views' manual orders) and
+ * one attribute per non-empty cell, named by field id (field ids never clash with envelope names).
+ * Its default-order entry (`RECNUM#<tbl>`) is `recordNumberItem`.
+ */
+export type RecordItem = Item & RecordEnvelope;
+
+interface RecordEnvelope {
+  id: string;
+  autoNumber: number;
+  createdTime: string;
+  lastModifiedTime: string;
+  cb: UserRef;
+  mb: UserRef;
+  version: number;
+  ord?: Record<string, string>;
+}
+
+/**
+ * A record read with only some attributes (a projection): its id, and whichever envelope
+ * attributes and cells were asked for.
+ */
+export type RecordPart = Item & { id: string } & Partial<Omit<RecordEnvelope, 'id'>>;
+
+/** What places a record in the views' orders: its id, autoNumber (the default order) and own keys. */
+export type RecordOrder = Pick<RecordItem, 'id' | 'autoNumber' | 'ord'>;
+
+/** The order attributes of a record read with them (`id`, `autoNumber`, `ord` in the projection). */
+export const recordOrderOf = (record: RecordPart): RecordOrder => ({
+  id: record.id,
+  autoNumber: count(record.autoNumber),
+  ...(record.ord ? { ord: record.ord } : {}),
+});
+
+/** The envelope attributes of a record item, to add to a projection that renders records. */
+export const RECORD_ENVELOPE = [
+  'id',
+  'autoNumber',
+  'createdTime',
+  'lastModifiedTime',
+  'cb',
+  'mb',
+  'version',
+  'ord',
+] as const;
+
+export const recordKey = (tableId: string, recordId: string): Key => keys.record(tableId, recordId);
+
+const isUserRef = (v: unknown): v is UserRef =>
+  typeof v === 'object' && v !== null && typeof (v as UserRef).id === 'string';
+
+const userRefOf = (v: unknown): UserRef => (isUserRef(v) ? v : { id: '', title: '', email: '' });
+
+const isOrd = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Set);
+
+/**
+ * The record stored in a whole item. The item itself when its envelope is sound (records are
+ * read by the thousand: no copy); else a copy where a missing or mistyped envelope attribute
+ * reads its default. Cells are the item's other attributes, as stored.
+ */
+export const recordOf = (item: Item): RecordItem => {
+  if (
+    typeof item.id === 'string' &&
+    typeof item.autoNumber === 'number' &&
+    typeof item.version === 'number' &&
+    typeof item.createdTime === 'string' &&
+    typeof item.lastModifiedTime === 'string' &&
+    isUserRef(item.cb) &&
+    isUserRef(item.mb) &&
+    (item.ord === undefined || isOrd(item.ord))
+  )
+    return item as RecordItem;
+  const { ord, ...rest } = item;
+  return {
+    ...rest,
+    id: text(item.id),
+    autoNumber: count(item.autoNumber),
+    createdTime: text(item.createdTime),
+    lastModifiedTime: text(item.lastModifiedTime),
+    cb: userRefOf(item.cb),
+    mb: userRefOf(item.mb),
+    version: count(item.version) || 1,
+    ...(isOrd(ord) ? { ord } : {}),
+  };
+};
+
+/** A record read with a projection: the item itself when its id is there, else with id `''`. */
+export const recordPartOf = (item: Item): RecordPart =>
+  typeof item.id === 'string' ? (item as RecordPart) : { ...item, id: text(item.id) };
+
+/** A record's stored cell of a (non-system) field; `undefined` when empty. */
+export const storedCell = (record: RecordPart, fieldId: string): StoredCell | undefined => {
+  const v = record[fieldId];
+  return isEmptyCell(v) ? undefined : (v as StoredCell);
+};
+
+/**
+ * The record as it will be stored once `cells` are written (an empty cell leaves the item) and
+ * the envelope attributes in `envelope` changed. Pure.
+ */
+export const withCells = (
+  record: RecordItem,
+  cells: ReadonlyMap<string, StoredCell | undefined>,
+  envelope: Partial<Pick<RecordItem, 'lastModifiedTime' | 'mb'>> = {},
+): RecordItem => {
+  const next: RecordItem = { ...record, ...envelope };
+  for (const [fieldId, value] of cells) {
+    if (isEmptyCell(value)) delete next[fieldId];
+    else next[fieldId] = value;
+  }
+  return next;
+};
+
+/** Records of a table by id, keyed by id (absent ones left out): whole. */
+export const getRecords = async (
+  tableId: string,
+  ids: readonly string[],
+): Promise<Map<string, RecordItem>> => {
+  const found = await getItems(ids.map((id) => recordKey(tableId, id)));
+  const out = new Map<string, RecordItem>();
+  for (const id of ids) {
+    const item = found.get(recordKey(tableId, id));
+    if (item) out.set(id, recordOf(item));
+  }
+  return out;
+};
+
+/** Records of a table by id, keyed by id (absent ones left out), with only `attributes`. */
+export const getRecordParts = async (
+  tableId: string,
+  ids: readonly string[],
+  attributes: readonly string[],
+): Promise<Map<string, RecordPart>> => {
+  const found = await getItems(
+    ids.map((id) => recordKey(tableId, id)),
+    attributes.includes('id') ? attributes : [...attributes, 'id'],
+  );
+  const out = new Map<string, RecordPart>();
+  for (const id of ids) {
+    const item = found.get(recordKey(tableId, id));
+    if (item) out.set(id, recordPartOf(item));
+  }
+  return out;
+};
+
+/** The record of an item read by key in a batch of other items (`getItems`), if it was found. */
+export const recordIn = (
+  found: Pick<ItemLookup, 'get'>,
+  tableId: string,
+  recordId: string,
+): RecordItem | undefined => {
+  const item = found.get(recordKey(tableId, recordId));
+  return item ? recordOf(item) : undefined;
+};
+
+/** Every record of a table, whole. */
+export const queryRecords = async (tableId: string): Promise<RecordItem[]> =>
+  (await queryAll(keys.recordsOf(tableId))).map(recordOf);
+
+/** Every record of a table with only `attributes` (the id always). */
+export const queryRecordParts = async (
+  tableId: string,
+  attributes: readonly string[],
+): Promise<RecordPart[]> =>
+  (
+    await queryAll({
+      ...keys.recordsOf(tableId),
+      projection: attributes.includes('id') ? [...attributes] : [...attributes, 'id'],
+    })
+  ).map(recordPartOf);
+
+/** The stored item of a new record. Pure. */
+export const newRecordItem = (
+  tableId: string,
+  input: {
+    id: string;
+    autoNumber: number;
+    cells: ReadonlyMap<string, StoredCell | undefined>;
+    user: UserRef;
+    now: string;
+  },
+): RecordItem => {
+  const item: RecordItem = {
+    ...recordKey(tableId, input.id),
+    type: 'record',
+    id: input.id,
+    autoNumber: input.autoNumber,
+    createdTime: input.now,
+    lastModifiedTime: input.now,
+    cb: input.user,
+    mb: input.user,
+    version: 1,
+  };
+  for (const [fieldId, value] of input.cells) if (!isEmptyCell(value)) item[fieldId] = value;
+  return item;
+};
+
+/**
+ * The default-order index entry of a record; `pv` lists the views where the record has a place of
+ * its own (there it leaves the default order). Pure.
+ */
+export const recordNumberItem = (
+  tableId: string,
+  autoNumber: number,
+  recordId: string,
+  ord?: Record<string, string>,
+): Item => ({
+  ...keys.recordNumber(tableId, autoNumber),
+  type: 'recordNumber',
+  recordId,
+  ...(ord && Object.keys(ord).length ? { pv: new Set(Object.keys(ord)) } : {}),
+});
