@@ -1,8 +1,10 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import type { Item, ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { baseOf } from '#shared/entities/bases.ts';
 import { memberOf } from '#shared/entities/members.ts';
 import { type Space, spaceOf } from '#shared/entities/spaces.ts';
+import { tableOf } from '#shared/entities/tables.ts';
 import type { LocatedResource } from './permission.ts';
 import type { Role } from './scopes.ts';
 
@@ -70,8 +72,9 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
   // `includeTrashed` lets the resource itself through, never a trashed space or base above it.
   const trashed = (item: Item | undefined) => Boolean(item?.deletedTime);
   const ownTrashed = trashed(own) && !ref.includeTrashed;
-  const spaceId = ref.kind === 'space' ? ref.id : String(own.spaceId);
-  const baseId = ref.kind === 'table' ? String(own.baseId) : ref.kind === 'base' ? ref.id : undefined;
+  const table = ref.kind === 'table' ? tableOf(own) : undefined;
+  const spaceId = ref.kind === 'space' ? ref.id : (table ?? baseOf(own)).spaceId;
+  const baseId = table ? table.baseId : ref.kind === 'base' ? ref.id : undefined;
   if (ref.kind !== 'space') remember(ref.id, { spaceId, baseId: ref.kind === 'table' ? baseId : undefined });
   const chain = chainKeys(spaceId, ref.kind === 'table' ? baseId : undefined, userId);
   const space = loaded.get(keys.space(spaceId));

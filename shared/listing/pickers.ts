@@ -13,6 +13,7 @@ import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { getRecordParts } from '#shared/entities/records.ts';
+import { tableRefOf } from '#shared/entities/tables.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/types.ts';
@@ -45,10 +46,10 @@ export const findPickerLink = async (
   let ownerTableId = tableId;
   if (!field) {
     const baseId = schema.table.baseId;
-    const refs = await queryAll(keys.tablesOf(baseId));
+    const refs = (await queryAll(keys.tablesOf(baseId))).map(tableRefOf);
     const others = refs
       .filter((r) => !r.deletedTime)
-      .map((r) => String(r.tableId))
+      .map((r) => r.tableId)
       .filter((id) => id !== tableId);
     const schemas = await Promise.all(others.map((id) => loadSchema(id).catch(() => undefined)));
     for (const other of schemas) {

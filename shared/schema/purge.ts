@@ -1,5 +1,5 @@
 import { deleteItems, getItems, type Item, queryAll, queryPage } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { isViewItem, viewIdOf } from '#shared/entities/schema-items.ts';
 import { nodeIdOf } from '#shared/ids.ts';
 
@@ -15,8 +15,6 @@ const unlimited: Budget = () => true;
 /** Keys read per page of a purge (keys only: ~60 bytes each, far below the 1 MB page limit). */
 const PURGE_PAGE = 1000;
 
-const keyOf = (i: Item) => ({ pk: String(i.pk), sk: String(i.sk) });
-
 /**
  * Deletes a whole partition (or the items `keep` does not hold back), page by page: the next
  * page is read while the current one is deleted. True when the partition is empty, false when
@@ -29,7 +27,7 @@ export const purgePartition = async (
 ): Promise<boolean> => {
   let page = await queryPage({ pk, limit: PURGE_PAGE, projection: ['pk', 'sk'] });
   for (;;) {
-    const doomed = page.items.filter((i) => !keep(i)).map(keyOf);
+    const doomed = page.items.filter((i) => !keep(i)).map(keyOfItem);
     const startKey = page.lastKey;
     if (!startKey) {
       await deleteItems(doomed, 8);

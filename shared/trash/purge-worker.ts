@@ -12,6 +12,7 @@ import {
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { baseRefOf } from '#shared/entities/bases.ts';
+import { memberOf } from '#shared/entities/members.ts';
 import { tableRefOf } from '#shared/entities/tables.ts';
 import { finishJobOps } from '#shared/jobs/job-status.ts';
 import { enqueuePurge, type PurgeJob, purgeJobOf, type StoredPurgeJob } from '#shared/jobs/purge-queue.ts';
@@ -71,8 +72,13 @@ export const purgeSpace = async (spaceId: string, budget: Budget = unlimited): P
     logger.info('purge progress: a base of the space is gone', { spaceId, baseId });
     if (!budget()) return false;
   }
-  const members = await queryAll({ ...keys.membersOf(spaceId), projection: ['pk', 'sk', 'userId'] });
-  await deleteItems(members.map((m) => keys.userSpace(String(m.userId), spaceId)));
+  const members = await queryAll({ ...keys.membersOf(spaceId), projection: ['pk', 'sk', 'userId', 'role'] });
+  await deleteItems(
+    members.flatMap((item) => {
+      const member = memberOf(item);
+      return member ? [keys.userSpace(member.userId, spaceId)] : [];
+    }),
+  );
   if (!(await purgePartition(spaceKey.pk, budget, (i) => i.sk === spaceKey.sk))) return false;
   if (typeof space?.trashId === 'string') await deleteItems([keys.trashItem(space.trashId)]);
   await deleteItems([spaceKey]);

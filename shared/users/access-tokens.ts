@@ -11,6 +11,7 @@ import {
   TOKEN_EXISTS,
   toAccessTokenItem,
 } from '#shared/entities/access-tokens.ts';
+import { baseOf } from '#shared/entities/bases.ts';
 import { newId } from '#shared/ids.ts';
 
 /** A token's fields as a caller gives them; a limit list is never empty (null or absent: no limit). */
@@ -79,7 +80,7 @@ const checkCeiling = async (caller: Principal, wanted: TokenRights): Promise<voi
   const bases = unplaced.length ? await getItems(unplaced.map((b) => keys.base(b))) : undefined;
   checkWithinCeiling(caller, wanted, (b) => {
     const base = bases?.get(keys.base(b));
-    return base && !base.deletedTime ? String(base.spaceId) : undefined;
+    return base && !base.deletedTime ? baseOf(base).spaceId : undefined;
   });
 };
 
