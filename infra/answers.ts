@@ -115,7 +115,7 @@ export const VIEW = z.looseObject({
   order: z.number(),
   filter: doc(
     z.nullable(z.looseObject({ conjunction: z.enum(['and', 'or']), filterSet: z.array(z.unknown()) })),
-    'The filter as checked and stored: field references are ids (listing.md 2)',
+    'The filter as checked and stored: field references are ids',
   ),
   sort: z.nullable(z.looseObject({ sortObjs: z.array(SORT_ITEM), manualSort: z.optional(z.boolean()) })),
   group: z.nullable(z.array(SORT_ITEM)),
@@ -155,7 +155,7 @@ export const RECORD = doc(
     name: doc(z.string(), 'The text of the primary field, "" when empty'),
     fields: doc(
       jsonObject,
-      "Cells keyed by field name, id or dbFieldName (`fieldKeyType`), each of its type's shape (fields.md); empty cells are left out",
+      "Cells keyed by field name, id or dbFieldName (`fieldKeyType`), each of its type's shape; empty cells are left out",
     ),
     autoNumber: count,
     createdTime: time,
@@ -168,7 +168,7 @@ export const RECORD = doc(
     ),
     undeletable: z.boolean(),
   }),
-  'A record (fields.md, "The record")',
+  'A record',
 );
 
 const RECORDS = z.looseObject({ records: z.array(RECORD) });
@@ -598,7 +598,7 @@ export const ANSWERS: Record<HandlerName, Answer> = {
   'remove-dashboard-plugin': NONE,
   'rename-dashboard-plugin': json(
     z.looseObject({
-      id: doc(id('plugin'), "The plugin's id (endpoints.md ★12)"),
+      id: doc(id('plugin'), "The installed plugin's id (the install's own id is pluginInstallId)"),
       pluginInstallId: id('pluginInstall'),
       name: z.string(),
     }),

@@ -310,7 +310,7 @@ export const computedBench = async (token: string) => {
     });
     const seeded = await createRecords(b.id, N, (i) => ({ Name: `b${i}`, Qty: i % 7, A: { id: a1 } }));
     console.log(
-      `\n### ${kind}: seeding B: ${num(seeded.ids.length)} of ${num(N)} records in ${ms(seeded.ms)}${seeded.error ? ` — STOPPED at ${seeded.error}` : ''}\n`,
+      `\n##### ${kind}: seeding B: ${num(seeded.ids.length)} of ${num(N)} records in ${ms(seeded.ms)}${seeded.error ? ` — STOPPED at ${seeded.error}` : ''}\n`,
     );
     header();
     if (seeded.ids.length === 0) return;
@@ -392,7 +392,7 @@ export const computedBench = async (token: string) => {
   ]);
   const plainIds = (await createRecords(plain.id, 2, (i) => ({ Name: `P${i + 1}`, Price: 10, Note: 'n' })))
     .ids;
-  console.log('### For comparison: a plain table (no link, no computed field)\n');
+  console.log('##### For comparison: a plain table (no link, no computed field)\n');
   header();
   let turn = 0;
   await measure(
