@@ -3,8 +3,10 @@
  * the order to compute them in, and cycle refusal. Pure; the graph is part of the schema, so a
  * write never reads anything to learn what to recompute.
  */
+
 import { ValidationError } from '#shared/core/errors.ts';
 import { referencesOf } from '#shared/formula/compile.ts';
+import { linkOptionsOf } from './link-options.ts';
 import type { Field } from './types.ts';
 
 /** The message of a reference cycle (computed.md 6). */
@@ -50,9 +52,9 @@ export const foreignInputs = (
     if (!link) return [];
     return [
       {
-        readTableId: String(link.options.foreignTableId),
+        readTableId: linkOptionsOf(link.options).foreignTableId,
         linkFieldId: link.id,
-        inputs: [String(link.options.lookupFieldId)],
+        inputs: [linkOptionsOf(link.options).lookupFieldId].filter((id): id is string => id !== undefined),
       },
     ];
   });

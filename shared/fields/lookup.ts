@@ -4,10 +4,12 @@
  * from the field it looks up, the rollup expression, default names. Pure: the caller hands in
  * the foreign table's fields.
  */
+
 import { ValidationError } from '#shared/core/errors.ts';
 import { compileFormula, FormulaError } from '#shared/formula/compile.ts';
 import { isNothing, isRecord } from './cells.ts';
 import { dbFieldTypeOf } from './kinds/formula.ts';
+import { isMultipleRelationship, linkOptionsOf } from './link-options.ts';
 import { normalizeTimeZone, type ResultType, resultDisplayOptions } from './result-options.ts';
 import type { Field, FieldType } from './types.ts';
 
@@ -41,8 +43,7 @@ export const ROLLUP_FUNCTIONS = [
 const fail = (message: string) => new ValidationError(message);
 
 /** A link field's relationship is oneMany or manyMany (its cell holds several records). */
-const multipleLink = (link: Field) =>
-  link.options.relationship === 'oneMany' || link.options.relationship === 'manyMany';
+const multipleLink = (link: Field) => isMultipleRelationship(linkOptionsOf(link.options).relationship);
 
 /** The link and the looked-up field a `lookupOptions` names, checked per section 8. */
 export const resolveLookupOptions = (
@@ -54,7 +55,7 @@ export const resolveLookupOptions = (
   const { foreignTableId, linkFieldId, lookupFieldId } = raw;
   const link = here.find((f) => f.id === linkFieldId && f.type === 'link' && !f.isLookup);
   if (!link) throw fail(`linkFieldId ${String(linkFieldId)} is invalid`);
-  if (foreignTableId !== link.options.foreignTableId)
+  if (foreignTableId !== linkOptionsOf(link.options).foreignTableId)
     throw fail(`foreignTableId ${String(foreignTableId)} is invalid`);
   const lookedUp = foreign(String(foreignTableId))?.find((f) => f.id === lookupFieldId);
   if (!lookedUp) throw fail(`Lookup field ${String(lookupFieldId)} is not exist`);
@@ -68,7 +69,7 @@ export const resolveLookupOptions = (
 /** The `lookupOptions` of an answer: the ids plus the link's relationship and the reference's opaque names. */
 export const lookupOptionsOut = (options: LookupOptions, link: Field): Record<string, unknown> => ({
   ...options,
-  relationship: link.options.relationship,
+  relationship: linkOptionsOf(link.options).relationship,
   fkHostTableName: `link_${options.linkFieldId}`,
   selfKeyName: '__id',
   foreignKeyName: `__fk_${options.linkFieldId}`,

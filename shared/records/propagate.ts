@@ -10,6 +10,7 @@
  * link cells, so no query), and the foreign records their lookups read. A record nothing depends
  * on costs no read.
  */
+
 import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { queryRecordParts, type RecordItem, recordIn, recordKey } from '#shared/entities/records.ts';
@@ -21,6 +22,7 @@ import { cellBytes } from '#shared/fields/size.ts';
 import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
 import type { CompiledFormula, FormulaRow } from '#shared/formula/compile.ts';
 import type { EvalContext, Value } from '#shared/formula/types.ts';
+import { linkOptions } from '#shared/schema/links.ts';
 import { loadForeignSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import type { CellChanges } from './cells.ts';
 import { formulaValue } from './formula-values.ts';
@@ -263,7 +265,7 @@ const holdersOf = async (
   t: Pick<Tracked, 'item' | 'original'>,
   reverse: Map<string, Promise<Map<string, string[]>>>,
 ): Promise<string[]> => {
-  const sym = link.options.symmetricFieldId;
+  const sym = linkOptions(link).symmetricFieldId;
   if (typeof sym === 'string') return [...new Set([...idsOf(t.item[sym]), ...idsOf(t.original?.[sym])])];
   const key = `${tableId}/${link.id}`;
   if (!reverse.has(key))
@@ -294,7 +296,7 @@ const titleRefs = async (
   if (field.type === 'formula' && !field.isLookup)
     return sameTableInputs(field).flatMap((id) => {
       const ref = schema.fields.find((f) => f.id === id && f.isLookup && f.type === 'link');
-      return ref ? idsOf(item[ref.id]).map((r) => refOf(String(ref.options.foreignTableId), r)) : [];
+      return ref ? idsOf(item[ref.id]).map((r) => refOf(linkOptions(ref).foreignTableId, r)) : [];
     });
   const reach = field.type === 'rollup' ? lookupIds(field) : undefined;
   if (!reach) return [];
@@ -303,9 +305,7 @@ const titleRefs = async (
   if (!farLink) return [];
   return idsOf(item[reach.linkFieldId]).flatMap((id) => {
     const middle = current(reach.foreignTableId, id);
-    return middle
-      ? idsOf(middle[farLink.id]).map((r) => refOf(String(farLink.options.foreignTableId), r))
-      : [];
+    return middle ? idsOf(middle[farLink.id]).map((r) => refOf(linkOptions(farLink).foreignTableId, r)) : [];
   });
 };
 
@@ -319,7 +319,7 @@ const titleContext = async (
   for (const f of fields) {
     // a link, or a lookup of one (its options are the looked-up link's)
     if (f.type !== 'link') continue;
-    const tableId = String(f.options.foreignTableId);
+    const tableId = linkOptions(f).foreignTableId;
     const schema = await schemaOf(tableId).catch(() => undefined);
     if (schema) primaries.set(f.id, { tableId, primary: primaryField(schema) });
   }

@@ -4,27 +4,17 @@ import type { TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { fieldItem } from '#shared/entities/schema-items.ts';
+import { type LinkOptions, linkOptionsOf } from '#shared/fields/link-options.ts';
 import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/names.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { resolveFilter } from '#shared/query/filter.ts';
-import type { FilterGroup } from '#shared/query/types.ts';
 import { bumpSchemaOp, loadSchema, nextFieldOrder, primaryField, type TableSchema } from './schema.ts';
 
-/** Link options as the schema layer completes them. */
-export interface LinkOptions {
-  relationship: LinkRelationship;
-  foreignTableId: string;
-  isOneWay?: boolean;
-  symmetricFieldId?: string;
-  lookupFieldId?: string;
-  /** The picker's limits, over the foreign table: its records must pass `filter` and the view's filter. */
-  filter?: FilterGroup;
-  filterByViewId?: string;
-  visibleFieldIds?: string[];
-}
+export type { LinkOptions } from '#shared/fields/link-options.ts';
 
-export const linkOptions = (field: Field): LinkOptions => field.options as unknown as LinkOptions;
+/** A link field's options, typed (`linkOptionsOf`). */
+export const linkOptions = (field: Field): LinkOptions => linkOptionsOf(field.options);
 
 /**
  * A link's picker limits checked against the foreign table's fields and views: the filter as a
@@ -139,7 +129,7 @@ export const prepareLinkField = async (
 
 /** The operations that delete the other side of a link field being deleted. */
 export const symmetricDeleteOps = async (field: Field, tableId: string): Promise<TransactOp[]> => {
-  const opts = field.options as unknown as LinkOptions;
+  const opts = linkOptions(field);
   if (field.type !== 'link' || opts.isOneWay || !opts.symmetricFieldId) return [];
   if (opts.foreignTableId === tableId) return [{ delete: keys.field(tableId, opts.symmetricFieldId) }];
   const foreign = await loadSchema(opts.foreignTableId).catch(() => undefined);

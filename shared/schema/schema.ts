@@ -14,6 +14,7 @@ import {
   viewOf,
 } from '#shared/entities/schema-items.ts';
 import { type Table, tableOf } from '#shared/entities/tables.ts';
+import { linkOptionsOf } from '#shared/fields/link-options.ts';
 import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 
@@ -92,9 +93,8 @@ export const foreignTableKeys = (tableId: string): Key[] => {
   if (!cached) return [];
   const ids = new Set<string>();
   for (const f of cached.fields) {
-    const foreign =
-      f.type === 'link' ? (f.options as { foreignTableId?: unknown }).foreignTableId : undefined;
-    if (typeof foreign === 'string' && foreign !== tableId) ids.add(foreign);
+    const foreign = f.type === 'link' ? linkOptionsOf(f.options).foreignTableId : '';
+    if (foreign && foreign !== tableId) ids.add(foreign);
   }
   return [...ids].map((id) => keys.table(id));
 };

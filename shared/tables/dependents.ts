@@ -9,6 +9,7 @@ import type { TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { dependentItem } from '#shared/entities/schema-items.ts';
 import { CYCLE_MESSAGE, foreignInputs, sameTableInputs } from '#shared/fields/dependencies.ts';
+import { linkOptionsOf } from '#shared/fields/link-options.ts';
 import { type LookupOptions, lookupIds } from '#shared/fields/lookup.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { bumpSchemaOp, type Dependent, loadSchema } from '#shared/schema/schema.ts';
@@ -44,12 +45,12 @@ const twoHops = async (tableId: string, field: Field, fields: readonly Field[]):
     lookup: LookupOptions,
     farLink: Field | { id: string; options: Field['options'] },
   ): Entry => ({
-    readTableId: String(farLink.options.foreignTableId),
+    readTableId: linkOptionsOf(farLink.options).foreignTableId,
     dependent: {
       tableId,
       fieldId: field.id,
       linkFieldId: lookup.linkFieldId,
-      inputs: [String(farLink.options.lookupFieldId)],
+      inputs: [linkOptionsOf(farLink.options).lookupFieldId].filter((id): id is string => id !== undefined),
       via: { tableId: lookup.foreignTableId, linkFieldId: farLink.id },
     },
   });

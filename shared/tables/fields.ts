@@ -99,7 +99,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
 const linkedFields = async (schema: TableSchema, lookupOptions: unknown): Promise<ForeignFields> => {
   const linkFieldId = (lookupOptions as { linkFieldId?: unknown } | undefined)?.linkFieldId;
   const link = schema.fields.find((f) => f.id === linkFieldId && f.type === 'link' && !f.isLookup);
-  const foreignTableId = link ? String(link.options.foreignTableId) : undefined;
+  const foreignTableId = link ? linkOptions(link).foreignTableId : undefined;
   const foreign =
     foreignTableId && foreignTableId !== schema.table.id
       ? await loadSchema(foreignTableId).catch(() => undefined)
@@ -176,8 +176,9 @@ const brokenElsewhere = async (
   for (const field of deleted) {
     for (const d of schema.dependents)
       if (d.tableId !== schema.table.id && d.inputs.includes(field.id)) add(d.tableId, d.fieldId);
-    const sym = field.type === 'link' ? field.options.symmetricFieldId : undefined;
-    const foreignId = field.type === 'link' ? String(field.options.foreignTableId) : undefined;
+    const link = field.type === 'link' ? linkOptions(field) : undefined;
+    const sym = link?.symmetricFieldId;
+    const foreignId = link?.foreignTableId;
     if (typeof sym === 'string' && foreignId && foreignId !== schema.table.id) {
       const foreign = await loadSchema(foreignId).catch(() => undefined);
       for (const f of foreign?.fields ?? []) if (sameTableInputs(f).includes(sym)) add(foreignId, f.id);
@@ -289,7 +290,7 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
 /** A link field's picker limits checked against its foreign table (any other field as it is). */
 const linkPickerChecked = async (schema: TableSchema, field: Field): Promise<Field> => {
   if (field.type !== 'link' || field.isLookup) return field;
-  const foreignTableId = String(field.options.foreignTableId);
+  const foreignTableId = linkOptions(field).foreignTableId;
   const foreign = foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId);
   return checkLinkPicker(field, foreign);
 };
@@ -502,7 +503,7 @@ const assertLinkUnread = async (schema: TableSchema, link: Field): Promise<void>
   const through = (f: Field, linkId: string) =>
     (f.lookupOptions as { linkFieldId?: string } | undefined)?.linkFieldId === linkId;
   let reader = schema.fields.find((f) => through(f, link.id));
-  if (!reader && sym && !link.options.isOneWay) {
+  if (!reader && sym && !linkOptions(link).isOneWay) {
     const foreign =
       foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId).catch(() => undefined);
     reader = foreign?.fields.find(

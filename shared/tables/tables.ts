@@ -25,7 +25,7 @@ import type { Field } from '#shared/fields/types.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';
-import { prepareLinkField } from '#shared/schema/links.ts';
+import { linkOptions, prepareLinkField } from '#shared/schema/links.ts';
 import { purgeTable } from '#shared/schema/purge.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
 import { loadSchema, schemaFromItems, type TableSchema, type View } from '#shared/schema/schema.ts';
@@ -314,7 +314,7 @@ export const deleteTablePermanently = async (baseId: string, tableId: string, us
  */
 export const dropLinkSides = async (tableId: string, fields: readonly Field[]): Promise<void> => {
   for (const field of fields) {
-    const opts = field.options as { foreignTableId?: string; symmetricFieldId?: string; isOneWay?: boolean };
+    const opts = linkOptions(field);
     const foreignTableId = opts.foreignTableId;
     if (field.type !== 'link' || opts.isOneWay || !opts.symmetricFieldId || !foreignTableId) continue;
     if (foreignTableId === tableId) continue;

@@ -11,16 +11,11 @@ import {
   textOf,
   unique,
 } from '../cells.ts';
+import { isMultipleRelationship, LINK_RELATIONSHIPS, linkOptionsOf } from '../link-options.ts';
 import type { Field, FieldKind, LinkRelationship, StoredCell } from '../types.ts';
 
-/** The four link relationships (fields.md). */
-export const LINK_RELATIONSHIPS: readonly LinkRelationship[] = ['oneOne', 'oneMany', 'manyOne', 'manyMany'];
-
-/** True when a cell of the relationship holds a list (`oneMany`, `manyMany`). */
-export const isMultipleRelationship = (relationship: unknown): boolean =>
-  relationship === 'oneMany' || relationship === 'manyMany';
-
-const multipleOf = (field: Field): boolean => isMultipleRelationship(field.options.relationship);
+const multipleOf = (field: Field): boolean =>
+  isMultipleRelationship(linkOptionsOf(field.options).relationship);
 
 const idsOf = (value: StoredCell): string[] =>
   Array.isArray(value)
