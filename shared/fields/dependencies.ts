@@ -16,13 +16,17 @@ export const CYCLE_MESSAGE = 'field reference has cycle';
 export const isDerived = (field: Field): boolean =>
   field.isLookup === true || field.type === 'rollup' || (field.type === 'formula' && !field.isLookup);
 
+/** A formula field's expression as stored (`''` when it has none). */
+export const formulaExpression = (field: Field): string =>
+  typeof field.options.expression === 'string' ? field.options.expression : '';
+
 /** The fields of its own table a computed field reads: a formula's references, a lookup's or rollup's link. */
 export const sameTableInputs = (field: Field): string[] => {
   if (field.isLookup || field.type === 'rollup') {
     const link = field.lookupOptions?.linkFieldId;
     return typeof link === 'string' ? [link] : [];
   }
-  if (field.type === 'formula') return referencesOf(String(field.options.expression ?? ''));
+  if (field.type === 'formula') return referencesOf(formulaExpression(field));
   return [];
 };
 
@@ -36,15 +40,12 @@ export const foreignInputs = (
   fields: readonly Field[],
 ): { readTableId: string; linkFieldId: string; inputs: string[] }[] => {
   if (field.isLookup || field.type === 'rollup') {
-    const o = field.lookupOptions;
-    if (!o || typeof o.linkFieldId !== 'string') return [];
-    return [
-      {
-        readTableId: String(o.foreignTableId),
-        linkFieldId: o.linkFieldId,
-        inputs: [String(o.lookupFieldId)],
-      },
-    ];
+    const { linkFieldId, foreignTableId, lookupFieldId } = field.lookupOptions ?? {};
+    return typeof linkFieldId === 'string' &&
+      typeof foreignTableId === 'string' &&
+      typeof lookupFieldId === 'string'
+      ? [{ readTableId: foreignTableId, linkFieldId, inputs: [lookupFieldId] }]
+      : [];
   }
   if (field.type !== 'formula') return [];
   return sameTableInputs(field).flatMap((id) => {

@@ -79,11 +79,9 @@ export const lookupOptionsOut = (options: LookupOptions, link: Field): Record<st
 export const lookupIds = (field: Field): LookupOptions | undefined => {
   const o = field.lookupOptions;
   if (!o || typeof o.linkFieldId !== 'string') return undefined;
-  return {
-    foreignTableId: String(o.foreignTableId),
-    linkFieldId: o.linkFieldId,
-    lookupFieldId: String(o.lookupFieldId),
-  };
+  const { foreignTableId, lookupFieldId } = o;
+  if (typeof foreignTableId !== 'string' || typeof lookupFieldId !== 'string') return undefined;
+  return { foreignTableId, linkFieldId: o.linkFieldId, lookupFieldId };
 };
 
 /** Whether a lookup of `lookedUp` through `link` holds lists (4). */

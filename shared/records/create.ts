@@ -124,7 +124,7 @@ export const createRecords = async (
       {
         schema,
         fields,
-        baseId: String(located.baseId ?? schema.table.baseId),
+        baseId: located.baseId ?? schema.table.baseId,
         writer: { userId: principal.userId, userName: principal.name },
         records: items.map((item, i) => ({ item, cells: cells[i] as Map<string, unknown> })),
       },

@@ -8,7 +8,7 @@ import { ValidationError } from '#shared/core/errors.ts';
 import { type CompiledFormula, compileFormula, FormulaError } from '#shared/formula/compile.ts';
 import type { Typed } from '#shared/formula/types.ts';
 import { isNothing, optionsError, readOptions } from '../cells.ts';
-import { CYCLE_MESSAGE } from '../dependencies.ts';
+import { CYCLE_MESSAGE, formulaExpression } from '../dependencies.ts';
 import { normalizeTimeZone, type ResultType, resultDisplayOptions, resultText } from '../result-options.ts';
 import type { CellValueType, Field, FieldKind } from '../types.ts';
 
@@ -36,7 +36,7 @@ const typedOf = (field: Field): Typed => ({
  */
 export const compileFieldFormula = (field: Field, fields: readonly Field[]): CompiledFormula => {
   const byId = new Map(fields.map((f) => [f.id, f]));
-  const expression = String(field.options.expression ?? '');
+  const expression = formulaExpression(field);
   try {
     const compiled = compileFormula(expression, {
       typeOf: (id) => {
