@@ -418,6 +418,7 @@ export const ROUTES = [
     handler: 'get-table',
     access: 'read',
     actions: ['table|read'],
+    schema: true,
   },
   {
     method: 'PATCH',
@@ -448,6 +449,7 @@ export const ROUTES = [
     handler: 'get-default-view-id',
     access: 'read',
     actions: ['view|read'],
+    schema: true,
   },
   {
     method: 'PUT',
