@@ -63,23 +63,7 @@ export {
 } from '#shared/entities/plugins.ts';
 
 /** A plugin as answered: everything but the stored secret's hash, the secret masked unless given. */
-export interface PluginAnswer {
-  id: string;
-  name: string;
-  description?: string;
-  detailDesc?: string;
-  logo: string;
-  positions: PluginPosition[];
-  url?: string;
-  helpUrl?: string;
-  i18n?: PluginI18n;
-  config?: PluginConfig;
-  secret: string;
-  status: PluginStatus;
-  createdBy: string;
-  createdTime: string;
-  lastModifiedTime: string;
-}
+export type PluginAnswer = Omit<Plugin, 'secretHash' | 'maskedSecret'> & { secret: string };
 
 /** The answer of a plugin (the real secret only right after creating it). Pure. */
 export const pluginAnswer = (plugin: Plugin, secret?: string): PluginAnswer => {
