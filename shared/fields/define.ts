@@ -6,6 +6,7 @@ import { ValidationError } from '#shared/core/errors.ts';
 import { isId, newId } from '#shared/ids.ts';
 import { isNothing, isRecord } from './cells.ts';
 import { assertNoCycle } from './dependencies.ts';
+import { resolverOf } from './formula-resolve.ts';
 import {
   type ForeignFields,
   lookupDefaultName,
@@ -171,7 +172,8 @@ export const defineField = (input: FieldInput | Record<string, unknown>, ctx: De
     ...(unique ? { unique: true } : {}),
     ...(parts ?? derived(kind, options)),
   };
-  const resolved = kind.resolve && !parts ? kind.resolve(field, others, true) : field;
+  const resolve = resolverOf(field.type);
+  const resolved = resolve && !parts ? resolve(field, others, true) : field;
   if (isPrimary) assertPrimaryAllowed(resolved);
   return resolved;
 };
@@ -247,9 +249,10 @@ export const updateField = (
     next.options = kind.normalizeOptions(merged, { newChoiceId: ctx.newChoiceId ?? (() => newId('choice')) });
     delete next.isMultipleCellValue;
     Object.assign(next, derived(kind, next.options));
-    if (kind.resolve) {
+    const resolve = resolverOf(next.type);
+    if (resolve) {
       const strict = 'formatting' in patch.options || 'showAs' in patch.options;
-      const resolved = kind.resolve(next, others, strict);
+      const resolved = resolve(next, others, strict);
       assertNoCycle([...others, resolved]);
       return resolved;
     }

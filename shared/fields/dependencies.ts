@@ -5,7 +5,7 @@
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
-import { referencesOf } from '#shared/formula/compile.ts';
+import { referencesOf } from '#shared/formula/parse.ts';
 import { linkOptionsOf } from './link-options.ts';
 import type { Field } from './types.ts';
 

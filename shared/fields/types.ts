@@ -176,12 +176,6 @@ export interface FieldKind {
   toText(value: StoredCell, field: Field, ctx: ReadContext): string;
   /** How filters, sorting, grouping and search treat the kind's cells. */
   query: KindQuery;
-  /**
-   * For kinds whose result depends on other fields of the table (formula): the field completed
-   * against them (result type, display options fitting it). `strict` when the request gave the
-   * display options (a misfit is a 400); otherwise misfits are dropped. Errors are 400s.
-   */
-  resolve?(field: Field, others: readonly Field[], strict: boolean): Field;
   /** True when filters, sorts, groups and search go by the result type instead of `query`. */
   queryByResult?: boolean;
 }

@@ -348,12 +348,3 @@ export const compileFormula = (expression: string, fields: FieldTypes): Compiled
     },
   };
 };
-
-/** The field ids an expression references, or [] when it does not parse. */
-export const referencesOf = (expression: string): string[] => {
-  try {
-    return fieldRefsOf(parseFormula(expression));
-  } catch {
-    return [];
-  }
-};

@@ -256,3 +256,12 @@ export const fieldRefsOf = (node: Node): string[] => {
   walk(node);
   return [...out];
 };
+
+/** The field ids an expression references, or [] when it does not parse. */
+export const referencesOf = (expression: string): string[] => {
+  try {
+    return fieldRefsOf(parseFormula(expression));
+  } catch {
+    return [];
+  }
+};

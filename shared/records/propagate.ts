@@ -15,7 +15,7 @@ import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { queryRecordParts, type RecordItem, recordIn, recordKey } from '#shared/entities/records.ts';
 import { computeOrder, foreignInputs, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
-import { compileFieldFormula } from '#shared/fields/kinds/formula.ts';
+import { compileFieldFormula } from '#shared/fields/formula-resolve.ts';
 import { compileRollup, lookupIds } from '#shared/fields/lookup.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import { cellBytes } from '#shared/fields/size.ts';

@@ -13,8 +13,8 @@ import {
   updateField as patchField,
 } from '#shared/fields/define.ts';
 import { dependentsOf, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
+import { resolverOf } from '#shared/fields/formula-resolve.ts';
 import type { ForeignFields } from '#shared/fields/lookup.ts';
-import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
@@ -146,10 +146,10 @@ const reinferDependents = (fields: Field[], fieldId: string): { fields: Field[];
   const current = [...fields];
   const changed: Field[] = [];
   for (const dependent of dependentsOf(fields, new Set([fieldId]))) {
-    const kind = fieldKind(dependent.type);
-    if (!kind.resolve || dependent.hasError) continue;
+    const resolve = resolverOf(dependent.type);
+    if (!resolve || dependent.hasError) continue;
     const i = current.findIndex((f) => f.id === dependent.id);
-    const resolved = kind.resolve(
+    const resolved = resolve(
       dependent,
       current.filter((f) => f.id !== dependent.id),
       false,

@@ -53,6 +53,22 @@ describe('Lambda bundling', () => {
     expect(bundlingFor('get-space').commandHooks).toBeUndefined();
   });
 
+  it('leaves the formula compiler out of routes that only read records, and in those that write', async () => {
+    const sources = async (handler: string) => {
+      const outfile = join(dir, `${handler}-meta`, 'index.mjs');
+      const result = await build({
+        ...esbuildOptionsFor(join(root, 'functions', `${handler}.ts`), outfile, handler),
+        metafile: true,
+        write: false,
+      });
+      return Object.keys(result.metafile.inputs);
+    };
+    const compiler = (files: string[]) => files.filter((f) => f.startsWith('shared/formula/compile'));
+    expect(compiler(await sources('get-record'))).toEqual([]);
+    expect(compiler(await sources('list-records'))).toEqual([]);
+    expect(compiler(await sources('update-record'))).toEqual(['shared/formula/compile.ts']);
+  });
+
   it('puts the route of the handler in its bundle, and no other route', async () => {
     const { text } = await bundle('get-space');
     expect(text).toContain('"handler":"get-space"');
