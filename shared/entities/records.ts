@@ -119,6 +119,10 @@ export const withCells = (
   return next;
 };
 
+/** A projection that holds the record's id (what a `RecordPart` is keyed by). */
+const withId = (attributes: readonly string[]): string[] =>
+  attributes.includes('id') ? [...attributes] : [...attributes, 'id'];
+
 /** Records of a table by id, keyed by id (absent ones left out): whole. */
 export const getRecords = async (
   tableId: string,
@@ -141,7 +145,7 @@ export const getRecordParts = async (
 ): Promise<Map<string, RecordPart>> => {
   const found = await getItems(
     ids.map((id) => recordKey(tableId, id)),
-    attributes.includes('id') ? attributes : [...attributes, 'id'],
+    withId(attributes),
   );
   const out = new Map<string, RecordPart>();
   for (const id of ids) {
@@ -173,7 +177,7 @@ export const queryRecordParts = async (
   (
     await queryAll({
       ...keys.recordsOf(tableId),
-      projection: attributes.includes('id') ? [...attributes] : [...attributes, 'id'],
+      projection: withId(attributes),
     })
   ).map(recordPartOf);
 

@@ -43,7 +43,7 @@ export const ROLLUP_FUNCTIONS = [
 const fail = (message: string) => new ValidationError(message);
 
 /** A link field's relationship is oneMany or manyMany (its cell holds several records). */
-const multipleLink = (link: Field) => isMultipleRelationship(linkOptionsOf(link.options).relationship);
+const multipleLink = (link: Field) => isMultipleRelationship(link.options.relationship);
 
 /** The link and the looked-up field a `lookupOptions` names, checked per section 8. */
 export const resolveLookupOptions = (

@@ -11,11 +11,11 @@ import {
   textOf,
   unique,
 } from '../cells.ts';
-import { isMultipleRelationship, LINK_RELATIONSHIPS, linkOptionsOf } from '../link-options.ts';
+import { isMultipleRelationship, LINK_RELATIONSHIPS } from '../link-options.ts';
 import type { Field, FieldKind, LinkRelationship, StoredCell } from '../types.ts';
 
-const multipleOf = (field: Field): boolean =>
-  isMultipleRelationship(linkOptionsOf(field.options).relationship);
+// read per cell: the one option, not the whole typed options
+const multipleOf = (field: Field): boolean => isMultipleRelationship(field.options.relationship);
 
 const idsOf = (value: StoredCell): string[] =>
   Array.isArray(value)
