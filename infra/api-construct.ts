@@ -61,6 +61,8 @@ export interface ApiFunctionsProps {
 export const READ_ROLE_UPDATABLE_ATTRIBUTES = ['pk', 'sk', 'lastUsedTime'];
 /** Tokens live under their user's partition. */
 export const READ_ROLE_UPDATABLE_LEADING_KEYS = [keys.userPartitionPattern];
+/** Read routes may also keep a listing's computed order for its later pages (listing/kept-orders.ts). */
+export const READ_ROLE_WRITABLE_LEADING_KEYS = [keys.queryOrderPartitionPattern];
 
 const READ_ACTIONS = [
   'dynamodb:GetItem',
@@ -312,6 +314,14 @@ export class ApiFunctions extends Construct {
           conditions: {
             'ForAllValues:StringEquals': { 'dynamodb:Attributes': READ_ROLE_UPDATABLE_ATTRIBUTES },
             'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': READ_ROLE_UPDATABLE_LEADING_KEYS },
+          },
+        }),
+        new iam.PolicyStatement({
+          sid: 'KeepListingOrders',
+          actions: ['dynamodb:PutItem', 'dynamodb:BatchWriteItem'],
+          resources: [table.tableArn],
+          conditions: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': READ_ROLE_WRITABLE_LEADING_KEYS },
           },
         }),
       );

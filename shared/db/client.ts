@@ -22,10 +22,12 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '#shared/core/errors.ts';
+import { logger } from '#shared/core/logger.ts';
 import { EXISTS } from './conditions.ts';
+import { dataVersionOp, tablesWritten, versionBumpsFor } from './data-versions.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
-import { noteWriteSent, remainingMs, requestScope } from './request-scope.ts';
+import { beforeAnswer, noteWriteSent, remainingMs, requestScope } from './request-scope.ts';
 import { tracer } from './tracer.ts';
 
 export type Item = Record<string, unknown>;
@@ -613,19 +615,19 @@ export const toTransactItem = (op: TransactOp): TransactItem => {
 
 /**
  * Applies one operation as a single-item call (no transaction: concurrent writes to the same
- * item never conflict, DynamoDB applies them one after the other). A failed condition becomes
- * `onConditionFailed()`.
+ * item never conflict, DynamoDB applies them one after the other) and answers the item after an
+ * update (ALL_NEW). A failed condition becomes `onConditionFailed()`.
  */
-/** Applies one operation in a single-item call; answers the item after an update (ALL_NEW). */
 export const applyOne = async (
   op: TransactOp,
   onConditionFailed: () => HttpError,
 ): Promise<Item | undefined> => {
   const item = toTransactItem(op);
+  let written: Item | undefined;
   try {
     if (item.Put) await send('PutItem', new PutCommand({ ...item.Put, ...CAPACITY }));
     else if (item.Update)
-      return (
+      written = (
         await send<{ Attributes?: Item }>(
           'UpdateItem',
           new UpdateCommand({ ...item.Update, ReturnValues: 'ALL_NEW', ...CAPACITY }),
@@ -637,8 +639,49 @@ export const applyOne = async (
     if ((error as { name?: string }).name === 'ConditionalCheckFailedException') throw onConditionFailed();
     throw error;
   }
-  return undefined;
+  // A record written alone moves its table's data version right after, while the request renders
+  // its answer (one round trip saved against a transaction, which answers no item), and before
+  // it answers (`beforeAnswer`).
+  const tables = tablesWritten([op]);
+  if (tables.length) await beforeAnswer(moveVersionsAfter(tables));
+  return written;
 };
+
+/**
+ * Moves data versions after a write that could not carry them: retried on any fault; should it
+ * still fail, the write stands (it was made) and the failure is logged at ERROR: kept listing
+ * orders of the table may then miss that write until the next one or their expiry (an hour).
+ */
+const moveVersionsAfter = async (tableIds: readonly string[]): Promise<void> => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await bumpDataVersions(tableIds);
+      return;
+    } catch (error) {
+      if (attempt >= 3) {
+        logger.error('moving a data version after a write failed', { tableIds, error: String(error) });
+        return;
+      }
+      await sleep(25 * 2 ** attempt);
+    }
+  }
+};
+
+/** Adds to data versions after a write that could not carry them (single-item calls, unconditional). */
+const applyBumps = async (bumps: readonly TransactOp[]): Promise<void> => {
+  await Promise.all(
+    bumps.map((op) =>
+      'update' in op ? updateItem(op.update, () => new ConflictError('unconditional'), 'NONE') : undefined,
+    ),
+  );
+};
+
+/**
+ * Moves the data version of tables after a write that was not one transaction (a journaled
+ * write's undo, a rename rewriting cells one by one): called after its last record write.
+ */
+export const bumpDataVersions = (tableIds: Iterable<string>): Promise<void> =>
+  applyBumps([...new Set(tableIds)].map((tableId) => dataVersionOp(tableId)));
 
 /** Largest number of operations DynamoDB accepts in one transaction. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -654,10 +697,15 @@ export const transact = async (
 ): Promise<void> => {
   if (ops.length === 0) return;
   if (ops.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${ops.length} operations`);
-  const items = ops.map(toTransactItem);
+  // The data version of every table whose records change, in the same transaction; should there
+  // be no room (more tables than free places), the rest right after it.
+  const bumps = versionBumpsFor(ops);
+  const inside = bumps.slice(0, MAX_TRANSACTION_ITEMS - ops.length);
+  const items = [...ops, ...inside].map(toTransactItem);
   for (let attempt = 0; ; attempt++) {
     try {
       await send('TransactWriteItems', new TransactWriteCommand({ TransactItems: items, ...CAPACITY }));
+      await applyBumps(bumps.slice(inside.length));
       return;
     } catch (error) {
       const e = error as { name?: string; CancellationReasons?: { Code?: string; Message?: string }[] };

@@ -7,6 +7,7 @@ import {
 import { newId } from '#shared/ids.ts';
 import {
   applyOne,
+  bumpDataVersions,
   deleteItems,
   type Item,
   MAX_TRANSACTION_ITEMS,
@@ -19,6 +20,7 @@ import {
   writeItems,
 } from './client.ts';
 import { NOT_EXISTS } from './conditions.ts';
+import { dataVersionOp, tablesWritten, versionBumpsFor } from './data-versions.ts';
 import { type Key, keyOfItem, keys } from './keys.ts';
 import { remainingMs, requestScope } from './request-scope.ts';
 
@@ -237,6 +239,13 @@ class Skipped extends ConflictError {
  */
 const applyUndo = async (undo: readonly Undo[]): Promise<number> => {
   const single = undo.filter((u): u is TransactOp => !Array.isArray(u));
+  const skipped = await applyUndoOps(undo, single);
+  // The batched undo of records carried no data version: move it now, after the last of them.
+  await bumpDataVersions(tablesWritten(single.filter(isPlain)));
+  return skipped;
+};
+
+const applyUndoOps = async (undo: readonly Undo[], single: readonly TransactOp[]): Promise<number> => {
   await writeItems(single.filter(isPlain));
   let skipped = 0;
   const apply = (run: () => Promise<unknown>) => async () => {
@@ -328,8 +337,10 @@ export const commitSteps = async (
   // One update answers the item as written (callers then need not read it back).
   if (steps.length === 1 && final.length === 0)
     return applyOne((steps[0] as Step).op, () => onConditionFailed(0));
-  if (steps.length + final.length <= MAX_TRANSACTION_ITEMS) {
-    await transact([...steps.map((s) => s.op), ...final], onConditionFailed);
+  const ops = steps.map((s) => s.op);
+  // `transact` adds the data version of each table whose records change (`data-versions.ts`).
+  if (ops.length + final.length + versionBumpsFor(ops).length <= MAX_TRANSACTION_ITEMS) {
+    await transact([...ops, ...final], onConditionFailed);
     return undefined;
   }
   if (!recovered) await recoverInterrupted(scope);
@@ -344,7 +355,13 @@ export const commitSteps = async (
       `Not enough time left for a write of ${steps.length} operations (about ${Math.ceil(needed / 1000)} s); nothing was written, retry or send fewer records`,
       Math.max(1, Math.ceil(needed / 1000)),
     );
-  await new JournaledWrite(scope, chunks, plain, unitCount, final).run(onConditionFailed, steps);
+  // The data versions move with the completion (and again with an undo), so a result computed
+  // from the records while the write applied is never reused after it.
+  const versions = tablesWritten(ops).map((tableId) => dataVersionOp(tableId));
+  await new JournaledWrite(scope, chunks, plain, unitCount, [...final, ...versions]).run(
+    onConditionFailed,
+    steps,
+  );
   return undefined;
 };
 

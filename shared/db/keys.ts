@@ -11,11 +11,14 @@
  *   the partition reads the whole sidebar tree.
  * - `TABLE#<tbl>`: the table, its fields and its views (the schema, read in one query), the
  *   table's plugin context menu (`MENU#<pli>`, ordered by a fractional key attribute), and its
- *   record count (`COUNT#base` and `COUNT#<nn>` shards that writes add to).
+ *   record count (`COUNT#base` and `COUNT#<nn>` shards that writes add to), and its data version
+ *   (`DVER#<nn>` shards that every write of its records adds to).
  * - `PLUGIN#<plg>`: a plugin (the record of truth).
  * - `PLUGINS#published`: a copy of every published plugin, for listing; the creator's own plugins
  *   are copied into `USER#<usr>` (`PLUGIN#<plg>`).
  * - `RECORDS#<tbl>`: the records, keyed by record id.
+ * - `QORDER#<tbl>`: computed listing orders kept for later pages (`<query hash>#H` holds the
+ *   totals and group points, `<query hash>#<nn>` the ids in chunks; 1 h TTL).
  * - `RECNUM#<tbl>`: one small index item per record, keyed by autoNumber (default order).
  * - `VORDER#<viw>`: a view's manual order, keyed by fractional order key.
  * - `UNIQ#<tbl>`: one item per value of a `unique` field, claiming it for a record.
@@ -132,6 +135,23 @@ export const keys = {
   /** One shard of a table's record count (`base`: written with the table, 0). */
   recordCount: (tableId: string, shard: string): Key => ({ pk: `TABLE#${tableId}`, sk: `COUNT#${shard}` }),
   recordCountsOf: (tableId: string) => ({ pk: `TABLE#${tableId}`, skPrefix: 'COUNT#' }),
+  /** One shard of a table's data version (see `db/data-versions.ts`). */
+  dataVersion: (tableId: string, shard: string): Key => ({ pk: `TABLE#${tableId}`, sk: `DVER#${shard}` }),
+  dataVersionsOf: (tableId: string) => ({ pk: `TABLE#${tableId}`, skPrefix: 'DVER#' }),
+  /** The table whose data version a key addresses, or undefined for any other key. */
+  tableOfDataVersionKey: (key: Key): string | undefined =>
+    key.pk.startsWith('TABLE#') && key.sk.startsWith('DVER#') ? key.pk.slice('TABLE#'.length) : undefined,
+  /** The table whose records a key addresses, or undefined for any other key. */
+  tableOfRecordKey: (key: Key): string | undefined =>
+    key.pk.startsWith('RECORDS#') ? key.pk.slice('RECORDS#'.length) : undefined,
+  /** A computed listing order's header (`H`) or one of its chunks of ids. */
+  queryOrder: (tableId: string, hash: string, part: string): Key => ({
+    pk: `QORDER#${tableId}`,
+    sk: `${hash}#${part}`,
+  }),
+  queryOrdersOf: (tableId: string) => ({ pk: `QORDER#${tableId}` }),
+  /** IAM's pattern for the kept orders (the listing routes write them). */
+  queryOrderPartitionPattern: 'QORDER#*',
 
   // Plugins and plugin context menus (shared/plugins/*)
   plugin: (pluginId: string): Key => ({ pk: `PLUGIN#${pluginId}`, sk: 'PLUGIN' }),

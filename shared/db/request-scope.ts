@@ -26,16 +26,42 @@ export interface RequestScope {
   readEarlier: Map<string, Item>;
   /** What this request has read and may reuse (per kind and id: schemas), while it lasts. */
   memo: Map<string, Promise<unknown>>;
+  /** Work started by a write that must be done before the request answers (never rejects). */
+  afterWrites: Promise<void>[];
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
-/** Runs `work` in a fresh scope with a deadline `ms` from now. */
-export const withRequestScope = <T>(ms: number, work: () => Promise<T>): Promise<T> =>
-  storage.run(
-    { deadline: Date.now() + ms, writesSent: 0, openWrites: 0, readEarlier: new Map(), memo: new Map() },
-    work,
-  );
+/** Runs `work` in a fresh scope with a deadline `ms` from now; answers once its `afterWrites` are done. */
+export const withRequestScope = <T>(ms: number, work: () => Promise<T>): Promise<T> => {
+  const scope: RequestScope = {
+    deadline: Date.now() + ms,
+    writesSent: 0,
+    openWrites: 0,
+    readEarlier: new Map(),
+    memo: new Map(),
+    afterWrites: [],
+  };
+  return storage.run(scope, async () => {
+    try {
+      return await work();
+    } finally {
+      await Promise.all(scope.afterWrites);
+    }
+  });
+};
+
+/**
+ * Work a write started that must be done before the request answers, while the request goes on
+ * (rendering its answer): in a request it is awaited when the request ends; outside one, now.
+ * `task` must not reject.
+ */
+export const beforeAnswer = (task: Promise<void>): Promise<void> => {
+  const scope = storage.getStore();
+  if (!scope) return task;
+  scope.afterWrites.push(task);
+  return Promise.resolve();
+};
 
 /** The current request's scope, if the code runs inside one (tools and workers run outside). */
 export const requestScope = (): RequestScope | undefined => storage.getStore();

@@ -1,10 +1,18 @@
+import { logger } from '#shared/core/logger.ts';
+import {
+  ORDER_CHUNK,
+  readDataVersions,
+  readKeptOrder,
+  writeKeptOrder,
+} from '#shared/entities/query-orders.ts';
 import type { Field } from '#shared/fields/types.ts';
-import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
+import { queryFieldIds, runQuery, searchHits } from '#shared/query/engine.ts';
 import type { QueryResult, Row } from '#shared/query/types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
 import { primaryField, type TableSchema } from '#shared/schema/schema.ts';
+import { isKeepable, keptOrderKey, LOOKAHEAD, signatureOf } from './kept-orders.ts';
 import type { ListParams } from './params.ts';
 import {
   candidateFilter,
@@ -48,13 +56,53 @@ const renderPage = async (
   const tableId = ctx.schema.table.id;
   const cells = plan.projection ? [primaryField(ctx.schema).id, ...plan.projection] : undefined;
   const items = await readRecords(tableId, ids, cells);
-  return renderRecords(ctx.schema, items, {
-    keyType: params.fieldKeyType as FieldKeyType,
-    cellFormat: params.cellFormat,
-    projection: plan.projection,
-    canUpdate: ctx.canUpdate,
-    canDelete: ctx.canDelete,
-  });
+  return renderRecords(ctx.schema, items, renderOptions(ctx, params, plan));
+};
+
+const renderOptions = (ctx: ListContext, params: ListParams, plan: Pick<ListPlan, 'projection'>) => ({
+  keyType: params.fieldKeyType as FieldKeyType,
+  cellFormat: params.cellFormat,
+  projection: plan.projection,
+  canUpdate: ctx.canUpdate,
+  canDelete: ctx.canDelete,
+});
+
+/** What the engine needs besides the rows: the fields, the caller, now and link titles. */
+const queryContext = (ctx: ListContext, titles: Awaited<ReturnType<typeof linkTitlesFor>> | undefined) => ({
+  fields: new Map(ctx.schema.fields.map((f) => [f.id, f])),
+  userId: ctx.userId,
+  now: ctx.now ?? new Date(),
+  linkTitle: (fieldId: string, recordId: string) => titles?.linkTitle(fieldId, recordId),
+});
+
+/**
+ * The page's records rendered, and the search hits among them (a kept order's page: the hits
+ * are found on the page's records, read with the searched cells).
+ */
+const renderPageWithHits = async (
+  ctx: ListContext,
+  params: ListParams,
+  plan: ListPlan,
+  ids: readonly string[],
+) => {
+  const { schema } = ctx;
+  const search = plan.query.search;
+  if (!search) return { records: await renderPage(ctx, params, plan, ids), hits: null };
+  const searched = new Set(search.fieldIds);
+  const cells = plan.projection ? [primaryField(schema).id, ...plan.projection, ...searched] : undefined;
+  const items = await readRecords(schema.table.id, ids, cells ? [...new Set(cells)] : undefined);
+  const fields = schema.fields.filter((f) => searched.has(f.id));
+  const linkFieldIds = new Set(fields.filter((f) => f.type === 'link').map((f) => f.id));
+  const [records, titles] = await Promise.all([
+    renderRecords(schema, items, renderOptions(ctx, params, plan)),
+    linkFieldIds.size ? linkTitlesFor(schema, items, linkFieldIds) : undefined,
+  ]);
+  const hits = searchHits(
+    items.map((item) => toRow(item, fields, plan.view.id)),
+    search,
+    queryContext(ctx, titles),
+  );
+  return { records, hits };
 };
 
 const NO_EXTRA: ListAnswer['extra'] = { groupPoints: null, searchHitIndex: null };
@@ -78,6 +126,7 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
     return { records: await renderPage(ctx, params, plan, ids), extra: NO_EXTRA };
   }
 
+  if (isKeepable(params, plan)) return listKept(ctx, params, plan);
   const { result } = await runGeneral(ctx, params, plan, link);
   return {
     records: await renderPage(ctx, params, plan, result.ids),
@@ -85,6 +134,67 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
       groupPoints: result.groupPoints,
       ...(result.allGroupHeaderRefs ? { allGroupHeaderRefs: result.allGroupHeaderRefs } : {}),
       searchHitIndex: result.searchHitIndex?.length ? result.searchHitIndex : null,
+    },
+  };
+};
+
+/**
+ * A general listing whose order can be kept (`kept-orders.ts`): the data versions and the kept
+ * order are read in one round; when the order holds, the page is its ids and their records. Else
+ * the order is computed from the table (the versions read before it sign it), from the page's
+ * chunk to `LOOKAHEAD` ids past the page, and kept while the page is read.
+ */
+const listKept = async (ctx: ListContext, params: ListParams, plan: ListPlan): Promise<ListAnswer> => {
+  const { schema } = ctx;
+  const tableId = schema.table.id;
+  const now = ctx.now ?? new Date();
+  const key = keptOrderKey(schema, plan, ctx.userId, now);
+  const from = plan.query.skip;
+  const to = from + plan.query.take;
+  const [versions, check] = await Promise.all([
+    readDataVersions(key.tables),
+    readKeptOrder(tableId, key.hash, from, to),
+  ]);
+  const signature = signatureOf(key, versions);
+  const kept = check(signature, now.getTime());
+  if (kept) {
+    const ids = kept.ids.slice(from - kept.from, to - kept.from);
+    return pageAnswer(ctx, params, plan, { ...kept.header, ids });
+  }
+  const start = Math.floor(from / ORDER_CHUNK) * ORDER_CHUNK;
+  const end = Math.ceil((to + LOOKAHEAD) / ORDER_CHUNK) * ORDER_CHUNK;
+  const wide = { ...plan, query: { ...plan.query, skip: start, take: end - start } };
+  const { result } = await runGeneral(ctx, params, wide, undefined);
+  const header = {
+    signature,
+    total: result.total,
+    groupPoints: result.groupPoints,
+    ...(result.allGroupHeaderRefs ? { allGroupHeaderRefs: result.allGroupHeaderRefs } : {}),
+  };
+  const [answer] = await Promise.all([
+    pageAnswer(ctx, params, plan, { ...header, ids: result.ids.slice(from - start, to - start) }),
+    // Keeping is an optimisation: a failure to keep leaves the next page to compute it again.
+    writeKeptOrder(tableId, key.hash, header, start, result.ids, now.getTime()).catch((error: unknown) => {
+      logger.warn('keeping a listing order failed', { tableId, error: String(error) });
+    }),
+  ]);
+  return answer;
+};
+
+/** The answer for a page whose ids and group points are known: its records, rendered. */
+const pageAnswer = async (
+  ctx: ListContext,
+  params: ListParams,
+  plan: ListPlan,
+  page: Pick<QueryResult, 'ids' | 'groupPoints' | 'allGroupHeaderRefs'>,
+): Promise<ListAnswer> => {
+  const { records, hits } = await renderPageWithHits(ctx, params, plan, page.ids);
+  return {
+    records,
+    extra: {
+      groupPoints: page.groupPoints,
+      ...(page.allGroupHeaderRefs ? { allGroupHeaderRefs: page.allGroupHeaderRefs } : {}),
+      searchHitIndex: hits?.length ? hits : null,
     },
   };
 };
@@ -162,11 +272,6 @@ const runGeneral = async (
 
   const linkFieldIds = new Set(fields.filter((f) => f.type === 'link' && queried.has(f.id)).map((f) => f.id));
   const titles = linkFieldIds.size ? await linkTitlesFor(schema, items, linkFieldIds) : undefined;
-  const result = runQuery(rows, plan.query, {
-    fields: new Map(schema.fields.map((f) => [f.id, f])),
-    userId: ctx.userId,
-    now: ctx.now ?? new Date(),
-    linkTitle: (fieldId, recordId) => titles?.linkTitle(fieldId, recordId),
-  });
+  const result = runQuery(rows, plan.query, queryContext(ctx, titles));
   return { result, rows: new Map(rows.map((row) => [row.id, row])) };
 };

@@ -16,9 +16,9 @@
 import type { StoredCell } from '#shared/fields/types.ts';
 import { compileFilter, filterFieldIds } from './filter.ts';
 import { buildGroupPoints, type GroupLevel, groupTuples, groupValueOf } from './groups.ts';
-import { compileSearch } from './search.ts';
+import { compileSearch, type SearchMatcher } from './search.ts';
 import { compareIndexes, fieldOf, type OrderColumn, orderColumnOf, sortedWindow } from './sort.ts';
-import type { Query, QueryContext, QueryResult, Row, SearchHit, SortSpec } from './types.ts';
+import type { Query, QueryContext, QueryResult, Row, SearchHit, SearchSpec, SortSpec } from './types.ts';
 
 /** The fields the query reads (filter, group keys, sort items, search fields). */
 export const queryFieldIds = (query: Query): Set<string> => {
@@ -97,13 +97,8 @@ export const runQuery = (rows: readonly Row[], query: Query, ctx: QueryContext):
     ));
   }
 
-  let searchHitIndex: SearchHit[] | null = null;
-  if (search) {
-    const hits: SearchHit[] = [];
-    for (const row of page)
-      for (const fieldId of search.hitFieldIds(row)) hits.push({ recordId: row.id, fieldId });
-    if (hits.length > 0) searchHitIndex = hits;
-  }
+  const hits = search ? hitsOf(page, search) : [];
+  const searchHitIndex = hits.length > 0 ? hits : null;
   return {
     ids: page.map((row) => row.id),
     total,
@@ -111,6 +106,19 @@ export const runQuery = (rows: readonly Row[], query: Query, ctx: QueryContext):
     ...(allGroupHeaderRefs ? { allGroupHeaderRefs } : {}),
     searchHitIndex,
   };
+};
+
+const hitsOf = (rows: readonly Row[], search: SearchMatcher): SearchHit[] => {
+  const hits: SearchHit[] = [];
+  for (const row of rows)
+    for (const fieldId of search.hitFieldIds(row)) hits.push({ recordId: row.id, fieldId });
+  return hits;
+};
+
+/** The search hits of some rows (a page whose order was computed before), in row order. */
+export const searchHits = (rows: readonly Row[], spec: SearchSpec, ctx: QueryContext): SearchHit[] => {
+  const search = compileSearch(spec, ctx);
+  return search ? hitsOf(rows, search) : [];
 };
 
 type CellColumns = ReadonlyMap<string, readonly (StoredCell | undefined)[]>;

@@ -1,5 +1,5 @@
 import { ConflictError } from '#shared/core/errors.ts';
-import { updateItem } from '#shared/db/client.ts';
+import { bumpDataVersions, updateItem } from '#shared/db/client.ts';
 import { queryRecordParts, recordKey } from '#shared/entities/records.ts';
 import type { ChoiceChanges } from '#shared/fields/define.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -38,6 +38,7 @@ export const rewriteChoiceCells = async (tableId: string, field: Field, changes:
     return JSON.stringify(after) === JSON.stringify(before) ? [] : [{ item, before, after }];
   });
   const skipped = new ConflictError('The cell changed meanwhile');
+  const rewrites = work.length;
   while (work.length) {
     await Promise.all(
       work.splice(0, PARALLEL).map(({ item, before, after }) =>
@@ -57,4 +58,6 @@ export const rewriteChoiceCells = async (tableId: string, field: Field, changes:
       ),
     );
   }
+  // The cells were rewritten one by one, outside a transaction: the data version moves after them.
+  if (rewrites > 0) await bumpDataVersions([tableId]);
 };

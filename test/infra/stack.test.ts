@@ -112,7 +112,12 @@ const synthAll = (stage: string, routes?: readonly RouteDef[], projectRoot = PRO
 const synth = (stage: string, routes?: readonly RouteDef[], projectRoot = PROJECT_ROOT): Template =>
   synthAll(stage, routes, projectRoot).whole;
 
-type Statement = { Action: string | string[]; Condition?: Record<string, unknown>; Resource: unknown };
+type Statement = {
+  Sid?: string;
+  Action: string | string[];
+  Condition?: Record<string, unknown>;
+  Resource: unknown;
+};
 
 const resourcesOf = (template: Template): Record<string, Resource> =>
   (template.toJSON() as { Resources: Record<string, Resource> }).Resources;
@@ -487,12 +492,19 @@ describe('WorkspaceApiStack (dev)', () => {
     expect(actions.filter((a) => a.includes('*'))).toEqual([]);
   });
 
-  it('gives the read role no write action except the conditioned lastUsedTime update', () => {
+  it('gives the read role no write action except the lastUsedTime update and kept listing orders, both conditioned', () => {
     const statements = roleStatements(template, readRoleId as string);
-    const actions = statements.flatMap(actionsOf);
+    const keeping = statements.filter((s) => s.Sid === 'KeepListingOrders');
+    expect(keeping).toHaveLength(1);
+    expect(actionsOf(keeping[0] as Statement)).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:PutItem']);
+    expect(keeping[0]?.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['QORDER#*'] },
+    });
+    const actions = statements.filter((s) => s.Sid !== 'KeepListingOrders').flatMap(actionsOf);
     for (const forbidden of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
       expect(actions).not.toContain(forbidden);
     }
+    expect(statements.flatMap(actionsOf)).not.toContain('dynamodb:DeleteItem');
     const updates = statements.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
     expect(updates).toHaveLength(1);
     expect(actionsOf(updates[0] as Statement)).toEqual(['dynamodb:UpdateItem']);

@@ -136,7 +136,8 @@ describe('record writes on a warm handler: round trips after authentication', ()
 
     expect(answer.status).toBe(200);
     expect(answer.body.fields.Link).toEqual([{ id: foreignIds[0], title: 'first' }]);
-    expect(ops).toEqual(['BatchGetItem', 'UpdateItem', 'BatchGetItem']);
+    // the table's data version moves (UpdateItem) while the link titles are read
+    expect([...ops].sort()).toEqual(['BatchGetItem', 'BatchGetItem', 'UpdateItem', 'UpdateItem']);
     expect(afterAuth).toBe(2);
   });
 });

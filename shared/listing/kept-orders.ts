@@ -1,0 +1,78 @@
+/**
+ * Kept orders: a listing that filters, sorts, groups or searches computes its order from every
+ * record of the table; that order is kept (`entities/query-orders.ts`) so the next pages of the
+ * same query read only the kept ids and their own records, not the table again, for as long as
+ * nothing it was computed from has changed.
+ *
+ * What "the same query on the same data" means, decided here:
+ * - the query (filter, sort, group, collapsed groups, search), the view (its manual order breaks
+ *   ties), every field definition of the table (a changed choice order, number precision or type
+ *   changes an order), the caller (a filter on "Me"), and, for a filter on relative dates (today,
+ *   past week…), the minute: together hashed into the kept order's key;
+ * - the data version of the table and of every table whose record titles the query uses (a link
+ *   field filtered, sorted, grouped or searched on): the kept order's signature. Every write of a
+ *   table's records moves its version in the same transaction (`db/data-versions.ts`), so a kept
+ *   order is never used after a write it did not see.
+ *
+ * Not kept: the link-cell pickers and `selectedRecordIds` (they read other records' cells), which
+ * are computed every time as before.
+ */
+import { createHash } from 'node:crypto';
+import { linkOptionsOf } from '#shared/fields/link-options.ts';
+import { queryFieldIds } from '#shared/query/engine.ts';
+import type { Query } from '#shared/query/types.ts';
+import type { TableSchema } from '#shared/schema/schema.ts';
+import type { ListParams } from './params.ts';
+import type { ListPlan } from './resolve.ts';
+
+/** Ids computed past the page, so the next pages find them kept (and whole chunks are kept). */
+export const LOOKAHEAD = 5_000;
+
+/** Whether a listing's order may be kept: the general path without pickers or selected records. */
+export const isKeepable = (params: ListParams, plan: ListPlan): boolean =>
+  !plan.viewOrderOnly &&
+  !params.filterLinkCellCandidate &&
+  !params.filterLinkCellSelected &&
+  !params.selectedRecordIds;
+
+export interface KeptOrderKey {
+  /** The hash of everything besides the data that decides the order. */
+  hash: string;
+  /** The tables whose data versions sign it: the table itself first, then linked ones. */
+  tables: string[];
+}
+
+/** Whether a filter compares dates relative to now (its answer changes with time alone). */
+const usesRelativeDates = (query: Query): boolean => JSON.stringify(query.filter ?? null).includes('"mode"');
+
+/** The key of a listing's kept order. Pure. */
+export const keptOrderKey = (
+  schema: TableSchema,
+  plan: Pick<ListPlan, 'query' | 'view'>,
+  userId: string,
+  now: Date,
+): KeptOrderKey => {
+  const { filter, groupBy, sort, collapsedGroupIds, search } = plan.query;
+  const used = queryFieldIds(plan.query);
+  const linked = schema.fields
+    .filter((field) => field.type === 'link' && used.has(field.id))
+    .map((field) => linkOptionsOf(field.options).foreignTableId)
+    .filter((tableId) => tableId && tableId !== schema.table.id);
+  const hash = createHash('sha256')
+    .update(
+      JSON.stringify({
+        query: { filter, groupBy, sort, collapsedGroupIds, search },
+        view: plan.view.id,
+        fields: schema.fields,
+        userId,
+        minute: usesRelativeDates(plan.query) ? Math.floor(now.getTime() / 60_000) : null,
+      }),
+    )
+    .digest('base64url')
+    .slice(0, 27);
+  return { hash, tables: [schema.table.id, ...new Set(linked)] };
+};
+
+/** The signature of a kept order: the data versions of its tables, in the key's order. Pure. */
+export const signatureOf = (key: KeptOrderKey, versions: ReadonlyMap<string, number>): string =>
+  key.tables.map((tableId) => `${tableId}:${versions.get(tableId) ?? 0}`).join(',');
