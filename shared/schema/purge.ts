@@ -44,7 +44,8 @@ export const purgePartition = async (
 
 /**
  * Deletes every item of a table for good: its records, their default-order index, each view's
- * manual order, unique-value claims, write journals, remembered idempotent answers, then the
+ * manual order, unique-value claims, write journals, remembered idempotent answers, kept listing
+ * orders, then the
  * schema partition (fields, views, plugin context menu), its trash item, project node and the
  * base's reference (the request removed them already; a purge after a crash repeats it), and
  * the table item last, so an interrupted purge is finished by running it again. True when
@@ -66,6 +67,7 @@ export const purgeTable = async (tableId: string, budget: Budget = unlimited): P
     keys.uniqueValuesOf(tableId).pk,
     keys.journalsOf(tableId).pk,
     keys.idempotencyOfTable(tableId).pk,
+    keys.queryOrdersOf(tableId).pk,
   ];
   for (const pk of partitions) if (!(await purgePartition(pk, budget))) return false;
   if (!(await purgePartition(tableKey.pk, budget, (i) => i.sk === tableKey.sk))) return false;

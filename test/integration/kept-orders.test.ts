@@ -1,0 +1,299 @@
+/**
+ * Kept listing orders (listing/kept-orders.ts): a filtered, sorted or grouped listing keeps its
+ * computed order, so its later pages read the kept ids and the page's records instead of the
+ * table; every write of the records moves the table's data version, so the next page after any
+ * write is computed again. "Fresh" below is the same listing with every kept order of the table
+ * deleted first: what the general path computes from the records.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { injectChunkFault } from '#shared/db/commit.ts';
+import { keys } from '#shared/db/keys.ts';
+import { callSummary, itemsRead, resetCalls } from '#shared/db/metrics.ts';
+import { readDataVersions } from '#shared/entities/query-orders.ts';
+import { purgePartition } from '#shared/schema/purge.ts';
+import { call } from '#test/support/invoke.ts';
+import { alphaAndBeta, listedTable } from '#test/support/workspace.ts';
+
+afterEach(() => injectChunkFault(undefined));
+
+const q = (params: Record<string, unknown>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
+    .join('&');
+
+const STATUSES = ['light', 'medium', 'dark'];
+const FIELDS = [
+  { type: 'singleLineText', name: 'Name' },
+  { type: 'number', name: 'Count', options: { formatting: { type: 'decimal', precision: 0 } } },
+  { type: 'singleSelect', name: 'Status', options: { choices: STATUSES.map((name) => ({ name })) } },
+];
+
+const filter = { conjunction: 'and', filterSet: [{ fieldId: 'Count', operator: 'isGreater', value: 1 }] };
+const SORTED = {
+  filter,
+  orderBy: [{ fieldId: 'Count', order: 'desc' }],
+  groupBy: [{ fieldId: 'Status', order: 'asc' }],
+};
+const FILTERED = { filter };
+
+/** A table of `n` records (Count i % 7, Status by i % 3) with page readers for a query. */
+const setUp = async (n: number) => {
+  const t = await listedTable(FIELDS, n, (i) => ({ Name: `r${i}`, Count: i % 7, Status: STATUSES[i % 3] }));
+  const page = async (query: Record<string, unknown>, skip: number, take: number) =>
+    (await t.listOk(q({ ...query, skip, take }))).body;
+  const fresh = async (query: Record<string, unknown>, skip: number, take: number) => {
+    await purgePartition(keys.queryOrdersOf(t.tableId).pk);
+    return page(query, skip, take);
+  };
+  /**
+   * Every page of the query as answered now (the first keeps the order, the others read it),
+   * then each page fresh: they must agree.
+   */
+  const expectCurrent = async (query: Record<string, unknown>, take = 7) => {
+    const kept = [];
+    for (let skip = 0; ; skip += take) {
+      const answer = await page(query, skip, take);
+      kept.push(answer);
+      if (answer.records.length < take) break;
+    }
+    for (const [i, answer] of kept.entries())
+      expect(answer, `page ${i}`).toEqual(await fresh(query, i * take, take));
+  };
+  const update = (recordId: string, fields: Record<string, unknown>) =>
+    call('update-record', {
+      token: t.token,
+      params: { tableId: t.tableId, recordId },
+      body: { record: { fields } },
+    });
+  return { ...t, page, fresh, expectCurrent, update };
+};
+
+const idsOf = (body: { records: { id: string }[] }) => body.records.map((r) => r.id);
+
+describe('kept listing orders', () => {
+  it('serves a later page from the kept order: its records and the kept ids, not the table', async () => {
+    const t = await setUp(150);
+    const first = await t.page(SORTED, 0, 20);
+    expect(first.records).toHaveLength(20);
+
+    resetCalls();
+    const second = await t.page(SORTED, 20, 20);
+    const keptReads = itemsRead();
+    const keptOps = callSummary().ops;
+    expect(second).toEqual(await t.fresh(SORTED, 20, 20));
+
+    resetCalls();
+    await t.fresh(SORTED, 20, 20);
+    const computedReads = itemsRead();
+
+    // the computed page reads every record (150) and the page again; the kept one, the page's 20
+    // records, at most 16 version shards, the kept header and chunk, and what authentication reads
+    expect(computedReads).toBeGreaterThanOrEqual(170);
+    expect(keptReads).toBeLessThan(60);
+    expect(keptOps.filter((op) => op === 'Query').length).toBeLessThanOrEqual(1);
+  });
+
+  it('answers every page as the records are after each kind of write', async () => {
+    const t = await setUp(40);
+    const [a, b, c] = t.ids as [string, string, string];
+    await t.expectCurrent(SORTED);
+
+    const before = idsOf(await t.page(SORTED, 0, 40));
+    expect((await t.update(a, { Count: 99 })).status).toBe(200);
+    const after = idsOf(await t.page(SORTED, 0, 40));
+    expect(after).not.toEqual(before); // r0 joined the filter: a kept order would have missed it
+    expect(after).toContain(a);
+    await t.expectCurrent(SORTED);
+
+    const batch = await call('update-records', {
+      token: t.token,
+      params: { tableId: t.tableId },
+      body: {
+        records: [
+          { id: b, fields: { Status: 'dark' } },
+          { id: c, fields: { Count: 50 } },
+        ],
+      },
+    });
+    expect(batch.status).toBe(200);
+    await t.expectCurrent(SORTED);
+
+    const created = await call('create-records', {
+      token: t.token,
+      params: { tableId: t.tableId },
+      body: { records: [{ fields: { Name: 'new', Count: 70, Status: 'light' } }] },
+    });
+    expect(created.status).toBe(201);
+    expect(idsOf(await t.page(SORTED, 0, 5))).toContain(created.body.records[0].id);
+    await t.expectCurrent(SORTED);
+
+    expect(
+      (await call('delete-record', { token: t.token, params: { tableId: t.tableId, recordId: a } })).status,
+    ).toBe(200);
+    expect(idsOf(await t.page(SORTED, 0, 40))).not.toContain(a);
+    await t.expectCurrent(SORTED);
+
+    const dup = await call('duplicate-record', {
+      token: t.token,
+      params: { tableId: t.tableId, recordId: c },
+    });
+    expect(dup.status).toBe(201);
+    await t.expectCurrent(SORTED);
+  });
+
+  it('follows the manual order when the query does not sort (placing records moves the version)', async () => {
+    const t = await setUp(30);
+    const before = idsOf(await t.page(FILTERED, 0, 30));
+    const [first, second] = before as [string, string];
+    const placed = await call('update-record-order', {
+      token: t.token,
+      params: { tableId: t.tableId, viewId: t.viewId },
+      body: { anchorId: first, position: 'before', recordIds: [second] },
+    });
+    expect(placed.status).toBe(200);
+    const after = idsOf(await t.page(FILTERED, 0, 30));
+    expect(after.slice(0, 2)).toEqual([second, first]);
+    await t.expectCurrent(FILTERED);
+  });
+
+  it('computes again after a field or view change (the fields and view are part of the key)', async () => {
+    const t = await setUp(30);
+    const statusId = t.table.fields.find((f: { name: string }) => f.name === 'Status').id as string;
+    await t.page(SORTED, 0, 30);
+    // reversing the choices reverses the group order
+    const reordered = await call('update-field', {
+      token: t.token,
+      params: { tableId: t.tableId, fieldId: statusId },
+      body: { options: { choices: [...STATUSES].reverse().map((name) => ({ name })) } },
+    });
+    expect(reordered.status).toBe(200);
+    const groups = (await t.page(SORTED, 0, 30)).extra.groupPoints.filter(
+      (p: { type: number }) => p.type === 0,
+    );
+    expect(groups.map((g: { value: string }) => g.value)).toEqual([...STATUSES].reverse());
+    await t.expectCurrent(SORTED);
+
+    // a renamed choice rewrites the cells one by one, then moves the version
+    const renamed = await call('update-field', {
+      token: t.token,
+      params: { tableId: t.tableId, fieldId: statusId },
+      body: { options: { choices: [{ name: 'dark' }, { name: 'medium' }, { name: 'pale' }] } },
+    });
+    expect(renamed.status).toBe(200);
+    await t.expectCurrent(SORTED);
+  });
+
+  it('computes again when a linked table renames a record the query sorts by', async () => {
+    const { alpha, beta } = await alphaAndBeta(['b1', 'b2', 'b3']);
+    const token = alpha.owner.auth;
+    const link = await call('create-field', {
+      token,
+      params: { tableId: alpha.tableId },
+      body: { type: 'link', name: 'Beta', options: { relationship: 'manyOne', foreignTableId: beta.id } },
+    });
+    expect(link.status).toBe(201);
+    const alphaIds = alpha.table.records.map((r: { id: string }) => r.id) as string[];
+    const betaIds = beta.records.map((r: { id: string }) => r.id) as string[];
+    const links = await call('update-records', {
+      token,
+      params: { tableId: alpha.tableId },
+      body: { records: alphaIds.map((id, i) => ({ id, fields: { Beta: { id: betaIds[i] } } })) },
+    });
+    expect(links.status).toBe(200);
+    const byBeta = q({ orderBy: [{ fieldId: 'Beta', order: 'asc' }], take: 10 });
+    const list = async () =>
+      (
+        await call('list-records', { token, params: { tableId: alpha.tableId }, query: byBeta })
+      ).body.records.map((r: { name: string }) => r.name);
+    expect(await list()).toEqual(['A1', 'A2', 'A3']);
+    const renamed = await call('update-record', {
+      token,
+      params: { tableId: beta.id, recordId: betaIds[0] as string },
+      body: { record: { fields: { Name: 'b9' } } },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await list()).toEqual(['A2', 'A3', 'A1']);
+  });
+
+  it('moves the data version with a large write, and again when one is undone', async () => {
+    const t = await setUp(3);
+    const version = async () => (await readDataVersions([t.tableId])).get(t.tableId) ?? 0;
+    const many = (n: number) =>
+      call('create-records', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        body: { records: Array.from({ length: n }, (_, i) => ({ fields: { Name: `m${i}`, Count: 5 } })) },
+      });
+    const v0 = await version();
+    expect((await many(150)).status).toBe(201);
+    const v1 = await version();
+    expect(v1).toBeGreaterThan(v0);
+    await t.page(FILTERED, 0, 10);
+    injectChunkFault((index) => {
+      if (index === 1) throw new Error('injected');
+    });
+    expect((await many(150)).status).toBe(500);
+    injectChunkFault(undefined);
+    expect(await version()).toBeGreaterThan(v1);
+    await t.expectCurrent(FILTERED, 50);
+  });
+
+  it('agrees with the computed listing through random writes (property)', async () => {
+    const t = await setUp(24);
+    const ids = [...t.ids];
+    const write = fc.oneof(
+      fc.record({
+        kind: fc.constant('update' as const),
+        at: fc.nat(),
+        count: fc.integer({ min: 0, max: 9 }),
+      }),
+      fc.record({ kind: fc.constant('create' as const), count: fc.integer({ min: 0, max: 9 }) }),
+      fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('status' as const), at: fc.nat(), status: fc.constantFrom(...STATUSES) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(write, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 3, max: 9 }),
+        async (writes, take) => {
+          await t.page(SORTED, 0, take);
+          for (const w of writes) {
+            if (w.kind === 'create') {
+              const res = await call('create-records', {
+                token: t.token,
+                params: { tableId: t.tableId },
+                body: { records: [{ fields: { Name: 'p', Count: w.count, Status: 'medium' } }] },
+              });
+              expect(res.status).toBe(201);
+              ids.push(res.body.records[0].id);
+              continue;
+            }
+            if (ids.length === 0) continue;
+            const id = ids[w.at % ids.length] as string;
+            if (w.kind === 'delete') {
+              expect(
+                (
+                  await call('delete-record', {
+                    token: t.token,
+                    params: { tableId: t.tableId, recordId: id },
+                  })
+                ).status,
+              ).toBe(200);
+              ids.splice(ids.indexOf(id), 1);
+            } else if (w.kind === 'update') expect((await t.update(id, { Count: w.count })).status).toBe(200);
+            else expect((await t.update(id, { Status: w.status })).status).toBe(200);
+            // a page after each write, so the next write meets a kept order
+            await t.page(SORTED, take, take);
+          }
+          const pages = [];
+          for (let skip = 0; skip < ids.length + take; skip += take)
+            pages.push(await t.page(SORTED, skip, take));
+          for (const [i, answer] of pages.entries())
+            expect(answer, `page ${i}`).toEqual(await t.fresh(SORTED, i * take, take));
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+});

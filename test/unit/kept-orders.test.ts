@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { TransactOp } from '#shared/db/client.ts';
+import { dataVersionOp, tablesWritten, versionBumpsFor } from '#shared/db/data-versions.ts';
+import { keys } from '#shared/db/keys.ts';
+import { chunksCovering, ORDER_CHUNK, writeKeptOrder } from '#shared/entities/query-orders.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { isKeepable, keptOrderKey, signatureOf } from '#shared/listing/kept-orders.ts';
+import type { ListParams } from '#shared/listing/params.ts';
+import type { ListPlan } from '#shared/listing/resolve.ts';
+import type { Query } from '#shared/query/types.ts';
+import type { TableSchema } from '#shared/schema/schema.ts';
+
+const record = (tableId: string, id: string) => keys.record(tableId, id);
+
+describe('data versions: which writes move which table', () => {
+  it('names each table whose records are put, updated or deleted, once; not checks or other items', () => {
+    const ops: TransactOp[] = [
+      { put: { ...record('tblA', 'rec1'), id: 'rec1' } },
+      { update: { key: record('tblA', 'rec2'), update: 'SET x = :x', values: { ':x': 1 } } },
+      { delete: record('tblB', 'rec3') },
+      { check: record('tblC', 'rec4'), condition: 'attribute_exists(pk)' },
+      { put: { ...keys.table('tblD'), id: 'tblD' } },
+    ];
+    expect(tablesWritten(ops)).toEqual(['tblA', 'tblB']);
+    const bumps = versionBumpsFor(ops);
+    expect(
+      bumps.map((op) => ('update' in op ? keys.tableOfDataVersionKey(op.update.key) : undefined)),
+    ).toEqual(['tblA', 'tblB']);
+  });
+
+  it('adds nothing for a table whose version the operations already move', () => {
+    const ops: TransactOp[] = [{ delete: record('tblA', 'rec1') }, dataVersionOp('tblA', 3)];
+    expect(versionBumpsFor(ops)).toEqual([]);
+  });
+
+  it('adds 1 to one of 16 shards', () => {
+    const op = dataVersionOp('tblA', 7);
+    expect(op).toMatchObject({ update: { key: { pk: 'TABLE#tblA', sk: 'DVER#07' }, values: { ':one': 1 } } });
+    const shards = new Set(
+      Array.from({ length: 400 }, () => {
+        const random = dataVersionOp('tblA');
+        return 'update' in random ? random.update.key.sk : '';
+      }),
+    );
+    expect(shards.size).toBe(16);
+  });
+});
+
+describe('kept orders: keys, signatures, chunks', () => {
+  const field = (id: string, type: string, options: Record<string, unknown> = {}) =>
+    ({ id, name: id, type, options }) as unknown as Field;
+  const schema = {
+    table: { id: 'tblA' },
+    fields: [
+      field('fldName', 'singleLineText'),
+      field('fldLink', 'link', { foreignTableId: 'tblB', relationship: 'manyOne' }),
+      field('fldDate', 'date'),
+    ],
+  } as unknown as TableSchema;
+  const query = (over: Partial<Query> = {}): Query => ({
+    filter: null,
+    groupBy: [],
+    sort: [{ fieldId: 'fldName', order: 'asc' }],
+    collapsedGroupIds: [],
+    search: null,
+    skip: 0,
+    take: 100,
+    ...over,
+  });
+  const plan = (over: Partial<Query> = {}, viewId = 'viwA') =>
+    ({ query: query(over), view: { id: viewId } }) as unknown as Pick<ListPlan, 'query' | 'view'>;
+  const now = new Date('2026-11-26T10:00:00Z');
+  const hash = (p = plan(), user = 'usrA', at = now, s = schema) => keptOrderKey(s, p, user, at).hash;
+
+  it('is the same for the same query at any page, and differs when anything deciding the order does', () => {
+    expect(hash(plan({ skip: 500, take: 10 }))).toBe(hash());
+    expect(hash(plan({ sort: [{ fieldId: 'fldName', order: 'desc' }] }))).not.toBe(hash());
+    expect(hash(plan({}, 'viwB'))).not.toBe(hash());
+    expect(hash(plan(), 'usrB')).not.toBe(hash());
+    expect(hash(plan({ collapsedGroupIds: ['x'] }))).not.toBe(hash());
+    const renamed = {
+      ...schema,
+      fields: [field('fldName', 'longText'), ...schema.fields.slice(1)],
+    } as TableSchema;
+    expect(hash(plan(), 'usrA', now, renamed)).not.toBe(hash());
+  });
+
+  it('depends on the minute only for a filter on dates relative to now', () => {
+    const later = new Date(now.getTime() + 120_000);
+    expect(hash(plan(), 'usrA', later)).toBe(hash());
+    const relative = plan({
+      filter: {
+        conjunction: 'and',
+        filterSet: [{ fieldId: 'fldDate', operator: 'is', value: { mode: 'today', timeZone: 'UTC' } }],
+      },
+    });
+    expect(hash(relative, 'usrA', later)).not.toBe(hash(relative));
+  });
+
+  it('is signed by the versions of the table and of the tables whose titles the query uses', () => {
+    expect(keptOrderKey(schema, plan(), 'usrA', now).tables).toEqual(['tblA']);
+    const byLink = keptOrderKey(schema, plan({ sort: [{ fieldId: 'fldLink', order: 'asc' }] }), 'usrA', now);
+    expect(byLink.tables).toEqual(['tblA', 'tblB']);
+    expect(signatureOf(byLink, new Map([['tblA', 4]]))).toBe('tblA:4,tblB:0');
+  });
+
+  it('keeps the general path only: not the view order, the pickers or selected records', () => {
+    const general = { viewOrderOnly: false } as ListPlan;
+    expect(isKeepable({} as ListParams, general)).toBe(true);
+    expect(isKeepable({} as ListParams, { viewOrderOnly: true } as ListPlan)).toBe(false);
+    expect(isKeepable({ selectedRecordIds: ['rec1'] } as ListParams, general)).toBe(false);
+    expect(isKeepable({ filterLinkCellCandidate: ['fld', 'rec'] } as unknown as ListParams, general)).toBe(
+      false,
+    );
+  });
+
+  it('reads the chunks a page spans, and writes whole chunks only (but the last of the table)', async () => {
+    expect(chunksCovering(0, 100)).toEqual([0]);
+    expect(chunksCovering(ORDER_CHUNK - 10, ORDER_CHUNK + 10)).toEqual([0, 1]);
+    expect(chunksCovering(3 * ORDER_CHUNK, 3 * ORDER_CHUNK)).toEqual([3]);
+    const header = { signature: 's', total: 10_000, groupPoints: null };
+    await expect(writeKeptOrder('tblA', 'h', header, 10, ['rec1'])).rejects.toThrow(/whole chunks/);
+    await expect(writeKeptOrder('tblA', 'h', header, 0, ['rec1'])).rejects.toThrow(/whole chunks/);
+  });
+});
