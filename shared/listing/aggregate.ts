@@ -19,7 +19,7 @@ import type { GroupPoint, Row } from '#shared/query/types.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { fieldByRef, type TableSchema } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
-import { allMatching, type ListContext } from './list.ts';
+import { allMatching, type ListContext, matchingTotal } from './list.ts';
 import type { ListParams } from './params.ts';
 import { planListing } from './resolve.ts';
 import { readRecords } from './rows.ts';
@@ -28,6 +28,8 @@ import { readRecords } from './rows.ts';
  * Records the list would answer with these parameters, all pages. When nothing narrows the list
  * (no filter of the view or the request, no hiding search, no picker or selection), this is the
  * table's record count, read from the counter the writes keep: O(1) whatever the table's size.
+ * Else the count of a kept order of the same query while the data is unchanged (`kept-orders.ts`),
+ * or computed from the table.
  */
 export const rowCount = async (ctx: ListContext, params: ListParams): Promise<number> => {
   const { query } = planListing(ctx.schema, params);
@@ -38,7 +40,7 @@ export const rowCount = async (ctx: ListContext, params: ListParams): Promise<nu
     params.filterLinkCellCandidate !== undefined ||
     params.filterLinkCellSelected !== undefined;
   const counted = narrowed ? undefined : await readRecordCount(ctx.schema.table.id);
-  return counted ?? (await allMatching(ctx, params)).result.total;
+  return counted ?? (await matchingTotal(ctx, params));
 };
 
 /** The group points the list would answer (null without `groupBy`). */

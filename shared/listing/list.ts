@@ -174,9 +174,7 @@ const listKept = async (ctx: ListContext, params: ListParams, plan: ListPlan): P
   const [answer] = await Promise.all([
     pageAnswer(ctx, params, plan, { ...header, ids: result.ids.slice(from - start, to - start) }),
     // Keeping is an optimisation: a failure to keep leaves the next page to compute it again.
-    writeKeptOrder(tableId, key.hash, header, start, result.ids, now.getTime()).catch((error: unknown) => {
-      logger.warn('keeping a listing order failed', { tableId, error: String(error) });
-    }),
+    writeKeptOrder(tableId, key.hash, header, start, result.ids, now.getTime()).catch(keepFailed(tableId)),
   ]);
   return answer;
 };
@@ -197,6 +195,36 @@ const pageAnswer = async (
       searchHitIndex: hits?.length ? hits : null,
     },
   };
+};
+
+/**
+ * How many records the listing would answer, all pages: from a kept header when the data has not
+ * changed since it was kept (its versions and one item read), else computed from the table (the
+ * versions read first sign it) and kept for the next count or page of the same query.
+ */
+export const matchingTotal = async (ctx: ListContext, params: ListParams): Promise<number> => {
+  const link = await pickerOf(ctx, params);
+  const plan = planListing(ctx.schema, params, pickerFilter(ctx, params, link));
+  if (!isKeepable(params, plan)) return (await allMatching(ctx, params)).result.total;
+  const tableId = ctx.schema.table.id;
+  const now = ctx.now ?? new Date();
+  const key = keptOrderKey(ctx.schema, plan, ctx.userId, now);
+  const [versions, check] = await Promise.all([
+    readDataVersions(key.tables),
+    readKeptOrder(tableId, key.hash, 0, 0),
+  ]);
+  const signature = signatureOf(key, versions);
+  const kept = check(signature, now.getTime());
+  if (kept) return kept.header.total;
+  const { result } = await allMatching(ctx, params);
+  const header = { signature, total: result.total, groupPoints: result.groupPoints };
+  await writeKeptOrder(tableId, key.hash, header, 0, [], now.getTime()).catch(keepFailed(tableId));
+  return result.total;
+};
+
+/** A kept order that could not be written: logged; the next request computes it again. */
+const keepFailed = (tableId: string) => (error: unknown) => {
+  logger.warn('keeping a listing order failed', { tableId, error: String(error) });
 };
 
 /**

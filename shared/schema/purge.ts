@@ -45,8 +45,8 @@ export const purgePartition = async (
 /**
  * Deletes every item of a table for good: its records, their default-order index, each view's
  * manual order, unique-value claims, write journals, remembered idempotent answers, kept listing
- * orders, then the
- * schema partition (fields, views, plugin context menu), its trash item, project node and the
+ * orders, then the schema partition (fields, views, plugin context menu, counters and data
+ * versions), its trash item, project node and the
  * base's reference (the request removed them already; a purge after a crash repeats it), and
  * the table item last, so an interrupted purge is finished by running it again. True when
  * done, false when the budget ran out first. The caller made the table invisible and removed

@@ -142,6 +142,28 @@ describe('kept listing orders', () => {
     await t.expectCurrent(SORTED);
   });
 
+  it('counts a filtered listing from its kept total while the data is unchanged, and anew after a write', async () => {
+    const t = await setUp(150);
+    const count = async () => {
+      const res = await call('get-row-count', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        query: q(FILTERED),
+      });
+      expect(res.status).toBe(200);
+      return res.body.rowCount as number;
+    };
+    const matching = Array.from({ length: 150 }, (_, i) => i % 7).filter((c) => c > 1).length;
+    expect(await count()).toBe(matching);
+    resetCalls();
+    expect(await count()).toBe(matching);
+    expect(itemsRead()).toBeLessThan(40); // the versions, the kept header, authentication
+    expect((await t.update(t.ids[0] as string, { Count: 9 })).status).toBe(200);
+    resetCalls();
+    expect(await count()).toBe(matching + 1);
+    expect(itemsRead()).toBeGreaterThanOrEqual(150);
+  });
+
   it('follows the manual order when the query does not sort (placing records moves the version)', async () => {
     const t = await setUp(30);
     const before = idsOf(await t.page(FILTERED, 0, 30));
