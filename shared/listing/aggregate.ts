@@ -19,7 +19,7 @@ import type { GroupPoint, Row } from '#shared/query/types.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { fieldByRef, type TableSchema } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
-import { allMatching, type ListContext, matchingTotal } from './list.ts';
+import { allMatching, type ListContext, matchingSummary } from './list.ts';
 import type { ListParams } from './params.ts';
 import { planListing } from './resolve.ts';
 import { readRecords } from './rows.ts';
@@ -40,12 +40,12 @@ export const rowCount = async (ctx: ListContext, params: ListParams): Promise<nu
     params.filterLinkCellCandidate !== undefined ||
     params.filterLinkCellSelected !== undefined;
   const counted = narrowed ? undefined : await readRecordCount(ctx.schema.table.id);
-  return counted ?? (await matchingTotal(ctx, params));
+  return counted ?? (await matchingSummary(ctx, params)).total;
 };
 
 /** The group points the list would answer (null without `groupBy`). */
 export const groupPointsOf = async (ctx: ListContext, params: ListParams): Promise<GroupPoint[] | null> =>
-  (await allMatching(ctx, params)).result.groupPoints;
+  (await matchingSummary(ctx, params)).groupPoints;
 
 /** Matching cells of a search (not records). */
 export const searchCount = async (ctx: ListContext, params: ListParams): Promise<number> => {

@@ -198,14 +198,18 @@ const pageAnswer = async (
 };
 
 /**
- * How many records the listing would answer, all pages: from a kept header when the data has not
- * changed since it was kept (its versions and one item read), else computed from the table (the
- * versions read first sign it) and kept for the next count or page of the same query.
+ * How many records the listing would answer, all pages, and its group points: from a kept header
+ * when the data has not changed since it was kept (its versions and one item read), else computed
+ * from the table (the versions read first sign it) and kept for the next count or page of the
+ * same query.
  */
-export const matchingTotal = async (ctx: ListContext, params: ListParams): Promise<number> => {
+export const matchingSummary = async (
+  ctx: ListContext,
+  params: ListParams,
+): Promise<Pick<QueryResult, 'total' | 'groupPoints'>> => {
   const link = await pickerOf(ctx, params);
   const plan = planListing(ctx.schema, params, pickerFilter(ctx, params, link));
-  if (!isKeepable(params, plan)) return (await allMatching(ctx, params)).result.total;
+  if (!isKeepable(params, plan)) return (await allMatching(ctx, params)).result;
   const tableId = ctx.schema.table.id;
   const now = ctx.now ?? new Date();
   const key = keptOrderKey(ctx.schema, plan, ctx.userId, now);
@@ -215,11 +219,16 @@ export const matchingTotal = async (ctx: ListContext, params: ListParams): Promi
   ]);
   const signature = signatureOf(key, versions);
   const kept = check(signature, now.getTime());
-  if (kept) return kept.header.total;
+  if (kept) return kept.header;
   const { result } = await allMatching(ctx, params);
-  const header = { signature, total: result.total, groupPoints: result.groupPoints };
+  const header = {
+    signature,
+    total: result.total,
+    groupPoints: result.groupPoints,
+    ...(result.allGroupHeaderRefs ? { allGroupHeaderRefs: result.allGroupHeaderRefs } : {}),
+  };
   await writeKeptOrder(tableId, key.hash, header, 0, [], now.getTime()).catch(keepFailed(tableId));
-  return result.total;
+  return result;
 };
 
 /** A kept order that could not be written: logged; the next request computes it again. */

@@ -164,6 +164,32 @@ describe('kept listing orders', () => {
     expect(itemsRead()).toBeGreaterThanOrEqual(150);
   });
 
+  it('answers group points from the kept header while the data is unchanged, and anew after a write', async () => {
+    const t = await setUp(150);
+    const points = async () => {
+      const res = await call('get-group-points', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        query: q(SORTED),
+      });
+      expect(res.status).toBe(200);
+      return res.body as { type: number; value?: string; count?: number }[];
+    };
+    const counts = (list: { type: number; count?: number }[]) =>
+      list.filter((p) => p.type === 1).map((p) => p.count);
+    const first = await points();
+    expect(first).toEqual((await t.page(SORTED, 0, 1)).extra.groupPoints);
+    resetCalls();
+    expect(await points()).toEqual(first);
+    expect(itemsRead()).toBeLessThan(40);
+    // r1 (Count 1, medium) joins the filter: the medium group grows by one
+    expect((await t.update(t.ids[1] as string, { Count: 9 })).status).toBe(200);
+    const after = await points();
+    const medium = (list: typeof first) => list[list.findIndex((p) => p.value === 'medium') + 1]?.count;
+    expect(medium(after)).toBe((medium(first) ?? 0) + 1);
+    expect(counts(after)).not.toEqual(counts(first));
+  });
+
   it('follows the manual order when the query does not sort (placing records moves the version)', async () => {
     const t = await setUp(30);
     const before = idsOf(await t.page(FILTERED, 0, 30));
