@@ -27,10 +27,12 @@ import { EXISTS } from './conditions.ts';
 import { dataVersionOp, tablesWritten, versionBumpsFor } from './data-versions.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
+import type { Item, TransactOp, UpdateSpec } from './operations.ts';
 import { beforeAnswer, noteWriteSent, remainingMs, requestScope } from './request-scope.ts';
 import { tracer } from './tracer.ts';
 
-export type Item = Record<string, unknown>;
+export type { Item, TransactOp, UpdateSpec } from './operations.ts';
+
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 // Captured by the tracer: each call is an X-Ray subsegment in Lambda (unchanged elsewhere).
@@ -523,15 +525,6 @@ export const writeItems = async (
   await Promise.all(Array.from({ length: parallel }, worker));
 };
 
-/** An update expression and its names and values, built by a pure function beside its use. */
-export interface UpdateSpec {
-  key: Key;
-  update: string;
-  condition?: string;
-  names?: Record<string, string>;
-  values?: Record<string, unknown>;
-}
-
 /**
  * Applies an update and returns the new item (nothing with `NONE`). A failed condition becomes `onConditionFailed()`
  * (a domain error); DynamoDB's exception never leaves this module.
@@ -561,13 +554,6 @@ export const updateItem = async (
     throw error;
   }
 };
-
-/** One operation of a transaction, in the shapes of the document client. */
-export type TransactOp =
-  | { put: Item; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
-  | { update: UpdateSpec }
-  | { delete: Key; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
-  | { check: Key; condition: string; names?: Record<string, string>; values?: Record<string, unknown> };
 
 /** Turns an operation into the document client's transact item. Pure. */
 export const toTransactItem = (op: TransactOp): TransactItem => {

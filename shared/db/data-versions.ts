@@ -1,5 +1,5 @@
-import type { TransactOp } from './client.ts';
 import { type Key, keyOfItem, keys } from './keys.ts';
+import type { TransactOp } from './operations.ts';
 
 /**
  * A table's data version: a number that grows whenever any of the table's records is written, so
@@ -37,28 +37,28 @@ const writtenKey = (op: TransactOp): Key | undefined => {
   return undefined;
 };
 
-/** The tables whose records the operations put, update or delete, each once. Pure. */
-export const tablesWritten = (ops: readonly TransactOp[]): string[] => {
+/** The tables named by the keys the operations write, as `tableOf` reads them, each once. */
+const tablesOf = (ops: readonly TransactOp[], tableOf: (key: Key) => string | undefined): Set<string> => {
   const tables = new Set<string>();
   for (const op of ops) {
     const key = writtenKey(op);
-    const table = key && keys.tableOfRecordKey(key);
+    const table = key && tableOf(key);
     if (table) tables.add(table);
   }
-  return [...tables];
+  return tables;
 };
+
+/** The tables whose records the operations put, update or delete, each once. Pure. */
+export const tablesWritten = (ops: readonly TransactOp[]): string[] => [
+  ...tablesOf(ops, keys.tableOfRecordKey),
+];
 
 /**
  * The version increments a transaction of `ops` needs: one per table whose records it writes,
  * unless it already adds to that table's version. Pure.
  */
 export const versionBumpsFor = (ops: readonly TransactOp[]): TransactOp[] => {
-  const bumped = new Set<string>();
-  for (const op of ops) {
-    const key = writtenKey(op);
-    const table = key && keys.tableOfDataVersionKey(key);
-    if (table) bumped.add(table);
-  }
+  const bumped = tablesOf(ops, keys.tableOfDataVersionKey);
   return tablesWritten(ops)
     .filter((table) => !bumped.has(table))
     .map((table) => dataVersionOp(table));

@@ -1,8 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Key } from './keys.ts';
-
-/** A stored item as the client answers it (the client's `Item`; not imported: the client imports this module). */
-type Item = Record<string, unknown>;
+import type { Item } from './operations.ts';
 
 /**
  * What one request has done to the database so far, and by when it must have answered. The HTTP

@@ -1,0 +1,20 @@
+import type { Key } from './keys.ts';
+
+/** A stored item as the document client answers it. */
+export type Item = Record<string, unknown>;
+
+/** An update expression and its names and values, built by a pure function beside its use. */
+export interface UpdateSpec {
+  key: Key;
+  update: string;
+  condition?: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+/** One operation of a transaction, in the shapes of the document client. */
+export type TransactOp =
+  | { put: Item; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
+  | { update: UpdateSpec }
+  | { delete: Key; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
+  | { check: Key; condition: string; names?: Record<string, string>; values?: Record<string, unknown> };
