@@ -7,8 +7,9 @@
  * What "the same query on the same data" means, decided here:
  * - the query (filter, sort, group, collapsed groups, search), the view (its manual order breaks
  *   ties), every field definition of the table (a changed choice order, number precision or type
- *   changes an order), the caller (a filter on "Me"), and, for a filter on relative dates (today,
- *   past week…), the minute: together hashed into the kept order's key;
+ *   changes an order), the caller when the filter names "Me" (else every caller shares it), and,
+ *   for a filter on relative dates (today, past week…), the minute: together hashed into the kept
+ *   order's key;
  * - the data version of the table and of every table whose record titles the query uses (a link
  *   field filtered, sorted, grouped or searched on): the kept order's signature. Every write of a
  *   table's records moves its version in the same transaction (`db/data-versions.ts`), so a kept
@@ -25,8 +26,12 @@ import type { TableSchema } from '#shared/schema/schema.ts';
 import type { ListParams } from './params.ts';
 import type { ListPlan } from './resolve.ts';
 
-/** Ids computed past the page, so the next pages find them kept (and whole chunks are kept). */
-export const LOOKAHEAD = 5_000;
+/**
+ * How far past the page an order is computed and kept: nine more pages of the same size, rounded
+ * up to whole chunks (a first page of 100 keeps one chunk of 2,500 ids, about 50 write units; of
+ * 1,000, ten thousand ids, about 200).
+ */
+export const LOOKAHEAD_PAGES = 9;
 
 /** Whether a listing's order may be kept: the general path without pickers or selected records. */
 export const isKeepable = (params: ListParams, plan: ListPlan): boolean =>
@@ -44,6 +49,11 @@ export interface KeptOrderKey {
 
 /** Whether a filter compares dates relative to now (its answer changes with time alone). */
 const usesRelativeDates = (query: Query): boolean => JSON.stringify(query.filter ?? null).includes('"mode"');
+/** Whether a filter may name the caller (`"Me"`, in any case): its answer depends on who asks. */
+const namesCaller = (query: Query): boolean =>
+  JSON.stringify(query.filter ?? null)
+    .toLowerCase()
+    .includes('"me"');
 
 /** The key of a listing's kept order. Pure. */
 export const keptOrderKey = (
@@ -64,7 +74,7 @@ export const keptOrderKey = (
         query: { filter, groupBy, sort, collapsedGroupIds, search },
         view: plan.view.id,
         fields: schema.fields,
-        userId,
+        userId: namesCaller(plan.query) ? userId : null,
         minute: usesRelativeDates(plan.query) ? Math.floor(now.getTime() / 60_000) : null,
       }),
     )

@@ -12,7 +12,7 @@ import { linkTitlesFor } from '#shared/records/links.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
 import { primaryField, type TableSchema } from '#shared/schema/schema.ts';
-import { isKeepable, keptOrderKey, LOOKAHEAD, signatureOf } from './kept-orders.ts';
+import { isKeepable, keptOrderKey, LOOKAHEAD_PAGES, signatureOf } from './kept-orders.ts';
 import type { ListParams } from './params.ts';
 import {
   candidateFilter,
@@ -142,7 +142,7 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
  * A general listing whose order can be kept (`kept-orders.ts`): the data versions and the kept
  * order are read in one round; when the order holds, the page is its ids and their records. Else
  * the order is computed from the table (the versions read before it sign it), from the page's
- * chunk to `LOOKAHEAD` ids past the page, and kept while the page is read.
+ * chunk to `LOOKAHEAD_PAGES` pages past it, and kept while the page is read.
  */
 const listKept = async (ctx: ListContext, params: ListParams, plan: ListPlan): Promise<ListAnswer> => {
   const { schema } = ctx;
@@ -162,7 +162,7 @@ const listKept = async (ctx: ListContext, params: ListParams, plan: ListPlan): P
     return pageAnswer(ctx, params, plan, { ...kept.header, ids });
   }
   const start = Math.floor(from / ORDER_CHUNK) * ORDER_CHUNK;
-  const end = Math.ceil((to + LOOKAHEAD) / ORDER_CHUNK) * ORDER_CHUNK;
+  const end = Math.ceil((to + LOOKAHEAD_PAGES * plan.query.take) / ORDER_CHUNK) * ORDER_CHUNK;
   const wide = { ...plan, query: { ...plan.query, skip: start, take: end - start } };
   const { result } = await runGeneral(ctx, params, wide, undefined);
   const header = {

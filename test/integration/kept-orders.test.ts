@@ -12,8 +12,9 @@ import { keys } from '#shared/db/keys.ts';
 import { callSummary, itemsRead, resetCalls } from '#shared/db/metrics.ts';
 import { readDataVersions } from '#shared/entities/query-orders.ts';
 import { purgePartition } from '#shared/schema/purge.ts';
+import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
-import { alphaAndBeta, listedTable } from '#test/support/workspace.ts';
+import { addMember, alphaAndBeta, listedTable } from '#test/support/workspace.ts';
 
 afterEach(() => injectChunkFault(undefined));
 
@@ -92,6 +93,28 @@ describe('kept listing orders', () => {
     expect(computedReads).toBeGreaterThanOrEqual(170);
     expect(keptReads).toBeLessThan(60);
     expect(keptOps.filter((op) => op === 'Query').length).toBeLessThanOrEqual(1);
+  });
+
+  it('shares a kept order between callers unless the filter names "Me"', async () => {
+    const t = await setUp(150);
+    const ada = await newUser({ name: 'Ada' });
+    await addMember(t.owner, t.spaceId, ada, 'editor');
+    const asAda = (query: Record<string, unknown>) =>
+      call('list-records', { token: ada.auth, params: { tableId: t.tableId }, query: q(query) });
+    await t.page(SORTED, 0, 20);
+    resetCalls();
+    const shared = await asAda({ ...SORTED, skip: 20, take: 20 });
+    expect(shared.status).toBe(200);
+    expect(itemsRead()).toBeLessThan(60);
+    expect(shared.body).toEqual(await t.page(SORTED, 20, 20));
+
+    const mine = {
+      filter: { conjunction: 'and', filterSet: [{ fieldId: 'Name', operator: 'isNot', value: 'Me' }] },
+    };
+    await t.page(mine, 0, 20);
+    resetCalls();
+    expect((await asAda({ ...mine, skip: 20, take: 20 })).status).toBe(200);
+    expect(itemsRead()).toBeGreaterThanOrEqual(150);
   });
 
   it('answers every page as the records are after each kind of write', async () => {

@@ -76,13 +76,20 @@ describe('kept orders: keys, signatures, chunks', () => {
     expect(hash(plan({ skip: 500, take: 10 }))).toBe(hash());
     expect(hash(plan({ sort: [{ fieldId: 'fldName', order: 'desc' }] }))).not.toBe(hash());
     expect(hash(plan({}, 'viwB'))).not.toBe(hash());
-    expect(hash(plan(), 'usrB')).not.toBe(hash());
     expect(hash(plan({ collapsedGroupIds: ['x'] }))).not.toBe(hash());
     const renamed = {
       ...schema,
       fields: [field('fldName', 'longText'), ...schema.fields.slice(1)],
     } as TableSchema;
     expect(hash(plan(), 'usrA', now, renamed)).not.toBe(hash());
+  });
+
+  it('depends on the caller only for a filter that may name "Me"', () => {
+    expect(hash(plan(), 'usrB')).toBe(hash());
+    const mine = plan({
+      filter: { conjunction: 'and', filterSet: [{ fieldId: 'fldName', operator: 'is', value: 'me' }] },
+    });
+    expect(hash(mine, 'usrB')).not.toBe(hash(mine));
   });
 
   it('depends on the minute only for a filter on dates relative to now', () => {
