@@ -145,18 +145,9 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
  * chunk to `LOOKAHEAD_PAGES` pages past it, and kept while the page is read.
  */
 const listKept = async (ctx: ListContext, params: ListParams, plan: ListPlan): Promise<ListAnswer> => {
-  const { schema } = ctx;
-  const tableId = schema.table.id;
-  const now = ctx.now ?? new Date();
-  const key = keptOrderKey(schema, plan, ctx.userId, now);
   const from = plan.query.skip;
   const to = from + plan.query.take;
-  const [versions, check] = await Promise.all([
-    readDataVersions(key.tables),
-    readKeptOrder(tableId, key.hash, from, to),
-  ]);
-  const signature = signatureOf(key, versions);
-  const kept = check(signature, now.getTime());
+  const { kept, keep } = await lookUpKept(ctx, plan, from, to);
   if (kept) {
     const ids = kept.ids.slice(from - kept.from, to - kept.from);
     return pageAnswer(ctx, params, plan, { ...kept.header, ids });
@@ -165,18 +156,44 @@ const listKept = async (ctx: ListContext, params: ListParams, plan: ListPlan): P
   const end = Math.ceil((to + LOOKAHEAD_PAGES * plan.query.take) / ORDER_CHUNK) * ORDER_CHUNK;
   const wide = { ...plan, query: { ...plan.query, skip: start, take: end - start } };
   const { result } = await runGeneral(ctx, params, wide, undefined);
-  const header = {
-    signature,
-    total: result.total,
-    groupPoints: result.groupPoints,
-    ...(result.allGroupHeaderRefs ? { allGroupHeaderRefs: result.allGroupHeaderRefs } : {}),
-  };
   const [answer] = await Promise.all([
-    pageAnswer(ctx, params, plan, { ...header, ids: result.ids.slice(from - start, to - start) }),
-    // Keeping is an optimisation: a failure to keep leaves the next page to compute it again.
-    writeKeptOrder(tableId, key.hash, header, start, result.ids, now.getTime()).catch(keepFailed(tableId)),
+    pageAnswer(ctx, params, plan, { ...result, ids: result.ids.slice(from - start, to - start) }),
+    keep(result, start),
   ]);
   return answer;
+};
+
+/**
+ * Reads a query's kept order for positions [from, to) and the data versions in one round:
+ * `kept` when it holds; `keep` stores a result computed afterwards, signed by the versions read
+ * here, before it (a failure to keep is logged: the next request computes it again).
+ */
+const lookUpKept = async (ctx: ListContext, plan: ListPlan, from: number, to: number) => {
+  const tableId = ctx.schema.table.id;
+  const now = ctx.now ?? new Date();
+  const key = keptOrderKey(ctx.schema, plan, ctx.userId, now);
+  const [versions, check] = await Promise.all([
+    readDataVersions(key.tables),
+    readKeptOrder(tableId, key.hash, from, to),
+  ]);
+  const signature = signatureOf(key, versions);
+  const keep = (result: QueryResult, start: number) =>
+    writeKeptOrder(
+      tableId,
+      key.hash,
+      {
+        signature,
+        total: result.total,
+        groupPoints: result.groupPoints,
+        ...(result.allGroupHeaderRefs ? { allGroupHeaderRefs: result.allGroupHeaderRefs } : {}),
+      },
+      start,
+      result.ids,
+      now.getTime(),
+    ).catch((error: unknown) => {
+      logger.warn('keeping a listing order failed', { tableId, error: String(error) });
+    });
+  return { kept: check(signature, now.getTime()), keep };
 };
 
 /** The answer for a page whose ids and group points are known: its records, rendered. */
@@ -210,30 +227,12 @@ export const matchingSummary = async (
   const link = await pickerOf(ctx, params);
   const plan = planListing(ctx.schema, params, pickerFilter(ctx, params, link));
   if (!isKeepable(params, plan)) return (await allMatching(ctx, params)).result;
-  const tableId = ctx.schema.table.id;
-  const now = ctx.now ?? new Date();
-  const key = keptOrderKey(ctx.schema, plan, ctx.userId, now);
-  const [versions, check] = await Promise.all([
-    readDataVersions(key.tables),
-    readKeptOrder(tableId, key.hash, 0, 0),
-  ]);
-  const signature = signatureOf(key, versions);
-  const kept = check(signature, now.getTime());
+  const { kept, keep } = await lookUpKept(ctx, plan, 0, 0);
   if (kept) return kept.header;
   const { result } = await allMatching(ctx, params);
-  const header = {
-    signature,
-    total: result.total,
-    groupPoints: result.groupPoints,
-    ...(result.allGroupHeaderRefs ? { allGroupHeaderRefs: result.allGroupHeaderRefs } : {}),
-  };
-  await writeKeptOrder(tableId, key.hash, header, 0, [], now.getTime()).catch(keepFailed(tableId));
+  // The header alone: its ids are kept by a listing of the same query.
+  await keep({ ...result, ids: [] }, 0);
   return result;
-};
-
-/** A kept order that could not be written: logged; the next request computes it again. */
-const keepFailed = (tableId: string) => (error: unknown) => {
-  logger.warn('keeping a listing order failed', { tableId, error: String(error) });
 };
 
 /**
