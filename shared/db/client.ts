@@ -24,7 +24,7 @@ import {
 } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { EXISTS } from './conditions.ts';
-import { dataVersionOp, tablesWritten, versionBumpsFor } from './data-versions.ts';
+import { dataVersionOp, tablesToBump, tablesWritten } from './data-versions.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
 import type { Item, TransactOp, UpdateSpec } from './operations.ts';
@@ -653,21 +653,20 @@ const moveVersionsAfter = async (tableIds: readonly string[]): Promise<void> => 
   }
 };
 
-/** Adds to data versions after a write that could not carry them (single-item calls, unconditional). */
-const applyBumps = async (bumps: readonly TransactOp[]): Promise<void> => {
-  await Promise.all(
-    bumps.map((op) =>
-      'update' in op ? updateItem(op.update, () => new ConflictError('unconditional'), 'NONE') : undefined,
-    ),
-  );
-};
-
 /**
  * Moves the data version of tables after a write that was not one transaction (a journaled
  * write's undo, a rename rewriting cells one by one): called after its last record write.
  */
-export const bumpDataVersions = (tableIds: Iterable<string>): Promise<void> =>
-  applyBumps([...new Set(tableIds)].map((tableId) => dataVersionOp(tableId)));
+export const bumpDataVersions = async (tableIds: Iterable<string>): Promise<void> => {
+  await Promise.all(
+    [...new Set(tableIds)].map((tableId) => {
+      const op = dataVersionOp(tableId);
+      return 'update' in op
+        ? updateItem(op.update, () => new ConflictError('unconditional'), 'NONE')
+        : undefined;
+    }),
+  );
+};
 
 /** Largest number of operations DynamoDB accepts in one transaction. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -685,14 +684,12 @@ export const transact = async (
   if (ops.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${ops.length} operations`);
   // The data version of every table whose records change, in the same transaction; should there
   // be no room (more tables than free places), the rest right after it.
-  const bumps = versionBumpsFor(ops);
-  const inside = bumps.slice(0, MAX_TRANSACTION_ITEMS - ops.length);
-  const items = [...ops, ...inside].map(toTransactItem);
+  const tables = tablesToBump(ops);
+  const inside = tables.slice(0, MAX_TRANSACTION_ITEMS - ops.length);
+  const items = [...ops, ...inside.map((tableId) => dataVersionOp(tableId))].map(toTransactItem);
   for (let attempt = 0; ; attempt++) {
     try {
       await send('TransactWriteItems', new TransactWriteCommand({ TransactItems: items, ...CAPACITY }));
-      await applyBumps(bumps.slice(inside.length));
-      return;
     } catch (error) {
       const e = error as { name?: string; CancellationReasons?: { Code?: string; Message?: string }[] };
       if (e.name !== 'TransactionCanceledException') throw error;
@@ -712,5 +709,8 @@ export const transact = async (
       }
       throw new ConflictError('A concurrent change to the same items won; retry the request');
     }
+    // Written: the versions that found no room move now (never failing the written transaction).
+    if (tables.length > inside.length) await moveVersionsAfter(tables.slice(inside.length));
+    return;
   }
 };

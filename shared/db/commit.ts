@@ -20,7 +20,7 @@ import {
   writeItems,
 } from './client.ts';
 import { NOT_EXISTS } from './conditions.ts';
-import { dataVersionOp, tablesWritten, versionBumpsFor } from './data-versions.ts';
+import { dataVersionOp, tablesToBump, tablesWritten } from './data-versions.ts';
 import { type Key, keyOfItem, keys } from './keys.ts';
 import { remainingMs, requestScope } from './request-scope.ts';
 
@@ -339,7 +339,7 @@ export const commitSteps = async (
     return applyOne((steps[0] as Step).op, () => onConditionFailed(0));
   const ops = steps.map((s) => s.op);
   // `transact` adds the data version of each table whose records change (`data-versions.ts`).
-  if (ops.length + final.length + versionBumpsFor(ops).length <= MAX_TRANSACTION_ITEMS) {
+  if (ops.length + final.length + tablesToBump(ops).length <= MAX_TRANSACTION_ITEMS) {
     await transact([...ops, ...final], onConditionFailed);
     return undefined;
   }

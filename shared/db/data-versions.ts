@@ -54,12 +54,10 @@ export const tablesWritten = (ops: readonly TransactOp[]): string[] => [
 ];
 
 /**
- * The version increments a transaction of `ops` needs: one per table whose records it writes,
+ * The tables whose data version a transaction of `ops` must move: those whose records it writes,
  * unless it already adds to that table's version. Pure.
  */
-export const versionBumpsFor = (ops: readonly TransactOp[]): TransactOp[] => {
+export const tablesToBump = (ops: readonly TransactOp[]): string[] => {
   const bumped = tablesOf(ops, keys.tableOfDataVersionKey);
-  return tablesWritten(ops)
-    .filter((table) => !bumped.has(table))
-    .map((table) => dataVersionOp(table));
+  return tablesWritten(ops).filter((table) => !bumped.has(table));
 };

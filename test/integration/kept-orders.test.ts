@@ -7,6 +7,8 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConflictError } from '#shared/core/errors.ts';
+import { transact } from '#shared/db/client.ts';
 import { injectChunkFault } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { callSummary, itemsRead, resetCalls } from '#shared/db/metrics.ts';
@@ -308,6 +310,17 @@ describe('kept listing orders', () => {
     injectChunkFault(undefined);
     expect(await version()).toBeGreaterThan(v1);
     await t.expectCurrent(FILTERED, 50);
+  });
+
+  it('moves the version of a full transaction right after it (no room left inside)', async () => {
+    const tableId = `tbl${Date.now()}full`;
+    const ops = Array.from({ length: 100 }, (_, i) => ({
+      put: { ...keys.record(tableId, `rec${i}`), id: `rec${i}` },
+    }));
+    await transact(ops, () => new ConflictError('unexpected'));
+    expect((await readDataVersions([tableId])).get(tableId)).toBe(1);
+    await transact(ops.slice(0, 99), () => new ConflictError('unexpected'));
+    expect((await readDataVersions([tableId])).get(tableId)).toBe(2);
   });
 
   it('agrees with the computed listing through random writes (property)', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactOp } from '#shared/db/client.ts';
-import { dataVersionOp, tablesWritten, versionBumpsFor } from '#shared/db/data-versions.ts';
+import { dataVersionOp, tablesToBump, tablesWritten } from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { chunksCovering, ORDER_CHUNK, writeKeptOrder } from '#shared/entities/query-orders.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -22,15 +22,14 @@ describe('data versions: which writes move which table', () => {
       { put: { ...keys.table('tblD'), id: 'tblD' } },
     ];
     expect(tablesWritten(ops)).toEqual(['tblA', 'tblB']);
-    const bumps = versionBumpsFor(ops);
-    expect(
-      bumps.map((op) => ('update' in op ? keys.tableOfDataVersionKey(op.update.key) : undefined)),
-    ).toEqual(['tblA', 'tblB']);
+    expect(tablesToBump(ops)).toEqual(['tblA', 'tblB']);
+    expect(keys.tableOfDataVersionKey(keys.dataVersion('tblA', '03'))).toBe('tblA');
+    expect(keys.tableOfDataVersionKey(record('tblA', 'rec1'))).toBeUndefined();
   });
 
   it('adds nothing for a table whose version the operations already move', () => {
     const ops: TransactOp[] = [{ delete: record('tblA', 'rec1') }, dataVersionOp('tblA', 3)];
-    expect(versionBumpsFor(ops)).toEqual([]);
+    expect(tablesToBump(ops)).toEqual([]);
   });
 
   it('adds 1 to one of 16 shards', () => {
