@@ -683,7 +683,7 @@ export const transact = async (
   if (ops.length === 0) return;
   if (ops.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${ops.length} operations`);
   // The data version of every table whose records change, in the same transaction; should there
-  // be no room (more tables than free places), the rest right after it.
+  // be no room (a transaction of 100 operations), right after it.
   const tables = tablesToBump(ops);
   const inside = tables.slice(0, MAX_TRANSACTION_ITEMS - ops.length);
   const items = [...ops, ...inside.map((tableId) => dataVersionOp(tableId))].map(toTransactItem);
@@ -709,8 +709,9 @@ export const transact = async (
       }
       throw new ConflictError('A concurrent change to the same items won; retry the request');
     }
-    // Written: the versions that found no room move now (never failing the written transaction).
-    if (tables.length > inside.length) await moveVersionsAfter(tables.slice(inside.length));
+    // Written: the versions that found no room move now, while the request goes on, before it
+    // answers (never failing the written transaction), as after a single-record write.
+    if (tables.length > inside.length) await beforeAnswer(moveVersionsAfter(tables.slice(inside.length)));
     return;
   }
 };

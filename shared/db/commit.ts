@@ -20,7 +20,7 @@ import {
   writeItems,
 } from './client.ts';
 import { NOT_EXISTS } from './conditions.ts';
-import { dataVersionOp, tablesToBump, tablesWritten } from './data-versions.ts';
+import { dataVersionOp, tablesWritten } from './data-versions.ts';
 import { type Key, keyOfItem, keys } from './keys.ts';
 import { remainingMs, requestScope } from './request-scope.ts';
 
@@ -338,8 +338,9 @@ export const commitSteps = async (
   if (steps.length === 1 && final.length === 0)
     return applyOne((steps[0] as Step).op, () => onConditionFailed(0));
   const ops = steps.map((s) => s.op);
-  // `transact` adds the data version of each table whose records change (`data-versions.ts`).
-  if (ops.length + final.length + tablesToBump(ops).length <= MAX_TRANSACTION_ITEMS) {
+  // `transact` adds the data version of each table whose records change (`data-versions.ts`);
+  // a transaction already full moves it right after.
+  if (ops.length + final.length <= MAX_TRANSACTION_ITEMS) {
     await transact([...ops, ...final], onConditionFailed);
     return undefined;
   }
