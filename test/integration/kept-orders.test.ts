@@ -312,6 +312,25 @@ describe('kept listing orders', () => {
     await t.expectCurrent(FILTERED, 50);
   });
 
+  it('moves the version once per write under concurrent writes to one table, none refused', async () => {
+    const t = await setUp(40);
+    const version = async () => (await readDataVersions([t.tableId])).get(t.tableId) ?? 0;
+    const before = await version();
+    const answers = await Promise.all([
+      ...t.ids.map((id, i) => t.update(id, { Count: 100 + i })),
+      ...Array.from({ length: 20 }, (_, i) =>
+        call('create-records', {
+          token: t.token,
+          params: { tableId: t.tableId },
+          body: { records: [{ fields: { Name: `c${i}`, Count: 3 } }] },
+        }),
+      ),
+    ]);
+    expect(answers.map((a) => a.status).filter((s) => s >= 300)).toEqual([]);
+    expect((await version()) - before).toBe(60);
+    await t.expectCurrent(SORTED, 25);
+  });
+
   it('moves the version of a full transaction right after it (no room left inside)', async () => {
     const tableId = `tbl${Date.now()}full`;
     const ops = Array.from({ length: 100 }, (_, i) => ({
