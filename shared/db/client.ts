@@ -24,7 +24,7 @@ import {
 } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { EXISTS } from './conditions.ts';
-import { dataVersionOp, tablesToBump, tablesWritten } from './data-versions.ts';
+import { dataVersionOp, tablesToBump, versionChanges } from './data-versions.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
 import type { Item, TransactOp, UpdateSpec } from './operations.ts';
@@ -628,8 +628,8 @@ export const applyOne = async (
   // A record written alone moves its table's data version right after, while the request renders
   // its answer (one round trip saved against a transaction, which answers no item), and before
   // it answers (`beforeAnswer`).
-  const tables = tablesWritten([op]);
-  if (tables.length) await beforeAnswer(moveVersionsAfter(tables));
+  const changes = versionChanges([op]);
+  if (changes.size) await beforeAnswer(moveVersionsAfter(changes));
   return written;
 };
 
@@ -638,14 +638,17 @@ export const applyOne = async (
  * still fail, the write stands (it was made) and the failure is logged at ERROR: kept listing
  * orders of the table may then miss that write until the next one or their expiry (an hour).
  */
-const moveVersionsAfter = async (tableIds: readonly string[]): Promise<void> => {
+const moveVersionsAfter = async (changes: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> => {
   for (let attempt = 0; ; attempt++) {
     try {
-      await bumpDataVersions(tableIds);
+      await applyVersionOps([...changes].map(([tableId, counters]) => dataVersionOp(tableId, counters)));
       return;
     } catch (error) {
       if (attempt >= 3) {
-        logger.error('moving a data version after a write failed', { tableIds, error: String(error) });
+        logger.error('moving a data version after a write failed', {
+          tableIds: [...changes.keys()],
+          error: String(error),
+        });
         return;
       }
       await sleep(25 * 2 ** attempt);
@@ -657,14 +660,15 @@ const moveVersionsAfter = async (tableIds: readonly string[]): Promise<void> => 
  * Moves the data version of tables after a write that was not one transaction (a journaled
  * write's undo, a rename rewriting cells one by one): called after its last record write.
  */
-export const bumpDataVersions = async (tableIds: Iterable<string>): Promise<void> => {
+export const bumpDataVersions = (tableIds: Iterable<string>): Promise<void> =>
+  applyVersionOps([...new Set(tableIds)].map((tableId) => dataVersionOp(tableId)));
+
+/** Applies version increments as single-item updates (unconditional, in parallel). */
+const applyVersionOps = async (ops: readonly TransactOp[]): Promise<void> => {
   await Promise.all(
-    [...new Set(tableIds)].map((tableId) => {
-      const op = dataVersionOp(tableId);
-      return 'update' in op
-        ? updateItem(op.update, () => new ConflictError('unconditional'), 'NONE')
-        : undefined;
-    }),
+    ops.map((op) =>
+      'update' in op ? updateItem(op.update, () => new ConflictError('unconditional'), 'NONE') : undefined,
+    ),
   );
 };
 
@@ -684,9 +688,11 @@ export const transact = async (
   if (ops.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${ops.length} operations`);
   // The data version of every table whose records change, in the same transaction; should there
   // be no room (a transaction of 100 operations), right after it.
-  const tables = tablesToBump(ops);
+  const tables = [...tablesToBump(ops)];
   const inside = tables.slice(0, MAX_TRANSACTION_ITEMS - ops.length);
-  const items = [...ops, ...inside.map((tableId) => dataVersionOp(tableId))].map(toTransactItem);
+  const items = [...ops, ...inside.map(([tableId, counters]) => dataVersionOp(tableId, counters))].map(
+    toTransactItem,
+  );
   for (let attempt = 0; ; attempt++) {
     try {
       await send('TransactWriteItems', new TransactWriteCommand({ TransactItems: items, ...CAPACITY }));
@@ -711,7 +717,8 @@ export const transact = async (
     }
     // Written: the versions that found no room move now, while the request goes on, before it
     // answers (never failing the written transaction), as after a single-record write.
-    if (tables.length > inside.length) await beforeAnswer(moveVersionsAfter(tables.slice(inside.length)));
+    if (tables.length > inside.length)
+      await beforeAnswer(moveVersionsAfter(new Map(tables.slice(inside.length))));
     return;
   }
 };

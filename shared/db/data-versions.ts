@@ -1,33 +1,83 @@
 import { type Key, keyOfItem, keys } from './keys.ts';
-import type { TransactOp } from './operations.ts';
+import type { TransactOp, UpdateSpec } from './operations.ts';
 
 /**
- * A table's data version: a number that grows whenever any of the table's records is written, so
- * a result computed from the records (a listing's order, kept for its later pages) can be reused
- * exactly while the version it was computed at is still the table's.
+ * A table's data version: counters that grow whenever the table's records are written, so a
+ * result computed from the records (a listing's order, kept for its later pages) can be reused
+ * exactly while the counters it depends on are still where they were.
  *
- * It is kept in shards (`TABLE#<tbl>` `DVER#<nn>`): a write adds 1 to one shard picked at random,
- * so concurrent writes to one table rarely contend on one item, and the version is the sum of the
- * shards (one query of at most 16 small items). `transact` adds the increment to every
+ * Counters: `v` moves with every put or delete of a record (records come and go, or change
+ * whole) and with any write whose attributes are not known; `b00`…`b63` move with updates, each
+ * for the record attributes that hash to it (`bucketOf`). A result that reads only some
+ * attributes depends on `v` and their buckets, so an edit of other cells leaves it valid (a
+ * bucket shared by chance only makes it computed again). Updates name every attribute they
+ * write in their expression, so the buckets they move are read from it (`attributesOfUpdate`,
+ * over-approximating: every name in the expression counts as written).
+ *
+ * The counters are kept in shards (`TABLE#<tbl>` `DVER#<nn>`): a write adds to one shard picked
+ * at random, so concurrent writes to one table rarely contend on one item; a counter is the sum
+ * over the shards (one query of at most 16 small items). `transact` adds the increments to every
  * transaction that puts, updates or deletes a record, in the same transaction: the version moves
  * exactly when the records do. Writes that are not one transaction (a journaled write, the undo
- * of one, a rename rewriting cells one by one) add it after their last record write, with
+ * of one, a rename rewriting cells one by one) move `v` after their last record write, with
  * `dataVersionOp` in their final transaction or `bumpDataVersions`.
  */
 export const DATA_VERSION_SHARDS = 16;
+/** How many attribute buckets a version has. */
+export const VERSION_BUCKETS = 64;
+/** The counter every put and delete moves (and any write whose attributes are unknown). */
+export const WHOLE = 'v';
 
-/** Adds 1 to one shard of a table's data version. */
+/** The counter of the bucket an attribute falls in (FNV-1a of its name). Pure. */
+export const bucketOf = (attribute: string): string => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < attribute.length; i++) {
+    hash ^= attribute.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `b${String(hash % VERSION_BUCKETS).padStart(2, '0')}`;
+};
+
+const CLAUSES = new Set(['SET', 'REMOVE', 'ADD', 'DELETE']);
+const FUNCTIONS = new Set(['if_not_exists', 'list_append', 'size']);
+
+/**
+ * Every top-level or nested attribute name an update expression mentions (placeholders resolved),
+ * which includes every attribute it writes; undefined when a placeholder has no name. Pure.
+ */
+export const attributesOfUpdate = (spec: UpdateSpec): string[] | undefined => {
+  const tokens = spec.update.replace(/:[A-Za-z0-9_]+/g, ' ').match(/#?[A-Za-z_][A-Za-z0-9_]*/g) ?? [];
+  const out = new Set<string>();
+  for (const token of tokens) {
+    if (token.startsWith('#')) {
+      const name = spec.names?.[token];
+      if (name === undefined) return undefined;
+      out.add(name);
+    } else if (!CLAUSES.has(token.toUpperCase()) && !FUNCTIONS.has(token)) out.add(token);
+  }
+  return [...out];
+};
+
+/** Adds 1 to `counters` (default: the whole-table counter) on one shard of a table's version. */
 export const dataVersionOp = (
   tableId: string,
+  counters: Iterable<string> = [WHOLE],
   shard = Math.floor(Math.random() * DATA_VERSION_SHARDS),
-): TransactOp => ({
-  update: {
-    key: keys.dataVersion(tableId, String(shard).padStart(2, '0')),
-    update: 'ADD v :one SET #t = :t',
-    names: { '#t': 'type' },
-    values: { ':one': 1, ':t': 'dataVersion' },
-  },
-});
+): TransactOp => {
+  const list = [...new Set(counters)];
+  const names: Record<string, string> = { '#t': 'type' };
+  list.forEach((counter, i) => {
+    names[`#c${i}`] = counter;
+  });
+  return {
+    update: {
+      key: keys.dataVersion(tableId, String(shard).padStart(2, '0')),
+      update: `ADD ${list.map((_, i) => `#c${i} :one`).join(', ')} SET #t = :t`,
+      names,
+      values: { ':one': 1, ':t': 'dataVersion' },
+    },
+  };
+};
 
 /** The key an operation writes (none for a condition check). */
 const writtenKey = (op: TransactOp): Key | undefined => {
@@ -53,11 +103,29 @@ export const tablesWritten = (ops: readonly TransactOp[]): string[] => [
   ...tablesOf(ops, keys.tableOfRecordKey),
 ];
 
+/** The counters each written table must move: `v` for a put or delete, buckets for an update. Pure. */
+export const versionChanges = (ops: readonly TransactOp[]): Map<string, Set<string>> => {
+  const changes = new Map<string, Set<string>>();
+  for (const op of ops) {
+    const key = writtenKey(op);
+    const table = key && keys.tableOfRecordKey(key);
+    if (!table) continue;
+    const counters = changes.get(table) ?? new Set<string>();
+    changes.set(table, counters);
+    const attributes = 'update' in op ? attributesOfUpdate(op.update) : undefined;
+    if (attributes) for (const attribute of attributes) counters.add(bucketOf(attribute));
+    else counters.add(WHOLE);
+  }
+  return changes;
+};
+
 /**
- * The tables whose data version a transaction of `ops` must move: those whose records it writes,
- * unless it already adds to that table's version. Pure.
+ * The counters a transaction of `ops` must move, per table: those of the tables whose records
+ * it writes, unless it already adds to that table's version. Pure.
  */
-export const tablesToBump = (ops: readonly TransactOp[]): string[] => {
+export const tablesToBump = (ops: readonly TransactOp[]): Map<string, Set<string>> => {
   const bumped = tablesOf(ops, keys.tableOfDataVersionKey);
-  return tablesWritten(ops).filter((table) => !bumped.has(table));
+  const changes = versionChanges(ops);
+  for (const table of bumped) changes.delete(table);
+  return changes;
 };

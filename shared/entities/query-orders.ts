@@ -1,4 +1,5 @@
 import { getItems, type Item, queryAll, writeItems } from '#shared/db/client.ts';
+import { WHOLE } from '#shared/db/data-versions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import type { GroupPoint, HeaderRef } from '#shared/query/types.ts';
 import { count, text } from './attributes.ts';
@@ -129,14 +130,20 @@ export const writeKeptOrder = async (
 };
 
 /**
- * The data version of each table (`db/data-versions.ts`): the sum of its shards, read strongly
- * consistent, one query per table, all in parallel.
+ * The data-version counters of each table (`db/data-versions.ts`): each counter summed over the
+ * shards, read strongly consistent, one query per table, all in parallel.
  */
-export const readDataVersions = async (tableIds: readonly string[]): Promise<Map<string, number>> => {
+export const readDataVersions = async (
+  tableIds: readonly string[],
+): Promise<Map<string, Map<string, number>>> => {
   const sums = await Promise.all(
     tableIds.map(async (tableId) => {
-      const shards = await queryAll({ ...keys.dataVersionsOf(tableId), projection: ['v'] });
-      return [tableId, shards.reduce((sum, shard) => sum + count(shard.v), 0)] as const;
+      const counters = new Map<string, number>();
+      for (const shard of await queryAll(keys.dataVersionsOf(tableId)))
+        for (const [name, value] of Object.entries(shard))
+          if (name === WHOLE || /^b\d+$/.test(name))
+            counters.set(name, (counters.get(name) ?? 0) + count(value));
+      return [tableId, counters] as const;
     }),
   );
   return new Map(sums);

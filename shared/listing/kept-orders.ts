@@ -13,18 +13,21 @@
  * - the data version of the table and of every table whose record titles the query uses (a link
  *   field filtered, sorted, grouped or searched on): the kept order's signature. Every write of a
  *   table's records moves its version in the same transaction (`db/data-versions.ts`), so a kept
- *   order is never used after a write it did not see.
+ *   order is never used after a write it did not see. Of the table itself only the counters of
+ *   the attributes the query reads count: an edit of other cells leaves the order kept.
  *
  * Not kept: the link-cell pickers and `selectedRecordIds` (they read other records' cells), which
  * are computed every time as before.
  */
 import { createHash } from 'node:crypto';
+import { bucketOf, WHOLE } from '#shared/db/data-versions.ts';
 import { linkOptionsOf } from '#shared/fields/link-options.ts';
 import { queryFieldIds } from '#shared/query/engine.ts';
 import type { Query } from '#shared/query/types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import type { ListParams } from './params.ts';
 import type { ListPlan } from './resolve.ts';
+import { rowAttributes } from './rows.ts';
 
 /**
  * How far past the page an order is computed and kept: nine more pages of the same size, rounded
@@ -45,6 +48,12 @@ export interface KeptOrderKey {
   hash: string;
   /** The tables whose data versions sign it: the table itself first, then linked ones. */
   tables: string[];
+  /**
+   * The version counters of the table itself the order depends on: `v` and the buckets of the
+   * attributes the query reads; undefined for all of them (a link to the table itself: its
+   * titles are any record's primary cell). Linked tables count whole.
+   */
+  counters?: string[];
 }
 
 /** Whether a filter compares dates relative to now (its answer changes with time alone). */
@@ -64,10 +73,11 @@ export const keptOrderKey = (
 ): KeptOrderKey => {
   const { filter, groupBy, sort, collapsedGroupIds, search } = plan.query;
   const used = queryFieldIds(plan.query);
-  const linked = schema.fields
+  const foreign = schema.fields
     .filter((field) => field.type === 'link' && used.has(field.id))
-    .map((field) => linkOptionsOf(field.options).foreignTableId)
-    .filter((tableId) => tableId && tableId !== schema.table.id);
+    .map((field) => linkOptionsOf(field.options).foreignTableId);
+  const linked = foreign.filter((tableId) => tableId && tableId !== schema.table.id);
+  const selfLinked = foreign.includes(schema.table.id);
   const hash = createHash('sha256')
     .update(
       JSON.stringify({
@@ -80,9 +90,27 @@ export const keptOrderKey = (
     )
     .digest('base64url')
     .slice(0, 27);
-  return { hash, tables: [schema.table.id, ...new Set(linked)] };
+  // What the general path reads of each record (`rowAttributes`): the order depends on nothing else.
+  const counters = selfLinked
+    ? undefined
+    : [WHOLE, ...new Set(rowAttributes(schema.fields, used).map(bucketOf))];
+  return { hash, tables: [schema.table.id, ...new Set(linked)], ...(counters ? { counters } : {}) };
 };
 
-/** The signature of a kept order: the data versions of its tables, in the key's order. Pure. */
-export const signatureOf = (key: KeptOrderKey, versions: ReadonlyMap<string, number>): string =>
-  key.tables.map((tableId) => `${tableId}:${versions.get(tableId) ?? 0}`).join(',');
+/**
+ * The signature of a kept order: per table of the key, the sum of the counters it depends on
+ * (every counter only grows, so the sum moves whenever one of them does). Pure.
+ */
+export const signatureOf = (
+  key: KeptOrderKey,
+  versions: ReadonlyMap<string, ReadonlyMap<string, number>>,
+): string =>
+  key.tables
+    .map((tableId, i) => {
+      const counters = versions.get(tableId) ?? new Map<string, number>();
+      const wanted = i === 0 ? key.counters : undefined;
+      let sum = 0;
+      for (const [name, value] of counters) if (!wanted || wanted.includes(name)) sum += value;
+      return `${tableId}:${sum}`;
+    })
+    .join(',');

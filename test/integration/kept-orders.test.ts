@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '#shared/core/errors.ts';
 import { transact } from '#shared/db/client.ts';
 import { injectChunkFault } from '#shared/db/commit.ts';
+import { bucketOf } from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { callSummary, itemsRead, resetCalls } from '#shared/db/metrics.ts';
 import { readDataVersions } from '#shared/entities/query-orders.ts';
@@ -72,6 +73,13 @@ const setUp = async (n: number) => {
   return { ...t, page, fresh, expectCurrent, update };
 };
 
+/** Every counter of a table's data version, summed. */
+const versionOf = async (tableId: string) =>
+  [...((await readDataVersions([tableId])).get(tableId) ?? new Map<string, number>()).values()].reduce(
+    (sum, n) => sum + n,
+    0,
+  );
+
 const idsOf = (body: { records: { id: string }[] }) => body.records.map((r) => r.id);
 
 describe('kept listing orders', () => {
@@ -117,6 +125,25 @@ describe('kept listing orders', () => {
     resetCalls();
     expect((await asAda({ ...mine, skip: 20, take: 20 })).status).toBe(200);
     expect(itemsRead()).toBeGreaterThanOrEqual(150);
+  });
+
+  it('keeps the order through an edit of a cell the query does not read, and answers the edit', async () => {
+    const t = await setUp(150);
+    await t.page(SORTED, 0, 20);
+    const shown = (await t.page(SORTED, 20, 20)).records[0] as { id: string };
+    expect((await t.update(shown.id, { Name: 'renamed' })).status).toBe(200);
+    resetCalls();
+    const after = await t.page(SORTED, 20, 20);
+    expect(itemsRead()).toBeLessThan(60); // still the kept order
+    expect(after.records[0]).toMatchObject({ id: shown.id, name: 'renamed' });
+    expect(after).toEqual(await t.fresh(SORTED, 20, 20));
+
+    await t.page(SORTED, 0, 20);
+    expect((await t.update(shown.id, { Count: 0 })).status).toBe(200); // leaves the filter
+    resetCalls();
+    const moved = await t.page(SORTED, 20, 20);
+    expect(itemsRead()).toBeGreaterThanOrEqual(150); // computed again
+    expect(idsOf(moved)).not.toContain(shown.id);
   });
 
   it('answers every page as the records are after each kind of write', async () => {
@@ -291,7 +318,7 @@ describe('kept listing orders', () => {
 
   it('moves the data version with a large write, and again when one is undone', async () => {
     const t = await setUp(3);
-    const version = async () => (await readDataVersions([t.tableId])).get(t.tableId) ?? 0;
+    const version = () => versionOf(t.tableId);
     const many = (n: number) =>
       call('create-records', {
         token: t.token,
@@ -314,8 +341,9 @@ describe('kept listing orders', () => {
 
   it('moves the version once per write under concurrent writes to one table, none refused', async () => {
     const t = await setUp(40);
-    const version = async () => (await readDataVersions([t.tableId])).get(t.tableId) ?? 0;
-    const before = await version();
+    const counters = async () =>
+      (await readDataVersions([t.tableId])).get(t.tableId) ?? new Map<string, number>();
+    const before = await counters();
     const answers = await Promise.all([
       ...t.ids.map((id, i) => t.update(id, { Count: 100 + i })),
       ...Array.from({ length: 20 }, (_, i) =>
@@ -327,7 +355,12 @@ describe('kept listing orders', () => {
       ),
     ]);
     expect(answers.map((a) => a.status).filter((s) => s >= 300)).toEqual([]);
-    expect((await version()) - before).toBe(60);
+    // the creates move the whole-table counter once each; the updates, once each, the bucket of
+    // every attribute they write (`version` among them)
+    const after = await counters();
+    const moved = (name: string) => (after.get(name) ?? 0) - (before.get(name) ?? 0);
+    expect(moved('v')).toBe(20);
+    expect(moved(bucketOf('version'))).toBe(40);
     await t.expectCurrent(SORTED, 25);
   });
 
@@ -337,9 +370,9 @@ describe('kept listing orders', () => {
       put: { ...keys.record(tableId, `rec${i}`), id: `rec${i}` },
     }));
     await transact(ops, () => new ConflictError('unexpected'));
-    expect((await readDataVersions([tableId])).get(tableId)).toBe(1);
+    expect(await versionOf(tableId)).toBe(1);
     await transact(ops.slice(0, 99), () => new ConflictError('unexpected'));
-    expect((await readDataVersions([tableId])).get(tableId)).toBe(2);
+    expect(await versionOf(tableId)).toBe(2);
   });
 
   it('agrees with the computed listing through random writes (property)', async () => {
@@ -353,6 +386,7 @@ describe('kept listing orders', () => {
       }),
       fc.record({ kind: fc.constant('create' as const), count: fc.integer({ min: 0, max: 9 }) }),
       fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('name' as const), at: fc.nat(), name: fc.string({ maxLength: 5 }) }),
       fc.record({ kind: fc.constant('status' as const), at: fc.nat(), status: fc.constantFrom(...STATUSES) }),
     );
     await fc.assert(
@@ -384,7 +418,8 @@ describe('kept listing orders', () => {
                 ).status,
               ).toBe(200);
               ids.splice(ids.indexOf(id), 1);
-            } else if (w.kind === 'update') expect((await t.update(id, { Count: w.count })).status).toBe(200);
+            } else if (w.kind === 'name') expect((await t.update(id, { Name: w.name })).status).toBe(200);
+            else if (w.kind === 'update') expect((await t.update(id, { Count: w.count })).status).toBe(200);
             else expect((await t.update(id, { Status: w.status })).status).toBe(200);
             // a page after each write, so the next write meets a kept order
             await t.page(SORTED, take, take);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactOp } from '#shared/db/client.ts';
-import { dataVersionOp, tablesToBump, tablesWritten } from '#shared/db/data-versions.ts';
+import {
+  attributesOfUpdate,
+  bucketOf,
+  dataVersionOp,
+  tablesToBump,
+  tablesWritten,
+  VERSION_BUCKETS,
+  versionChanges,
+  WHOLE,
+} from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { chunksCovering, ORDER_CHUNK, writeKeptOrder } from '#shared/entities/query-orders.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -22,18 +31,48 @@ describe('data versions: which writes move which table', () => {
       { put: { ...keys.table('tblD'), id: 'tblD' } },
     ];
     expect(tablesWritten(ops)).toEqual(['tblA', 'tblB']);
-    expect(tablesToBump(ops)).toEqual(['tblA', 'tblB']);
+    expect([...tablesToBump(ops).keys()]).toEqual(['tblA', 'tblB']);
+    expect([...(tablesToBump(ops).get('tblA') ?? [])]).toEqual([WHOLE, bucketOf('x')]);
     expect(keys.tableOfDataVersionKey(keys.dataVersion('tblA', '03'))).toBe('tblA');
     expect(keys.tableOfDataVersionKey(record('tblA', 'rec1'))).toBeUndefined();
   });
 
+  it('moves the whole-table counter for puts and deletes, the buckets of the named attributes for updates', () => {
+    const update = {
+      key: record('tblA', 'rec2'),
+      update: 'SET #f0 = :f0, lastModifiedTime = :now, ord.#o1 = :o1 ADD version :one REMOVE #f2',
+      names: { '#f0': 'fldX', '#o1': 'viwA', '#f2': 'fldY' },
+    };
+    expect(attributesOfUpdate(update)?.sort()).toEqual([
+      'fldX',
+      'fldY',
+      'lastModifiedTime',
+      'ord',
+      'version',
+      'viwA',
+    ]);
+    expect(attributesOfUpdate({ ...update, names: { '#f0': 'fldX' } })).toBeUndefined();
+    const changes = versionChanges([
+      { update },
+      { delete: record('tblB', 'rec3') },
+      { update: { key: record('tblC', 'rec4'), update: 'SET #x = :x', names: {} } },
+    ]);
+    expect([...(changes.get('tblA') ?? [])].sort()).toEqual(
+      [...new Set(['fldX', 'fldY', 'lastModifiedTime', 'ord', 'version', 'viwA'].map(bucketOf))].sort(),
+    );
+    expect([...(changes.get('tblB') ?? [])]).toEqual([WHOLE]);
+    expect([...(changes.get('tblC') ?? [])]).toEqual([WHOLE]); // a placeholder without a name
+    expect(bucketOf('fldX')).toMatch(/^b\d\d$/);
+    expect(new Set(Array.from({ length: 2000 }, (_, i) => bucketOf(`fld${i}`))).size).toBe(VERSION_BUCKETS);
+  });
+
   it('adds nothing for a table whose version the operations already move', () => {
-    const ops: TransactOp[] = [{ delete: record('tblA', 'rec1') }, dataVersionOp('tblA', 3)];
-    expect(tablesToBump(ops)).toEqual([]);
+    const ops: TransactOp[] = [{ delete: record('tblA', 'rec1') }, dataVersionOp('tblA', undefined, 3)];
+    expect(tablesToBump(ops).size).toBe(0);
   });
 
   it('adds 1 to one of 16 shards', () => {
-    const op = dataVersionOp('tblA', 7);
+    const op = dataVersionOp('tblA', undefined, 7);
     expect(op).toMatchObject({ update: { key: { pk: 'TABLE#tblA', sk: 'DVER#07' }, values: { ':one': 1 } } });
     const shards = new Set(
       Array.from({ length: 400 }, () => {
@@ -107,7 +146,49 @@ describe('kept orders: keys, signatures, chunks', () => {
     expect(keptOrderKey(schema, plan(), 'usrA', now).tables).toEqual(['tblA']);
     const byLink = keptOrderKey(schema, plan({ sort: [{ fieldId: 'fldLink', order: 'asc' }] }), 'usrA', now);
     expect(byLink.tables).toEqual(['tblA', 'tblB']);
-    expect(signatureOf(byLink, new Map([['tblA', 4]]))).toBe('tblA:4,tblB:0');
+    expect(signatureOf(byLink, new Map([['tblA', new Map([['v', 4]])]]))).toBe('tblA:4,tblB:0');
+    // of the table itself, only the whole counter and the buckets of what the query reads count
+    const byName = keptOrderKey(schema, plan(), 'usrA', now);
+    const unrelated = [...Array(VERSION_BUCKETS).keys()]
+      .map((i) => `b${String(i).padStart(2, '0')}`)
+      .find((b) => !byName.counters?.includes(b)) as string;
+    const base = new Map([['tblA', new Map([['v', 4]])]]);
+    const edited = new Map([
+      [
+        'tblA',
+        new Map([
+          ['v', 4],
+          [unrelated, 9],
+        ]),
+      ],
+    ]);
+    const renamed = new Map([
+      [
+        'tblA',
+        new Map([
+          ['v', 4],
+          [bucketOf('fldName'), 1],
+        ]),
+      ],
+    ]);
+    expect(signatureOf(byName, edited)).toBe(signatureOf(byName, base));
+    expect(signatureOf(byName, renamed)).not.toBe(signatureOf(byName, base));
+    // a link to the table itself: titles are any record's primary cell, so every counter counts
+    const selfSchema = {
+      ...schema,
+      fields: [
+        ...schema.fields,
+        field('fldSelf', 'link', { foreignTableId: 'tblA', relationship: 'manyOne' }),
+      ],
+    } as TableSchema;
+    const bySelf = keptOrderKey(
+      selfSchema,
+      plan({ sort: [{ fieldId: 'fldSelf', order: 'asc' }] }),
+      'usrA',
+      now,
+    );
+    expect(bySelf.counters).toBeUndefined();
+    expect(signatureOf(bySelf, edited)).not.toBe(signatureOf(bySelf, base));
   });
 
   it('keeps the general path only: not the view order, the pickers or selected records', () => {
