@@ -1,3 +1,4 @@
+import { ID_PREFIX } from '#shared/ids.ts';
 import { type Key, keyOfItem, keys } from './keys.ts';
 import type { TransactOp, UpdateSpec } from './operations.ts';
 
@@ -7,8 +8,9 @@ import type { TransactOp, UpdateSpec } from './operations.ts';
  * exactly while the counters it depends on are still where they were.
  *
  * Counters: `v` moves with every put or delete of a record (records come and go, or change
- * whole) and with any write whose attributes are not known; `b00`…`b63` move with updates, each
- * for the record attributes that hash to it (`bucketOf`). A result that reads only some
+ * whole) and with any write whose attributes are not known; updates move the counter of each
+ * attribute they write (`counterOf`): `b00`…`b63` for fields' cells, hashed, and one counter
+ * `s:<name>` per other attribute. A result that reads only some
  * attributes depends on `v` and their buckets, so an edit of other cells leaves it valid (a
  * bucket shared by chance only makes it computed again). Updates name every attribute they
  * write in their expression, so the buckets they move are read from it (`attributesOfUpdate`,
@@ -28,7 +30,19 @@ export const VERSION_BUCKETS = 64;
 /** The counter every put and delete moves (and any write whose attributes are unknown). */
 export const WHOLE = 'v';
 
-/** The counter of the bucket an attribute falls in (FNV-1a of its name). Pure. */
+/**
+ * The counter an attribute moves: a field's cells (`fld…`) share 64 buckets (FNV-1a of the id);
+ * every other attribute (version, lastModifiedTime, mb, ord, …: a small fixed set) has its own
+ * counter, so the attributes every update writes never share a counter with a field. Pure.
+ */
+export const counterOf = (attribute: string): string =>
+  attribute.startsWith(ID_PREFIX.field) ? bucketOf(attribute) : `s:${attribute}`;
+
+/** Whether an attribute of a version shard is one of its counters. */
+export const isCounter = (name: string): boolean =>
+  name === WHOLE || /^b\d+$/.test(name) || name.startsWith('s:');
+
+/** The bucket a field's attribute falls in (FNV-1a of its id). Pure. */
 export const bucketOf = (attribute: string): string => {
   let hash = 0x811c9dc5;
   for (let i = 0; i < attribute.length; i++) {
@@ -113,7 +127,7 @@ export const versionChanges = (ops: readonly TransactOp[]): Map<string, Set<stri
     const counters = changes.get(table) ?? new Set<string>();
     changes.set(table, counters);
     const attributes = 'update' in op ? attributesOfUpdate(op.update) : undefined;
-    if (attributes) for (const attribute of attributes) counters.add(bucketOf(attribute));
+    if (attributes) for (const attribute of attributes) counters.add(counterOf(attribute));
     else counters.add(WHOLE);
   }
   return changes;

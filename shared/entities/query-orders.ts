@@ -1,5 +1,5 @@
 import { getItems, type Item, queryAll, writeItems } from '#shared/db/client.ts';
-import { WHOLE } from '#shared/db/data-versions.ts';
+import { isCounter } from '#shared/db/data-versions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import type { GroupPoint, HeaderRef } from '#shared/query/types.ts';
 import { count, text } from './attributes.ts';
@@ -141,8 +141,7 @@ export const readDataVersions = async (
       const counters = new Map<string, number>();
       for (const shard of await queryAll(keys.dataVersionsOf(tableId)))
         for (const [name, value] of Object.entries(shard))
-          if (name === WHOLE || /^b\d+$/.test(name))
-            counters.set(name, (counters.get(name) ?? 0) + count(value));
+          if (isCounter(name)) counters.set(name, (counters.get(name) ?? 0) + count(value));
       return [tableId, counters] as const;
     }),
   );

@@ -20,7 +20,7 @@
  * are computed every time as before.
  */
 import { createHash } from 'node:crypto';
-import { bucketOf, WHOLE } from '#shared/db/data-versions.ts';
+import { counterOf, WHOLE } from '#shared/db/data-versions.ts';
 import { linkOptionsOf } from '#shared/fields/link-options.ts';
 import { queryFieldIds } from '#shared/query/engine.ts';
 import type { Query } from '#shared/query/types.ts';
@@ -93,7 +93,7 @@ export const keptOrderKey = (
   // What the general path reads of each record (`rowAttributes`): the order depends on nothing else.
   const counters = selfLinked
     ? undefined
-    : [WHOLE, ...new Set(rowAttributes(schema.fields, used).map(bucketOf))];
+    : [WHOLE, ...new Set(rowAttributes(schema.fields, used).map(counterOf))];
   return { hash, tables: [schema.table.id, ...new Set(linked)], ...(counters ? { counters } : {}) };
 };
 

@@ -3,6 +3,7 @@ import type { TransactOp } from '#shared/db/client.ts';
 import {
   attributesOfUpdate,
   bucketOf,
+  counterOf,
   dataVersionOp,
   tablesToBump,
   tablesWritten,
@@ -32,7 +33,7 @@ describe('data versions: which writes move which table', () => {
     ];
     expect(tablesWritten(ops)).toEqual(['tblA', 'tblB']);
     expect([...tablesToBump(ops).keys()]).toEqual(['tblA', 'tblB']);
-    expect([...(tablesToBump(ops).get('tblA') ?? [])]).toEqual([WHOLE, bucketOf('x')]);
+    expect([...(tablesToBump(ops).get('tblA') ?? [])]).toEqual([WHOLE, 's:x']);
     expect(keys.tableOfDataVersionKey(keys.dataVersion('tblA', '03'))).toBe('tblA');
     expect(keys.tableOfDataVersionKey(record('tblA', 'rec1'))).toBeUndefined();
   });
@@ -58,11 +59,12 @@ describe('data versions: which writes move which table', () => {
       { update: { key: record('tblC', 'rec4'), update: 'SET #x = :x', names: {} } },
     ]);
     expect([...(changes.get('tblA') ?? [])].sort()).toEqual(
-      [...new Set(['fldX', 'fldY', 'lastModifiedTime', 'ord', 'version', 'viwA'].map(bucketOf))].sort(),
+      [...new Set(['fldX', 'fldY', 'lastModifiedTime', 'ord', 'version', 'viwA'].map(counterOf))].sort(),
     );
     expect([...(changes.get('tblB') ?? [])]).toEqual([WHOLE]);
     expect([...(changes.get('tblC') ?? [])]).toEqual([WHOLE]); // a placeholder without a name
-    expect(bucketOf('fldX')).toMatch(/^b\d\d$/);
+    expect(counterOf('fldX')).toMatch(/^b\d\d$/);
+    expect(counterOf('lastModifiedTime')).toBe('s:lastModifiedTime');
     expect(new Set(Array.from({ length: 2000 }, (_, i) => bucketOf(`fld${i}`))).size).toBe(VERSION_BUCKETS);
   });
 
