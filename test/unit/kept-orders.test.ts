@@ -68,6 +68,12 @@ describe('data versions: which writes move which table', () => {
     expect(new Set(Array.from({ length: 2000 }, (_, i) => bucketOf(`fld${i}`))).size).toBe(VERSION_BUCKETS);
   });
 
+  it('moves the whole-table counter when told no counter', () => {
+    expect(dataVersionOp('tblA', [], 1)).toMatchObject({
+      update: { update: 'ADD #c0 :one SET #t = :t', names: { '#c0': WHOLE } },
+    });
+  });
+
   it('adds nothing for a table whose version the operations already move', () => {
     const ops: TransactOp[] = [{ delete: record('tblA', 'rec1') }, dataVersionOp('tblA', undefined, 3)];
     expect(tablesToBump(ops).size).toBe(0);
