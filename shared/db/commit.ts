@@ -239,14 +239,10 @@ class Skipped extends ConflictError {
  */
 const applyUndo = async (undo: readonly Undo[]): Promise<number> => {
   const single = undo.filter((u): u is TransactOp => !Array.isArray(u));
-  const skipped = await applyUndoOps(undo, single);
-  // The batched undo of records carried no data version: move it now, after the last of them.
-  await bumpDataVersions(tablesWritten(single.filter(isPlain)));
-  return skipped;
-};
-
-const applyUndoOps = async (undo: readonly Undo[], single: readonly TransactOp[]): Promise<number> => {
   await writeItems(single.filter(isPlain));
+  // A batch write carries no data version: move it now, after the batch (the guarded undo below
+  // goes through `applyOne` and `transact`, which move it themselves).
+  await bumpDataVersions(tablesWritten(single.filter(isPlain)));
   let skipped = 0;
   const apply = (run: () => Promise<unknown>) => async () => {
     try {

@@ -1,5 +1,4 @@
-import { getItems, type Item, queryAll, writeItems } from '#shared/db/client.ts';
-import { isCounter } from '#shared/db/data-versions.ts';
+import { getItems, type Item, writeItems } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import type { GroupPoint, HeaderRef } from '#shared/query/types.ts';
 import { count, text } from './attributes.ts';
@@ -39,11 +38,11 @@ const chunkPart = (n: number) => String(n).padStart(4, '0');
 const isFresh = (item: Item | undefined, signature: string, nowSeconds: number): item is Item =>
   item !== undefined && item.signature === signature && count(item.expiresAt) > nowSeconds;
 
-/** The chunks that hold positions [from, to). */
+/** The chunks that hold positions [from, to): none for an empty range (a count reads the header alone). */
 export const chunksCovering = (from: number, to: number): number[] => {
   const first = Math.floor(from / ORDER_CHUNK);
-  const last = Math.max(first, Math.ceil(to / ORDER_CHUNK) - 1);
-  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+  const last = Math.ceil(to / ORDER_CHUNK) - 1;
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
 };
 
 /** The keys of a kept order's header and of the chunks holding [from, to). */
@@ -127,23 +126,4 @@ export const writeKeptOrder = async (
       expiresAt,
     });
   await writeItems([head, ...chunks].map((put) => ({ put })));
-};
-
-/**
- * The data-version counters of each table (`db/data-versions.ts`): each counter summed over the
- * shards, read strongly consistent, one query per table, all in parallel.
- */
-export const readDataVersions = async (
-  tableIds: readonly string[],
-): Promise<Map<string, Map<string, number>>> => {
-  const sums = await Promise.all(
-    tableIds.map(async (tableId) => {
-      const counters = new Map<string, number>();
-      for (const shard of await queryAll(keys.dataVersionsOf(tableId)))
-        for (const [name, value] of Object.entries(shard))
-          if (isCounter(name)) counters.set(name, (counters.get(name) ?? 0) + count(value));
-      return [tableId, counters] as const;
-    }),
-  );
-  return new Map(sums);
 };

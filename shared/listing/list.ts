@@ -1,10 +1,6 @@
 import { logger } from '#shared/core/logger.ts';
-import {
-  ORDER_CHUNK,
-  readDataVersions,
-  readKeptOrder,
-  writeKeptOrder,
-} from '#shared/entities/query-orders.ts';
+import { ORDER_CHUNK, readKeptOrder, writeKeptOrder } from '#shared/entities/query-orders.ts';
+import { readDataVersions } from '#shared/entities/table-versions.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds, runQuery, searchHits } from '#shared/query/engine.ts';
 import type { QueryResult, Row } from '#shared/query/types.ts';
@@ -52,12 +48,22 @@ const renderPage = async (
   params: ListParams,
   plan: Pick<ListPlan, 'projection'>,
   ids: readonly string[],
-) => {
-  const tableId = ctx.schema.table.id;
-  const cells = plan.projection ? [primaryField(ctx.schema).id, ...plan.projection] : undefined;
-  const items = await readRecords(tableId, ids, cells);
-  return renderRecords(ctx.schema, items, renderOptions(ctx, params, plan));
-};
+) => renderRecords(ctx.schema, await readPage(ctx, plan, ids), renderOptions(ctx, params, plan));
+
+/** The page's records: whole, or the primary field, the projection and `alsoCells`. */
+const readPage = (
+  ctx: ListContext,
+  plan: Pick<ListPlan, 'projection'>,
+  ids: readonly string[],
+  alsoCells: Iterable<string> = [],
+) =>
+  readRecords(
+    ctx.schema.table.id,
+    ids,
+    plan.projection
+      ? [...new Set([primaryField(ctx.schema).id, ...plan.projection, ...alsoCells])]
+      : undefined,
+  );
 
 const renderOptions = (ctx: ListContext, params: ListParams, plan: Pick<ListPlan, 'projection'>) => ({
   keyType: params.fieldKeyType as FieldKeyType,
@@ -89,8 +95,7 @@ const renderPageWithHits = async (
   const search = plan.query.search;
   if (!search) return { records: await renderPage(ctx, params, plan, ids), hits: null };
   const searched = new Set(search.fieldIds);
-  const cells = plan.projection ? [primaryField(schema).id, ...plan.projection, ...searched] : undefined;
-  const items = await readRecords(schema.table.id, ids, cells ? [...new Set(cells)] : undefined);
+  const items = await readPage(ctx, plan, ids, searched);
   const fields = schema.fields.filter((f) => searched.has(f.id));
   const linkFieldIds = new Set(fields.filter((f) => f.type === 'link').map((f) => f.id));
   const [records, titles] = await Promise.all([
@@ -128,15 +133,22 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
 
   if (isKeepable(params, plan)) return listKept(ctx, params, plan);
   const { result } = await runGeneral(ctx, params, plan, link);
-  return {
-    records: await renderPage(ctx, params, plan, result.ids),
-    extra: {
-      groupPoints: result.groupPoints,
-      ...(result.allGroupHeaderRefs ? { allGroupHeaderRefs: result.allGroupHeaderRefs } : {}),
-      searchHitIndex: result.searchHitIndex?.length ? result.searchHitIndex : null,
-    },
-  };
+  return answerOf(await renderPage(ctx, params, plan, result.ids), result, result.searchHitIndex);
 };
+
+/** A page's answer: its records, and the group points and search hits of the listing. */
+const answerOf = (
+  records: ListAnswer['records'],
+  page: Pick<QueryResult, 'groupPoints' | 'allGroupHeaderRefs'>,
+  hits: QueryResult['searchHitIndex'],
+): ListAnswer => ({
+  records,
+  extra: {
+    groupPoints: page.groupPoints,
+    ...(page.allGroupHeaderRefs ? { allGroupHeaderRefs: page.allGroupHeaderRefs } : {}),
+    searchHitIndex: hits?.length ? hits : null,
+  },
+});
 
 /**
  * A general listing whose order can be kept (`kept-orders.ts`): the data versions and the kept
@@ -204,14 +216,7 @@ const pageAnswer = async (
   page: Pick<QueryResult, 'ids' | 'groupPoints' | 'allGroupHeaderRefs'>,
 ): Promise<ListAnswer> => {
   const { records, hits } = await renderPageWithHits(ctx, params, plan, page.ids);
-  return {
-    records,
-    extra: {
-      groupPoints: page.groupPoints,
-      ...(page.allGroupHeaderRefs ? { allGroupHeaderRefs: page.allGroupHeaderRefs } : {}),
-      searchHitIndex: hits?.length ? hits : null,
-    },
-  };
+  return answerOf(records, page, hits);
 };
 
 /**

@@ -13,7 +13,7 @@ import { injectChunkFault } from '#shared/db/commit.ts';
 import { counterOf } from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { callSummary, itemsRead, resetCalls } from '#shared/db/metrics.ts';
-import { readDataVersions } from '#shared/entities/query-orders.ts';
+import { readDataVersions } from '#shared/entities/table-versions.ts';
 import { purgePartition } from '#shared/schema/purge.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
@@ -72,7 +72,13 @@ const setUp = async (n: number) => {
       params: { tableId: t.tableId, recordId },
       body: { record: { fields } },
     });
-  return { ...t, page, fresh, expectCurrent, update };
+  /** An aggregation route's answer for a query (it must be a 200). */
+  const aggregate = async (route: 'get-row-count' | 'get-group-points', query: Record<string, unknown>) => {
+    const res = await call(route, { token: t.token, params: { tableId: t.tableId }, query: q(query) });
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+  return { ...t, page, fresh, expectCurrent, update, aggregate };
 };
 
 /** Every counter of a table's data version, summed. */
@@ -204,15 +210,7 @@ describe('kept listing orders', () => {
 
   it('counts a filtered listing from its kept total while the data is unchanged, and anew after a write', async () => {
     const t = await setUp(150);
-    const count = async () => {
-      const res = await call('get-row-count', {
-        token: t.token,
-        params: { tableId: t.tableId },
-        query: q(FILTERED),
-      });
-      expect(res.status).toBe(200);
-      return res.body.rowCount as number;
-    };
+    const count = async () => (await t.aggregate('get-row-count', FILTERED)).rowCount as number;
     const matching = Array.from({ length: 150 }, (_, i) => i % 7).filter((c) => c > 1).length;
     expect(await count()).toBe(matching);
     resetCalls();
@@ -226,15 +224,8 @@ describe('kept listing orders', () => {
 
   it('answers group points from the kept header while the data is unchanged, and anew after a write', async () => {
     const t = await setUp(150);
-    const points = async () => {
-      const res = await call('get-group-points', {
-        token: t.token,
-        params: { tableId: t.tableId },
-        query: q(SORTED),
-      });
-      expect(res.status).toBe(200);
-      return res.body as { type: number; value?: string; count?: number }[];
-    };
+    const points = async () =>
+      (await t.aggregate('get-group-points', SORTED)) as { type: number; value?: string; count?: number }[];
     const counts = (list: { type: number; count?: number }[]) =>
       list.filter((p) => p.type === 1).map((p) => p.count);
     const first = await points();
