@@ -96,8 +96,11 @@ const numberFrom = (cell: unknown): number | undefined => {
 /** Rounds half away from zero to `precision` digits without binary noise (1.005 → 1.01). */
 export const roundTo = (n: number, precision: number): number => {
   if (Number.isInteger(n)) return n;
-  const abs = Math.abs(n);
-  const rounded = Number(`${Math.round(Number(`${abs}e${precision}`))}e-${precision}`);
+  // shifting the decimal exponent of the shortest text (1.005e+0 → 1.005e2) avoids binary noise,
+  // and works for numbers whose text has an exponent already (1e-7)
+  const [mantissa, exponent] = Math.abs(n).toExponential().split('e');
+  const shifted = Number(`${mantissa}e${Number(exponent) + precision}`);
+  const rounded = Number(`${Math.round(shifted)}e-${precision}`);
   if (!Number.isFinite(rounded)) return n;
   return n < 0 && rounded !== 0 ? -rounded : rounded;
 };

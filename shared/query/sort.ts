@@ -227,6 +227,19 @@ const keyWriterOf = (field: Field, ctx: QueryContext): KeyWriter => {
   }
 };
 
+/** The raw keys of one cell of a field (main key, length, exact text), as a sort item compares them before `pack`. */
+export const cellKeysOf = (
+  field: Field,
+  ctx: QueryContext,
+): ((cell: StoredCell | undefined) => { a: Key; b: number; c: string }) => {
+  const write = keyWriterOf(field, ctx);
+  return (cell) => {
+    const raw: RawKeys = { a: [null], b: [0], c: [''] };
+    write(cell, 0, raw);
+    return { a: raw.a[0] ?? null, b: raw.b[0] ?? 0, c: raw.c[0] ?? '' };
+  };
+};
+
 const isAll = <T>(values: readonly T[], value: T): boolean => {
   for (const v of values) if (v !== value) return false;
   return true;

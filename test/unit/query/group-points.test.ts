@@ -191,6 +191,10 @@ describe('group values', () => {
     expect(roundTo(1.005, 2)).toBe(1.01);
     expect(roundTo(-2.5, 0)).toBe(-3);
     expect(roundTo(2.345, 1)).toBe(2.3);
+    // numbers whose shortest text has an exponent round too (they used to stay as they were)
+    expect(roundTo(1e-300, 1)).toBe(0);
+    expect(roundTo(-2.5e-8, 8)).toBe(-3e-8);
+    expect(roundTo(1.5e-7, 9)).toBe(1.5e-7);
     const f = makeField(A, 'number', { formatting: { type: 'decimal', precision: 1 } });
     const ctx = contextOf([f]);
     const result = runQuery(

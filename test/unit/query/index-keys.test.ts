@@ -1,0 +1,246 @@
+/**
+ * Index keys against the engine: records sorted by their index key (plain string order, as
+ * DynamoDB orders sort keys) come out in the engine's order, for random rows, filters, sorts and
+ * groups; and the encodings' order properties on their own.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { StoredCell, UserRef } from '#shared/fields/types.ts';
+import { runQuery } from '#shared/query/engine.ts';
+import { compileFilter } from '#shared/query/filter.ts';
+import {
+  compileIndexKey,
+  complement,
+  encodeNumber,
+  encodeText,
+  indexBlocker,
+  isCut,
+  SORT_KEY_BUDGET,
+  sortKeyOf,
+} from '#shared/query/index-keys.ts';
+import type { FilterGroup, Query, Row } from '#shared/query/types.ts';
+import { contextOf, makeField, query, recId } from './engine-support.ts';
+
+const TEXT = 'fldTextTextTextText';
+const NUM = 'fldNumbNumbNumbNumb';
+const SEL = 'fldSelectSelectSele';
+const BOX = 'fldCheckCheckCheckC';
+const DATE = 'fldDateDateDateDate';
+const USER = 'fldUserUserUserUser';
+const TAGS = 'fldTagsTagsTagsTags';
+const LONG = 'fldLongLongLongLong';
+const IDS = [TEXT, NUM, SEL, BOX, DATE, USER, TAGS, LONG];
+
+const CHOICES = ['red', 'green', 'blue'];
+const PEOPLE: UserRef[] = [
+  { id: 'usrAAAAAAAAAAAAAAAA', title: 'Bob', email: 'b1@x.io' },
+  { id: 'usrBBBBBBBBBBBBBBBB', title: 'bob', email: 'b2@x.io' },
+  { id: 'usrCCCCCCCCCCCCCCCC', title: 'Ann', email: 'a@x.io' },
+  { id: 'usrDDDDDDDDDDDDDDDD', title: 'Ann', email: 'a2@x.io' },
+];
+const fields = [
+  makeField(TEXT, 'singleLineText'),
+  makeField(NUM, 'number', { formatting: { type: 'decimal', precision: 1 } }),
+  makeField(SEL, 'singleSelect', { choices: CHOICES.map((name) => ({ name })) }),
+  makeField(BOX, 'checkbox'),
+  makeField(DATE, 'date', { formatting: { date: 'YYYY-MM-DD', time: 'None', timeZone: 'Asia/Tokyo' } }),
+  makeField(USER, 'user'),
+  makeField(TAGS, 'multipleSelect', { choices: CHOICES.map((name) => ({ name })) }),
+  makeField(LONG, 'longText'),
+];
+const ctx = contextOf(fields);
+
+const texts = ['a', 'A', 'b', 'B', 'ab', 'Ab', 'é', 'z', '', ' ', '😀', '\uffff', 'Z\u0000', '10', '9'];
+/** Long texts that share a prefix past the sort key's budget, so their keys are cut. */
+const long = (tail: string) => `${'x'.repeat(SORT_KEY_BUDGET)}${tail}`;
+
+const cellArb: Record<string, fc.Arbitrary<StoredCell | undefined>> = {
+  [TEXT]: fc.option(fc.constantFrom(...texts), { nil: undefined }),
+  [NUM]: fc.option(
+    fc.constantFrom(-1.25, -0, 0, 0.04, 0.06, 1, 1.04, 2.5, 10, -1e300, 1e-300, Number.NEGATIVE_INFINITY),
+    { nil: undefined },
+  ),
+  [SEL]: fc.option(fc.constantFrom(...CHOICES, 'gone'), { nil: undefined }),
+  [BOX]: fc.option(fc.constant(true), { nil: undefined }),
+  [DATE]: fc.option(
+    fc.constantFrom(
+      '2026-03-01T00:00:00.000Z',
+      '2026-03-01T14:59:00.000Z',
+      '2026-03-01T15:00:00.000Z',
+      '2026-03-02T05:00:00.000Z',
+      '1969-12-31T23:00:00.000Z',
+    ),
+    { nil: undefined },
+  ),
+  [USER]: fc.option(fc.constantFrom(...PEOPLE), { nil: undefined }),
+  [TAGS]: fc.option(fc.subarray([...CHOICES, 'gone'], { minLength: 1 }), { nil: undefined }),
+  [LONG]: fc.option(fc.constantFrom(long('a'), long('b'), long('B'), 'short', long('')), { nil: undefined }),
+};
+
+const rowsArb = fc
+  .tuple(
+    fc.array(fc.record({ ...cellArb, key: fc.constantFrom('a0', 'a1', 'a2', 'b') }), { maxLength: 40 }),
+    fc.boolean(),
+  )
+  .map(([items, manual]) =>
+    items.map(({ key, ...cells }, i): Row => {
+      const clean: Record<string, StoredCell | undefined> = {};
+      for (const [id, v] of Object.entries(cells)) if (v !== undefined) clean[id] = v as StoredCell;
+      return { id: recId(i + 1), autoNumber: i + 1, ...(manual ? { orderKey: key } : {}), cells: clean };
+    }),
+  );
+
+const specArb = fc.record({
+  fieldId: fc.constantFrom(...IDS),
+  order: fc.constantFrom('asc' as const, 'desc' as const),
+});
+const specsArb = (max: number) => fc.uniqueArray(specArb, { maxLength: max, selector: (s) => s.fieldId });
+
+const filterArb: fc.Arbitrary<FilterGroup | null> = fc.oneof(
+  fc.constant(null),
+  fc.constantFrom(-1, 0.5, 1.04).map((n) => ({
+    conjunction: 'and' as const,
+    filterSet: [{ fieldId: NUM, operator: 'isGreater', value: n }],
+  })),
+  fc.constantFrom('a', 'B').map((t) => ({
+    conjunction: 'and' as const,
+    filterSet: [{ fieldId: TEXT, operator: 'contains', value: t }],
+  })),
+  fc.subarray(CHOICES, { minLength: 1 }).map((names) => ({
+    conjunction: 'or' as const,
+    filterSet: [
+      { fieldId: SEL, operator: 'isAnyOf', value: names },
+      { fieldId: BOX, operator: 'is', value: true },
+    ],
+  })),
+);
+
+/** The ids of the rows passing the filter, sorted by their index sort key (cut runs by the whole key). */
+const indexOrder = (rows: readonly Row[], q: Query): string[] => {
+  const keyOf = compileIndexKey(q, ctx);
+  const passes = q.filter ? compileFilter(q.filter, ctx) : () => true;
+  const entries = rows
+    .filter(passes)
+    .map((row) => ({ id: row.id, key: keyOf(row), sk: sortKeyOf(keyOf(row), row.id) }));
+  entries.sort((x, y) => (x.sk < y.sk ? -1 : x.sk > y.sk ? 1 : 0));
+  // a reader re-sorts each run of equal cut prefixes by the whole key
+  for (let i = 0; i < entries.length; ) {
+    let j = i + 1;
+    const prefix = (e: (typeof entries)[number]) => (isCut(e.sk) ? e.sk.slice(0, SORT_KEY_BUDGET) : e.sk);
+    while (
+      j < entries.length &&
+      isCut(entries[i]?.sk ?? '') &&
+      prefix(entries[j] as never) === prefix(entries[i] as never)
+    )
+      j++;
+    const run = entries.slice(i, j).sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+    entries.splice(i, run.length, ...run);
+    i = j;
+  }
+  return entries.map((e) => e.id);
+};
+
+const all = (q: Partial<Query>): Query => query({ take: 1000, ...q });
+
+describe('index keys', () => {
+  it('sorted as strings, keys give the engine order of sorted views', () => {
+    fc.assert(
+      fc.property(rowsArb, specsArb(3), filterArb, (rows, sort, filter) => {
+        const q = all({ sort, filter });
+        expect(indexBlocker(q, ctx)).toBeUndefined();
+        expect(indexOrder(rows, q)).toEqual(runQuery(rows, q, ctx).ids);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('sorted as strings, keys give the engine order of grouped views (groups as runs, rounded numbers, days)', () => {
+    fc.assert(
+      fc.property(rowsArb, specsArb(3), specsArb(2), filterArb, (rows, groupBy, sortItems, filter) => {
+        const sort = sortItems.filter((s) => !groupBy.some((g) => g.fieldId === s.fieldId));
+        const q = all({ groupBy, sort, filter });
+        expect(indexOrder(rows, q)).toEqual(runQuery(rows, q, ctx).ids);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('keys are cut only past the budget, and a cut key ends with the record id', () => {
+    const q = all({ sort: [{ fieldId: LONG, order: 'asc' }] });
+    const keyOf = compileIndexKey(q, ctx);
+    const short = keyOf({ id: recId(1), autoNumber: 1, cells: { [LONG]: 'short' } });
+    const cut = sortKeyOf(keyOf({ id: recId(2), autoNumber: 2, cells: { [LONG]: long('a') } }), recId(2));
+    expect(isCut(sortKeyOf(short, recId(1)))).toBe(false);
+    expect(isCut(cut)).toBe(true);
+    expect(cut.endsWith(`~${recId(2)}`)).toBe(true);
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(1024);
+  });
+
+  it('texts keep code-unit order and numbers numeric order; a complement reverses both', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (x, y) => {
+        const expected = x < y ? -1 : x > y ? 1 : 0;
+        const ex = encodeText(x);
+        const ey = encodeText(y);
+        expect(ex < ey ? -1 : ex > ey ? 1 : 0).toBe(expected);
+        expect(complement(ex) < complement(ey) ? 1 : complement(ex) > complement(ey) ? -1 : 0).toBe(expected);
+        expect(/^[!-~]*$/.test(ex)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.double({ noNaN: true }), fc.double({ noNaN: true }), (x, y) => {
+        const expected = x < y ? -1 : x > y ? 1 : 0;
+        const ex = encodeNumber(x);
+        const ey = encodeNumber(y);
+        expect(ex < ey ? -1 : ex > ey ? 1 : 0).toBe(expected);
+        expect(ex).toHaveLength(16);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('names what keeps a query out of an index', () => {
+    const withTime = contextOf([
+      ...fields,
+      makeField('fldStampStampStampS', 'date', {
+        formatting: { date: 'YYYY-MM-DD', time: 'HH:mm', timeZone: 'UTC' },
+      }),
+      makeField('fldLinkLinkLinkLink', 'link', {
+        foreignTableId: 'tblOtherOtherOther1',
+        relationship: 'manyOne',
+      }),
+    ]);
+    const text = { fieldId: TEXT, order: 'asc' as const };
+    expect(indexBlocker(all({ search: { value: 'a', fieldIds: [TEXT], hide: false } }), ctx)).toBe(
+      'a search',
+    );
+    expect(indexBlocker(all({ groupBy: [text], collapsedGroupIds: ['1'] }), ctx)).toBe('collapsed groups');
+    expect(
+      indexBlocker(
+        all({ filter: { conjunction: 'and', filterSet: [{ fieldId: USER, operator: 'is', value: 'Me' }] } }),
+        ctx,
+      ),
+    ).toBe('a filter on the caller');
+    expect(
+      indexBlocker(
+        all({
+          filter: {
+            conjunction: 'and',
+            filterSet: [{ fieldId: DATE, operator: 'is', value: { mode: 'today', timeZone: 'UTC' } }],
+          },
+        }),
+        ctx,
+      ),
+    ).toBe('a filter on dates relative to now');
+    expect(indexBlocker(all({ sort: [{ fieldId: 'fldLinkLinkLinkLink', order: 'asc' }] }), withTime)).toMatch(
+      /^a link field/,
+    );
+    expect(
+      indexBlocker(all({ groupBy: [{ fieldId: 'fldStampStampStampS', order: 'asc' }] }), withTime),
+    ).toMatch(/^grouping by a date with time/);
+    expect(
+      indexBlocker(all({ sort: [{ fieldId: 'fldStampStampStampS', order: 'asc' }] }), withTime),
+    ).toBeUndefined();
+  });
+});
