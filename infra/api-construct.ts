@@ -61,8 +61,14 @@ export interface ApiFunctionsProps {
 export const READ_ROLE_UPDATABLE_ATTRIBUTES = ['pk', 'sk', 'lastUsedTime'];
 /** Tokens live under their user's partition. */
 export const READ_ROLE_UPDATABLE_LEADING_KEYS = [keys.userPartitionPattern];
-/** Read routes may also keep a listing's computed order for its later pages (listing/kept-orders.ts). */
-export const READ_ROLE_WRITABLE_LEADING_KEYS = [keys.queryOrderPartitionPattern];
+/**
+ * Read routes may also keep a listing's computed order for its later pages (listing/kept-orders.ts)
+ * and ask for a view's index to be built (records/view-indexes.ts).
+ */
+export const READ_ROLE_WRITABLE_LEADING_KEYS = [
+  keys.queryOrderPartitionPattern,
+  keys.viewIndexWantPartitionPattern,
+];
 
 const READ_ACTIONS = [
   'dynamodb:GetItem',

@@ -41,7 +41,8 @@ export class RepairWorker extends Construct {
     });
     this.worker = functions.lambda(this, 'Worker', {
       entry: 'workers/repair-worker.ts',
-      description: 'Repair worker: finishes or undoes interrupted large writes',
+      description:
+        'Repair worker: finishes or undoes interrupted large writes, builds asked-for view indexes',
       timeout: Duration.minutes(5),
       // One run at a time is enough; two would only race for the same claims.
       reservedConcurrentExecutions: 1,
@@ -51,7 +52,7 @@ export class RepairWorker extends Construct {
       environment: { TABLE_NAME: table.tableName },
     });
     new events.Rule(this, 'Schedule', {
-      description: 'Every minute: finish or undo interrupted large writes',
+      description: 'Every minute: finish or undo interrupted large writes, build asked-for view indexes',
       schedule: events.Schedule.rate(REPAIR_SCHEDULE),
       targets: [new targets.LambdaFunction(this.worker)],
     });

@@ -1,12 +1,23 @@
+import type { Context } from 'aws-lambda';
 import { logger } from '#shared/core/logger.ts';
 import { repairInterrupted } from '#shared/db/commit.ts';
+import { type BuildOutcome, buildWantedIndexes } from '#shared/records/view-index-build.ts';
+
+/** Time kept back from the Lambda's timeout: no index build starts after it. */
+const MARGIN_MS = 60_000;
 
 /**
  * The repair worker (not a route), run every minute by a schedule: finishes or undoes the large
- * writes whose writer's lease ran out (`shared/db/commit.ts` `repairInterrupted`).
+ * writes whose writer's lease ran out (`shared/db/commit.ts` `repairInterrupted`), then builds the
+ * view indexes listings asked for (`shared/records/view-index-build.ts`).
  */
-export const handler = async (): Promise<{ undone: number; completed: number; skipped: number }> => {
+export const handler = async (
+  _event: unknown,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+): Promise<{ undone: number; completed: number; skipped: number; indexes: Record<BuildOutcome, number> }> => {
   const report = await repairInterrupted();
   if (report.undone || report.completed) logger.info('repaired interrupted writes', { ...report });
-  return report;
+  const left = context ? context.getRemainingTimeInMillis() - MARGIN_MS : MARGIN_MS;
+  const indexes = await buildWantedIndexes(Date.now() + Math.max(0, left));
+  return { ...report, indexes };
 };

@@ -1,11 +1,13 @@
 import { REPAIR_EVERY_SECONDS, repairInterrupted } from '#shared/db/commit.ts';
+import { buildWantedIndexes } from '#shared/records/view-index-build.ts';
 
 /** Locally, twice as often as in the stack: the local server is also where people try crashes. */
 export const LOCAL_REPAIR_MS = (REPAIR_EVERY_SECONDS * 1000) / 2;
 
 /**
  * Plays the stack's repair schedule for `npm start`: every 30 s, finishes or undoes the large
- * writes whose writer's lease ran out (a crash of an earlier run included). Failures are logged
+ * writes whose writer's lease ran out (a crash of an earlier run included), then builds the view
+ * indexes listings asked for. Failures are logged
  * and retried at the next tick; ticks while the database is down are skipped.
  */
 export const startRepairTimer = (
@@ -23,6 +25,8 @@ export const startRepairTimer = (
         console.log(
           `Repaired interrupted writes: ${report.undone} undone, ${report.completed} completed, ${report.skipped} undo steps skipped (newer edits)`,
         );
+      const indexes = await buildWantedIndexes(Date.now() + everyMs);
+      if (indexes.built) console.log(`Built ${indexes.built} view index(es) listings asked for`);
     } catch (error) {
       console.error(
         `Repair of interrupted writes failed (retried in ${everyMs / 1000} s): ${(error as Error).message}`,

@@ -24,7 +24,7 @@ import {
 } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { EXISTS } from './conditions.ts';
-import { dataVersionOp, tablesToBump, versionChanges } from './data-versions.ts';
+import { dataVersionOp, maintainedBy, tablesToBump, versionChanges } from './data-versions.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
 import type { Item, TransactOp, UpdateSpec } from './operations.ts';
@@ -629,7 +629,7 @@ export const applyOne = async (
   // its answer (one round trip saved against a transaction, which answers no item), and before
   // it answers (`beforeAnswer`).
   const changes = versionChanges([op]);
-  if (changes.size) await beforeAnswer(moveVersionsAfter(changes));
+  if (changes.size) await beforeAnswer(moveVersionsAfter(changes, maintainedBy([op])));
   return written;
 };
 
@@ -638,10 +638,17 @@ export const applyOne = async (
  * still fail, the write stands (it was made) and the failure is logged at ERROR: kept listing
  * orders of the table may then miss that write until the next one or their expiry (an hour).
  */
-const moveVersionsAfter = async (changes: ReadonlyMap<string, ReadonlySet<string>>): Promise<void> => {
+const moveVersionsAfter = async (
+  changes: ReadonlyMap<string, ReadonlySet<string>>,
+  maintained: ReadonlyMap<string, readonly string[]>,
+): Promise<void> => {
   for (let attempt = 0; ; attempt++) {
     try {
-      await applyVersionOps([...changes].map(([tableId, counters]) => dataVersionOp(tableId, counters)));
+      await applyVersionOps(
+        [...changes].map(([tableId, counters]) =>
+          dataVersionOp(tableId, counters, undefined, maintained.get(tableId)),
+        ),
+      );
       return;
     } catch (error) {
       if (attempt >= 3) {
@@ -689,10 +696,14 @@ export const transact = async (
   // The data version of every table whose records change, in the same transaction; should there
   // be no room (a transaction of 100 operations), right after it.
   const tables = [...tablesToBump(ops)];
+  const maintained = maintainedBy(ops);
   const inside = tables.slice(0, MAX_TRANSACTION_ITEMS - ops.length);
-  const items = [...ops, ...inside.map(([tableId, counters]) => dataVersionOp(tableId, counters))].map(
-    toTransactItem,
-  );
+  const items = [
+    ...ops,
+    ...inside.map(([tableId, counters]) =>
+      dataVersionOp(tableId, counters, undefined, maintained.get(tableId)),
+    ),
+  ].map(toTransactItem);
   for (let attempt = 0; ; attempt++) {
     try {
       await send('TransactWriteItems', new TransactWriteCommand({ TransactItems: items, ...CAPACITY }));
@@ -718,7 +729,7 @@ export const transact = async (
     // Written: the versions that found no room move now, while the request goes on, before it
     // answers (never failing the written transaction), as after a single-record write.
     if (tables.length > inside.length)
-      await beforeAnswer(moveVersionsAfter(new Map(tables.slice(inside.length))));
+      await beforeAnswer(moveVersionsAfter(new Map(tables.slice(inside.length)), maintained));
     return;
   }
 };

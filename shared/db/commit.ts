@@ -20,7 +20,7 @@ import {
   writeItems,
 } from './client.ts';
 import { NOT_EXISTS } from './conditions.ts';
-import { dataVersionOp, tablesWritten } from './data-versions.ts';
+import { dataVersionOp, maintainedBy, tablesWritten } from './data-versions.ts';
 import { type Key, keyOfItem, keys } from './keys.ts';
 import { remainingMs, requestScope } from './request-scope.ts';
 
@@ -72,10 +72,8 @@ export const chunkSteps = (steps: readonly Step[]): Step[][] => {
   const chunks: Step[][] = [];
   let chunk: Step[] = [];
   let bytes = 0;
-  for (let i = 0; i < steps.length; ) {
-    // A step with its joined steps goes whole into one chunk.
-    const group = steps.slice(i, i + 1 + ((steps[i] as Step).joined ?? 0));
-    i += group.length;
+  // A step with its joined steps goes whole into one chunk.
+  for (const group of joinedGroups(steps)) {
     const size = group.reduce((n, step) => n + sizeOf(step.undo), 0);
     if (
       chunk.length > 0 &&
@@ -90,6 +88,17 @@ export const chunkSteps = (steps: readonly Step[]): Step[][] => {
   }
   if (chunk.length) chunks.push(chunk);
   return chunks;
+};
+
+/** The steps as groups: each step with the steps joined to it. Pure. */
+export const joinedGroups = (steps: readonly Step[]): Step[][] => {
+  const groups: Step[][] = [];
+  for (let i = 0; i < steps.length; ) {
+    const group = steps.slice(i, i + 1 + ((steps[i] as Step).joined ?? 0));
+    groups.push(group);
+    i += group.length;
+  }
+  return groups;
 };
 
 /**
@@ -341,8 +350,10 @@ export const commitSteps = async (
     return undefined;
   }
   if (!recovered) await recoverInterrupted(scope);
-  const plain = steps.filter((s) => isPlain(s.op));
-  const guarded = steps.filter((s) => !isPlain(s.op));
+  // A step and its joined steps stay together: batched when all are plain, else in one transaction.
+  const groups = joinedGroups(steps);
+  const plain = groups.filter((g) => g.every((s) => isPlain(s.op))).flat();
+  const guarded = groups.filter((g) => !g.every((s) => isPlain(s.op))).flat();
   const chunks = chunkSteps(guarded);
   const unitCount = chunks.length + Math.ceil(plain.length / PLAIN_UNIT);
   // Time to apply every unit and, should the last one fail, to undo them all.
@@ -354,7 +365,10 @@ export const commitSteps = async (
     );
   // The data versions move with the completion (and again with an undo), so a result computed
   // from the records while the write applied is never reused after it.
-  const versions = tablesWritten(ops).map((tableId) => dataVersionOp(tableId));
+  const maintained = maintainedBy(ops);
+  const versions = tablesWritten(ops).map((tableId) =>
+    dataVersionOp(tableId, undefined, undefined, maintained.get(tableId)),
+  );
   await new JournaledWrite(scope, chunks, plain, unitCount, [...final, ...versions]).run(
     onConditionFailed,
     steps,

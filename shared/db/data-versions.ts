@@ -72,11 +72,15 @@ export const attributesOfUpdate = (spec: UpdateSpec): string[] | undefined => {
   return [...out];
 };
 
-/** Adds 1 to `counters` (default: the whole-table counter) on one shard of a table's version. */
+/**
+ * Adds 1 to `counters` (default: the whole-table counter) on one shard of a table's version, and
+ * as many to each maintained-index counter in `maintained` (see `maintainedBy`).
+ */
 export const dataVersionOp = (
   tableId: string,
   counters: Iterable<string> = [WHOLE],
   shard = Math.floor(Math.random() * DATA_VERSION_SHARDS),
+  maintained: readonly string[] = [],
 ): TransactOp => {
   const named = [...new Set(counters)];
   const list = named.length ? named : [WHOLE];
@@ -84,14 +88,55 @@ export const dataVersionOp = (
   list.forEach((counter, i) => {
     names[`#c${i}`] = counter;
   });
+  maintained.forEach((counter, i) => {
+    names[`#m${i}`] = counter;
+  });
+  const adds = [...list.map((_, i) => `#c${i} :one`), ...maintained.map((_, i) => `#m${i} :n`)];
   return {
     update: {
       key: keys.dataVersion(tableId, String(shard).padStart(2, '0')),
-      update: `ADD ${list.map((_, i) => `#c${i} :one`).join(', ')} SET #t = :t`,
+      update: `ADD ${adds.join(', ')} SET #t = :t`,
       names,
-      values: { ':one': 1, ':t': 'dataVersion' },
+      values: { ':one': 1, ':t': 'dataVersion', ...(maintained.length ? { ':n': list.length } : {}) },
     },
   };
+};
+
+/**
+ * Maintained-index counters (`m:<index>`): a write that keeps a view index exact (its entries in
+ * the same commit as its records) adds to the index's counter as much as it adds to the table's
+ * counters, on the same shard item, atomically. So the table's counters less the index's
+ * (`unmaintainedWrites`) move only with writes that did not keep the index: while that difference
+ * is where it was when the index was built, the index is exact.
+ */
+export const MAINTAINED_PREFIX = 'm:';
+
+/**
+ * Per table whose records the operations write: the maintained-index counters that every one of
+ * those record operations names in `maintains` (a table written by any operation that does not
+ * keep an index gets none for it). Pure.
+ */
+export const maintainedBy = (ops: readonly TransactOp[]): Map<string, string[]> => {
+  const marks = new Map<string, string[]>();
+  for (const op of ops) {
+    const key = writtenKey(op);
+    const table = key && keys.tableOfRecordKey(key);
+    if (!table) continue;
+    const own = op.maintains ?? [];
+    const seen = marks.get(table);
+    marks.set(table, seen ? seen.filter((m) => own.includes(m)) : [...own]);
+  }
+  return marks;
+};
+
+/**
+ * The writes a maintained index did not see: the sum of a table's counters (over the shards, as
+ * `readDataVersions` answers them) less the index's maintained counter. Pure.
+ */
+export const unmaintainedWrites = (counters: ReadonlyMap<string, number>, index: string): number => {
+  let sum = 0;
+  for (const [name, value] of counters) if (isCounter(name)) sum += value;
+  return sum - (counters.get(index) ?? 0);
 };
 
 /** The key an operation writes (none for a condition check). */

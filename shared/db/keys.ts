@@ -152,6 +152,19 @@ export const keys = {
   queryOrdersOf: (tableId: string) => ({ pk: `QORDER#${tableId}` }),
   /** IAM's pattern for the kept orders (the listing routes write them). */
   queryOrderPartitionPattern: 'QORDER#*',
+  /** The entries of a view index (`<view>:<hash of its query>`), by their order key. */
+  viewIndexEntry: (indexId: string, sortKey: string): Key => ({ pk: `VIDX#${indexId}`, sk: sortKey }),
+  viewIndexEntriesOf: (indexId: string) => ({ pk: `VIDX#${indexId}` }),
+  /** Which index a view has built, and the unmaintained-write count it was exact at. */
+  viewIndexState: (tableId: string, viewId: string): Key => ({
+    pk: `TABLE#${tableId}`,
+    sk: `VIDXSTATE#${viewId}`,
+  }),
+  /** A view index a listing asked to have built (the repair worker builds them). */
+  viewIndexWant: (tableId: string, viewId: string): Key => ({ pk: 'VIDXWANT', sk: `${tableId}#${viewId}` }),
+  viewIndexWants: () => ({ pk: 'VIDXWANT' }),
+  /** IAM's pattern for the build requests (the listing routes write them). */
+  viewIndexWantPartitionPattern: 'VIDXWANT',
 
   // Plugins and plugin context menus (shared/plugins/*)
   plugin: (pluginId: string): Key => ({ pk: `PLUGIN#${pluginId}`, sk: 'PLUGIN' }),

@@ -12,9 +12,14 @@ export interface UpdateSpec {
   values?: Record<string, unknown>;
 }
 
-/** One operation of a transaction, in the shapes of the document client. */
-export type TransactOp =
+/**
+ * One operation of a transaction, in the shapes of the document client. `maintains`, on a record's
+ * put, update or delete: the view indexes (`m:` counters, `data-versions.ts`) whose entries for
+ * that record the same commit writes, so the write keeps those indexes exact.
+ */
+export type TransactOp = (
   | { put: Item; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
   | { update: UpdateSpec }
   | { delete: Key; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
-  | { check: Key; condition: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  | { check: Key; condition: string; names?: Record<string, string>; values?: Record<string, unknown> }
+) & { maintains?: readonly string[] };

@@ -17,12 +17,12 @@ import {
 } from '#shared/query/statistics.ts';
 import type { GroupPoint, Row } from '#shared/query/types.ts';
 import { renderRecords } from '#shared/records/read.ts';
+import { readRecords } from '#shared/records/rows.ts';
 import { fieldByRef, type TableSchema } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
 import { allMatching, type ListContext, matchingSummary } from './list.ts';
 import type { ListParams } from './params.ts';
 import { planListing } from './resolve.ts';
-import { readRecords } from './rows.ts';
 
 /**
  * Records the list would answer with these parameters, all pages. When nothing narrows the list

@@ -20,14 +20,14 @@
  * are computed every time as before.
  */
 import { createHash } from 'node:crypto';
-import { counterOf, WHOLE } from '#shared/db/data-versions.ts';
+import { counterOf, isCounter, WHOLE } from '#shared/db/data-versions.ts';
 import { linkOptionsOf } from '#shared/fields/link-options.ts';
 import { queryFieldIds } from '#shared/query/engine.ts';
 import type { Query } from '#shared/query/types.ts';
+import { rowAttributes } from '#shared/records/rows.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import type { ListParams } from './params.ts';
 import type { ListPlan } from './resolve.ts';
-import { rowAttributes } from './rows.ts';
 
 /**
  * How far past the page an order is computed and kept: nine more pages of the same size, rounded
@@ -110,7 +110,8 @@ export const signatureOf = (
       const counters = versions.get(tableId) ?? new Map<string, number>();
       const wanted = i === 0 ? key.counters : undefined;
       let sum = 0;
-      for (const [name, value] of counters) if (!wanted || wanted.includes(name)) sum += value;
+      for (const [name, value] of counters)
+        if (isCounter(name) && (!wanted || wanted.includes(name))) sum += value;
       return `${tableId}:${sum}`;
     })
     .join(',');

@@ -1,11 +1,22 @@
 import { logger } from '#shared/core/logger.ts';
+import { unmaintainedWrites } from '#shared/db/data-versions.ts';
 import { ORDER_CHUNK, readKeptOrder, writeKeptOrder } from '#shared/entities/query-orders.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
+import { readIndexOrder, readIndexState, wantIndex } from '#shared/entities/view-indexes.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds, runQuery, searchHits } from '#shared/query/engine.ts';
 import type { QueryResult, Row } from '#shared/query/types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { renderRecords } from '#shared/records/read.ts';
+import {
+  readAllRecords,
+  readRecordParts,
+  readRecords,
+  rowAttributes,
+  slicesFor,
+  toRow,
+} from '#shared/records/rows.ts';
+import { type ViewIndex, viewIndexOf } from '#shared/records/view-indexes.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
 import { primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import { isKeepable, keptOrderKey, LOOKAHEAD_PAGES, signatureOf } from './kept-orders.ts';
@@ -19,7 +30,6 @@ import {
   type PickerLink,
 } from './pickers.ts';
 import { type ListPlan, planListing } from './resolve.ts';
-import { readAllRecords, readRecordParts, readRecords, rowAttributes, slicesFor, toRow } from './rows.ts';
 import { viewOrderPage } from './view-order.ts';
 
 export interface ListContext {
@@ -131,7 +141,11 @@ export const listRecords = async (ctx: ListContext, params: ListParams): Promise
     return { records: await renderPage(ctx, params, plan, ids), extra: NO_EXTRA };
   }
 
-  if (isKeepable(params, plan)) return listKept(ctx, params, plan);
+  if (isKeepable(params, plan)) {
+    const index = indexServing(ctx.schema, plan);
+    const indexed = index && (await listIndexed(ctx, params, plan, index));
+    return indexed || listKept(ctx, params, plan);
+  }
   const { result } = await runGeneral(ctx, params, plan, link);
   return answerOf(await renderPage(ctx, params, plan, result.ids), result, result.searchHitIndex);
 };
@@ -149,6 +163,58 @@ const answerOf = (
     searchHitIndex: hits?.length ? hits : null,
   },
 });
+
+/**
+ * The view index that answers a listing: the view's own, when the listing asks exactly the view's
+ * query (nothing added by the request) without groups (their headers and counts are not kept by
+ * the index) or search.
+ */
+const indexServing = (schema: TableSchema, plan: ListPlan): ViewIndex | undefined => {
+  const index = viewIndexOf(schema, plan.view);
+  if (!index || plan.query.search || plan.query.groupBy.length > 0 || plan.query.collapsedGroupIds.length > 0)
+    return undefined;
+  const asked = { filter: plan.query.filter ?? null, sort: plan.query.sort, groupBy: plan.query.groupBy };
+  const kept = { filter: index.query.filter ?? null, sort: index.query.sort, groupBy: index.query.groupBy };
+  return JSON.stringify(asked) === JSON.stringify(kept) ? index : undefined;
+};
+
+/**
+ * A page of a view from its index: the data version, the index's state and the entries up to the
+ * page's end are read in one round; when the index is exact (built for this query, and no write
+ * since that did not keep it), the page is those entries' records. Else undefined, after asking
+ * for the index to be built (the caller answers through the general path).
+ */
+const listIndexed = async (
+  ctx: ListContext,
+  params: ListParams,
+  plan: ListPlan,
+  index: ViewIndex,
+): Promise<ListAnswer | undefined> => {
+  const tableId = ctx.schema.table.id;
+  const from = plan.query.skip;
+  const to = from + plan.query.take;
+  const [versions, state, entries] = await Promise.all([
+    readDataVersions([tableId]),
+    readIndexState(tableId, index.viewId),
+    readIndexOrder(index.indexId, to),
+  ]);
+  const exact =
+    state?.indexId === index.indexId &&
+    unmaintainedWrites(versions.get(tableId) ?? new Map(), index.mark) === state.baseline;
+  if (!exact) {
+    await wantIndex({
+      tableId,
+      viewId: index.viewId,
+      indexId: index.indexId,
+      requestedTime: (ctx.now ?? new Date()).toISOString(),
+    }).catch((error: unknown) => {
+      logger.warn('asking for a view index failed', { tableId, error: String(error) });
+    });
+    return undefined;
+  }
+  const ids = entries.slice(from, to).map((entry) => entry.id);
+  return pageAnswer(ctx, params, plan, { ids, groupPoints: null });
+};
 
 /**
  * A general listing whose order can be kept (`kept-orders.ts`): the data versions and the kept

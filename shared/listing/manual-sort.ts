@@ -14,10 +14,10 @@ import { keysBetween, upperBoundFor } from '#shared/ordering/keys.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { rekeySteps } from '#shared/records/placement.ts';
+import { readAllRecords, rowAttributes, slicesFor, toRow } from '#shared/records/rows.ts';
 import { bumpSchemaOp, type SortItem, type TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
 import { resolveSortItems } from './resolve.ts';
-import { readAllRecords, rowAttributes, slicesFor, toRow } from './rows.ts';
 
 /**
  * Applies `sortObjs` once as the view's manual order: all records re-keyed and the view's

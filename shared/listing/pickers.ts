@@ -17,10 +17,10 @@ import { tableRefOf } from '#shared/entities/tables.ts';
 import type { Field, LinkRelationship } from '#shared/fields/types.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/types.ts';
+import { readAllRecords, slicesFor } from '#shared/records/rows.ts';
 import { linkOptions, singleThere } from '#shared/schema/links.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import type { LinkCellRef } from './params.ts';
-import { readAllRecords, slicesFor } from './rows.ts';
 
 const idsOf = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];

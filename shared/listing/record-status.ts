@@ -9,10 +9,10 @@
 
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
+import { readRecordParts, rowAttributes, toRow } from '#shared/records/rows.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import type { ListParams } from './params.ts';
 import { planListing } from './resolve.ts';
-import { readRecordParts, rowAttributes, toRow } from './rows.ts';
 
 export interface RecordStatus {
   isVisible: boolean;

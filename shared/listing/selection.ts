@@ -9,11 +9,11 @@ import { ValidationError } from '#shared/core/errors.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { cellOf, renderCell } from '#shared/records/model.ts';
+import { readRecords } from '#shared/records/rows.ts';
 import type { TableSchema, View } from '#shared/schema/schema.ts';
 import { allMatching, type ListContext } from './list.ts';
 import type { ListParams } from './params.ts';
 import { planListing, viewFieldIds } from './resolve.ts';
-import { readRecords } from './rows.ts';
 
 export type RangeType = 'rows' | 'columns' | undefined;
 

@@ -182,3 +182,7 @@ export const sortKeyOf = (key: string, recordId: string): string =>
 
 /** Whether a sort key was cut (the entry must then hold the whole key). */
 export const isCut = (sortKey: string): boolean => sortKey.length > SORT_KEY_BUDGET;
+
+/** The run a cut sort key is in (sort keys cut to the same prefix), undefined for a key not cut. */
+export const cutRunOf = (sortKey: string): string | undefined =>
+  isCut(sortKey) ? sortKey.slice(0, SORT_KEY_BUDGET) : undefined;

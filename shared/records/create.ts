@@ -16,6 +16,7 @@ import { assertBatchSize, assertRecordFits } from './limits.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
+import { withEntrySteps } from './view-indexes.ts';
 
 export { MAX_RECORDS_PER_CALL } from './limits.ts';
 
@@ -107,10 +108,9 @@ export const createRecords = async (
       // No existence condition: ids are 16 random base62 characters, so the put can be batched.
       const withOrder = { ...item, ...(ord ? { ord } : {}) };
       return [
-        {
-          op: { put: withOrder },
-          undo: { delete: recordKey(tableId, item.id) },
-        },
+        ...withEntrySteps(schema, { after: withOrder }, [
+          { op: { put: withOrder }, undo: { delete: recordKey(tableId, item.id) } },
+        ]),
         {
           op: { put: recordNumberItem(tableId, item.autoNumber, item.id, ord) },
           undo: { delete: keys.recordNumber(tableId, item.autoNumber) },

@@ -9,6 +9,7 @@ import { assertBatchSize } from './limits.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { orderEntryKey } from './placement.ts';
 import { loadRecords } from './update.ts';
+import { hasViewIndexes, withEntrySteps } from './view-indexes.ts';
 
 /**
  * Deletes records for good (the contract: deleting records is permanent): the items, their
@@ -44,19 +45,23 @@ export const deleteRecords = async (
     links,
     new Date(),
   );
+  const indexed = hasViewIndexes(schema);
   const steps: Step[] = [
     ...items.flatMap((item): Step[] => [
-      {
-        op:
-          expectedVersion === undefined
-            ? { delete: recordKey(tableId, item.id), condition: EXISTS }
-            : {
-                delete: recordKey(tableId, item.id),
-                condition: 'version = :v',
-                values: { ':v': expectedVersion },
-              },
-        undo: { put: item },
-      },
+      // guarded by the version read when the record's index entries were worked out from it
+      ...withEntrySteps(schema, { before: item }, [
+        {
+          op:
+            expectedVersion === undefined && !indexed
+              ? { delete: recordKey(tableId, item.id), condition: EXISTS }
+              : {
+                  delete: recordKey(tableId, item.id),
+                  condition: 'version = :v',
+                  values: { ':v': expectedVersion ?? item.version },
+                },
+          undo: { put: item },
+        },
+      ]),
       {
         op: { delete: keys.recordNumber(tableId, item.autoNumber) },
         undo: { put: recordNumberItem(tableId, item.autoNumber, item.id, item.ord) },

@@ -23,6 +23,7 @@ import { etagOf } from './model.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
+import { hasViewIndexes, withEntrySteps } from './view-indexes.ts';
 
 /** The records read beforehand, or a 404 naming the first that was not found. */
 const ensureFound = (ids: readonly string[], items: readonly (RecordItem | undefined)[]): RecordItem[] =>
@@ -118,7 +119,8 @@ export const updateRecords = async (
 ): Promise<RecordItem[]> => {
   // A record with formulas is written on the condition that nothing changed since it was read
   // (its formulas were computed from what was read); a concurrent write makes it read again.
-  const guarded = input.ifMatch === undefined && schema.fields.some(isDerived);
+  // So is a record of a table with view indexes: its index entries were worked out from it.
+  const guarded = input.ifMatch === undefined && (schema.fields.some(isDerived) || hasViewIndexes(schema));
   for (let attempt = 1; ; attempt++) {
     try {
       return await updateOnce(
@@ -221,18 +223,25 @@ const updateOnce = async (
       const cells = converted.changes[i] as CellChanges;
       const spec = cellUpdate(item, cells, user, now, placed.orderOf.get(item.id));
       const guard = input.ifMatch !== undefined || versioned ? 'version = :v' : EXISTS;
-      return withJoined(placed, item.id, {
-        op: {
-          update: {
-            key: recordKey(tableId, item.id),
-            update: spec.update,
-            condition: guard,
-            names: spec.names,
-            values: guard === 'version = :v' ? spec.values : withoutV(spec.values),
+      const ord = placed.orderOf.get(item.id);
+      const after = withCells(item, cells, { lastModifiedTime: now, mb: user });
+      const move = { before: item, after: ord ? { ...after, ord: { ...item.ord, ...ord } } : after };
+      return withEntrySteps(
+        schema,
+        move,
+        withJoined(placed, item.id, {
+          op: {
+            update: {
+              key: recordKey(tableId, item.id),
+              update: spec.update,
+              condition: guard,
+              names: spec.names,
+              values: guard === 'version = :v' ? spec.values : withoutV(spec.values),
+            },
           },
-        },
-        undo: { put: item },
-      });
+          undo: { put: item },
+        }),
+      );
     }),
     ...placed.steps,
     ...unique,

@@ -498,7 +498,7 @@ describe('WorkspaceApiStack (dev)', () => {
     expect(keeping).toHaveLength(1);
     expect(actionsOf(keeping[0] as Statement)).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:PutItem']);
     expect(keeping[0]?.Condition).toEqual({
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['QORDER#*'] },
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['QORDER#*', 'VIDXWANT'] },
     });
     const actions = statements.filter((s) => s.Sid !== 'KeepListingOrders').flatMap(actionsOf);
     for (const forbidden of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {

@@ -4,8 +4,8 @@ import { fitResponse, GZIP_THRESHOLD_BYTES, MAX_RESPONSE_BYTES } from '#shared/h
 import { parseQueryString } from '#shared/http/query-string.ts';
 import { newId } from '#shared/ids.ts';
 import { mergeParams, readListParams } from '#shared/listing/params.ts';
-import { recordSlices, rowAttributes } from '#shared/listing/rows.ts';
 import { normaliseSavedParams } from '#shared/listing/saved-queries.ts';
+import { recordSlices, rowAttributes } from '#shared/records/rows.ts';
 
 const read = (qs: string) => readListParams(parseQueryString(qs));
 

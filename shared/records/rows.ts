@@ -17,8 +17,8 @@ import {
 import type { Field } from '#shared/fields/types.ts';
 import { ID_PREFIX } from '#shared/ids.ts';
 import type { Row } from '#shared/query/types.ts';
-import { cellOf } from '#shared/records/model.ts';
-import { effectiveKey } from '#shared/records/placement.ts';
+import { cellOf } from './model.ts';
+import { effectiveKey } from './placement.ts';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Default number of concurrent slices of a table's records (see `slicesFor`). */

@@ -1,0 +1,152 @@
+import {
+  deleteItem,
+  getItem,
+  type Item,
+  putItem,
+  queryAll,
+  queryPage,
+  type TransactOp,
+} from '#shared/db/client.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { cutRunOf } from '#shared/query/index-keys.ts';
+import { count, text } from './attributes.ts';
+
+/**
+ * A view index (`records/view-indexes.ts`) as stored:
+ * - entries `VIDX#<index>` `<order key>`: one per record that passes the view's filter, sorted
+ *   by DynamoDB in the view's order; `id` the record, `k` the whole key when the sort key was cut;
+ * - the state `TABLE#<tbl>` `VIDXSTATE#<view>`: which index of the view is built, and the table's
+ *   unmaintained-write count it was exact at (`baseline`);
+ * - a build request `VIDXWANT` `<tbl>#<view>`: written by a listing that found no usable index,
+ *   taken by the repair worker.
+ */
+export interface IndexEntry {
+  /** The entry's sort key (the order key, or its cut form). */
+  sk: string;
+  id: string;
+  /** The whole order key, when `sk` is cut. */
+  k?: string;
+}
+
+export interface IndexState {
+  tableId: string;
+  viewId: string;
+  indexId: string;
+  baseline: number;
+  builtTime: string;
+}
+
+export interface IndexWant {
+  tableId: string;
+  viewId: string;
+  indexId: string;
+  requestedTime: string;
+}
+
+/** The item of an entry. */
+export const indexEntryItem = (indexId: string, entry: IndexEntry): Item => ({
+  ...keys.viewIndexEntry(indexId, entry.sk),
+  type: 'viewIndexEntry',
+  id: entry.id,
+  ...(entry.k ? { k: entry.k } : {}),
+});
+
+export const indexEntryKey = (indexId: string, sk: string): Key => keys.viewIndexEntry(indexId, sk);
+
+const entryOf = (item: Item): IndexEntry => ({
+  sk: text(item.sk),
+  id: text(item.id),
+  ...(typeof item.k === 'string' ? { k: item.k } : {}),
+});
+
+/** The put of an entry (undone by deleting it) and the reverse. */
+export const putEntryOp = (indexId: string, entry: IndexEntry): TransactOp => ({
+  put: indexEntryItem(indexId, entry),
+});
+export const deleteEntryOp = (indexId: string, sk: string): TransactOp => ({
+  delete: indexEntryKey(indexId, sk),
+});
+
+const runOf = (entry: IndexEntry): string | undefined => cutRunOf(entry.sk);
+
+/** Entries as read (in sort-key order) put in whole-key order: only runs of cut keys move. */
+const inKeyOrder = (entries: IndexEntry[]): IndexEntry[] => {
+  if (!entries.some((entry) => entry.k)) return entries;
+  const whole = (entry: IndexEntry) => entry.k ?? entry.sk;
+  return entries.sort((x, y) => (whole(x) < whole(y) ? -1 : whole(x) > whole(y) ? 1 : 0));
+};
+
+/**
+ * The first `wanted` entries of an index in the view's order (strongly consistent): read in
+ * sort-key order with, past them, the rest of the run of cut keys the last one is in, then each
+ * such run ordered by the whole keys.
+ */
+export const readIndexOrder = async (indexId: string, wanted: number): Promise<IndexEntry[]> =>
+  inKeyOrder(await readIndexEntries(indexId, wanted));
+
+const readIndexEntries = async (indexId: string, wanted: number): Promise<IndexEntry[]> => {
+  const { pk } = keys.viewIndexEntriesOf(indexId);
+  const entries: IndexEntry[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  while (entries.length < wanted) {
+    const page = await queryPage({ pk, limit: wanted - entries.length, startKey });
+    for (const item of page.items) entries.push(entryOf(item));
+    startKey = page.lastKey;
+    if (!startKey) return entries;
+  }
+  const last = entries[entries.length - 1];
+  const run = last && runOf(last);
+  while (run !== undefined && startKey) {
+    const page = await queryPage({ pk, limit: 100, startKey });
+    for (const item of page.items) {
+      const next = entryOf(item);
+      if (runOf(next) !== run) return entries;
+      entries.push(next);
+    }
+    startKey = page.lastKey;
+  }
+  return entries;
+};
+
+/** Every entry key of an index (to empty it). */
+export const indexEntryKeys = async (indexId: string): Promise<Key[]> =>
+  (await queryAll({ ...keys.viewIndexEntriesOf(indexId), projection: ['pk', 'sk'] })).map((item) => ({
+    pk: text(item.pk),
+    sk: text(item.sk),
+  }));
+
+const stateOf = (item: Item): IndexState => ({
+  tableId: text(item.tableId),
+  viewId: text(item.viewId),
+  indexId: text(item.indexId),
+  baseline: count(item.baseline),
+  builtTime: text(item.builtTime),
+});
+
+export const readIndexState = async (tableId: string, viewId: string): Promise<IndexState | undefined> => {
+  const item = await getItem(keys.viewIndexState(tableId, viewId));
+  return item ? stateOf(item) : undefined;
+};
+
+export const writeIndexState = (state: IndexState): Promise<void> =>
+  putItem({ ...keys.viewIndexState(state.tableId, state.viewId), type: 'viewIndexState', ...state });
+
+export const deleteIndexState = (tableId: string, viewId: string): Promise<void> =>
+  deleteItem(keys.viewIndexState(tableId, viewId));
+
+/** Asks for a view's index to be built (unconditional: the latest ask wins). */
+export const wantIndex = (want: IndexWant): Promise<void> =>
+  putItem({ ...keys.viewIndexWant(want.tableId, want.viewId), type: 'viewIndexWant', ...want });
+
+const wantOf = (item: Item): IndexWant => ({
+  tableId: text(item.tableId),
+  viewId: text(item.viewId),
+  indexId: text(item.indexId),
+  requestedTime: text(item.requestedTime),
+});
+
+export const readIndexWants = async (): Promise<IndexWant[]> =>
+  (await queryAll(keys.viewIndexWants())).map(wantOf);
+
+export const deleteIndexWant = (tableId: string, viewId: string): Promise<void> =>
+  deleteItem(keys.viewIndexWant(tableId, viewId));

@@ -1,0 +1,181 @@
+/**
+ * View indexes: for each view whose saved query (filter, sort, group) the index keys can order
+ * exactly (`query/index-keys.ts` `indexBlocker`), an ordered list of the records passing its
+ * filter, kept by DynamoDB in the view's order (`entities/view-indexes.ts`), so a page of the
+ * view reads only the entries before it and its own records.
+ *
+ * Kept exact by the writes: every record write of create, update and delete (`entrySteps`) puts
+ * and deletes the entries its records move, in the same commit as the records (joined to each
+ * record's own operation), guarded by the record's version so two writes of one record never
+ * leave two entries; its record operations name the indexes they keep (`maintains`), so the
+ * data-version increment in the same transaction moves each kept index's counter as much as the
+ * table's (`db/data-versions.ts`). Any other write of the table's records (a rename rewriting
+ * cells, a propagated lookup, a placement that rekeys neighbours, an undo) moves the table's
+ * counters alone: the index then no longer matches its `baseline` and is not used until it is
+ * built again. That is how an index is never used after a write it did not see.
+ *
+ * An index is identified by its view and a hash of its query and of the definitions of the
+ * fields it reads (`indexId`): a changed filter, sort, group or field makes a new index, built
+ * anew (the old one is emptied by the build).
+ */
+import { createHash } from 'node:crypto';
+import type { Step } from '#shared/db/commit.ts';
+import { MAINTAINED_PREFIX } from '#shared/db/data-versions.ts';
+import type { RecordItem, RecordPart } from '#shared/entities/records.ts';
+import { deleteEntryOp, type IndexEntry, putEntryOp } from '#shared/entities/view-indexes.ts';
+import type { Field } from '#shared/fields/types.ts';
+import { queryFieldIds } from '#shared/query/engine.ts';
+import { andFilters, compileFilter, resolveFilter } from '#shared/query/filter.ts';
+import { compileIndexKey, indexBlocker, isCut, sortKeyOf } from '#shared/query/index-keys.ts';
+import type { Query, QueryContext, SortSpec } from '#shared/query/types.ts';
+import { fieldByRef, type TableSchema, type View } from '#shared/schema/schema.ts';
+import { rowAttributes, toRow } from './rows.ts';
+
+export interface ViewIndex {
+  tableId: string;
+  viewId: string;
+  /** `<view>:<hash>`: the view and what its order depends on. */
+  indexId: string;
+  /** The maintained-index counter writes that keep this index move. */
+  mark: string;
+  /** The view's query (all records, no paging). */
+  query: Query;
+  /** The fields the query reads. */
+  fields: Field[];
+  /** The record attributes the query reads. */
+  attributes: string[];
+  /** The entry of a record, or undefined when the record does not pass the filter. */
+  entryOf: (record: RecordPart) => IndexEntry | undefined;
+}
+
+/** The view's own query as a listing of it resolves it, with the view's group as `groupBy`. */
+const viewQueryOf = (schema: TableSchema, view: View): Query => {
+  const fields = schema.fields;
+  const filter = andFilters(
+    view.filter ? resolveFilter(view.filter, fields, 'view filter', { dropInvalid: true }) : null,
+  );
+  const sort = (view.sort?.sortObjs ?? []).filter((s) => fieldByRef(schema, s.fieldId));
+  const groupBy: SortSpec[] = (view.group ?? []).flatMap((g) => {
+    const field = fieldByRef(schema, g.fieldId);
+    return field ? [{ fieldId: field.id, order: g.order === 'desc' ? 'desc' : 'asc' }] : [];
+  });
+  return {
+    filter,
+    sort,
+    groupBy,
+    collapsedGroupIds: [],
+    search: null,
+    skip: 0,
+    take: Number.MAX_SAFE_INTEGER,
+  };
+};
+
+/** The engine context of index keys: no caller, time or link titles (a view that needs them has no index). */
+const contextOf = (schema: TableSchema): QueryContext => ({
+  fields: new Map(schema.fields.map((f) => [f.id, f])),
+  userId: '',
+  now: new Date(0),
+  linkTitle: () => undefined,
+});
+
+/** What decides a query's order, for the index id. */
+const indexIdOf = (view: View, query: Query, fields: readonly Field[]): string =>
+  `${view.id}:${createHash('sha256')
+    .update(JSON.stringify({ filter: query.filter, sort: query.sort, groupBy: query.groupBy, fields }))
+    .digest('base64url')
+    .slice(0, 22)}`;
+
+const byView = new WeakMap<TableSchema, Map<string, ViewIndex | null>>();
+
+/** The index of a view, or undefined when its query needs none (no filter, sort or group) or cannot have one. */
+export const viewIndexOf = (schema: TableSchema, view: View): ViewIndex | undefined => {
+  const known = byView.get(schema) ?? new Map<string, ViewIndex | null>();
+  byView.set(schema, known);
+  const seen = known.get(view.id);
+  if (seen !== undefined) return seen ?? undefined;
+  const index = buildIndex(schema, view);
+  known.set(view.id, index ?? null);
+  return index;
+};
+
+const buildIndex = (schema: TableSchema, view: View): ViewIndex | undefined => {
+  let query: Query;
+  try {
+    query = viewQueryOf(schema, view);
+  } catch {
+    return undefined; // a saved query a listing would refuse too
+  }
+  if (!query.filter && query.sort.length === 0 && query.groupBy.length === 0) return undefined;
+  const ctx = contextOf(schema);
+  if (indexBlocker(query, ctx) !== undefined) return undefined;
+  const used = queryFieldIds(query);
+  const fields = schema.fields.filter((f) => used.has(f.id));
+  const keyOf = compileIndexKey(query, ctx);
+  const passes = query.filter ? compileFilter(query.filter, ctx) : () => true;
+  const indexId = indexIdOf(view, query, fields);
+  return {
+    tableId: schema.table.id,
+    viewId: view.id,
+    indexId,
+    mark: `${MAINTAINED_PREFIX}${indexId}`,
+    query,
+    fields,
+    attributes: rowAttributes(schema.fields, used),
+    entryOf: (record) => {
+      const r = toRow(record, fields, view.id);
+      if (!passes(r)) return undefined;
+      const key = keyOf(r);
+      const sk = sortKeyOf(key, r.id);
+      return { sk, id: r.id, ...(isCut(sk) ? { k: key } : {}) };
+    },
+  };
+};
+
+/** The indexes of a table's views (those whose query can have one). */
+export const viewIndexesOf = (schema: TableSchema): ViewIndex[] =>
+  schema.views.flatMap((view) => viewIndexOf(schema, view) ?? []);
+
+/** Whether a table's record writes keep indexes (and so must be guarded by the records' versions). */
+export const hasViewIndexes = (schema: TableSchema): boolean => viewIndexesOf(schema).length > 0;
+
+/** What one record becomes: `before` undefined for a new record, `after` undefined for a deleted one. */
+export interface RecordMove {
+  before?: RecordItem;
+  after?: RecordItem;
+}
+
+/**
+ * The entry steps of one record's write for every index of its table: the old entry deleted and
+ * the new one put where they differ (each undone by the reverse), and the index marks its record
+ * operation carries. Pure.
+ */
+export const entryStepsOf = (schema: TableSchema, move: RecordMove): { steps: Step[]; marks: string[] } => {
+  const indexes = viewIndexesOf(schema);
+  const steps: Step[] = [];
+  for (const index of indexes) {
+    const from = move.before ? index.entryOf(move.before) : undefined;
+    const to = move.after ? index.entryOf(move.after) : undefined;
+    if (from && to && from.sk === to.sk && from.k === to.k) continue;
+    if (from)
+      steps.push({ op: deleteEntryOp(index.indexId, from.sk), undo: putEntryOp(index.indexId, from) });
+    if (to) steps.push({ op: putEntryOp(index.indexId, to), undo: deleteEntryOp(index.indexId, to.sk) });
+  }
+  return { steps, marks: indexes.map((index) => index.mark) };
+};
+
+/**
+ * A record's own step with its index entry steps joined after it (one transaction, undone
+ * together), the step's operation naming the indexes it keeps. The steps already joined to the
+ * record's step (`withJoined`) stay joined. Pure.
+ */
+export const withEntrySteps = (schema: TableSchema, move: RecordMove, own: readonly Step[]): Step[] => {
+  const [head, ...rest] = own;
+  if (!head) return [];
+  const { steps, marks } = entryStepsOf(schema, move);
+  if (marks.length === 0) return [...own];
+  return [
+    { ...head, op: { ...head.op, maintains: marks }, joined: (head.joined ?? 0) + steps.length },
+    ...steps,
+    ...rest,
+  ];
+};

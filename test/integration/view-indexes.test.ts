@@ -1,0 +1,289 @@
+/**
+ * View indexes (records/view-indexes.ts): a view with its own filter and sort is answered from an
+ * index DynamoDB keeps in the view's order, once the repair worker has built it; every create,
+ * update and delete keeps it exact in the same commit; any other write of the records makes the
+ * listing compute (and ask for a build) until it is built again. "General" below is the same
+ * query asked of the default view in the request (filter and orderBy): the engine's answer.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ConflictError } from '#shared/core/errors.ts';
+import { transact } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { itemsRead, resetCalls } from '#shared/db/metrics.ts';
+import { indexEntryKeys, readIndexState, readIndexWants } from '#shared/entities/view-indexes.ts';
+import { buildViewIndex, buildWantedIndexes } from '#shared/records/view-index-build.ts';
+import { call } from '#test/support/invoke.ts';
+import { listedTable } from '#test/support/workspace.ts';
+
+const q = (params: Record<string, unknown>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
+    .join('&');
+
+const FIELDS = [
+  { type: 'singleLineText', name: 'Name' },
+  { type: 'number', name: 'Count', options: { formatting: { type: 'decimal', precision: 0 } } },
+  { type: 'singleLineText', name: 'Note' },
+  { type: 'longText', name: 'Long' },
+];
+
+/** A table of `n` records, a view "Busy" (Count > 1, Count desc then Name asc) and page readers. */
+const setUp = async (n: number) => {
+  const t = await listedTable(FIELDS, n, (i) => ({ Name: `r${String(i).padStart(4, '0')}`, Count: i % 7 }));
+  const fieldId = (name: string) =>
+    (t.table.fields as { id: string; name: string }[]).find((f) => f.name === name)?.id as string;
+  const filter = {
+    conjunction: 'and',
+    filterSet: [{ fieldId: fieldId('Count'), operator: 'isGreater', value: 1 }],
+  };
+  const sortObjs = [
+    { fieldId: fieldId('Count'), order: 'desc' },
+    { fieldId: fieldId('Name'), order: 'asc' },
+  ];
+  const view = await call('create-view', {
+    token: t.token,
+    params: { tableId: t.tableId },
+    body: { name: 'Busy', filter, sort: { sortObjs } },
+  });
+  expect(view.status).toBe(201);
+  const viewId = view.body.id as string;
+  const page = async (skip: number, take: number) => (await t.listOk(q({ viewId, skip, take }))).body;
+  const general = async (skip: number, take: number, sort = sortObjs) =>
+    (await t.listOk(q({ filter, orderBy: sort, skip, take }))).body;
+  const build = async () => buildViewIndex(t.tableId, viewId);
+  /**
+   * Whether a page is answered from the index: it reads the entries up to its end, its records,
+   * the version shards (at most 16), the index state and what authentication reads, where the
+   * general path reads every record of the table (`records`, which the tests keep well above).
+   */
+  const servedFromIndex = async (skip: number, take: number, records: number) => {
+    const bound = skip + 2 * take + 24;
+    expect(records).toBeGreaterThan(bound + take);
+    resetCalls();
+    await page(skip, take);
+    return itemsRead() <= bound;
+  };
+  const update = (recordId: string, fields: Record<string, unknown>) =>
+    call('update-record', {
+      token: t.token,
+      params: { tableId: t.tableId, recordId },
+      body: { record: { fields } },
+    });
+  const create = (fields: Record<string, unknown>[]) =>
+    call('create-records', {
+      token: t.token,
+      params: { tableId: t.tableId },
+      body: { records: fields.map((f) => ({ fields: f })) },
+    });
+  const remove = (recordIds: string[]) =>
+    call('delete-records', {
+      token: t.token,
+      params: { tableId: t.tableId },
+      query: recordIds.map((id) => `recordIds[]=${id}`).join('&'),
+    });
+  /** Every page of the view, as answered now, against the general path. */
+  const expectExact = async (take = 25) => {
+    for (let skip = 0; ; skip += take) {
+      const answer = await page(skip, take);
+      expect(
+        answer.records.map((r: { id: string }) => r.id),
+        `page at ${skip}`,
+      ).toEqual((await general(skip, take)).records.map((r: { id: string }) => r.id));
+      if (answer.records.length < take) return;
+    }
+  };
+  return {
+    ...t,
+    viewId,
+    filter,
+    sortObjs,
+    fieldId,
+    page,
+    general,
+    build,
+    servedFromIndex,
+    update,
+    create,
+    remove,
+    expectExact,
+  };
+};
+
+const idsOf = (body: { records: { id: string }[] }) => body.records.map((r) => r.id);
+
+describe('view indexes', () => {
+  it('a listing of the view asks for its index; once built, pages read the entries and the page only', async () => {
+    const t = await setUp(300);
+    expect(await t.servedFromIndex(20, 20, 300)).toBe(false);
+    expect((await readIndexWants()).some((w) => w.viewId === t.viewId)).toBe(true);
+
+    const report = await buildWantedIndexes(Date.now() + 60_000);
+    expect(report.built).toBeGreaterThanOrEqual(1);
+    expect((await readIndexWants()).some((w) => w.viewId === t.viewId)).toBe(false);
+    const state = await readIndexState(t.tableId, t.viewId);
+    expect(state?.indexId.startsWith(`${t.viewId}:`)).toBe(true);
+    // one entry per record passing the filter (Count 2..6: 5 of every 7)
+    const passing = Array.from({ length: 300 }, (_, i) => i % 7).filter((c) => c > 1).length;
+    expect(await indexEntryKeys(state?.indexId ?? '')).toHaveLength(passing);
+
+    resetCalls();
+    const second = await t.page(20, 20);
+    // 40 entries, 20 records, the version shards, the state and what authentication reads
+    expect(itemsRead()).toBeLessThan(110);
+    expect(idsOf(second)).toEqual(idsOf(await t.general(20, 20)));
+    expect(second).toEqual(await t.general(20, 20));
+    await t.expectExact(60);
+    expect(await t.build()).toBe('current');
+  });
+
+  it('create, update and delete keep the index exact: the next pages are served from it and agree', async () => {
+    const t = await setUp(120);
+    await t.build();
+    expect(await t.servedFromIndex(0, 10, 120)).toBe(true);
+
+    const [a, b, c, d] = t.ids as [string, string, string, string];
+    // into the filter, out of it, to the top, to the bottom, a sorted field and an unrelated one
+    expect((await t.update(a, { Count: 6, Name: 'a-first' })).status).toBe(200);
+    expect((await t.update(b, { Count: 0 })).status).toBe(200);
+    expect((await t.update(c, { Name: 'zzz' })).status).toBe(200);
+    expect((await t.update(d, { Note: 'unrelated' })).status).toBe(200);
+    expect(
+      (
+        await t.create([
+          { Name: 'new-top', Count: 9 },
+          { Name: 'new-out', Count: 1 },
+          { Name: 'n3', Count: 3 },
+        ])
+      ).status,
+    ).toBe(201);
+    expect((await t.remove([t.ids[5] as string, t.ids[6] as string])).status).toBe(200);
+
+    expect(await t.servedFromIndex(0, 10, 120)).toBe(true);
+    await t.expectExact();
+    expect(await t.build()).toBe('current');
+  });
+
+  it('a write that does not keep the index makes listings compute and ask again; a build makes it exact again', async () => {
+    const t = await setUp(60);
+    await t.build();
+    // a record changed by a write that names no index (as a rename rewriting cells does)
+    const target = t.ids[9] as string;
+    await transact(
+      [
+        {
+          update: {
+            key: keys.record(t.tableId, target),
+            update: 'SET #c = :c',
+            names: { '#c': t.fieldId('Count') },
+            values: { ':c': 100 },
+          },
+        },
+      ],
+      () => new ConflictError('x'),
+    );
+    expect(await t.servedFromIndex(0, 10, 60)).toBe(false);
+    expect(idsOf(await t.page(0, 1))).toEqual([target]);
+    expect((await readIndexWants()).some((w) => w.viewId === t.viewId)).toBe(true);
+    expect(await t.build()).toBe('built');
+    expect(await t.servedFromIndex(0, 10, 60)).toBe(true);
+    expect(idsOf(await t.page(0, 1))).toEqual([target]);
+    await t.expectExact();
+  });
+
+  it('a changed sort makes a new index: listings compute until it is built, and the old entries go', async () => {
+    const t = await setUp(60);
+    await t.build();
+    const old = (await readIndexState(t.tableId, t.viewId))?.indexId as string;
+    const byName = [{ fieldId: t.fieldId('Name'), order: 'desc' }];
+    const res = await call('update-view-sort', {
+      token: t.token,
+      params: { tableId: t.tableId, viewId: t.viewId },
+      body: { sort: { sortObjs: byName } },
+    });
+    expect(res.status).toBe(200);
+    expect(await t.servedFromIndex(0, 10, 60)).toBe(false);
+    expect(idsOf(await t.page(0, 20))).toEqual(idsOf(await t.general(0, 20, byName)));
+    expect(await t.build()).toBe('built');
+    expect(await t.servedFromIndex(0, 10, 60)).toBe(true);
+    expect(idsOf(await t.page(0, 20))).toEqual(idsOf(await t.general(0, 20, byName)));
+    expect(await indexEntryKeys(old)).toHaveLength(0);
+  });
+
+  it('concurrent updates of one record leave exactly one entry for it', async () => {
+    const t = await setUp(80);
+    await t.build();
+    const target = t.ids[3] as string;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => t.update(target, { Count: 2 + (i % 5), Name: `c${i}` })),
+    );
+    for (const res of answers) expect([200, 409]).toContain(res.status);
+    const state = await readIndexState(t.tableId, t.viewId);
+    const passing = (await t.general(0, 1000)).records.length;
+    expect(await indexEntryKeys(state?.indexId ?? '')).toHaveLength(passing);
+    expect(await t.servedFromIndex(0, 10, 80)).toBe(true);
+    await t.expectExact(10);
+  });
+
+  it('orders texts longer than a sort key holds by their whole text', async () => {
+    const t = await setUp(50);
+    const long = t.fieldId('Long');
+    const res = await call('update-view-sort', {
+      token: t.token,
+      params: { tableId: t.tableId, viewId: t.viewId },
+      body: { sort: { sortObjs: [{ fieldId: long, order: 'asc' }] } },
+    });
+    expect(res.status).toBe(200);
+    const prefix = 'x'.repeat(1200);
+    for (const [i, id] of t.ids.slice(0, 12).entries())
+      expect((await t.update(id, { Long: `${prefix}${'edcba'[i % 5]}${i}` })).status).toBe(200);
+    expect(await t.build()).toBe('built');
+    expect(await t.servedFromIndex(0, 4, 50)).toBe(true);
+    const sort = [{ fieldId: long, order: 'asc' }];
+    // the filter keeps Count > 1: some of the long texts are in the view
+    for (const skip of [0, 3, 6, 9, 30])
+      expect(idsOf(await t.page(skip, 3))).toEqual(idsOf(await t.general(skip, 3, sort)));
+  });
+
+  it('random creates, updates and deletes: index-served pages always equal the general path', async () => {
+    const t = await setUp(60);
+    await t.build();
+    const live = new Set(t.ids);
+    const action = fc.oneof(
+      fc.record({
+        kind: fc.constant('update' as const),
+        pick: fc.nat(),
+        count: fc.integer({ min: 0, max: 8 }),
+        name: fc.constantFrom('a', 'm', 'z', 'M'),
+      }),
+      fc.record({
+        kind: fc.constant('create' as const),
+        count: fc.integer({ min: 0, max: 8 }),
+        name: fc.constantFrom('b', 'n'),
+      }),
+      fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 4 }), async (actions) => {
+        for (const a of actions) {
+          const ids = [...live];
+          if (a.kind === 'create') {
+            const res = await t.create([{ Name: a.name, Count: a.count }]);
+            expect(res.status).toBe(201);
+            live.add(res.body.records[0].id);
+          } else if (a.kind === 'update' && ids.length) {
+            const id = ids[a.pick % ids.length] as string;
+            expect((await t.update(id, { Count: a.count, Name: a.name })).status).toBe(200);
+          } else if (a.kind === 'delete' && ids.length > 5) {
+            const id = ids[a.pick % ids.length] as string;
+            expect((await t.remove([id])).status).toBe(200);
+            live.delete(id);
+          }
+        }
+        expect(await t.servedFromIndex(0, 5, live.size)).toBe(true);
+        await t.expectExact(9);
+      }),
+      { numRuns: 12 },
+    );
+  });
+});
