@@ -24,7 +24,7 @@ import {
 } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { EXISTS } from './conditions.ts';
-import { dataVersionOp, maintainedBy, tablesToBump, versionChanges } from './data-versions.ts';
+import { dataVersionOp, entryCountsBy, maintainedBy, tablesToBump, versionChanges } from './data-versions.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
 import type { Item, TransactOp, UpdateSpec } from './operations.ts';
@@ -629,7 +629,7 @@ export const applyOne = async (
   // its answer (one round trip saved against a transaction, which answers no item), and before
   // it answers (`beforeAnswer`).
   const changes = versionChanges([op]);
-  if (changes.size) await beforeAnswer(moveVersionsAfter(changes, maintainedBy([op])));
+  if (changes.size) await beforeAnswer(moveVersionsAfter(changes, indexMovesOf([op])));
   return written;
 };
 
@@ -640,14 +640,12 @@ export const applyOne = async (
  */
 const moveVersionsAfter = async (
   changes: ReadonlyMap<string, ReadonlySet<string>>,
-  maintained: ReadonlyMap<string, readonly string[]>,
+  indexes: IndexMoves,
 ): Promise<void> => {
   for (let attempt = 0; ; attempt++) {
     try {
       await applyVersionOps(
-        [...changes].map(([tableId, counters]) =>
-          dataVersionOp(tableId, counters, undefined, maintained.get(tableId)),
-        ),
+        [...changes].map(([tableId, counters]) => versionOpOf(tableId, counters, indexes)),
       );
       return;
     } catch (error) {
@@ -679,6 +677,26 @@ const applyVersionOps = async (ops: readonly TransactOp[]): Promise<void> => {
   );
 };
 
+/** What operations do to view indexes, per table: the indexes they keep and their entry counts' moves. */
+interface IndexMoves {
+  maintained: Map<string, string[]>;
+  counts: Map<string, Map<string, number>>;
+}
+
+/** The view-index moves of some operations (`data-versions.ts` `maintainedBy`, `entryCountsBy`). */
+export const indexMovesOf = (ops: readonly TransactOp[]): IndexMoves => ({
+  maintained: maintainedBy(ops),
+  counts: entryCountsBy(ops),
+});
+
+/** A table's version increment for some counters, with the view-index moves of its writes. */
+export const versionOpOf = (
+  tableId: string,
+  counters: Iterable<string> | undefined,
+  indexes: IndexMoves,
+): TransactOp =>
+  dataVersionOp(tableId, counters, undefined, indexes.maintained.get(tableId), indexes.counts.get(tableId));
+
 /** Largest number of operations DynamoDB accepts in one transaction. */
 export const MAX_TRANSACTION_ITEMS = 100;
 
@@ -696,14 +714,11 @@ export const transact = async (
   // The data version of every table whose records change, in the same transaction; should there
   // be no room (a transaction of 100 operations), right after it.
   const tables = [...tablesToBump(ops)];
-  const maintained = maintainedBy(ops);
+  const indexes = indexMovesOf(ops);
   const inside = tables.slice(0, MAX_TRANSACTION_ITEMS - ops.length);
-  const items = [
-    ...ops,
-    ...inside.map(([tableId, counters]) =>
-      dataVersionOp(tableId, counters, undefined, maintained.get(tableId)),
-    ),
-  ].map(toTransactItem);
+  const items = [...ops, ...inside.map(([tableId, counters]) => versionOpOf(tableId, counters, indexes))].map(
+    toTransactItem,
+  );
   for (let attempt = 0; ; attempt++) {
     try {
       await send('TransactWriteItems', new TransactWriteCommand({ TransactItems: items, ...CAPACITY }));
@@ -729,7 +744,7 @@ export const transact = async (
     // Written: the versions that found no room move now, while the request goes on, before it
     // answers (never failing the written transaction), as after a single-record write.
     if (tables.length > inside.length)
-      await beforeAnswer(moveVersionsAfter(new Map(tables.slice(inside.length)), maintained));
+      await beforeAnswer(moveVersionsAfter(new Map(tables.slice(inside.length)), indexes));
     return;
   }
 };

@@ -10,6 +10,7 @@ import {
   bumpDataVersions,
   deleteItems,
   type Item,
+  indexMovesOf,
   MAX_TRANSACTION_ITEMS,
   putItem,
   queryAll,
@@ -17,10 +18,11 @@ import {
   transact,
   type UpdateSpec,
   updateItem,
+  versionOpOf,
   writeItems,
 } from './client.ts';
 import { NOT_EXISTS } from './conditions.ts';
-import { dataVersionOp, maintainedBy, tablesWritten } from './data-versions.ts';
+import { tablesWritten } from './data-versions.ts';
 import { type Key, keyOfItem, keys } from './keys.ts';
 import { remainingMs, requestScope } from './request-scope.ts';
 
@@ -365,10 +367,8 @@ export const commitSteps = async (
     );
   // The data versions move with the completion (and again with an undo), so a result computed
   // from the records while the write applied is never reused after it.
-  const maintained = maintainedBy(ops);
-  const versions = tablesWritten(ops).map((tableId) =>
-    dataVersionOp(tableId, undefined, undefined, maintained.get(tableId)),
-  );
+  const indexes = indexMovesOf(ops);
+  const versions = tablesWritten(ops).map((tableId) => versionOpOf(tableId, undefined, indexes));
   await new JournaledWrite(scope, chunks, plain, unitCount, [...final, ...versions]).run(
     onConditionFailed,
     steps,

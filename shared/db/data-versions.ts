@@ -81,6 +81,7 @@ export const dataVersionOp = (
   counters: Iterable<string> = [WHOLE],
   shard = Math.floor(Math.random() * DATA_VERSION_SHARDS),
   maintained: readonly string[] = [],
+  counts: ReadonlyMap<string, number> = new Map(),
 ): TransactOp => {
   const named = [...new Set(counters)];
   const list = named.length ? named : [WHOLE];
@@ -91,13 +92,20 @@ export const dataVersionOp = (
   maintained.forEach((counter, i) => {
     names[`#m${i}`] = counter;
   });
+  const values: Record<string, unknown> = { ':one': 1, ':t': 'dataVersion' };
+  if (maintained.length) values[':n'] = list.length;
   const adds = [...list.map((_, i) => `#c${i} :one`), ...maintained.map((_, i) => `#m${i} :n`)];
+  [...counts].forEach(([counter, delta], i) => {
+    names[`#k${i}`] = counter;
+    values[`:k${i}`] = delta;
+    adds.push(`#k${i} :k${i}`);
+  });
   return {
     update: {
       key: keys.dataVersion(tableId, String(shard).padStart(2, '0')),
       update: `ADD ${adds.join(', ')} SET #t = :t`,
       names,
-      values: { ':one': 1, ':t': 'dataVersion', ...(maintained.length ? { ':n': list.length } : {}) },
+      values,
     },
   };
 };
@@ -110,6 +118,28 @@ export const dataVersionOp = (
  * is where it was when the index was built, the index is exact.
  */
 export const MAINTAINED_PREFIX = 'm:';
+
+/** The counter of how many entries a view index holds (moved by the writes that keep it). */
+export const ENTRY_COUNT_PREFIX = 'n:';
+
+/**
+ * Per table whose records the operations write, how many entries they add to each index (the sum
+ * of their `counts`; none that sum to 0). Pure.
+ */
+export const entryCountsBy = (ops: readonly TransactOp[]): Map<string, Map<string, number>> => {
+  const sums = new Map<string, Map<string, number>>();
+  for (const op of ops) {
+    const key = writtenKey(op);
+    const table = key && keys.tableOfRecordKey(key);
+    if (!table || !op.counts) continue;
+    const own = sums.get(table) ?? new Map<string, number>();
+    sums.set(table, own);
+    for (const [counter, delta] of Object.entries(op.counts))
+      own.set(counter, (own.get(counter) ?? 0) + delta);
+  }
+  for (const own of sums.values()) for (const [counter, delta] of own) if (delta === 0) own.delete(counter);
+  return sums;
+};
 
 /**
  * Per table whose records the operations write: the maintained-index counters that every one of

@@ -1,11 +1,12 @@
 import { queryAll } from '#shared/db/client.ts';
-import { isCounter, MAINTAINED_PREFIX } from '#shared/db/data-versions.ts';
+import { ENTRY_COUNT_PREFIX, isCounter, MAINTAINED_PREFIX } from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { count } from './attributes.ts';
 
 /**
- * The data-version counters of each table (`db/data-versions.ts`), maintained-index counters
- * included: each counter summed over the shards, read strongly consistent, one query per table, all in parallel.
+ * The data-version counters of each table (`db/data-versions.ts`), the view indexes' counters
+ * included: each summed over the shards, read strongly consistent, one query per table, all in
+ * parallel.
  */
 export const readDataVersions = async (
   tableIds: readonly string[],
@@ -15,7 +16,7 @@ export const readDataVersions = async (
       const counters = new Map<string, number>();
       for (const shard of await queryAll(keys.dataVersionsOf(tableId)))
         for (const [name, value] of Object.entries(shard))
-          if (isCounter(name) || name.startsWith(MAINTAINED_PREFIX))
+          if (isCounter(name) || name.startsWith(MAINTAINED_PREFIX) || name.startsWith(ENTRY_COUNT_PREFIX))
             counters.set(name, (counters.get(name) ?? 0) + count(value));
       return [tableId, counters] as const;
     }),

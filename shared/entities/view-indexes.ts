@@ -33,6 +33,9 @@ export interface IndexState {
   viewId: string;
   indexId: string;
   baseline: number;
+  /** Entries when built, and the entry counter then: the count now is `entries + counter − counterBase`. */
+  entries: number;
+  counterBase: number;
   builtTime: string;
 }
 
@@ -120,6 +123,8 @@ const stateOf = (item: Item): IndexState => ({
   viewId: text(item.viewId),
   indexId: text(item.indexId),
   baseline: count(item.baseline),
+  entries: count(item.entries),
+  counterBase: count(item.counterBase),
   builtTime: text(item.builtTime),
 });
 

@@ -145,20 +145,32 @@ const groupOrderCell = (field: Field, ctx: QueryContext) => {
   };
 };
 
-/** Compiles the key of a record in a query's order (see the file comment). */
-export const compileIndexKey = (query: Query, ctx: QueryContext): ((row: Row) => string) => {
-  const specs = effectiveSort(query);
+/**
+ * Compiles the group key of a record: the first part of its index key, the same for every record
+ * of one group tuple (all levels), and ordered as the engine orders the tuples ('' without groups).
+ */
+export const compileGroupKey = (query: Query, ctx: QueryContext): ((row: Row) => string) => {
   const levels = query.groupBy.map((spec) => {
     const field = fieldOf(spec.fieldId, ctx);
     return { spec, order: groupOrderCell(field, ctx), write: partWriter(field, spec, ctx, true) };
   });
+  return (row) => {
+    let key = '';
+    for (const level of levels) key += level.write(level.order(row.cells[level.spec.fieldId]));
+    return key;
+  };
+};
+
+/** Compiles the key of a record in a query's order (see the file comment). */
+export const compileIndexKey = (query: Query, ctx: QueryContext): ((row: Row) => string) => {
+  const specs = effectiveSort(query);
+  const groupKey = compileGroupKey(query, ctx);
   const items = specs.map((spec, i) => ({
     spec,
     write: partWriter(fieldOf(spec.fieldId, ctx), spec, ctx, i < query.groupBy.length),
   }));
   return (row) => {
-    let key = '';
-    for (const level of levels) key += level.write(level.order(row.cells[level.spec.fieldId]));
+    let key = groupKey(row);
     for (const item of items) key += item.write(row.cells[item.spec.fieldId]);
     key += row.orderKey === undefined ? '$' : `#${encodeText(row.orderKey)}`;
     return key + encodeNumber(row.autoNumber) + encodeText(row.id);

@@ -91,6 +91,8 @@ export const buildViewIndex = async (tableId: string, viewId: string): Promise<B
     viewId,
     indexId: index.indexId,
     baseline: unmaintainedWrites(after, index.mark),
+    entries: entries.length,
+    counterBase: after.get(index.counter) ?? 0,
     builtTime: new Date().toISOString(),
   });
   logger.info('built a view index', {

@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Step } from '#shared/db/commit.ts';
-import { MAINTAINED_PREFIX } from '#shared/db/data-versions.ts';
+import { ENTRY_COUNT_PREFIX, MAINTAINED_PREFIX } from '#shared/db/data-versions.ts';
 import type { RecordItem, RecordPart } from '#shared/entities/records.ts';
 import { deleteEntryOp, type IndexEntry, putEntryOp } from '#shared/entities/view-indexes.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -38,6 +38,8 @@ export interface ViewIndex {
   indexId: string;
   /** The maintained-index counter writes that keep this index move. */
   mark: string;
+  /** The counter of its entries (moved by the writes that keep it). */
+  counter: string;
   /** The view's query (all records, no paging). */
   query: Query;
   /** The fields the query reads. */
@@ -118,6 +120,7 @@ const buildIndex = (schema: TableSchema, view: View): ViewIndex | undefined => {
     viewId: view.id,
     indexId,
     mark: `${MAINTAINED_PREFIX}${indexId}`,
+    counter: `${ENTRY_COUNT_PREFIX}${indexId}`,
     query,
     fields,
     attributes: rowAttributes(schema.fields, used),
@@ -146,21 +149,27 @@ export interface RecordMove {
 
 /**
  * The entry steps of one record's write for every index of its table: the old entry deleted and
- * the new one put where they differ (each undone by the reverse), and the index marks its record
- * operation carries. Pure.
+ * the new one put where they differ (each undone by the reverse); the index marks its record
+ * operation carries, and how many entries it adds to each index. Pure.
  */
-export const entryStepsOf = (schema: TableSchema, move: RecordMove): { steps: Step[]; marks: string[] } => {
+export const entryStepsOf = (
+  schema: TableSchema,
+  move: RecordMove,
+): { steps: Step[]; marks: string[]; counts: Record<string, number> } => {
   const indexes = viewIndexesOf(schema);
   const steps: Step[] = [];
+  const counts: Record<string, number> = {};
   for (const index of indexes) {
     const from = move.before ? index.entryOf(move.before) : undefined;
     const to = move.after ? index.entryOf(move.after) : undefined;
+    const delta = (to ? 1 : 0) - (from ? 1 : 0);
+    if (delta !== 0) counts[index.counter] = delta;
     if (from && to && from.sk === to.sk && from.k === to.k) continue;
     if (from)
       steps.push({ op: deleteEntryOp(index.indexId, from.sk), undo: putEntryOp(index.indexId, from) });
     if (to) steps.push({ op: putEntryOp(index.indexId, to), undo: deleteEntryOp(index.indexId, to.sk) });
   }
-  return { steps, marks: indexes.map((index) => index.mark) };
+  return { steps, marks: indexes.map((index) => index.mark), counts };
 };
 
 /**
@@ -171,11 +180,8 @@ export const entryStepsOf = (schema: TableSchema, move: RecordMove): { steps: St
 export const withEntrySteps = (schema: TableSchema, move: RecordMove, own: readonly Step[]): Step[] => {
   const [head, ...rest] = own;
   if (!head) return [];
-  const { steps, marks } = entryStepsOf(schema, move);
+  const { steps, marks, counts } = entryStepsOf(schema, move);
   if (marks.length === 0) return [...own];
-  return [
-    { ...head, op: { ...head.op, maintains: marks }, joined: (head.joined ?? 0) + steps.length },
-    ...steps,
-    ...rest,
-  ];
+  const op = { ...head.op, maintains: marks, ...(Object.keys(counts).length ? { counts } : {}) };
+  return [{ ...head, op, joined: (head.joined ?? 0) + steps.length }, ...steps, ...rest];
 };

@@ -82,6 +82,25 @@ const setUp = async (n: number) => {
       params: { tableId: t.tableId },
       query: recordIds.map((id) => `recordIds[]=${id}`).join('&'),
     });
+  /** The view's row count, and the items read for it. */
+  const rowCount = async () => {
+    resetCalls();
+    const res = await call('get-row-count', {
+      token: t.token,
+      params: { tableId: t.tableId },
+      query: q({ viewId }),
+    });
+    expect(res.status).toBe(200);
+    return { count: res.body.rowCount as number, read: itemsRead() };
+  };
+  const generalCount = async () => {
+    const res = await call('get-row-count', {
+      token: t.token,
+      params: { tableId: t.tableId },
+      query: q({ filter }),
+    });
+    return res.body.rowCount as number;
+  };
   /** Every page of the view, as answered now, against the general path. */
   const expectExact = async (take = 25) => {
     for (let skip = 0; ; skip += take) {
@@ -107,6 +126,8 @@ const setUp = async (n: number) => {
     create,
     remove,
     expectExact,
+    rowCount,
+    generalCount,
   };
 };
 
@@ -161,6 +182,10 @@ describe('view indexes', () => {
 
     expect(await t.servedFromIndex(0, 10, 120)).toBe(true);
     await t.expectExact();
+    // the count comes from the index's counter: the version shards, the state, authentication
+    const counted = await t.rowCount();
+    expect(counted.count).toBe(await t.generalCount());
+    expect(counted.read).toBeLessThan(30);
     expect(await t.build()).toBe('current');
   });
 
@@ -185,6 +210,7 @@ describe('view indexes', () => {
     expect(await t.servedFromIndex(0, 10, 60)).toBe(false);
     expect(idsOf(await t.page(0, 1))).toEqual([target]);
     expect((await readIndexWants()).some((w) => w.viewId === t.viewId)).toBe(true);
+    expect((await t.rowCount()).count).toBe(await t.generalCount());
     expect(await t.build()).toBe('built');
     expect(await t.servedFromIndex(0, 10, 60)).toBe(true);
     expect(idsOf(await t.page(0, 1))).toEqual([target]);
@@ -282,6 +308,7 @@ describe('view indexes', () => {
         }
         expect(await t.servedFromIndex(0, 5, live.size)).toBe(true);
         await t.expectExact(9);
+        expect((await t.rowCount()).count).toBe(await t.generalCount());
       }),
       { numRuns: 12 },
     );

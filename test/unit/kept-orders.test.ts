@@ -5,8 +5,11 @@ import {
   bucketOf,
   counterOf,
   dataVersionOp,
+  entryCountsBy,
+  maintainedBy,
   tablesToBump,
   tablesWritten,
+  unmaintainedWrites,
   VERSION_BUCKETS,
   versionChanges,
   WHOLE,
@@ -89,6 +92,45 @@ describe('data versions: which writes move which table', () => {
       }),
     );
     expect(shards.size).toBe(16);
+  });
+});
+
+describe('data versions: view indexes kept by writes', () => {
+  it('a table keeps an index only when every one of its record operations names it', () => {
+    const ops: TransactOp[] = [
+      { delete: record('tblA', 'rec1'), maintains: ['m:x', 'm:y'], counts: { 'n:x': -1 } },
+      { put: { ...record('tblA', 'rec2'), id: 'rec2' }, maintains: ['m:x'], counts: { 'n:x': 1, 'n:y': 1 } },
+      { delete: record('tblB', 'rec3') },
+      { put: { pk: 'VIDX#x', sk: 'k', id: 'rec2' } },
+    ];
+    expect(maintainedBy(ops)).toEqual(
+      new Map([
+        ['tblA', ['m:x']],
+        ['tblB', []],
+      ]),
+    );
+    // counts that sum to nothing move nothing
+    expect(entryCountsBy(ops)).toEqual(new Map([['tblA', new Map([['n:y', 1]])]]));
+  });
+
+  it('adds to a kept index as much as to the table, so unmaintained writes alone move the difference', () => {
+    const op = dataVersionOp('tblA', ['v', 'b01', 's:ord'], 2, ['m:x'], new Map([['n:x', -1]]));
+    expect(op).toMatchObject({
+      update: {
+        update: 'ADD #c0 :one, #c1 :one, #c2 :one, #m0 :n, #k0 :k0 SET #t = :t',
+        names: { '#m0': 'm:x', '#k0': 'n:x' },
+        values: { ':n': 3, ':k0': -1 },
+      },
+    });
+    const counters = new Map([
+      ['v', 10],
+      ['b01', 4],
+      ['s:ord', 2],
+      ['m:x', 13],
+      ['n:x', 99],
+    ]);
+    expect(unmaintainedWrites(counters, 'm:x')).toBe(3);
+    expect(unmaintainedWrites(counters, 'm:other')).toBe(16);
   });
 });
 
