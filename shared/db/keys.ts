@@ -155,6 +155,12 @@ export const keys = {
   /** The entries of a view index (`<view>:<hash of its query>`), by their order key. */
   viewIndexEntry: (indexId: string, sortKey: string): Key => ({ pk: `VIDX#${indexId}`, sk: sortKey }),
   viewIndexEntriesOf: (indexId: string) => ({ pk: `VIDX#${indexId}` }),
+  /** One shard of the count of a group tuple of a grouped view index (`<hash of the group key>#<nn>`). */
+  viewGroupCounter: (indexId: string, groupHash: string, shard: string): Key => ({
+    pk: `VGRP#${indexId}`,
+    sk: `${groupHash}#${shard}`,
+  }),
+  viewGroupCountersOf: (indexId: string) => ({ pk: `VGRP#${indexId}` }),
   /** Which index a view has built, and the unmaintained-write count it was exact at. */
   viewIndexState: (tableId: string, viewId: string): Key => ({
     pk: `TABLE#${tableId}`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   deleteItem,
   getItem,
@@ -18,7 +19,11 @@ import { count, text } from './attributes.ts';
  * - the state `TABLE#<tbl>` `VIDXSTATE#<view>`: which index of the view is built, and the table's
  *   unmaintained-write count it was exact at (`baseline`);
  * - a build request `VIDXWANT` `<tbl>#<view>`: written by a listing that found no usable index,
- *   taken by the repair worker.
+ *   taken by the repair worker;
+ * - for a grouped view, the count of each group tuple `VGRP#<index>` `<hash of its key>#<nn>`, in
+ *   8 shards a write adds to at random (the count is their sum): `g` the group key (the first part
+ *   of its records' index keys, which orders the tuples), `r` the grouped cells of one of its
+ *   records (for the headers' texts and values), `c` the count.
  */
 export interface IndexEntry {
   /** The entry's sort key (the order key, or its cut form). */
@@ -155,3 +160,68 @@ export const readIndexWants = async (): Promise<IndexWant[]> =>
 
 export const deleteIndexWant = (tableId: string, viewId: string): Promise<void> =>
   deleteItem(keys.viewIndexWant(tableId, viewId));
+
+/** A group tuple of a grouped view index: its key, the grouped cells of one record, its count. */
+export interface GroupCount {
+  key: string;
+  cells: Record<string, unknown>;
+  count: number;
+}
+
+const GROUP_SHARDS = 8;
+
+const groupHashOf = (groupKey: string): string =>
+  createHash('sha256').update(groupKey).digest('base64url').slice(0, 22);
+
+const groupCounterKey = (indexId: string, groupKey: string, shard: number): Key =>
+  keys.viewGroupCounter(indexId, groupHashOf(groupKey), String(shard).padStart(2, '0'));
+
+/** Adds `delta` to a group tuple's count, on one shard (random unless given). */
+export const groupCountOp = (
+  indexId: string,
+  group: Omit<GroupCount, 'count'>,
+  delta: number,
+  shard = Math.floor(Math.random() * GROUP_SHARDS),
+): TransactOp => ({
+  update: {
+    key: groupCounterKey(indexId, group.key, shard),
+    update: 'ADD #c :d SET #g = :g, #r = if_not_exists(#r, :r), #t = :t',
+    names: { '#c': 'c', '#g': 'g', '#r': 'r', '#t': 'type' },
+    values: { ':d': delta, ':g': group.key, ':r': group.cells, ':t': 'viewGroupCount' },
+  },
+});
+
+/** A group tuple's count as one item (a build writes them). */
+export const groupCountItem = (indexId: string, group: GroupCount): Item => ({
+  ...groupCounterKey(indexId, group.key, 0),
+  type: 'viewGroupCount',
+  g: group.key,
+  r: group.cells,
+  c: group.count,
+});
+
+/** The group tuples of an index with records, in group order (their shards summed). */
+export const readGroupCounts = async (indexId: string): Promise<GroupCount[]> => {
+  const byKey = new Map<string, GroupCount>();
+  for (const item of await queryAll(keys.viewGroupCountersOf(indexId))) {
+    const key = text(item.g);
+    const seen = byKey.get(key);
+    if (seen) seen.count += count(item.c);
+    else
+      byKey.set(key, {
+        key,
+        cells: typeof item.r === 'object' && item.r !== null ? (item.r as Record<string, unknown>) : {},
+        count: count(item.c),
+      });
+  }
+  return [...byKey.values()]
+    .filter((group) => group.count > 0)
+    .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+};
+
+/** Every group counter key of an index (to empty it). */
+export const groupCounterKeys = async (indexId: string): Promise<Key[]> =>
+  (await queryAll({ ...keys.viewGroupCountersOf(indexId), projection: ['pk', 'sk'] })).map((item) => ({
+    pk: text(item.pk),
+    sk: text(item.sk),
+  }));

@@ -2,9 +2,16 @@ import { logger } from '#shared/core/logger.ts';
 import { unmaintainedWrites } from '#shared/db/data-versions.ts';
 import { ORDER_CHUNK, readKeptOrder, writeKeptOrder } from '#shared/entities/query-orders.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
-import { type IndexState, readIndexOrder, readIndexState, wantIndex } from '#shared/entities/view-indexes.ts';
+import {
+  type IndexState,
+  readGroupCounts,
+  readIndexOrder,
+  readIndexState,
+  wantIndex,
+} from '#shared/entities/view-indexes.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds, runQuery, searchHits } from '#shared/query/engine.ts';
+import { groupPointsOfTuples } from '#shared/query/groups.ts';
 import type { QueryResult, Row } from '#shared/query/types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { renderRecords } from '#shared/records/read.ts';
@@ -166,13 +173,12 @@ const answerOf = (
 
 /**
  * The view index that answers a listing: the view's own, when the listing asks exactly the view's
- * query (nothing added by the request) without groups (their headers and counts are not kept by
- * the index) or search.
+ * query (nothing added by the request: its `groupBy` is the view's group) without search or
+ * collapsed groups.
  */
 const indexServing = (schema: TableSchema, plan: ListPlan): ViewIndex | undefined => {
   const index = viewIndexOf(schema, plan.view);
-  if (!index || plan.query.search || plan.query.groupBy.length > 0 || plan.query.collapsedGroupIds.length > 0)
-    return undefined;
+  if (!index || plan.query.search || plan.query.collapsedGroupIds.length > 0) return undefined;
   const asked = { filter: plan.query.filter ?? null, sort: plan.query.sort, groupBy: plan.query.groupBy };
   const kept = { filter: index.query.filter ?? null, sort: index.query.sort, groupBy: index.query.groupBy };
   return JSON.stringify(asked) === JSON.stringify(kept) ? index : undefined;
@@ -193,18 +199,32 @@ const listIndexed = async (
   const tableId = ctx.schema.table.id;
   const from = plan.query.skip;
   const to = from + plan.query.take;
-  const [versions, state, entries] = await Promise.all([
+  const [versions, state, entries, groups] = await Promise.all([
     readDataVersions([tableId]),
     readIndexState(tableId, index.viewId),
     readIndexOrder(index.indexId, to),
+    indexedGroups(ctx, index),
   ]);
   if (indexedCount(index, versions.get(tableId), state) === undefined) {
     await askForIndex(ctx, index);
     return undefined;
   }
   const ids = entries.slice(from, to).map((entry) => entry.id);
-  return pageAnswer(ctx, params, plan, { ids, groupPoints: null });
+  return pageAnswer(ctx, params, plan, { ids, ...groups });
 };
+
+/** A grouped index's group points, from its group counts (none for an index without groups). */
+const indexedGroups = async (
+  ctx: ListContext,
+  index: ViewIndex,
+): Promise<Pick<QueryResult, 'groupPoints' | 'allGroupHeaderRefs'>> =>
+  index.groupOf
+    ? groupPointsOfTuples(
+        await readGroupCounts(index.indexId),
+        index.query.groupBy,
+        queryContext(ctx, undefined),
+      )
+    : { groupPoints: null };
 
 /**
  * How many entries an index holds, when it is exact: built for this query, and no write since
@@ -318,12 +338,13 @@ export const matchingSummary = async (
   const index = indexServing(ctx.schema, plan);
   if (index) {
     const tableId = ctx.schema.table.id;
-    const [versions, state] = await Promise.all([
+    const [versions, state, groups] = await Promise.all([
       readDataVersions([tableId]),
       readIndexState(tableId, index.viewId),
+      indexedGroups(ctx, index),
     ]);
     const total = indexedCount(index, versions.get(tableId), state);
-    if (total !== undefined) return { total, groupPoints: null };
+    if (total !== undefined) return { total, groupPoints: groups.groupPoints };
     await askForIndex(ctx, index);
   }
   const { kept, keep } = await lookUpKept(ctx, plan, 0, 0);

@@ -33,7 +33,8 @@ import { canonicalTimeZone, type DateFormatting, wallClockAt } from '#shared/cor
 import { isEmptyCell } from '#shared/fields/cells.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, QueryValueClass, StoredCell } from '#shared/fields/types.ts';
-import type { GroupPoint, HeaderRef, QueryContext } from './types.ts';
+import { fieldOf } from './sort.ts';
+import type { GroupPoint, HeaderRef, QueryContext, SortSpec } from './types.ts';
 
 /** The most distinct value tuples described before the rest goes under `unknown` (step 6). */
 export const MAX_GROUP_TUPLES = 5000;
@@ -373,4 +374,32 @@ export const buildGroupPoints = (
     visible.push(collapsedAt < 0);
   }
   return { groupPoints, allGroupHeaderRefs, visible };
+};
+
+/**
+ * The group points of counted group tuples (in group order, each with the grouped cells of one of
+ * its records and how many records it holds), as the engine walks them: what a grouped view
+ * index answers without reading its records.
+ */
+export const groupPointsOfTuples = (
+  tuples: readonly { cells: Record<string, unknown>; count: number }[],
+  groupBy: readonly SortSpec[],
+  ctx: QueryContext,
+): Omit<GroupWalk, 'visible'> => {
+  const levels: GroupLevel[] = groupBy.map((spec) => {
+    const groupValue = groupValueOf(fieldOf(spec.fieldId, ctx), ctx);
+    const cells = tuples.map((tuple) => tuple.cells[spec.fieldId] as StoredCell | undefined);
+    return {
+      fieldId: spec.fieldId,
+      texts: cells.map((cell) => groupValue.text(cell)),
+      value: (i) => groupValue.value(cells[i]),
+    };
+  });
+  const walk = buildGroupPoints(
+    tuples.map((_, i) => i),
+    tuples.map((tuple) => tuple.count),
+    levels,
+    new Set(),
+  );
+  return { groupPoints: walk.groupPoints, allGroupHeaderRefs: walk.allGroupHeaderRefs };
 };

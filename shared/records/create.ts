@@ -16,7 +16,7 @@ import { assertBatchSize, assertRecordFits } from './limits.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
-import { withEntrySteps } from './view-indexes.ts';
+import { groupCountSteps, withEntrySteps } from './view-indexes.ts';
 
 export { MAX_RECORDS_PER_CALL } from './limits.ts';
 
@@ -118,6 +118,13 @@ export const createRecords = async (
       ];
     }),
     ...placed.steps,
+    ...groupCountSteps(
+      schema,
+      items.map((item) => {
+        const ord = placed.orderOf.get(item.id);
+        return { after: ord ? { ...item, ord } : item };
+      }),
+    ),
     ...unique,
     ...computed.steps,
     ...cellTagSteps(

@@ -9,7 +9,7 @@ import { assertBatchSize } from './limits.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { orderEntryKey } from './placement.ts';
 import { loadRecords } from './update.ts';
-import { hasViewIndexes, withEntrySteps } from './view-indexes.ts';
+import { groupCountSteps, hasViewIndexes, withEntrySteps } from './view-indexes.ts';
 
 /**
  * Deletes records for good (the contract: deleting records is permanent): the items, their
@@ -71,6 +71,10 @@ export const deleteRecords = async (
         return { op: { delete: entry }, undo: { put: { ...entry, type: 'viewOrder', recordId: item.id } } };
       }),
     ]),
+    ...groupCountSteps(
+      schema,
+      items.map((item) => ({ before: item })),
+    ),
     ...claims,
     ...computed.steps,
   ];

@@ -23,7 +23,7 @@ import { etagOf } from './model.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
-import { hasViewIndexes, withEntrySteps } from './view-indexes.ts';
+import { groupCountSteps, hasViewIndexes, type RecordMove, withEntrySteps } from './view-indexes.ts';
 
 /** The records read beforehand, or a 404 naming the first that was not found. */
 const ensureFound = (ids: readonly string[], items: readonly (RecordItem | undefined)[]): RecordItem[] =>
@@ -217,18 +217,21 @@ const updateOnce = async (
     });
   });
   const user = userRefOf(principal);
+  // what each record becomes, for the view indexes
+  const moves = before.map((item, i): RecordMove => {
+    const ord = placed.orderOf.get(item.id);
+    const after = withCells(item, converted.changes[i] as CellChanges, { lastModifiedTime: now, mb: user });
+    return { before: item, after: ord ? { ...after, ord: { ...item.ord, ...ord } } : after };
+  });
   const steps: Step[] = [
     ...schemaChangeSteps(schema, converted.changedFields),
     ...before.flatMap((item, i): Step[] => {
       const cells = converted.changes[i] as CellChanges;
       const spec = cellUpdate(item, cells, user, now, placed.orderOf.get(item.id));
       const guard = input.ifMatch !== undefined || versioned ? 'version = :v' : EXISTS;
-      const ord = placed.orderOf.get(item.id);
-      const after = withCells(item, cells, { lastModifiedTime: now, mb: user });
-      const move = { before: item, after: ord ? { ...after, ord: { ...item.ord, ...ord } } : after };
       return withEntrySteps(
         schema,
-        move,
+        moves[i] as RecordMove,
         withJoined(placed, item.id, {
           op: {
             update: {
@@ -244,6 +247,7 @@ const updateOnce = async (
       );
     }),
     ...placed.steps,
+    ...groupCountSteps(schema, moves),
     ...unique,
     ...computed.steps,
     ...cellTagSteps(

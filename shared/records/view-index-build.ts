@@ -4,9 +4,9 @@
  * general path meanwhile; the repair worker (every minute; locally every 30 s) builds what was
  * asked for.
  *
- * A build empties the index's entries (and those of the view's previous index), reads every
- * record with the attributes the view's query reads, puts the entries of those passing its
- * filter, and then, only if the table's data version did not move at all while it worked (a
+ * A build empties the index's entries and group counts (and those of the view's previous index),
+ * reads every record with the attributes the view's query reads, puts the entries of those
+ * passing its filter and, for a grouped view, the count of each group tuple, and then, only if the table's data version did not move at all while it worked (a
  * write meanwhile may have raced with the entries it put), records the index as built at the
  * table's current unmaintained-write count. Otherwise it tries again at the next run. Decided: a
  * build is one pass (no resuming part-way); a table written to without pause for longer than a
@@ -20,6 +20,9 @@ import { keys } from '#shared/db/keys.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
 import {
   deleteIndexState,
+  type GroupCount,
+  groupCounterKeys,
+  groupCountItem,
   type IndexWant,
   indexEntryItem,
   indexEntryKeys,
@@ -79,7 +82,20 @@ export const buildViewIndex = async (tableId: string, viewId: string): Promise<B
   const started = Date.now();
   const records = await readAllRecords(tableId, index.attributes, slicesFor(current.records));
   const entries = records.flatMap((record) => index.entryOf(record) ?? []);
-  await writeItems(entries.map((entry) => ({ put: indexEntryItem(index.indexId, entry) })));
+  const groups = new Map<string, GroupCount>();
+  const { groupOf } = index;
+  if (groupOf)
+    for (const record of records) {
+      const group = groupOf(record);
+      if (!group) continue;
+      const seen = groups.get(group.key);
+      if (seen) seen.count++;
+      else groups.set(group.key, { ...group, count: 1 });
+    }
+  await writeItems([
+    ...entries.map((entry) => ({ put: indexEntryItem(index.indexId, entry) })),
+    ...[...groups.values()].map((group) => ({ put: groupCountItem(index.indexId, group) })),
+  ]);
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const after = (await readDataVersions([tableId])).get(tableId) ?? new Map<string, number>();
   if (!sameCounters(before, after)) {
@@ -105,7 +121,11 @@ export const buildViewIndex = async (tableId: string, viewId: string): Promise<B
   return 'built';
 };
 
-const emptyIndex = async (indexId: string): Promise<void> => deleteItems(await indexEntryKeys(indexId), 8);
+/** Deletes an index's entries and group counts. */
+const emptyIndex = async (indexId: string): Promise<void> => {
+  const [entries, groups] = await Promise.all([indexEntryKeys(indexId), groupCounterKeys(indexId)]);
+  await deleteItems([...entries, ...groups], 8);
+};
 
 /** Drops a build request, unless it was asked again since it was read. */
 const dropWant = async (want: IndexWant): Promise<void> => {

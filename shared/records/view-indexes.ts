@@ -22,11 +22,23 @@ import { createHash } from 'node:crypto';
 import type { Step } from '#shared/db/commit.ts';
 import { ENTRY_COUNT_PREFIX, MAINTAINED_PREFIX } from '#shared/db/data-versions.ts';
 import type { RecordItem, RecordPart } from '#shared/entities/records.ts';
-import { deleteEntryOp, type IndexEntry, putEntryOp } from '#shared/entities/view-indexes.ts';
+import {
+  deleteEntryOp,
+  type GroupCount,
+  groupCountOp,
+  type IndexEntry,
+  putEntryOp,
+} from '#shared/entities/view-indexes.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds } from '#shared/query/engine.ts';
 import { andFilters, compileFilter, resolveFilter } from '#shared/query/filter.ts';
-import { compileIndexKey, indexBlocker, isCut, sortKeyOf } from '#shared/query/index-keys.ts';
+import {
+  compileGroupKey,
+  compileIndexKey,
+  indexBlocker,
+  isCut,
+  sortKeyOf,
+} from '#shared/query/index-keys.ts';
 import type { Query, QueryContext, SortSpec } from '#shared/query/types.ts';
 import { fieldByRef, type TableSchema, type View } from '#shared/schema/schema.ts';
 import { rowAttributes, toRow } from './rows.ts';
@@ -48,6 +60,11 @@ export interface ViewIndex {
   attributes: string[];
   /** The entry of a record, or undefined when the record does not pass the filter. */
   entryOf: (record: RecordPart) => IndexEntry | undefined;
+  /**
+   * A grouped view's: the group tuple of a record passing the filter (its key and grouped cells),
+   * undefined for any other record.
+   */
+  groupOf?: (record: RecordPart) => Omit<GroupCount, 'count'> | undefined;
 }
 
 /** The view's own query as a listing of it resolves it, with the view's group as `groupBy`. */
@@ -113,6 +130,8 @@ const buildIndex = (schema: TableSchema, view: View): ViewIndex | undefined => {
   const used = queryFieldIds(query);
   const fields = schema.fields.filter((f) => used.has(f.id));
   const keyOf = compileIndexKey(query, ctx);
+  const groupKeyOf = compileGroupKey(query, ctx);
+  const grouped = query.groupBy.map((spec) => spec.fieldId);
   const passes = query.filter ? compileFilter(query.filter, ctx) : () => true;
   const indexId = indexIdOf(view, query, fields);
   return {
@@ -131,6 +150,17 @@ const buildIndex = (schema: TableSchema, view: View): ViewIndex | undefined => {
       const sk = sortKeyOf(key, r.id);
       return { sk, id: r.id, ...(isCut(sk) ? { k: key } : {}) };
     },
+    ...(grouped.length
+      ? {
+          groupOf: (record: RecordPart) => {
+            const r = toRow(record, fields, view.id);
+            if (!passes(r)) return undefined;
+            const cells: Record<string, unknown> = {};
+            for (const id of grouped) if (r.cells[id] !== undefined) cells[id] = r.cells[id];
+            return { key: groupKeyOf(r), cells };
+          },
+        }
+      : {}),
   };
 };
 
@@ -184,4 +214,36 @@ export const withEntrySteps = (schema: TableSchema, move: RecordMove, own: reado
   if (marks.length === 0) return [...own];
   const op = { ...head.op, maintains: marks, ...(Object.keys(counts).length ? { counts } : {}) };
   return [{ ...head, op, joined: (head.joined ?? 0) + steps.length }, ...steps, ...rest];
+};
+
+/**
+ * The group counts a write moves, for every grouped index of the table: per group tuple the sum
+ * of what its records bring (+1) and take away (-1), one step each (several records of one tuple
+ * share one step: a transaction may name an item once), undone by the opposite. Pure.
+ */
+export const groupCountSteps = (schema: TableSchema, moves: readonly RecordMove[]): Step[] => {
+  const steps: Step[] = [];
+  for (const index of viewIndexesOf(schema)) {
+    const { groupOf } = index;
+    if (!groupOf) continue;
+    const deltas = new Map<string, { group: Omit<GroupCount, 'count'>; delta: number }>();
+    const add = (group: Omit<GroupCount, 'count'> | undefined, delta: number) => {
+      if (!group) return;
+      const seen = deltas.get(group.key);
+      if (seen) seen.delta += delta;
+      else deltas.set(group.key, { group, delta });
+    };
+    for (const move of moves) {
+      add(move.before && groupOf(move.before), -1);
+      add(move.after && groupOf(move.after), 1);
+    }
+    for (const { group, delta } of deltas.values()) {
+      if (delta === 0) continue;
+      steps.push({
+        op: groupCountOp(index.indexId, group, delta),
+        undo: groupCountOp(index.indexId, group, -delta),
+      });
+    }
+  }
+  return steps;
 };

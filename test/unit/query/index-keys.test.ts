@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import type { StoredCell, UserRef } from '#shared/fields/types.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { compileFilter } from '#shared/query/filter.ts';
+import { groupPointsOfTuples } from '#shared/query/groups.ts';
 import {
+  compileGroupKey,
   compileIndexKey,
   complement,
   encodeNumber,
@@ -154,12 +156,30 @@ describe('index keys', () => {
     );
   });
 
-  it('sorted as strings, keys give the engine order of grouped views (groups as runs, rounded numbers, days)', () => {
+  it('sorted as strings, keys give the engine order of grouped views (groups as runs, rounded numbers, days), and counted group keys its group points', () => {
     fc.assert(
       fc.property(rowsArb, specsArb(3), specsArb(2), filterArb, (rows, groupBy, sortItems, filter) => {
         const sort = sortItems.filter((s) => !groupBy.some((g) => g.fieldId === s.fieldId));
         const q = all({ groupBy, sort, filter });
-        expect(indexOrder(rows, q)).toEqual(runQuery(rows, q, ctx).ids);
+        const result = runQuery(rows, q, ctx);
+        expect(indexOrder(rows, q)).toEqual(result.ids);
+        if (groupBy.length === 0) return;
+        // the group tuples as a grouped index counts them: keyed by the group key, one member's cells
+        const groupKeyOf = compileGroupKey(q, ctx);
+        const passes = filter ? compileFilter(filter, ctx) : () => true;
+        const tuples = new Map<string, { cells: Record<string, unknown>; count: number }>();
+        for (const row of rows.filter(passes)) {
+          const key = groupKeyOf(row);
+          const seen = tuples.get(key);
+          if (seen) seen.count++;
+          else tuples.set(key, { cells: row.cells, count: 1 });
+        }
+        const ordered = [...tuples.entries()].sort(([x], [y]) => (x < y ? -1 : 1)).map(([, t]) => t);
+        // as answered (JSON): a header's value comes from any record of its group (0 and -0 alike)
+        const wire = (v: unknown) => JSON.parse(JSON.stringify(v));
+        expect(wire(groupPointsOfTuples(ordered, groupBy, ctx))).toEqual(
+          wire({ groupPoints: result.groupPoints, allGroupHeaderRefs: result.allGroupHeaderRefs }),
+        );
       }),
       { numRuns: 400 },
     );
