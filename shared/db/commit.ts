@@ -367,7 +367,9 @@ export const commitSteps = async (
     );
   // The data versions move with the completion (and again with an undo), so a result computed
   // from the records while the write applied is never reused after it.
-  const indexes = indexMovesOf(ops);
+  // The view indexes' entry counts of the transactions (`transact`) move with them: the completion
+  // moves those of the batched operations only.
+  const indexes = { ...indexMovesOf(ops), counts: indexMovesOf(plain.map((s) => s.op)).counts };
   const versions = tablesWritten(ops).map((tableId) => versionOpOf(tableId, undefined, indexes));
   await new JournaledWrite(scope, chunks, plain, unitCount, [...final, ...versions]).run(
     onConditionFailed,

@@ -6,9 +6,10 @@
  * query asked of the default view in the request (filter and orderBy): the engine's answer.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '#shared/core/errors.ts';
 import { transact } from '#shared/db/client.ts';
+import { injectChunkFault } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { itemsRead, resetCalls } from '#shared/db/metrics.ts';
 import { indexEntryKeys, readIndexState, readIndexWants } from '#shared/entities/view-indexes.ts';
@@ -132,6 +133,8 @@ const setUp = async (n: number) => {
 };
 
 const idsOf = (body: { records: { id: string }[] }) => body.records.map((r) => r.id);
+
+afterEach(() => injectChunkFault(undefined));
 
 describe('view indexes', () => {
   it('a listing of the view asks for its index; once built, pages read the entries and the page only', async () => {
@@ -324,6 +327,37 @@ describe('view indexes', () => {
     expect(itemsRead()).toBeLessThan(150);
     await expectSame();
     expect(await t.build()).toBe('current');
+  });
+
+  it('a large (journaled) create and update keep the index; one interrupted and undone makes it stale until rebuilt', async () => {
+    const t = await setUp(60);
+    await t.build();
+    const many = (n: number, count: number) =>
+      t.create(
+        Array.from({ length: n }, (_, i) => ({ Name: `m${String(i).padStart(3, '0')}`, Count: count })),
+      );
+    expect((await many(150, 5)).status).toBe(201);
+    const updated = await call('update-records', {
+      token: t.token,
+      params: { tableId: t.tableId },
+      body: { records: t.ids.slice(0, 60).map((id, i) => ({ id, fields: { Count: (i * 3) % 7 } })) },
+    });
+    expect(updated.status).toBe(200);
+    expect(await t.servedFromIndex(0, 10, 210)).toBe(true);
+    await t.expectExact(50);
+    expect((await t.rowCount()).count).toBe(await t.generalCount());
+
+    injectChunkFault((index) => {
+      if (index === 1) throw new Error('injected');
+    });
+    expect((await many(150, 6)).status).toBe(500);
+    injectChunkFault(undefined);
+    // the undo is not a write that keeps the index: listings compute, and are exact
+    expect(await t.servedFromIndex(0, 10, 210)).toBe(false);
+    await t.expectExact(50);
+    expect(await t.build()).toBe('built');
+    expect(await t.servedFromIndex(0, 10, 210)).toBe(true);
+    await t.expectExact(50);
   });
 
   it('random creates, updates and deletes: index-served pages always equal the general path', async () => {
