@@ -156,8 +156,29 @@ const send = async <T>(op: DbCall['op'], command: Sendable): Promise<T> => {
     }
     throw error;
   } finally {
-    recordCall(op, start, performance.now(), output?.ConsumedCapacity, countItems(output));
+    recordCall(
+      op,
+      start,
+      performance.now(),
+      output?.ConsumedCapacity,
+      countItems(output),
+      countWrites(op, command),
+    );
   }
+};
+
+/** How many items a write call puts, updates or deletes (for metrics); 0 for reads. */
+const countWrites = (op: string, command: unknown): number => {
+  const input = (
+    command as {
+      input?: { TransactItems?: { ConditionCheck?: unknown }[]; RequestItems?: Record<string, unknown[]> };
+    }
+  ).input;
+  if (op === 'TransactWriteItems')
+    return (input?.TransactItems ?? []).filter((t) => !t.ConditionCheck).length;
+  if (op === 'BatchWriteItem')
+    return Object.values(input?.RequestItems ?? {}).reduce((n, list) => n + list.length, 0);
+  return op === 'PutItem' || op === 'UpdateItem' || op === 'DeleteItem' ? 1 : 0;
 };
 
 /** How many items a read answered (for metrics). */

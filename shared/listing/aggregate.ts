@@ -40,7 +40,7 @@ export const rowCount = async (ctx: ListContext, params: ListParams): Promise<nu
     params.filterLinkCellCandidate !== undefined ||
     params.filterLinkCellSelected !== undefined;
   const counted = narrowed ? undefined : await readRecordCount(ctx.schema.table.id);
-  return counted ?? (await matchingSummary(ctx, params)).total;
+  return counted ?? (await matchingSummary(ctx, params, false)).total;
 };
 
 /** The group points the list would answer (null without `groupBy`). */

@@ -330,6 +330,8 @@ const pageAnswer = async (
 export const matchingSummary = async (
   ctx: ListContext,
   params: ListParams,
+  /** False when only the total is wanted (a view index then reads no group counts). */
+  withGroups = true,
 ): Promise<Pick<QueryResult, 'total' | 'groupPoints'>> => {
   const link = await pickerOf(ctx, params);
   const plan = planListing(ctx.schema, params, pickerFilter(ctx, params, link));
@@ -341,7 +343,7 @@ export const matchingSummary = async (
     const [versions, state, groups] = await Promise.all([
       readDataVersions([tableId]),
       readIndexState(tableId, index.viewId),
-      indexedGroups(ctx, index),
+      withGroups ? indexedGroups(ctx, index) : { groupPoints: null },
     ]);
     const total = indexedCount(index, versions.get(tableId), state);
     if (total !== undefined) return { total, groupPoints: groups.groupPoints };
