@@ -5,7 +5,7 @@ import {
   type Item,
   putItem,
   queryAll,
-  queryPage,
+  queryBetween,
   type TransactOp,
 } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
@@ -85,27 +85,27 @@ const inKeyOrder = (entries: IndexEntry[]): IndexEntry[] => {
 };
 
 /**
- * The first `wanted` entries of an index in the view's order (strongly consistent): read in
- * sort-key order with, past them, the rest of the run of cut keys the last one is in, then each
- * such run ordered by the whole keys.
+ * The first `wanted` entries of an index in the view's order (strongly consistent), from the
+ * first one or from the first whose sort key is at least `from`: read in sort-key order with,
+ * past them, the rest of the run of cut keys the last one is in, then each such run ordered by
+ * the whole keys.
  */
-export const readIndexOrder = async (indexId: string, wanted: number): Promise<IndexEntry[]> =>
-  inKeyOrder(await readIndexEntries(indexId, wanted));
+export const readIndexOrder = async (indexId: string, wanted: number, from?: string): Promise<IndexEntry[]> =>
+  inKeyOrder(await readIndexEntries(indexId, wanted, from));
 
-const readIndexEntries = async (indexId: string, wanted: number): Promise<IndexEntry[]> => {
+const readIndexEntries = async (indexId: string, wanted: number, from?: string): Promise<IndexEntry[]> => {
   const { pk } = keys.viewIndexEntriesOf(indexId);
   const entries: IndexEntry[] = [];
   let startKey: Record<string, unknown> | undefined;
-  while (entries.length < wanted) {
-    const page = await queryPage({ pk, limit: wanted - entries.length, startKey });
+  if (wanted > 0) {
+    const page = await queryBetween({ pk, from, limit: wanted });
     for (const item of page.items) entries.push(entryOf(item));
     startKey = page.lastKey;
-    if (!startKey) return entries;
   }
   const last = entries[entries.length - 1];
   const run = last && runOf(last);
   while (run !== undefined && startKey) {
-    const page = await queryPage({ pk, limit: 100, startKey });
+    const page = await queryBetween({ pk, from, limit: 100, startKey });
     for (const item of page.items) {
       const next = entryOf(item);
       if (runOf(next) !== run) return entries;

@@ -8,11 +8,12 @@
  *   rounded value, a day's midnight; any other class's cell as it is, since every record of one
  *   group has the same keys there), with the group text last;
  * - per group level and per sort item, the cell's keys as the engine compares them (main key,
- *   length of a list, exact text, and for group levels the group text), each reversed for `desc`;
+ *   length of a list, exact text, and for group levels the group text), each reversed for `desc`
+ *   (left out for a group level placed by its cell itself: it would repeat its group part);
  * - the manual order key (a record with one before one without), autoNumber and id.
  *
  * Encoding: characters of one alphabet (`!`…`~`, printable ASCII, so byte order is character
- * order). A number is 16 characters of its order-preserving 64-bit pattern; a text is its UTF-16
+ * order). A number is 11 characters of its order-preserving 64-bit pattern; a text is its UTF-16
  * code units, each 2 or 3 characters (order-preserving, prefix-free), then `!`; a `desc` part is
  * complemented character by character (`c → '!' + '~' − c`), which reverses the order of
  * prefix-free parts. An empty number cell is the engine's -Infinity (it ties with it, as there).
@@ -56,7 +57,7 @@ export const encodeText = (text: string): string => {
 
 const view = new DataView(new ArrayBuffer(8));
 
-/** A number, order-preserving, fixed width (16 characters); -0 is 0. */
+/** A number, order-preserving, fixed width (11 characters: 64 bits, 6 a character); -0 is 0. */
 export const encodeNumber = (n: number): string => {
   view.setFloat64(0, n === 0 ? 0 : n);
   let hi = view.getUint32(0);
@@ -65,13 +66,28 @@ export const encodeNumber = (n: number): string => {
     hi = ~hi >>> 0;
     lo = ~lo >>> 0;
   } else hi = (hi | 0x80000000) >>> 0;
-  let out = '';
-  for (const word of [hi, lo]) for (let shift = 28; shift >= 0; shift -= 4) out += chr((word >>> shift) & 15);
+  // 66 bits as 11 digits of 6 bits: the top digit holds hi's first 4 bits (2 zero bits above)
+  let out = chr(hi >>> 28);
+  let bits = hi & 0x0fffffff; // 28 bits left of hi
+  out += chr(bits >>> 22) + chr((bits >>> 16) & 63) + chr((bits >>> 10) & 63) + chr((bits >>> 4) & 63);
+  // hi's last 4 bits and lo's first 2 make the next digit
+  bits = ((hi & 15) << 2) | (lo >>> 30);
+  out += chr(bits);
+  for (let shift = 24; shift >= 0; shift -= 6) out += chr((lo >>> shift) & 63);
   return out;
 };
 
-/** A count (a list's length), fixed width. */
-const encodeCount = (n: number): string => encodeNumber(n);
+/** A count (a list's length, below 92³), fixed width: 3 characters. */
+const encodeCount = (n: number): string => {
+  const c = Math.min(Math.max(0, Math.floor(n)), BASE ** 3 - 1);
+  return chr(Math.floor(c / (BASE * BASE))) + chr(Math.floor(c / BASE) % BASE) + chr(c % BASE);
+};
+
+/**
+ * The version of the key format: part of every index's id (`records/view-indexes.ts`), so a
+ * change of format makes new indexes instead of mixing formats in one.
+ */
+export const INDEX_KEY_FORMAT = 2;
 
 /** The part reversed: every character complemented (reverses the order of prefix-free parts). */
 export const complement = (part: string): string => {
@@ -161,14 +177,21 @@ export const compileGroupKey = (query: Query, ctx: QueryContext): ((row: Row) =>
   };
 };
 
+/**
+ * Whether a group level's place among its groups is its cell itself (every class but numbers and
+ * dates, whose groups are rounded): its sort part would repeat the group part, so it is left out.
+ */
+const placedByCell = (field: Field): boolean => !ROUNDED.has(fieldQuery(field).valueClass);
+const ROUNDED = new Set(['number', 'dateTime']);
+
 /** Compiles the key of a record in a query's order (see the file comment). */
 export const compileIndexKey = (query: Query, ctx: QueryContext): ((row: Row) => string) => {
   const specs = effectiveSort(query);
   const groupKey = compileGroupKey(query, ctx);
-  const items = specs.map((spec, i) => ({
-    spec,
-    write: partWriter(fieldOf(spec.fieldId, ctx), spec, ctx, i < query.groupBy.length),
-  }));
+  const items = specs
+    .map((spec, i) => ({ spec, field: fieldOf(spec.fieldId, ctx), group: i < query.groupBy.length }))
+    .filter((item) => !(item.group && placedByCell(item.field)))
+    .map(({ spec, field, group }) => ({ spec, write: partWriter(field, spec, ctx, group) }));
   return (row) => {
     let key = groupKey(row);
     for (const item of items) key += item.write(row.cells[item.spec.fieldId]);

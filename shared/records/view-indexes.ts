@@ -1,6 +1,6 @@
 /**
- * View indexes: for each view whose saved query (filter, sort, group) the index keys can order
- * exactly (`query/index-keys.ts` `indexBlocker`), an ordered list of the records passing its
+ * View indexes: for each grid view whose saved query (filter, sort, group) the index keys can
+ * order exactly (`query/index-keys.ts` `indexBlocker`), an ordered list of the records passing its
  * filter, kept by DynamoDB in the view's order (`entities/view-indexes.ts`), so a page of the
  * view reads only the entries before it and its own records.
  *
@@ -35,6 +35,7 @@ import { andFilters, compileFilter, resolveFilter } from '#shared/query/filter.t
 import {
   compileGroupKey,
   compileIndexKey,
+  INDEX_KEY_FORMAT,
   indexBlocker,
   isCut,
   sortKeyOf,
@@ -100,7 +101,15 @@ const contextOf = (schema: TableSchema): QueryContext => ({
 /** What decides a query's order, for the index id. */
 const indexIdOf = (view: View, query: Query, fields: readonly Field[]): string =>
   `${view.id}:${createHash('sha256')
-    .update(JSON.stringify({ filter: query.filter, sort: query.sort, groupBy: query.groupBy, fields }))
+    .update(
+      JSON.stringify({
+        format: INDEX_KEY_FORMAT,
+        filter: query.filter,
+        sort: query.sort,
+        groupBy: query.groupBy,
+        fields,
+      }),
+    )
     .digest('base64url')
     .slice(0, 22)}`;
 
@@ -118,6 +127,8 @@ export const viewIndexOf = (schema: TableSchema, view: View): ViewIndex | undefi
 };
 
 const buildIndex = (schema: TableSchema, view: View): ViewIndex | undefined => {
+  // grids page through their records in the view's order; other view types are not indexed
+  if (view.type !== 'grid') return undefined;
   let query: Query;
   try {
     query = viewQueryOf(schema, view);

@@ -13,6 +13,7 @@ import { injectChunkFault } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { itemsRead, resetCalls } from '#shared/db/metrics.ts';
 import { indexEntryKeys, readIndexState, readIndexWants } from '#shared/entities/view-indexes.ts';
+import { jumpDeepPagesFrom } from '#shared/listing/list.ts';
 import { buildViewIndex, buildWantedIndexes } from '#shared/records/view-index-build.ts';
 import { call } from '#test/support/invoke.ts';
 import { listedTable } from '#test/support/workspace.ts';
@@ -239,6 +240,21 @@ describe('view indexes', () => {
     expect(await indexEntryKeys(old)).toHaveLength(0);
   });
 
+  it('only grid views are indexed: a form view with a filter and sort asks for no index', async () => {
+    const t = await setUp(30);
+    const form = await call('create-view', {
+      token: t.token,
+      params: { tableId: t.tableId },
+      body: { name: 'Form', type: 'form', filter: t.filter, sort: { sortObjs: t.sortObjs } },
+    });
+    expect(form.status).toBe(201);
+    await t.listOk(q({ viewId: form.body.id, take: 5 }));
+    const wants = (await readIndexWants()).map((w) => w.viewId);
+    expect(wants).not.toContain(form.body.id);
+    await t.listOk(q({ viewId: t.viewId, take: 5 }));
+    expect((await readIndexWants()).map((w) => w.viewId)).toContain(t.viewId);
+  });
+
   it('concurrent updates of one record leave exactly one entry for it', async () => {
     const t = await setUp(80);
     await t.build();
@@ -326,6 +342,17 @@ describe('view indexes', () => {
     await grouped(0, 30);
     expect(itemsRead()).toBeLessThan(150);
     await expectSame();
+    // deep pages jump to their group tuple (made shallow here): the same pages, fewer entries walked
+    jumpDeepPagesFrom(25);
+    try {
+      await expectSame();
+      for (const skip of [26, 45, 77, 110, 140, 1000])
+        expect(idsOf((await grouped(skip, 7)).body), `page at ${skip}`).toEqual(
+          idsOf((await general(skip, 7)).body),
+        );
+    } finally {
+      jumpDeepPagesFrom(2_000);
+    }
     expect(await t.build()).toBe('current');
   });
 
