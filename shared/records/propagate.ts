@@ -28,6 +28,7 @@ import type { CellChanges } from './cells.ts';
 import { formulaValue } from './formula-values.ts';
 import { assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
 import { cellOf, NO_LINKS } from './model.ts';
+import { groupCountSteps, type RecordMove, withEntrySteps } from './view-indexes.ts';
 
 /** One record a write starts from. */
 export interface Seed {
@@ -238,6 +239,8 @@ export const propagate = async (
 
   const own = new Map<string, CellChanges>();
   const steps: Step[] = [];
+  // the records changed here, per table, for the view indexes' group counts
+  const moved = new Map<string, { schema: TableSchema; moves: RecordMove[] }>();
   for (const t of tracked.values()) {
     if (t.deleted || t.changed.size === 0) continue;
     if (t.own) {
@@ -249,8 +252,21 @@ export const propagate = async (
       continue;
     }
     // Only records this request creates have no original, and they are its own.
-    if (t.original) steps.push(await versionedPut(t, t.original, schemaOf));
+    if (!t.original) continue;
+    const put = await versionedPut(t, t.original, schemaOf);
+    const schema = await schemaOf(t.tableId).catch(() => undefined);
+    if (!schema) {
+      steps.push(put); // a table gone: nothing to keep
+      continue;
+    }
+    // the record's index entries move with it (joined), so the write keeps that table's indexes
+    const move = { before: t.original, after: t.item };
+    steps.push(...withEntrySteps(schema, move, [put]));
+    const table = moved.get(t.tableId) ?? { schema, moves: [] };
+    table.moves.push(move);
+    moved.set(t.tableId, table);
   }
+  for (const { schema, moves } of moved.values()) steps.push(...groupCountSteps(schema, moves, 'propagated'));
   return { own, steps, reads };
 };
 

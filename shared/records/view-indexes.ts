@@ -228,11 +228,23 @@ export const withEntrySteps = (schema: TableSchema, move: RecordMove, own: reado
 };
 
 /**
+ * The shards a write's own group-count steps use, and those of the records it changes by
+ * propagation (`propagate.ts`): apart, so the two never name the same counter item in one
+ * transaction (a record of the table reached through a link to itself).
+ */
+const SHARDS = { own: [0, 4], propagated: [4, 8] } as const;
+
+/**
  * The group counts a write moves, for every grouped index of the table: per group tuple the sum
  * of what its records bring (+1) and take away (-1), one step each (several records of one tuple
  * share one step: a transaction may name an item once), undone by the opposite. Pure.
  */
-export const groupCountSteps = (schema: TableSchema, moves: readonly RecordMove[]): Step[] => {
+export const groupCountSteps = (
+  schema: TableSchema,
+  moves: readonly RecordMove[],
+  by: keyof typeof SHARDS = 'own',
+): Step[] => {
+  const [low, high] = SHARDS[by];
   const steps: Step[] = [];
   for (const index of viewIndexesOf(schema)) {
     const { groupOf } = index;
@@ -250,9 +262,10 @@ export const groupCountSteps = (schema: TableSchema, moves: readonly RecordMove[
     }
     for (const { group, delta } of deltas.values()) {
       if (delta === 0) continue;
+      const shard = low + Math.floor(Math.random() * (high - low));
       steps.push({
-        op: groupCountOp(index.indexId, group, delta),
-        undo: groupCountOp(index.indexId, group, -delta),
+        op: groupCountOp(index.indexId, group, delta, shard),
+        undo: groupCountOp(index.indexId, group, -delta, shard),
       });
     }
   }

@@ -16,7 +16,7 @@ import { indexEntryKeys, readIndexState, readIndexWants } from '#shared/entities
 import { jumpDeepPagesFrom } from '#shared/listing/list.ts';
 import { buildViewIndex, buildWantedIndexes } from '#shared/records/view-index-build.ts';
 import { call } from '#test/support/invoke.ts';
-import { listedTable } from '#test/support/workspace.ts';
+import { alphaAndBeta, listedTable } from '#test/support/workspace.ts';
 
 const q = (params: Record<string, unknown>) =>
   Object.entries(params)
@@ -253,6 +253,64 @@ describe('view indexes', () => {
     expect(wants).not.toContain(form.body.id);
     await t.listOk(q({ viewId: t.viewId, take: 5 }));
     expect((await readIndexWants()).map((w) => w.viewId)).toContain(t.viewId);
+  });
+
+  it('a lookup changed by a write of the linked table keeps the index: the changed records carry their entries', async () => {
+    const { alpha, beta } = await alphaAndBeta(['b1', 'b2', 'b3']);
+    const token = alpha.owner.auth;
+    const field = async (tableId: string, body: Record<string, unknown>) => {
+      const res = await call('create-field', { token, params: { tableId }, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { id: string };
+    };
+    const link = await field(alpha.tableId, {
+      type: 'link',
+      name: 'B',
+      options: { relationship: 'manyOne', foreignTableId: beta.id },
+    });
+    const betaName = (beta.fields as { id: string; name: string }[]).find((f) => f.name === 'Name')?.id;
+    const lookup = await field(alpha.tableId, {
+      type: 'singleLineText',
+      isLookup: true,
+      name: 'B name',
+      lookupOptions: { foreignTableId: beta.id, linkFieldId: link.id, lookupFieldId: betaName },
+    });
+    const alphaIds = (alpha.table.records as { id: string }[]).map((r) => r.id);
+    const betaIds = (beta.records as { id: string }[]).map((r) => r.id);
+    for (const [i, id] of alphaIds.entries()) {
+      const res = await call('update-record', {
+        token,
+        params: { tableId: alpha.tableId, recordId: id },
+        body: { record: { fields: { B: { id: betaIds[i] } } } },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const sort = [{ fieldId: lookup.id, order: 'asc' }];
+    const view = await call('create-view', {
+      token,
+      params: { tableId: alpha.tableId },
+      body: { name: 'By B', sort: { sortObjs: sort } },
+    });
+    expect(view.status).toBe(201);
+    const viewId = view.body.id as string;
+    expect(await buildViewIndex(alpha.tableId, viewId)).toBe('built');
+    const names = async (query: Record<string, unknown>) =>
+      (
+        await call('list-records', { token, params: { tableId: alpha.tableId }, query: q(query) })
+      ).body.records.map((r: { name: string }) => r.name);
+    expect(await names({ viewId })).toEqual(['A1', 'A2', 'A3']);
+
+    // renaming b1 changes A1's lookup (a write of Beta that puts A1 again)
+    const renamed = await call('update-record', {
+      token,
+      params: { tableId: beta.id, recordId: betaIds[0] as string },
+      body: { record: { fields: { Name: 'zzz' } } },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await names({ viewId })).toEqual(['A2', 'A3', 'A1']);
+    expect(await names({ orderBy: sort })).toEqual(['A2', 'A3', 'A1']);
+    // still exact: the write kept it
+    expect(await buildViewIndex(alpha.tableId, viewId)).toBe('current');
   });
 
   it('concurrent updates of one record leave exactly one entry for it', async () => {
