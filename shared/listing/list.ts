@@ -198,22 +198,40 @@ const listIndexed = async (
   plan: ListPlan,
   index: ViewIndex,
 ): Promise<ListAnswer | undefined> => {
-  const tableId = ctx.schema.table.id;
   const from = plan.query.skip;
   const to = from + plan.query.take;
   if (index.groupOf && from >= jumpFrom) return listIndexedDeep(ctx, params, plan, index);
-  const [versions, state, entries, groups] = await Promise.all([
-    readDataVersions([tableId]),
-    readIndexState(tableId, index.viewId),
-    readIndexOrder(index.indexId, to),
-    indexedGroups(ctx, index),
-  ]);
-  if (indexedCount(index, versions.get(tableId), state) === undefined) {
-    await askForIndex(ctx, index);
-    return undefined;
-  }
+  const read = await whenExact(
+    ctx,
+    index,
+    Promise.all([readIndexOrder(index.indexId, to), indexedGroups(ctx, index)]),
+  );
+  if (!read) return undefined;
+  const [entries, groups] = read.with;
   const ids = entries.slice(from, to).map((entry) => entry.id);
   return pageAnswer(ctx, params, plan, { ids, ...groups });
+};
+
+/**
+ * Reads whether a view's index is exact (the data version and its state) in one round with
+ * `alongside`: its result and the index's entry count when exact; else undefined, after asking
+ * for the index to be built.
+ */
+const whenExact = async <T>(
+  ctx: ListContext,
+  index: ViewIndex,
+  alongside: Promise<T>,
+): Promise<{ with: T; count: number } | undefined> => {
+  const tableId = ctx.schema.table.id;
+  const [versions, state, result] = await Promise.all([
+    readDataVersions([tableId]),
+    readIndexState(tableId, index.viewId),
+    alongside,
+  ]);
+  const count = indexedCount(index, versions.get(tableId), state);
+  if (count !== undefined) return { with: result, count };
+  await askForIndex(ctx, index);
+  return undefined;
 };
 
 /**
@@ -239,18 +257,11 @@ const listIndexedDeep = async (
   plan: ListPlan,
   index: ViewIndex,
 ): Promise<ListAnswer | undefined> => {
-  const tableId = ctx.schema.table.id;
   const from = plan.query.skip;
   const take = plan.query.take;
-  const [versions, state, tuples] = await Promise.all([
-    readDataVersions([tableId]),
-    readIndexState(tableId, index.viewId),
-    readGroupCounts(index.indexId),
-  ]);
-  if (indexedCount(index, versions.get(tableId), state) === undefined) {
-    await askForIndex(ctx, index);
-    return undefined;
-  }
+  const read = await whenExact(ctx, index, readGroupCounts(index.indexId));
+  if (!read) return undefined;
+  const tuples = read.with;
   let before = 0;
   const start = tuples.find((tuple) => {
     if (before + tuple.count > from) return true;
@@ -392,17 +403,14 @@ export const matchingSummary = async (
   if (!isKeepable(params, plan)) return (await allMatching(ctx, params)).result;
   // the view's own query: its index's count, when it is exact
   const index = indexServing(ctx.schema, plan);
-  if (index) {
-    const tableId = ctx.schema.table.id;
-    const [versions, state, groups] = await Promise.all([
-      readDataVersions([tableId]),
-      readIndexState(tableId, index.viewId),
-      withGroups ? indexedGroups(ctx, index) : { groupPoints: null },
-    ]);
-    const total = indexedCount(index, versions.get(tableId), state);
-    if (total !== undefined) return { total, groupPoints: groups.groupPoints };
-    await askForIndex(ctx, index);
-  }
+  const read =
+    index &&
+    (await whenExact(
+      ctx,
+      index,
+      withGroups ? indexedGroups(ctx, index) : Promise.resolve({ groupPoints: null }),
+    ));
+  if (read) return { total: read.count, groupPoints: read.with.groupPoints };
   const { kept, keep } = await lookUpKept(ctx, plan, 0, 0);
   if (kept) return kept.header;
   const { result } = await allMatching(ctx, params);

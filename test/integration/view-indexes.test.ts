@@ -8,11 +8,16 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '#shared/core/errors.ts';
-import { transact } from '#shared/db/client.ts';
+import { deleteItems, transact } from '#shared/db/client.ts';
 import { injectChunkFault } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { itemsRead, resetCalls } from '#shared/db/metrics.ts';
-import { indexEntryKeys, readIndexState, readIndexWants } from '#shared/entities/view-indexes.ts';
+import {
+  deleteIndexState,
+  indexEntryKeys,
+  readIndexState,
+  readIndexWants,
+} from '#shared/entities/view-indexes.ts';
 import { jumpDeepPagesFrom } from '#shared/listing/list.ts';
 import { buildViewIndex, buildWantedIndexes } from '#shared/records/view-index-build.ts';
 import { call } from '#test/support/invoke.ts';
@@ -218,6 +223,23 @@ describe('view indexes', () => {
     expect(await t.build()).toBe('built');
     expect(await t.servedFromIndex(0, 10, 60)).toBe(true);
     expect(idsOf(await t.page(0, 1))).toEqual([target]);
+    await t.expectExact();
+  });
+
+  it('a build that stopped part-way leaves no state: listings compute and ask again, and the next build is exact', async () => {
+    const t = await setUp(60);
+    await t.build();
+    const state = await readIndexState(t.tableId, t.viewId);
+    // as a build that crashed after dropping the state and half of the old entries
+    await deleteIndexState(t.tableId, t.viewId);
+    const entries = await indexEntryKeys(state?.indexId ?? '');
+    await deleteItems(entries.slice(0, Math.floor(entries.length / 2)));
+    expect(await t.servedFromIndex(0, 10, 60)).toBe(false);
+    await t.expectExact();
+    expect((await readIndexWants()).some((w) => w.viewId === t.viewId)).toBe(true);
+    expect((await buildWantedIndexes(Date.now() + 60_000)).built).toBeGreaterThanOrEqual(1);
+    expect(await indexEntryKeys(state?.indexId ?? '')).toHaveLength(entries.length);
+    expect(await t.servedFromIndex(0, 10, 60)).toBe(true);
     await t.expectExact();
   });
 
