@@ -29,7 +29,7 @@ export const startRepairTimer = (
       if (indexes.built) console.log(`Built ${indexes.built} view index(es) listings asked for`);
     } catch (error) {
       console.error(
-        `Repair of interrupted writes failed (retried in ${everyMs / 1000} s): ${(error as Error).message}`,
+        `Repair worker run (interrupted writes, view indexes) failed (retried in ${everyMs / 1000} s): ${(error as Error).message}`,
       );
     } finally {
       running = false;

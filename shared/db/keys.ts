@@ -53,6 +53,12 @@ export const keyOfItem = (item: { pk?: unknown; sk?: unknown }): Key => ({
 
 const NOTIFICATION_STATE_PREFIX: Record<NotificationState, string> = { unread: 'NOTIF#U#', read: 'NOTIF#R#' };
 
+/** A view index id `<view>:<hash>` in its parts. */
+const splitIndexId = (indexId: string): { viewId: string; hash: string } => {
+  const at = indexId.indexOf(':');
+  return { viewId: indexId.slice(0, at), hash: indexId.slice(at + 1) };
+};
+
 export const keys = {
   user: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   /** IAM's pattern for every user partition (tokens live there). */
@@ -152,15 +158,33 @@ export const keys = {
   queryOrdersOf: (tableId: string) => ({ pk: `QORDER#${tableId}` }),
   /** IAM's pattern for the kept orders (the listing routes write them). */
   queryOrderPartitionPattern: 'QORDER#*',
-  /** The entries of a view index (`<view>:<hash of its query>`), by their order key. */
-  viewIndexEntry: (indexId: string, sortKey: string): Key => ({ pk: `VIDX#${indexId}`, sk: sortKey }),
-  viewIndexEntriesOf: (indexId: string) => ({ pk: `VIDX#${indexId}` }),
-  /** One shard of the count of a group tuple of a grouped view index (`<hash of the group key>#<nn>`). */
-  viewGroupCounter: (indexId: string, groupHash: string, shard: string): Key => ({
-    pk: `VGRP#${indexId}`,
-    sk: `${groupHash}#${shard}`,
-  }),
-  viewGroupCountersOf: (indexId: string) => ({ pk: `VGRP#${indexId}` }),
+  /**
+   * An entry of a view index (`<view>:<hash of its query>`): every index of a view lives in one
+   * partition per view (`VIDX#<view>`, sort key `<hash>#<order key>`), so deleting the view or its
+   * table deletes them all, built or not.
+   */
+  viewIndexEntry: (indexId: string, sortKey: string): Key => {
+    const { viewId, hash } = splitIndexId(indexId);
+    return { pk: `VIDX#${viewId}`, sk: `${hash}#${sortKey}` };
+  },
+  viewIndexEntriesOf: (indexId: string) => {
+    const { viewId, hash } = splitIndexId(indexId);
+    return { pk: `VIDX#${viewId}`, skPrefix: `${hash}#` };
+  },
+  /** The order key of an entry item of an index (its sort key less the index's hash). */
+  orderKeyOfIndexEntry: (indexId: string, sk: string): string =>
+    sk.slice(splitIndexId(indexId).hash.length + 1),
+  /** The partitions of every index of a view: its entries and its group counts. */
+  viewIndexPartitionsOf: (viewId: string): string[] => [`VIDX#${viewId}`, `VGRP#${viewId}`],
+  /** One shard of the count of a group tuple of a grouped view index (`<hash>#<hash of the group key>#<nn>`). */
+  viewGroupCounter: (indexId: string, groupHash: string, shard: string): Key => {
+    const { viewId, hash } = splitIndexId(indexId);
+    return { pk: `VGRP#${viewId}`, sk: `${hash}#${groupHash}#${shard}` };
+  },
+  viewGroupCountersOf: (indexId: string) => {
+    const { viewId, hash } = splitIndexId(indexId);
+    return { pk: `VGRP#${viewId}`, skPrefix: `${hash}#` };
+  },
   /** Which index a view has built, and the unmaintained-write count it was exact at. */
   viewIndexState: (tableId: string, viewId: string): Key => ({
     pk: `TABLE#${tableId}`,

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
+import { ConflictError } from '#shared/core/errors.ts';
 import {
   deleteItem,
+  deleteItems,
   getItem,
   type Item,
   putItem,
   queryAll,
   queryBetween,
   type TransactOp,
+  transact,
 } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { cutRunOf } from '#shared/query/index-keys.ts';
@@ -14,13 +17,14 @@ import { count, text } from './attributes.ts';
 
 /**
  * A view index (`records/view-indexes.ts`) as stored:
- * - entries `VIDX#<index>` `<order key>`: one per record that passes the view's filter, sorted
- *   by DynamoDB in the view's order; `id` the record, `k` the whole key when the sort key was cut;
+ * - entries `VIDX#<view>` `<hash>#<order key>` (`keys.viewIndexEntry`): one per record that
+ *   passes the view's filter, sorted by DynamoDB in the view's order; `id` the record, `k` the
+ *   whole key when the order key was cut;
  * - the state `TABLE#<tbl>` `VIDXSTATE#<view>`: which index of the view is built, and the table's
  *   unmaintained-write count it was exact at (`baseline`);
  * - a build request `VIDXWANT` `<tbl>#<view>`: written by a listing that found no usable index,
  *   taken by the repair worker;
- * - for a grouped view, the count of each group tuple `VGRP#<index>` `<hash of its key>#<nn>`, in
+ * - for a grouped view, the count of each group tuple `VGRP#<view>` `<hash>#<hash of its key>#<nn>`, in
  *   8 shards a write adds to at random (the count is their sum): `g` the group key (the first part
  *   of its records' index keys, which orders the tuples), `r` the grouped cells of one of its
  *   records (for the headers' texts and values), `c` the count.
@@ -59,10 +63,8 @@ export const indexEntryItem = (indexId: string, entry: IndexEntry): Item => ({
   ...(entry.k ? { k: entry.k } : {}),
 });
 
-export const indexEntryKey = (indexId: string, sk: string): Key => keys.viewIndexEntry(indexId, sk);
-
-const entryOf = (item: Item): IndexEntry => ({
-  sk: text(item.sk),
+const entryOf = (indexId: string, item: Item): IndexEntry => ({
+  sk: keys.orderKeyOfIndexEntry(indexId, text(item.sk)),
   id: text(item.id),
   ...(typeof item.k === 'string' ? { k: item.k } : {}),
 });
@@ -72,7 +74,7 @@ export const putEntryOp = (indexId: string, entry: IndexEntry): TransactOp => ({
   put: indexEntryItem(indexId, entry),
 });
 export const deleteEntryOp = (indexId: string, sk: string): TransactOp => ({
-  delete: indexEntryKey(indexId, sk),
+  delete: keys.viewIndexEntry(indexId, sk),
 });
 
 const runOf = (entry: IndexEntry): string | undefined => cutRunOf(entry.sk);
@@ -94,20 +96,22 @@ export const readIndexOrder = async (indexId: string, wanted: number, from?: str
   inKeyOrder(await readIndexEntries(indexId, wanted, from));
 
 const readIndexEntries = async (indexId: string, wanted: number, from?: string): Promise<IndexEntry[]> => {
-  const { pk } = keys.viewIndexEntriesOf(indexId);
+  const { pk, skPrefix } = keys.viewIndexEntriesOf(indexId);
+  // this index's entries (order keys are printable ASCII, so DEL is past all of them)
+  const range = { pk, from: `${skPrefix}${from ?? ''}`, to: `${skPrefix}\x7f` };
   const entries: IndexEntry[] = [];
   let startKey: Record<string, unknown> | undefined;
   if (wanted > 0) {
-    const page = await queryBetween({ pk, from, limit: wanted });
-    for (const item of page.items) entries.push(entryOf(item));
+    const page = await queryBetween({ ...range, limit: wanted });
+    for (const item of page.items) entries.push(entryOf(indexId, item));
     startKey = page.lastKey;
   }
   const last = entries[entries.length - 1];
   const run = last && runOf(last);
   while (run !== undefined && startKey) {
-    const page = await queryBetween({ pk, from, limit: 100, startKey });
+    const page = await queryBetween({ ...range, limit: 100, startKey });
     for (const item of page.items) {
-      const next = entryOf(item);
+      const next = entryOf(indexId, item);
       if (runOf(next) !== run) return entries;
       entries.push(next);
     }
@@ -158,8 +162,23 @@ const wantOf = (item: Item): IndexWant => ({
 export const readIndexWants = async (): Promise<IndexWant[]> =>
   (await queryAll(keys.viewIndexWants())).map(wantOf);
 
-export const deleteIndexWant = (tableId: string, viewId: string): Promise<void> =>
-  deleteItem(keys.viewIndexWant(tableId, viewId));
+/** Drops a build request, unless it was asked again since it was read. */
+export const dropIndexWant = async (want: IndexWant): Promise<void> => {
+  try {
+    await transact(
+      [
+        {
+          delete: keys.viewIndexWant(want.tableId, want.viewId),
+          condition: 'requestedTime = :t',
+          values: { ':t': want.requestedTime },
+        },
+      ],
+      () => new ConflictError('asked again'),
+    );
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+  }
+};
 
 /** A group tuple of a grouped view index: its key, the grouped cells of one record, its count. */
 export interface GroupCount {
@@ -168,7 +187,8 @@ export interface GroupCount {
   count: number;
 }
 
-const GROUP_SHARDS = 8;
+/** How many shards a group tuple's count has. */
+export const GROUP_SHARDS = 8;
 
 const groupHashOf = (groupKey: string): string =>
   createHash('sha256').update(groupKey).digest('base64url').slice(0, 22);
@@ -176,12 +196,12 @@ const groupHashOf = (groupKey: string): string =>
 const groupCounterKey = (indexId: string, groupKey: string, shard: number): Key =>
   keys.viewGroupCounter(indexId, groupHashOf(groupKey), String(shard).padStart(2, '0'));
 
-/** Adds `delta` to a group tuple's count, on one shard (random unless given). */
+/** Adds `delta` to a group tuple's count, on one of its shards. */
 export const groupCountOp = (
   indexId: string,
   group: Omit<GroupCount, 'count'>,
   delta: number,
-  shard = Math.floor(Math.random() * GROUP_SHARDS),
+  shard: number,
 ): TransactOp => ({
   update: {
     key: groupCounterKey(indexId, group.key, shard),
@@ -219,9 +239,13 @@ export const readGroupCounts = async (indexId: string): Promise<GroupCount[]> =>
     .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
 };
 
-/** Every group counter key of an index (to empty it). */
-export const groupCounterKeys = async (indexId: string): Promise<Key[]> =>
-  (await queryAll({ ...keys.viewGroupCountersOf(indexId), projection: ['pk', 'sk'] })).map((item) => ({
-    pk: text(item.pk),
-    sk: text(item.sk),
-  }));
+/** Deletes every index of a view (entries and group counts, of its current query and of earlier ones). */
+export const deleteViewIndexes = async (viewId: string): Promise<void> => {
+  const items = await Promise.all(
+    keys.viewIndexPartitionsOf(viewId).map((pk) => queryAll({ pk, projection: ['pk', 'sk'] })),
+  );
+  await deleteItems(
+    items.flat().map((item) => ({ pk: text(item.pk), sk: text(item.sk) })),
+    8,
+  );
+};

@@ -15,8 +15,8 @@ import { searchFieldIds } from '#shared/query/search.ts';
 import { parseTql } from '#shared/query/tql.ts';
 import type { FilterGroup, Query, SortSpec } from '#shared/query/types.ts';
 import { projectionOf } from '#shared/records/read.ts';
-import { defaultView, fieldByRef, type TableSchema, type View } from '#shared/schema/schema.ts';
-import { completeColumnMeta, findView, MAX_GROUP_LEVELS } from '#shared/schema/views.ts';
+import { defaultView, type TableSchema, type View } from '#shared/schema/schema.ts';
+import { completeColumnMeta, findView, MAX_GROUP_LEVELS, viewQueryOf } from '#shared/schema/views.ts';
 import type { ListParams } from './params.ts';
 
 /** What the listing does, decided from the parameters before any record is read. */
@@ -80,19 +80,15 @@ export const planListing = (
     params.filterByTql !== undefined
       ? parseTql(params.filterByTql, fields)
       : resolveFilter(params.filter, fields, 'filter');
-  const viewFilter =
-    useView && view.filter ? resolveFilter(view.filter, fields, 'view filter', { dropInvalid: true }) : null;
-  const filter = andFilters(viewFilter, requestFilter, extraFilter);
+  const own = useView ? viewQueryOf(fields, view) : { filter: null, sort: [] };
+  const filter = andFilters(own.filter, requestFilter, extraFilter);
 
   const orderBy = resolveSortItems(params.orderBy, fields, 'orderBy');
   const groupBy = resolveSortItems(params.groupBy, fields, 'groupBy');
   if (groupBy.length > MAX_GROUP_LEVELS)
     throw new ValidationError(`groupBy: at most ${MAX_GROUP_LEVELS} items`);
   const named = new Set(orderBy.map((s) => s.fieldId));
-  const viewSort = useView
-    ? (view.sort?.sortObjs ?? []).filter((s) => fieldByRef(schema, s.fieldId) && !named.has(s.fieldId))
-    : [];
-  const sort = [...orderBy, ...viewSort];
+  const sort = [...orderBy, ...own.sort.filter((s) => !named.has(s.fieldId))];
 
   const search = params.search
     ? {

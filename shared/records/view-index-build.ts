@@ -4,28 +4,27 @@
  * general path meanwhile; the repair worker (every minute; locally every 30 s) builds what was
  * asked for.
  *
- * A build empties the index's entries and group counts (and those of the view's previous index),
- * reads every record with the attributes the view's query reads, puts the entries of those
- * passing its filter and, for a grouped view, the count of each group tuple, and then, only if the table's data version did not move at all while it worked (a
- * write meanwhile may have raced with the entries it put), records the index as built at the
+ * A build empties the view's indexes (this one's entries and group counts, and any left by its
+ * earlier queries), reads every record with the attributes the view's query reads, puts the
+ * entries of those passing its filter and, for a grouped view, the count of each group tuple,
+ * and then, only if the table's data version did not move at all while it worked (a write
+ * meanwhile may have raced with the entries it put), records the index as built at the
  * table's current unmaintained-write count. Otherwise it tries again at the next run. Decided: a
  * build is one pass (no resuming part-way); a table written to without pause for longer than a
  * build takes keeps answering through the general path.
  */
-import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
-import { deleteItems, transact, writeItems } from '#shared/db/client.ts';
+import { writeItems } from '#shared/db/client.ts';
 import { unmaintainedWrites } from '#shared/db/data-versions.ts';
-import { keys } from '#shared/db/keys.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
 import {
   deleteIndexState,
+  deleteViewIndexes,
+  dropIndexWant,
   type GroupCount,
-  groupCounterKeys,
   groupCountItem,
-  type IndexWant,
   indexEntryItem,
-  indexEntryKeys,
   readIndexState,
   readIndexWants,
   writeIndexState,
@@ -67,7 +66,7 @@ export const buildViewIndex = async (tableId: string, viewId: string): Promise<B
     readDataVersions([tableId]).then((v) => v.get(tableId) ?? new Map<string, number>()),
   ]);
   if (!current) {
-    if (state) await emptyIndex(state.indexId);
+    await deleteViewIndexes(viewId);
     if (state) await deleteIndexState(tableId, viewId);
     return 'gone';
   }
@@ -75,10 +74,8 @@ export const buildViewIndex = async (tableId: string, viewId: string): Promise<B
   if (state?.indexId === index.indexId && unmaintainedWrites(before, index.mark) === state.baseline)
     return 'current';
   if (state) await deleteIndexState(tableId, viewId);
-  await Promise.all([
-    emptyIndex(index.indexId),
-    state && state.indexId !== index.indexId ? emptyIndex(state.indexId) : undefined,
-  ]);
+  // empty the view's indexes: this one's entries and counts, and any left by earlier queries
+  await deleteViewIndexes(viewId);
   const started = Date.now();
   const records = await readAllRecords(tableId, index.attributes, slicesFor(current.records));
   const entries = records.flatMap((record) => index.entryOf(record) ?? []);
@@ -121,30 +118,6 @@ export const buildViewIndex = async (tableId: string, viewId: string): Promise<B
   return 'built';
 };
 
-/** Deletes an index's entries and group counts. */
-const emptyIndex = async (indexId: string): Promise<void> => {
-  const [entries, groups] = await Promise.all([indexEntryKeys(indexId), groupCounterKeys(indexId)]);
-  await deleteItems([...entries, ...groups], 8);
-};
-
-/** Drops a build request, unless it was asked again since it was read. */
-const dropWant = async (want: IndexWant): Promise<void> => {
-  try {
-    await transact(
-      [
-        {
-          delete: keys.viewIndexWant(want.tableId, want.viewId),
-          condition: 'requestedTime = :t',
-          values: { ':t': want.requestedTime },
-        },
-      ],
-      () => new ConflictError('asked again'),
-    );
-  } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
-  }
-};
-
 /**
  * Builds the indexes listings asked for, one after another, until `deadline` (epoch ms); a build
  * that met writes stays asked for. Answers what each build did.
@@ -155,7 +128,7 @@ export const buildWantedIndexes = async (deadline: number): Promise<Record<Build
     if (Date.now() >= deadline) break;
     const outcome = await buildViewIndex(want.tableId, want.viewId);
     report[outcome]++;
-    if (outcome !== 'busy') await dropWant(want);
+    if (outcome !== 'busy') await dropIndexWant(want);
   }
   return report;
 };

@@ -24,6 +24,7 @@ import { ENTRY_COUNT_PREFIX, MAINTAINED_PREFIX } from '#shared/db/data-versions.
 import type { RecordItem, RecordPart } from '#shared/entities/records.ts';
 import {
   deleteEntryOp,
+  GROUP_SHARDS,
   type GroupCount,
   groupCountOp,
   type IndexEntry,
@@ -31,7 +32,7 @@ import {
 } from '#shared/entities/view-indexes.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds } from '#shared/query/engine.ts';
-import { andFilters, compileFilter, resolveFilter } from '#shared/query/filter.ts';
+import { compileFilter } from '#shared/query/filter.ts';
 import {
   compileGroupKey,
   compileIndexKey,
@@ -40,8 +41,9 @@ import {
   isCut,
   sortKeyOf,
 } from '#shared/query/index-keys.ts';
-import type { Query, QueryContext, SortSpec } from '#shared/query/types.ts';
-import { fieldByRef, type TableSchema, type View } from '#shared/schema/schema.ts';
+import type { Query, QueryContext } from '#shared/query/types.ts';
+import type { TableSchema, View } from '#shared/schema/schema.ts';
+import { viewQueryOf } from '#shared/schema/views.ts';
 import { rowAttributes, toRow } from './rows.ts';
 
 export interface ViewIndex {
@@ -69,20 +71,12 @@ export interface ViewIndex {
 }
 
 /** The view's own query as a listing of it resolves it, with the view's group as `groupBy`. */
-const viewQueryOf = (schema: TableSchema, view: View): Query => {
-  const fields = schema.fields;
-  const filter = andFilters(
-    view.filter ? resolveFilter(view.filter, fields, 'view filter', { dropInvalid: true }) : null,
-  );
-  const sort = (view.sort?.sortObjs ?? []).filter((s) => fieldByRef(schema, s.fieldId));
-  const groupBy: SortSpec[] = (view.group ?? []).flatMap((g) => {
-    const field = fieldByRef(schema, g.fieldId);
-    return field ? [{ fieldId: field.id, order: g.order === 'desc' ? 'desc' : 'asc' }] : [];
-  });
+const ownQueryOf = (schema: TableSchema, view: View): Query => {
+  const { filter, sort, group } = viewQueryOf(schema.fields, view);
   return {
     filter,
     sort,
-    groupBy,
+    groupBy: group,
     collapsedGroupIds: [],
     search: null,
     skip: 0,
@@ -131,7 +125,7 @@ const buildIndex = (schema: TableSchema, view: View): ViewIndex | undefined => {
   if (view.type !== 'grid') return undefined;
   let query: Query;
   try {
-    query = viewQueryOf(schema, view);
+    query = ownQueryOf(schema, view);
   } catch {
     return undefined; // a saved query a listing would refuse too
   }
@@ -232,7 +226,10 @@ export const withEntrySteps = (schema: TableSchema, move: RecordMove, own: reado
  * propagation (`propagate.ts`): apart, so the two never name the same counter item in one
  * transaction (a record of the table reached through a link to itself).
  */
-const SHARDS = { own: [0, 4], propagated: [4, 8] } as const;
+const SHARDS = {
+  own: [0, GROUP_SHARDS / 2],
+  propagated: [GROUP_SHARDS / 2, GROUP_SHARDS],
+} as const;
 
 /**
  * The group counts a write moves, for every grouped index of the table: per group tuple the sum

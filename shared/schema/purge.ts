@@ -44,7 +44,7 @@ export const purgePartition = async (
 
 /**
  * Deletes every item of a table for good: its records, their default-order index, each view's
- * manual order, unique-value claims, write journals, remembered idempotent answers, kept listing
+ * manual order and indexes, unique-value claims, write journals, remembered idempotent answers, kept listing
  * orders, then the schema partition (fields, views, plugin context menu, counters and data
  * versions), its trash item, project node and the
  * base's reference (the request removed them already; a purge after a crash repeats it), and
@@ -63,7 +63,7 @@ export const purgeTable = async (tableId: string, budget: Budget = unlimited): P
   const partitions = [
     keys.recordsOf(tableId).pk,
     keys.recordNumbersOf(tableId).pk,
-    ...viewIds.map((v) => keys.viewOrderOf(v).pk),
+    ...viewIds.flatMap((v) => [keys.viewOrderOf(v).pk, ...keys.viewIndexPartitionsOf(v)]),
     keys.uniqueValuesOf(tableId).pk,
     keys.journalsOf(tableId).pk,
     keys.idempotencyOfTable(tableId).pk,

@@ -9,7 +9,7 @@ import { viewItem } from '#shared/entities/schema-items.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
-import { resolveFilter } from '#shared/query/filter.ts';
+import { andFilters, resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/types.ts';
 import { purgePartition } from './purge.ts';
 import {
@@ -44,6 +44,28 @@ const DEFAULT_VIEW_NAME: Record<ViewType, string> = {
 
 /** At most this many group levels (listing.md section 4). */
 export const MAX_GROUP_LEVELS = 3;
+
+/**
+ * A view's own query as a listing of it applies it: its filter resolved (members a later field
+ * change made invalid are dropped; none when empty), its sort items on fields that still exist,
+ * and its group with field ids (which a listing applies only when asked as `groupBy`). Throws a
+ * 400 for a saved filter no listing could apply. Pure.
+ */
+export const viewQueryOf = (
+  fields: readonly Field[],
+  view: View,
+): { filter: FilterGroup | null; sort: SortItem[]; group: SortItem[] } => ({
+  filter: andFilters(
+    view.filter ? resolveFilter(view.filter, fields, 'view filter', { dropInvalid: true }) : null,
+  ),
+  sort: (view.sort?.sortObjs ?? []).filter((s) => fieldByRef(fields, s.fieldId)),
+  group: (view.group ?? []).flatMap((g) => {
+    const field = fieldByRef(fields, g.fieldId);
+    return field
+      ? [{ fieldId: field.id, order: g.order === 'desc' ? ('desc' as const) : ('asc' as const) }]
+      : [];
+  }),
+});
 
 const resolveRef = (fields: readonly Field[], ref: string, where: string): Field => {
   const field = fieldByRef(fields, ref);
@@ -229,8 +251,9 @@ export const deleteView = async (schema: TableSchema, viewId: string) => {
     bumpSchemaOp(tableId, schema.version),
   ];
   await transact(ops, schemaConflict);
-  // The view's manual order goes with it (after the view: nothing reads it any more).
-  await purgePartition(keys.viewOrderOf(viewId).pk);
+  // The view's manual order and its indexes go with it (after the view: nothing reads them any more).
+  for (const pk of [keys.viewOrderOf(viewId).pk, ...keys.viewIndexPartitionsOf(viewId)])
+    await purgePartition(pk);
 };
 
 /** One entry of `PUT …/column-meta`: a field and the parts of its column to change. */

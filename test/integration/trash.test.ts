@@ -421,7 +421,18 @@ describe('DELETE /trash/{trashId} (delete a trashed resource for good) and the p
         })
       ).status,
     ).toBe(200);
-    // a manual order in the second view, and remembered idempotent answers
+    // the second view sorted (so the writes below keep an index of it), a manual order in it,
+    // and remembered idempotent answers
+    const nameId = (doomed.fields as { id: string; name: string }[]).find((f) => f.name === 'Name')?.id;
+    expect(
+      (
+        await call('update-view-sort', {
+          token,
+          params: { tableId: doomed.id, viewId: doomed.views[1]?.id as string },
+          body: { sort: { sortObjs: [{ fieldId: nameId, order: 'desc' }] } },
+        })
+      ).status,
+    ).toBe(200);
     expect(
       (
         await call('update-record-order', {
@@ -444,6 +455,7 @@ describe('DELETE /trash/{trashId} (delete a trashed resource for good) and the p
       `IDEM#${doomed.id} ${ws.owner.id}#create-records#trash-k1`,
       `UNIQ#${doomed.id} `,
       `VORDER#${doomed.views[1]?.id} `,
+      `VIDX#${doomed.views[1]?.id} `,
       `RECNUM#${doomed.id} `,
       `RECORDS#${doomed.id} `,
     ])

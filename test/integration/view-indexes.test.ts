@@ -262,6 +262,20 @@ describe('view indexes', () => {
     expect(await indexEntryKeys(old)).toHaveLength(0);
   });
 
+  it('deleting a view deletes its indexes', async () => {
+    const t = await setUp(30);
+    await t.build();
+    const indexId = (await readIndexState(t.tableId, t.viewId))?.indexId as string;
+    expect((await indexEntryKeys(indexId)).length).toBeGreaterThan(0);
+    const res = await call('delete-view', {
+      token: t.token,
+      params: { tableId: t.tableId, viewId: t.viewId },
+    });
+    expect(res.status).toBe(200);
+    expect(await indexEntryKeys(indexId)).toEqual([]);
+    expect(await t.build()).toBe('gone');
+  });
+
   it('only grid views are indexed: a form view with a filter and sort asks for no index', async () => {
     const t = await setUp(30);
     const form = await call('create-view', {
