@@ -22,8 +22,8 @@ const RUNS = 20;
 
 /**
  * Sections: `BENCH_ONLY=computed,listing` prints only those, `BENCH_SKIP=bundles,purge` leaves
- * those out. Names: bundles, requests, records, listing, organizations, context-menu, nodes,
- * purge, computed.
+ * those out. Names: bundles, requests, records, listing, million (only with BENCH_LISTING_1M=1),
+ * organizations, context-menu, nodes, purge, computed.
  */
 const sectionList = (name: string) =>
   (process.env[name] ?? '')
@@ -216,6 +216,12 @@ const requests = async () => {
       const { listingBench } = await import('./listing.ts');
       await listingBench(owner.auth);
     });
+    // Listing at 1,000,000 records (issue 14): test/bench/million.ts, opt-in (BENCH_LISTING_1M=1).
+    if (process.env.BENCH_LISTING_1M === '1')
+      await section('million', async () => {
+        const { millionBench } = await import('./million.ts');
+        await millionBench(owner.auth);
+      });
     await section('organizations', () => organizations(owner.auth, measure));
     await section('context-menu', () => contextMenu(owner.auth, measure));
     await section('nodes', () => nodesAndDashboards(owner.auth, measure));

@@ -10,15 +10,15 @@
  */
 import type { StoredCell } from '#shared/fields/types.ts';
 
-type Call = typeof import('#test/support/invoke.ts')['call'];
+export type Call = typeof import('#test/support/invoke.ts')['call'];
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? 0;
 };
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
-const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`);
-const q = (params: Record<string, unknown>) =>
+export const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+export const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`);
+export const q = (params: Record<string, unknown>) =>
   Object.entries(params)
     .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
     .join('&');
@@ -47,7 +47,7 @@ const fieldsOf = (n: number) => {
   });
 };
 
-interface FieldRef {
+export interface FieldRef {
   id: string;
   name: string;
   type: string;
@@ -74,7 +74,7 @@ const cellsFor =
   };
 
 /** A table of `size` records × `width` fields, seeded directly (BatchWrite). */
-const seededTable = async (call: Call, token: string, baseId: string, size: number, width: number) => {
+export const seededTable = async (call: Call, token: string, baseId: string, size: number, width: number) => {
   const { seedRecords } = await import('./seed.ts');
   const table = await call('create-table', {
     token,
@@ -89,7 +89,7 @@ const seededTable = async (call: Call, token: string, baseId: string, size: numb
 };
 
 /** The filter + sort + group query of the figures: two conditions, one sort item, two group levels. */
-const fsgQuery = (fields: FieldRef[]) => {
+export const fsgQuery = (fields: FieldRef[]) => {
   const select = fields.filter((f) => f.type === 'singleSelect');
   const number = fields.find((f) => f.type === 'number') as FieldRef;
   const text = fields.find((f) => f.type === 'singleLineText' && f.name !== 'Name') as FieldRef;
@@ -132,10 +132,11 @@ const viewQuery = (fields: FieldRef[]) => {
 };
 
 /** The query string that lists a view as a grid does: the view, and its group as `groupBy`. */
-const viewListing = (viewId: string, fields: FieldRef[]) => q({ viewId, groupBy: viewQuery(fields).group });
+export const viewListing = (viewId: string, fields: FieldRef[]) =>
+  q({ viewId, groupBy: viewQuery(fields).group });
 
 /** A view of the table with `viewQuery`'s filter and sort; answers its id. */
-const indexedView = async (call: Call, token: string, tableId: string, fields: FieldRef[]) => {
+export const indexedView = async (call: Call, token: string, tableId: string, fields: FieldRef[]) => {
   const res = await call('create-view', {
     token,
     params: { tableId },
@@ -146,7 +147,7 @@ const indexedView = async (call: Call, token: string, tableId: string, fields: F
 };
 
 /** Builds a view's index as the repair worker does; answers the time and the entries. */
-const buildIndex = async (tableId: string, viewId: string) => {
+export const buildIndex = async (tableId: string, viewId: string) => {
   const { buildViewIndex } = await import('#shared/records/view-index-build.ts');
   const { readIndexState } = await import('#shared/entities/view-indexes.ts');
   const start = performance.now();
@@ -157,7 +158,7 @@ const buildIndex = async (tableId: string, viewId: string) => {
 };
 
 /** Runs `act` while sampling the heap; answers the peak heap used. */
-const withPeakHeap = async <T>(act: () => Promise<T>): Promise<{ value: T; peak: number }> => {
+export const withPeakHeap = async <T>(act: () => Promise<T>): Promise<{ value: T; peak: number }> => {
   let peak = process.memoryUsage().heapUsed;
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().heapUsed);

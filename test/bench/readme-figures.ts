@@ -17,6 +17,7 @@ export const README_SECTIONS = [
   'context-menu',
   'purge',
   'listing',
+  'million',
   'computed',
 ] as const;
 
