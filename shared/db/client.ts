@@ -130,10 +130,14 @@ export const MIN_WRITE_MS = 1000;
  * Sends one command, records it for metrics and turns database faults into a 503. A write that
  * was sent and then timed out (or lost its connection) may have been made: that is an
  * `OutcomeUnknownError`, never "nothing was written". A request too close to its deadline to
- * write safely is refused before its first write.
+ * write safely is refused before its first write, and one past its deadline reads no more.
  */
 const send = async <T>(op: DbCall['op'], command: Sendable): Promise<T> => {
   const write = WRITES.has(op);
+  // Past its deadline a request has answered (a 503 or 504): a read it still makes (a long listing
+  // reading on) would only cost capacity, and in Lambda resume in a later invocation.
+  if (!write && remainingMs() <= 0)
+    throw new ServiceUnavailableError('The request ran out of time; nothing was written, retry', 1);
   if (write) {
     const scope = requestScope();
     if (scope && scope.writesSent === 0 && remainingMs() < MIN_WRITE_MS)

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { getItem, queryAll } from '#shared/db/client.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
 import { noteRead, oncePerRequest, readEarlier, withRequestScope } from '#shared/db/request-scope.ts';
 import { newUser } from '#test/support/fixtures.ts';
@@ -22,6 +23,19 @@ describe('per-request reads', () => {
     // outside a request nothing is kept
     expect(await oncePerRequest('x', read)).toBe(3);
     expect(await oncePerRequest('x', read)).toBe(4);
+  });
+
+  it('a request past its deadline reads no more (what a listing answered at its deadline was still reading stops)', async () => {
+    const key = { pk: 'USER#nobody', sk: 'USER' };
+    await withRequestScope(10_000, async () => expect(await getItem(key)).toBeUndefined());
+    resetCalls();
+    await withRequestScope(-1, async () => {
+      await expect(getItem(key)).rejects.toMatchObject({ status: 503 });
+      await expect(queryAll({ pk: key.pk })).rejects.toMatchObject({ status: 503 });
+    });
+    expect(callSummary().calls).toBe(0);
+    // outside a request (workers, tools) there is no deadline
+    expect(await getItem(key)).toBeUndefined();
   });
 
   it('finds an item noted earlier in the same request only', async () => {
