@@ -12,7 +12,7 @@ import {
 } from '#shared/entities/view-indexes.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds, runQuery, searchHits } from '#shared/query/engine.ts';
-import { groupPointsOfTuples } from '#shared/query/groups.ts';
+import { groupPointsOfTuples, pageStretches } from '#shared/query/groups.ts';
 import { isCut } from '#shared/query/index-keys.ts';
 import type { QueryResult, Row } from '#shared/query/types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
@@ -175,12 +175,12 @@ const answerOf = (
 
 /**
  * The view index that answers a listing: the view's own, when the listing asks exactly the view's
- * query (nothing added by the request: its `groupBy` is the view's group) without search or
- * collapsed groups.
+ * query (nothing added by the request: its `groupBy` is the view's group) without search.
+ * Collapsed headers are answered from the group counts (`listIndexedByTuples`).
  */
 const indexServing = (schema: TableSchema, plan: ListPlan): ViewIndex | undefined => {
   const index = viewIndexOf(schema, plan.view);
-  if (!index || plan.query.search || plan.query.collapsedGroupIds.length > 0) return undefined;
+  if (!index || plan.query.search) return undefined;
   const asked = { filter: plan.query.filter ?? null, sort: plan.query.sort, groupBy: plan.query.groupBy };
   const kept = { filter: index.query.filter ?? null, sort: index.query.sort, groupBy: index.query.groupBy };
   return JSON.stringify(asked) === JSON.stringify(kept) ? index : undefined;
@@ -200,7 +200,9 @@ const listIndexed = async (
 ): Promise<ListAnswer | undefined> => {
   const from = plan.query.skip;
   const to = from + plan.query.take;
-  if (index.groupOf && from >= jumpFrom) return listIndexedDeep(ctx, params, plan, index);
+  const collapsed = collapsedOf(plan);
+  if (index.groupOf && (from >= jumpFrom || collapsed.size > 0))
+    return listIndexedByTuples(ctx, params, plan, index, collapsed);
   const read = await whenExact(
     ctx,
     index,
@@ -245,40 +247,55 @@ export const jumpDeepPagesFrom = (skip: number) => {
   jumpFrom = skip;
 };
 
+/** The headers a listing collapses (none without groups: an ungrouped listing has no headers). */
+const collapsedOf = (plan: ListPlan): ReadonlySet<string> =>
+  new Set(plan.query.groupBy.length ? plan.query.collapsedGroupIds : []);
+
 /**
- * A deep page of a grouped view from its index: the group counts (with the version and the state)
- * tell which group tuple holds the page's first position and how many entries come before that
- * tuple; the entries are read from the tuple's group key (every entry of a tuple starts with it),
- * so only the entries of that tuple before the page are walked. Authentication + 3 round trips.
+ * A page of a grouped view from its index by way of its group counts, for a deep page or one with
+ * collapsed headers: the counts (read with the version and the state) tell which group tuples hold
+ * the page's rows, leaving out those under a collapsed header, and how many rows come before each;
+ * each run of consecutive visible tuples the page overlaps is read from its first tuple's group
+ * key (every entry of a tuple starts with it), in parallel, so only the entries of that tuple before
+ * the page are walked. Authentication + 3 round trips.
  */
-const listIndexedDeep = async (
+const listIndexedByTuples = async (
   ctx: ListContext,
   params: ListParams,
   plan: ListPlan,
   index: ViewIndex,
+  collapsed: ReadonlySet<string>,
 ): Promise<ListAnswer | undefined> => {
   const from = plan.query.skip;
   const take = plan.query.take;
   const read = await whenExact(ctx, index, readGroupCounts(index.indexId));
   if (!read) return undefined;
   const tuples = read.with;
-  let before = 0;
-  const start = tuples.find((tuple) => {
-    if (before + tuple.count > from) return true;
-    before += tuple.count;
-    return false;
-  });
-  let ids: string[] = [];
-  if (start && !isCut(start.key)) {
-    const entries = await readIndexOrder(index.indexId, from - before + take, start.key);
-    ids = entries.slice(from - before, from - before + take).map((entry) => entry.id);
-  } else if (start) {
+  const walk = groupsOf(ctx, index, tuples, collapsed);
+  const { stretches } = pageStretches(
+    tuples.map((tuple) => tuple.count),
+    walk.visible,
+    from,
+    from + take,
+  );
+  const keyOf = (tuple: number) => (tuples[tuple] as GroupCount).key;
+  let ids: string[];
+  if (stretches.every((stretch) => !isCut(keyOf(stretch.tuple)))) {
+    const reads = await Promise.all(
+      stretches.map((stretch) =>
+        readIndexOrder(index.indexId, stretch.skip + stretch.take, keyOf(stretch.tuple)),
+      ),
+    );
+    ids = stretches.flatMap((stretch, k) =>
+      (reads[k] ?? []).slice(stretch.skip, stretch.skip + stretch.take).map((entry) => entry.id),
+    );
+  } else if (collapsed.size === 0) {
     // a group key longer than a sort key holds: walk from the first entry
     ids = (await readIndexOrder(index.indexId, from + take))
       .slice(from, from + take)
       .map((entry) => entry.id);
-  }
-  return pageAnswer(ctx, params, plan, { ids, ...groupsOf(ctx, index, tuples) });
+  } else return undefined; // collapsed headers over a cut group key: the general path answers
+  return pageAnswer(ctx, params, plan, { ids, ...walk });
 };
 
 /** A grouped index's group points, from its group counts (none for an index without groups). */
@@ -288,8 +305,12 @@ const indexedGroups = async (
 ): Promise<Pick<QueryResult, 'groupPoints' | 'allGroupHeaderRefs'>> =>
   index.groupOf ? groupsOf(ctx, index, await readGroupCounts(index.indexId)) : { groupPoints: null };
 
-const groupsOf = (ctx: ListContext, index: ViewIndex, tuples: readonly GroupCount[]) =>
-  groupPointsOfTuples(tuples, index.query.groupBy, queryContext(ctx, undefined));
+const groupsOf = (
+  ctx: ListContext,
+  index: ViewIndex,
+  tuples: readonly GroupCount[],
+  collapsed: ReadonlySet<string> = new Set(),
+) => groupPointsOfTuples(tuples, index.query.groupBy, queryContext(ctx, undefined), collapsed);
 
 /**
  * How many entries an index holds, when it is exact: built for this query, and no write since
@@ -401,16 +422,26 @@ export const matchingSummary = async (
   const link = await pickerOf(ctx, params);
   const plan = planListing(ctx.schema, params, pickerFilter(ctx, params, link));
   if (!isKeepable(params, plan)) return (await allMatching(ctx, params)).result;
-  // the view's own query: its index's count, when it is exact
+  // the view's own query: its index's count (less the rows under collapsed headers), when it is exact
   const index = indexServing(ctx.schema, plan);
+  const collapsed = collapsedOf(plan);
+  const byTuples = Boolean(index?.groupOf) && (withGroups || collapsed.size > 0);
   const read =
     index &&
-    (await whenExact(
-      ctx,
-      index,
-      withGroups ? indexedGroups(ctx, index) : Promise.resolve({ groupPoints: null }),
-    ));
-  if (read) return { total: read.count, groupPoints: read.with.groupPoints };
+    (await whenExact(ctx, index, byTuples ? readGroupCounts(index.indexId) : Promise.resolve(undefined)));
+  if (read && index) {
+    if (!read.with) return { total: read.count, groupPoints: null };
+    const walk = groupsOf(ctx, index, read.with, collapsed);
+    const total = collapsed.size
+      ? pageStretches(
+          read.with.map((tuple) => tuple.count),
+          walk.visible,
+          0,
+          0,
+        ).total
+      : read.count;
+    return { total, groupPoints: withGroups ? walk.groupPoints : null };
+  }
   const { kept, keep } = await lookUpKept(ctx, plan, 0, 0);
   if (kept) return kept.header;
   const { result } = await allMatching(ctx, params);

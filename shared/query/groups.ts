@@ -378,14 +378,16 @@ export const buildGroupPoints = (
 
 /**
  * The group points of counted group tuples (in group order, each with the grouped cells of one of
- * its records and how many records it holds), as the engine walks them: what a grouped view
- * index answers without reading its records.
+ * its records and how many records it holds), as the engine walks them, with which tuples are
+ * visible (not under a collapsed header): what a grouped view index answers without reading its
+ * records.
  */
 export const groupPointsOfTuples = (
   tuples: readonly { cells: Record<string, unknown>; count: number }[],
   groupBy: readonly SortSpec[],
   ctx: QueryContext,
-): Omit<GroupWalk, 'visible'> => {
+  collapsedGroupIds: ReadonlySet<string> = new Set(),
+): GroupWalk => {
   const levels: GroupLevel[] = groupBy.map((spec) => {
     const groupValue = groupValueOf(fieldOf(spec.fieldId, ctx), ctx);
     const cells = tuples.map((tuple) => tuple.cells[spec.fieldId] as StoredCell | undefined);
@@ -395,11 +397,50 @@ export const groupPointsOfTuples = (
       value: (i) => groupValue.value(cells[i]),
     };
   });
-  const walk = buildGroupPoints(
+  return buildGroupPoints(
     tuples.map((_, i) => i),
     tuples.map((tuple) => tuple.count),
     levels,
-    new Set(),
+    collapsedGroupIds,
   );
-  return { groupPoints: walk.groupPoints, allGroupHeaderRefs: walk.allGroupHeaderRefs };
+};
+
+/** A page's rows within one run of consecutive visible group tuples: `take` rows after the first `skip` of tuple `tuple`. */
+export interface TupleStretch {
+  tuple: number;
+  skip: number;
+  take: number;
+}
+
+/**
+ * Where the page [from, to) of the visible rows lies among group tuples (in order: their counts,
+ * and whether each is visible): one stretch per run of consecutive visible tuples the page
+ * overlaps (a collapsed header's tuples split runs), and how many visible rows there are in all.
+ */
+export const pageStretches = (
+  counts: readonly number[],
+  visible: readonly boolean[],
+  from: number,
+  to: number,
+): { stretches: TupleStretch[]; total: number } => {
+  const stretches: TupleStretch[] = [];
+  let total = 0;
+  let run: TupleStretch | undefined;
+  for (let t = 0; t < counts.length; t++) {
+    if (!visible[t]) {
+      run = undefined;
+      continue;
+    }
+    const start = total;
+    total += counts[t] as number;
+    const lo = Math.max(from, start);
+    const hi = Math.min(to, total);
+    if (lo >= hi) continue;
+    if (run) run.take += hi - lo;
+    else {
+      run = { tuple: t, skip: lo - start, take: hi - lo };
+      stretches.push(run);
+    }
+  }
+  return { stretches, total };
 };

@@ -18,7 +18,8 @@
  * complemented character by character (`c → '!' + '~' − c`), which reverses the order of
  * prefix-free parts. An empty number cell is the engine's -Infinity (it ties with it, as there).
  *
- * Views the index cannot answer exactly (`indexBlocker`): a search, collapsed groups, a filter
+ * Views the index cannot answer exactly (`indexBlocker`): a search, collapsed groups (which its
+ * order alone does not answer: `listing/list.ts` serves them from a grouped index's counts), a filter
  * on the caller ("Me") or on dates relative to now, a link (its titles live in another table),
  * and grouping by a date that shows the time (around a clock change, minute groups are not
  * intervals of time, and the engine orders them by an arbitrary member).

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredCell, UserRef } from '#shared/fields/types.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { compileFilter } from '#shared/query/filter.ts';
-import { groupPointsOfTuples } from '#shared/query/groups.ts';
+import { groupPointsOfTuples, pageStretches } from '#shared/query/groups.ts';
 import {
   compileGroupKey,
   compileIndexKey,
@@ -177,12 +177,83 @@ describe('index keys', () => {
         const ordered = [...tuples.entries()].sort(([x], [y]) => (x < y ? -1 : 1)).map(([, t]) => t);
         // as answered (JSON): a header's value comes from any record of its group (0 and -0 alike)
         const wire = (v: unknown) => JSON.parse(JSON.stringify(v));
-        expect(wire(groupPointsOfTuples(ordered, groupBy, ctx))).toEqual(
+        const { groupPoints, allGroupHeaderRefs } = groupPointsOfTuples(ordered, groupBy, ctx);
+        expect(wire({ groupPoints, allGroupHeaderRefs })).toEqual(
           wire({ groupPoints: result.groupPoints, allGroupHeaderRefs: result.allGroupHeaderRefs }),
         );
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('with collapsed headers, counted group keys give the engine its group points, total and pages (read by stretches of visible tuples)', () => {
+    fc.assert(
+      fc.property(
+        rowsArb,
+        specsArb(3).filter((g) => g.length > 0),
+        filterArb,
+        fc.infiniteStream(fc.boolean()),
+        fc.nat(40),
+        fc.integer({ min: 1, max: 15 }),
+        (rows, groupBy, filter, coin, skip, take) => {
+          const q = all({ groupBy, filter });
+          // collapse a random choice of the headers there are
+          const headers = runQuery(rows, q, ctx).allGroupHeaderRefs ?? [];
+          const collapsed = headers.filter(() => coin.next().value).map((h) => h.id);
+          const expected = runQuery(rows, { ...q, collapsedGroupIds: collapsed, skip, take }, ctx);
+          // the index: entries in key order, and the group tuples counted
+          const groupKeyOf = compileGroupKey(q, ctx);
+          const passes = filter ? compileFilter(filter, ctx) : () => true;
+          const byId = new Map(rows.map((row) => [row.id, row]));
+          const entries = indexOrder(rows, q).map((id) => ({ id, group: groupKeyOf(byId.get(id) as Row) }));
+          const tuples = new Map<string, { key: string; cells: Record<string, unknown>; count: number }>();
+          for (const row of rows.filter(passes)) {
+            const key = groupKeyOf(row);
+            const seen = tuples.get(key);
+            if (seen) seen.count++;
+            else tuples.set(key, { key, cells: row.cells, count: 1 });
+          }
+          const ordered = [...tuples.values()].sort((x, y) => (x.key < y.key ? -1 : 1));
+          const walk = groupPointsOfTuples(ordered, groupBy, ctx, new Set(collapsed));
+          const counts = ordered.map((t) => t.count);
+          const { stretches, total } = pageStretches(counts, walk.visible, skip, skip + take);
+          // each stretch read from its first tuple's first entry
+          const ids = stretches.flatMap((stretch) => {
+            const start = entries.findIndex((e) => e.group === ordered[stretch.tuple]?.key);
+            return entries.slice(start + stretch.skip, start + stretch.skip + stretch.take).map((e) => e.id);
+          });
+          expect(ids).toEqual(expected.ids);
+          expect(total).toBe(expected.total);
+          const wire = (v: unknown) => JSON.parse(JSON.stringify(v));
+          expect(wire(walk.groupPoints)).toEqual(wire(expected.groupPoints));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('places a page among visible group tuples: one stretch per run of visible tuples it overlaps', () => {
+    const counts = [3, 2, 4, 1, 5];
+    const all = [true, true, true, true, true];
+    expect(pageStretches(counts, all, 0, 4)).toEqual({
+      stretches: [{ tuple: 0, skip: 0, take: 4 }],
+      total: 15,
+    });
+    expect(pageStretches(counts, all, 4, 8).stretches).toEqual([{ tuple: 1, skip: 1, take: 4 }]);
+    // tuple 2 collapsed: rows 0–2, 3–4 | 5, 6–10
+    const some = [true, true, false, true, true];
+    expect(pageStretches(counts, some, 4, 7)).toEqual({
+      stretches: [
+        { tuple: 1, skip: 1, take: 1 },
+        { tuple: 3, skip: 0, take: 2 },
+      ],
+      total: 11,
+    });
+    expect(pageStretches(counts, some, 11, 20).stretches).toEqual([]);
+    expect(pageStretches(counts, [false, false, false, false, false], 0, 10)).toEqual({
+      stretches: [],
+      total: 0,
+    });
   });
 
   it('keys are cut only past the budget, and a cut key ends with the record id', () => {
