@@ -299,6 +299,19 @@ export const listingBench = async (token: string, options: { include100k?: boole
           runs,
         );
         await measure(`${n} · that view, row count (index counter)`, () => rowCount(own), runs);
+        // the grid with the first group collapsed: pages and counts from the group counts
+        const headers = (await list(`${own}&take=1`)).body.extra.allGroupHeaderRefs as { id: string }[];
+        const collapsed = `${own}&collapsedGroupIds=${encodeURIComponent(JSON.stringify([headers[0]?.id]))}`;
+        await measure(
+          `${n} · that view, first group collapsed: page at skip 1,000 (index)`,
+          () => list(`${collapsed}&take=100&skip=1000`),
+          runs,
+        );
+        await measure(
+          `${n} · that view, first group collapsed: row count (index counts)`,
+          () => rowCount(collapsed),
+          runs,
+        );
       }
       // about 0.5% of the records hold the text: pages of 20 so the second page has records
       const search = `search[]=${encodeURIComponent('value 42 of')}&search[]=&search[]=true&take=20`;

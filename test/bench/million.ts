@@ -120,6 +120,11 @@ export const millionBench = async (token: string) => {
   await measure('that view, deep page skip 50,000 (index)', () => list(`${own}&take=100&skip=50000`));
   await measure('that view, deep page skip 500,000 (index)', () => list(`${own}&take=100&skip=500000`));
   await measure('that view, row count (index counter)', () => rowCount(own));
+  const headers = (await list(`${own}&take=1`)).body.extra.allGroupHeaderRefs as { id: string }[];
+  const collapsed = `${own}&collapsedGroupIds=${encodeURIComponent(JSON.stringify([headers[0]?.id]))}`;
+  await measure('that view, first group collapsed: page at skip 50,000 (index)', () =>
+    list(`${collapsed}&take=100&skip=50000`),
+  );
   await measure('that view, group points (index counts)', () =>
     call('get-group-points', { token, params: { tableId: t.tableId }, query: own }),
   );
