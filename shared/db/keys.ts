@@ -190,6 +190,11 @@ export const keys = {
     pk: `TABLE#${tableId}`,
     sk: `VIDXSTATE#${viewId}`,
   }),
+  /** A view index build under way: how far it got (`records/view-index-build.ts`). */
+  viewIndexBuild: (tableId: string, viewId: string): Key => ({
+    pk: `TABLE#${tableId}`,
+    sk: `VIDXBUILD#${viewId}`,
+  }),
   /** A view index a listing asked to have built (the repair worker builds them). */
   viewIndexWant: (tableId: string, viewId: string): Key => ({ pk: 'VIDXWANT', sk: `${tableId}#${viewId}` }),
   viewIndexWants: () => ({ pk: 'VIDXWANT' }),

@@ -148,6 +148,86 @@ export const writeIndexState = (state: IndexState): Promise<void> =>
 export const deleteIndexState = (tableId: string, viewId: string): Promise<void> =>
   deleteItem(keys.viewIndexState(tableId, viewId));
 
+/**
+ * A build under way (`records/view-index-build.ts`): the table's data-version counters when it
+ * began (it is finished only if they have not moved), how many record segments it reads, how
+ * many it has finished (their entries written and group counts added), which chunk of group
+ * counts of the next segment comes next, and the entries written so far.
+ */
+export interface IndexBuild {
+  tableId: string;
+  viewId: string;
+  indexId: string;
+  versions: Record<string, number>;
+  segments: number;
+  /** How many of `recordSlices(segments × perSegment)` each segment reads at once. */
+  perSegment: number;
+  done: number;
+  step: number;
+  entries: number;
+  startedTime: string;
+}
+
+const buildOf = (item: Item): IndexBuild => ({
+  tableId: text(item.tableId),
+  viewId: text(item.viewId),
+  indexId: text(item.indexId),
+  versions: Object.fromEntries(
+    Object.entries((item.versions ?? {}) as Record<string, unknown>).map(([name, value]) => [
+      name,
+      count(value),
+    ]),
+  ),
+  segments: count(item.segments),
+  perSegment: count(item.perSegment),
+  done: count(item.done),
+  step: count(item.step),
+  entries: count(item.entries),
+  startedTime: text(item.startedTime),
+});
+
+export const readIndexBuild = async (tableId: string, viewId: string): Promise<IndexBuild | undefined> => {
+  const item = await getItem(keys.viewIndexBuild(tableId, viewId));
+  return item ? buildOf(item) : undefined;
+};
+
+export const writeIndexBuild = (build: IndexBuild): Promise<void> =>
+  putItem({ ...keys.viewIndexBuild(build.tableId, build.viewId), type: 'viewIndexBuild', ...build });
+
+export const deleteIndexBuild = (tableId: string, viewId: string): Promise<void> =>
+  deleteItem(keys.viewIndexBuild(tableId, viewId));
+
+/**
+ * Moves a build on from where it was (`done` segments, `step` chunks of the next), on that
+ * condition: to the next chunk of the same segment, or to the next segment with its entries
+ * counted. Joined to the chunk's group-count additions, so each applies once.
+ */
+export const advanceBuildOp = (
+  build: Pick<IndexBuild, 'tableId' | 'viewId' | 'indexId' | 'done' | 'step'>,
+  next: { done: number; step: number; addEntries: number },
+): TransactOp => ({
+  update: {
+    key: keys.viewIndexBuild(build.tableId, build.viewId),
+    update: 'SET #done = :nd, #step = :ns ADD #entries :e',
+    condition: '#index = :i AND #done = :d AND #step = :s',
+    names: { '#done': 'done', '#step': 'step', '#entries': 'entries', '#index': 'indexId' },
+    values: {
+      ':nd': next.done,
+      ':ns': next.step,
+      ':e': next.addEntries,
+      ':i': build.indexId,
+      ':d': build.done,
+      ':s': build.step,
+    },
+  },
+});
+
+/** Deletes what a table holds about a view's indexes (its built state and any build under way): joined to the view's delete. */
+export const viewIndexBookkeepingDeletes = (tableId: string, viewId: string): TransactOp[] => [
+  { delete: keys.viewIndexState(tableId, viewId) },
+  { delete: keys.viewIndexBuild(tableId, viewId) },
+];
+
 /** Asks for a view's index to be built (unconditional: the latest ask wins). */
 export const wantIndex = (want: IndexWant): Promise<void> =>
   putItem({ ...keys.viewIndexWant(want.tableId, want.viewId), type: 'viewIndexWant', ...want });

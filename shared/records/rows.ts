@@ -87,6 +87,19 @@ export const readAllRecords = async (
   return parts.flatMap((p) => p.items.map(recordPartOf));
 };
 
+/** The records of a table in some of `recordSlices`' ranges, with only `attributes`, the ranges read at once. */
+export const readRecordsIn = async (
+  tableId: string,
+  attributes: readonly string[],
+  ranges: readonly { from?: string; to?: string }[],
+): Promise<RecordPart[]> => {
+  const pk = keys.recordsOf(tableId).pk;
+  const parts = await Promise.all(
+    ranges.map((range) => queryBetween({ pk, ...range, projection: attributes })),
+  );
+  return parts.flatMap((p) => p.items.map(recordPartOf));
+};
+
 /**
  * Some records of a table by id, in the given order (missing ones left out): whole, or with their
  * envelope and only the cells of `cellIds`.

@@ -6,6 +6,7 @@ import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { viewItem } from '#shared/entities/schema-items.ts';
+import { viewIndexBookkeepingDeletes } from '#shared/entities/view-indexes.ts';
 import { fieldByRef } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
@@ -249,6 +250,7 @@ export const deleteView = async (schema: TableSchema, viewId: string) => {
   const ops: TransactOp[] = [
     { delete: keys.view(tableId, viewId), condition: EXISTS },
     bumpSchemaOp(tableId, schema.version),
+    ...viewIndexBookkeepingDeletes(tableId, viewId),
   ];
   await transact(ops, schemaConflict);
   // The view's manual order and its indexes go with it (after the view: nothing reads them any more).

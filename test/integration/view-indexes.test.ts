@@ -15,11 +15,13 @@ import { itemsRead, resetCalls } from '#shared/db/metrics.ts';
 import {
   deleteIndexState,
   indexEntryKeys,
+  readIndexBuild,
   readIndexState,
   readIndexWants,
+  writeIndexBuild,
 } from '#shared/entities/view-indexes.ts';
 import { jumpDeepPagesFrom } from '#shared/listing/list.ts';
-import { buildViewIndex, buildWantedIndexes } from '#shared/records/view-index-build.ts';
+import { buildInPieces, buildViewIndex, buildWantedIndexes } from '#shared/records/view-index-build.ts';
 import { call } from '#test/support/invoke.ts';
 import { alphaAndBeta, listedTable } from '#test/support/workspace.ts';
 
@@ -140,7 +142,10 @@ const setUp = async (n: number) => {
 
 const idsOf = (body: { records: { id: string }[] }) => body.records.map((r) => r.id);
 
-afterEach(() => injectChunkFault(undefined));
+afterEach(() => {
+  injectChunkFault(undefined);
+  buildInPieces();
+});
 
 describe('view indexes', () => {
   it('a listing of the view asks for its index; once built, pages read the entries and the page only', async () => {
@@ -243,6 +248,62 @@ describe('view indexes', () => {
     await t.expectExact();
   });
 
+  it('a build goes on where it stopped (out of time, or crashed between group-count chunks), adding each count once', async () => {
+    const t = await setUp(150);
+    const groupBy = [
+      { fieldId: t.fieldId('Count'), order: 'asc' },
+      { fieldId: t.fieldId('Name'), order: 'desc' },
+    ];
+    const res = await call('update-view-group', {
+      token: t.token,
+      params: { tableId: t.tableId, viewId: t.viewId },
+      body: { group: groupBy },
+    });
+    expect(res.status).toBe(200);
+    // segments of ~40 records (4 of them), one group count a transaction, crashed in the first
+    // segment (it holds ~27 tuples: one per record passing the filter)
+    buildInPieces({ records: 40, chunk: 1, crashAfter: 3 });
+    await expect(t.build()).rejects.toThrow('crashed');
+    const stopped = await readIndexBuild(t.tableId, t.viewId);
+    expect(stopped?.segments).toBe(4);
+    expect([stopped?.done, stopped?.step]).toEqual([0, 3]);
+    // meanwhile listings compute (and agree)
+    const grouped = (skip: number, take: number) => t.listOk(q({ viewId: t.viewId, groupBy, skip, take }));
+    const general = (skip: number, take: number) =>
+      t.listOk(q({ filter: t.filter, orderBy: t.sortObjs, groupBy, skip, take }));
+    expect(idsOf((await grouped(0, 30)).body)).toEqual(idsOf((await general(0, 30)).body));
+    // out of time: no segment starts after the deadline
+    expect(await buildViewIndex(t.tableId, t.viewId, Date.now())).toBe('partial');
+    expect((await readIndexBuild(t.tableId, t.viewId))?.done).toBe(stopped?.done);
+    // the next run reads only the segments left, and the index is exact
+    resetCalls();
+    expect(await t.build()).toBe('built');
+    expect(await readIndexBuild(t.tableId, t.viewId)).toBeUndefined();
+    for (const skip of [0, 30, 60, 90]) {
+      const [mine, theirs] = [(await grouped(skip, 30)).body, (await general(skip, 30)).body];
+      expect(idsOf(mine), `page at ${skip}`).toEqual(idsOf(theirs));
+      expect(mine.extra).toEqual(theirs.extra);
+    }
+    expect((await t.rowCount()).count).toBe(await t.generalCount());
+  });
+
+  it('a build stopped part-way begins again when the table was written to since it began', async () => {
+    const t = await setUp(120);
+    buildInPieces({ records: 40 });
+    expect(await buildViewIndex(t.tableId, t.viewId, Date.now())).toBe('partial');
+    buildInPieces({ records: 40, crashAfter: 1 });
+    await expect(t.build()).rejects.toThrow('crashed');
+    expect((await readIndexBuild(t.tableId, t.viewId))?.done).toBe(1);
+    // writes spread over every segment (records fall in segments by their random ids)
+    for (const [i, id] of t.ids.slice(0, 40).entries())
+      expect((await t.update(id, { Count: (i % 4) + 3, Name: `moved ${i}` })).status).toBe(200);
+    expect((await t.create([{ Name: 'late', Count: 5 }])).status).toBe(201);
+    expect(await t.build()).toBe('built');
+    expect(await t.servedFromIndex(0, 10, 121)).toBe(true);
+    await t.expectExact();
+    expect((await t.rowCount()).count).toBe(await t.generalCount());
+  });
+
   it('a changed sort makes a new index: listings compute until it is built, and the old entries go', async () => {
     const t = await setUp(60);
     await t.build();
@@ -262,17 +323,32 @@ describe('view indexes', () => {
     expect(await indexEntryKeys(old)).toHaveLength(0);
   });
 
-  it('deleting a view deletes its indexes', async () => {
+  it('deleting a view deletes its indexes, its built state and a build under way', async () => {
     const t = await setUp(30);
     await t.build();
     const indexId = (await readIndexState(t.tableId, t.viewId))?.indexId as string;
     expect((await indexEntryKeys(indexId)).length).toBeGreaterThan(0);
+    // a newer build stopped part-way (as after a write the index did not see)
+    await writeIndexBuild({
+      tableId: t.tableId,
+      viewId: t.viewId,
+      indexId,
+      versions: {},
+      segments: 2,
+      perSegment: 1,
+      done: 1,
+      step: 0,
+      entries: 3,
+      startedTime: new Date().toISOString(),
+    });
     const res = await call('delete-view', {
       token: t.token,
       params: { tableId: t.tableId, viewId: t.viewId },
     });
     expect(res.status).toBe(200);
     expect(await indexEntryKeys(indexId)).toEqual([]);
+    expect(await readIndexState(t.tableId, t.viewId)).toBeUndefined();
+    expect(await readIndexBuild(t.tableId, t.viewId)).toBeUndefined();
     expect(await t.build()).toBe('gone');
   });
 

@@ -6,6 +6,7 @@ import { newId } from '#shared/ids.ts';
 import { mergeParams, readListParams } from '#shared/listing/params.ts';
 import { normaliseSavedParams } from '#shared/listing/saved-queries.ts';
 import { recordSlices, rowAttributes } from '#shared/records/rows.ts';
+import { segmentPlan } from '#shared/records/view-index-build.ts';
 
 const read = (qs: string) => readListParams(parseQueryString(qs));
 
@@ -222,4 +223,21 @@ describe('response size', () => {
     // Compressible: fits once gzipped.
     expect(fitResponse(result(big), 'gzip').statusCode).toBe(200);
   });
+});
+
+describe('a view index build in segments', () => {
+  it.each([0, 1, 500, 19_999, 20_001, 100_000, 1_000_000, 5_120_001, 20_000_000])(
+    '%i records: segments of about 20,000, read in at most 16 slices at once, within 256 slices',
+    (records) => {
+      const { segments, perSegment } = segmentPlan(records);
+      expect(segments).toBeGreaterThanOrEqual(1);
+      expect(segments * perSegment).toBeLessThanOrEqual(256);
+      expect(perSegment).toBeGreaterThanOrEqual(1);
+      expect(perSegment).toBeLessThanOrEqual(16);
+      if (records <= 5_120_000) expect(records / segments).toBeLessThanOrEqual(20_000);
+      else expect(segments).toBe(256);
+      // every segment is whole slices of the one plan: the segments cover every record once
+      expect(recordSlices(segments * perSegment)).toHaveLength(segments * perSegment);
+    },
+  );
 });
