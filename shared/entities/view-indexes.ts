@@ -22,6 +22,8 @@ import { count, text } from './attributes.ts';
  *   whole key when the order key was cut;
  * - the state `TABLE#<tbl>` `VIDXSTATE#<view>`: which index of the view is built, and the table's
  *   unmaintained-write count it was exact at (`baseline`);
+ * - a build under way `TABLE#<tbl>` `VIDXBUILD#<view>`: the table's data-version counters when it
+ *   began and how far it got (`IndexBuild`), so a build stopped part-way goes on;
  * - a build request `VIDXWANT` `<tbl>#<view>`: written by a listing that found no usable index,
  *   taken by the repair worker;
  * - for a grouped view, the count of each group tuple `VGRP#<view>` `<hash>#<hash of its key>#<nn>`, in
@@ -289,15 +291,6 @@ export const groupCountOp = (
     names: { '#c': 'c', '#g': 'g', '#r': 'r', '#t': 'type' },
     values: { ':d': delta, ':g': group.key, ':r': group.cells, ':t': 'viewGroupCount' },
   },
-});
-
-/** A group tuple's count as one item (a build writes them). */
-export const groupCountItem = (indexId: string, group: GroupCount): Item => ({
-  ...groupCounterKey(indexId, group.key, 0),
-  type: 'viewGroupCount',
-  g: group.key,
-  r: group.cells,
-  c: group.count,
 });
 
 /** The group tuples of an index with records, in group order (their shards summed). */
