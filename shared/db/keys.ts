@@ -156,6 +156,11 @@ export const keys = {
     sk: `${hash}#${part}`,
   }),
   queryOrdersOf: (tableId: string) => ({ pk: `QORDER#${tableId}` }),
+  /** Where a view index's entry at `position` is (a listing notes it for the next page to start there). */
+  viewIndexPosition: (tableId: string, indexId: string, position: number): Key => ({
+    pk: `QORDER#${tableId}`,
+    sk: `IXPOS#${indexId}#${String(position).padStart(12, '0')}`,
+  }),
   /** IAM's pattern for the kept orders (the listing routes write them). */
   queryOrderPartitionPattern: 'QORDER#*',
   /**

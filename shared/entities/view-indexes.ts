@@ -8,6 +8,7 @@ import {
   putItem,
   queryAll,
   queryBetween,
+  queryRange,
   type TransactOp,
   transact,
 } from '#shared/db/client.ts';
@@ -229,6 +230,48 @@ export const viewIndexBookkeepingDeletes = (tableId: string, viewId: string): Tr
   { delete: keys.viewIndexState(tableId, viewId) },
   { delete: keys.viewIndexBuild(tableId, viewId) },
 ];
+
+/**
+ * Where an index's entry at `position` is (`at`, its sort key), noted by a listing that read up
+ * to it, with the `signature` of the index then (its build and its maintained-write counter): a
+ * later page of the same index, unchanged since, starts its walk there. Kept with the listing
+ * orders (`QORDER#<tbl>`, which listings may write), for an hour.
+ */
+export interface IndexPosition {
+  position: number;
+  at: string;
+  signature: string;
+}
+
+/** How long a noted index position may be used. */
+const POSITION_TTL_SECONDS = 3_600;
+
+/** The noted position of an index nearest at or before `atMost`, unless it has expired. */
+export const readIndexPosition = async (
+  tableId: string,
+  indexId: string,
+  atMost: number,
+  now = Date.now(),
+): Promise<IndexPosition | undefined> => {
+  const bound = keys.viewIndexPosition(tableId, indexId, atMost + 1);
+  const [item] = await queryRange({ pk: bound.pk, below: bound.sk, limit: 1 });
+  if (!item || item.indexId !== indexId || count(item.expiresAt) <= Math.floor(now / 1000)) return undefined;
+  return { position: count(item.position), at: text(item.at), signature: text(item.signature) };
+};
+
+export const writeIndexPosition = (
+  tableId: string,
+  indexId: string,
+  noted: IndexPosition,
+  now = Date.now(),
+): Promise<void> =>
+  putItem({
+    ...keys.viewIndexPosition(tableId, indexId, noted.position),
+    type: 'viewIndexPosition',
+    indexId,
+    ...noted,
+    expiresAt: Math.floor(now / 1000) + POSITION_TTL_SECONDS,
+  });
 
 /** Asks for a view's index to be built (unconditional: the latest ask wins). */
 export const wantIndex = (want: IndexWant): Promise<void> =>

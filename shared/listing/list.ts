@@ -7,8 +7,10 @@ import {
   type IndexState,
   readGroupCounts,
   readIndexOrder,
+  readIndexPosition,
   readIndexState,
   wantIndex,
+  writeIndexPosition,
 } from '#shared/entities/view-indexes.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds, runQuery, searchHits } from '#shared/query/engine.ts';
@@ -203,15 +205,69 @@ const listIndexed = async (
   const collapsed = collapsedOf(plan);
   if (index.groupOf && (from >= jumpFrom || collapsed.size > 0))
     return listIndexedByTuples(ctx, params, plan, index, collapsed);
+  if (!index.groupOf && from >= jumpFrom) return listIndexedFromPosition(ctx, params, plan, index);
+  // one entry past the page: where the next page starts, noted for a deep one
   const read = await whenExact(
     ctx,
     index,
-    Promise.all([readIndexOrder(index.indexId, to), indexedGroups(ctx, index)]),
+    Promise.all([readIndexOrder(index.indexId, to + 1), indexedGroups(ctx, index)]),
   );
   if (!read) return undefined;
   const [entries, groups] = read.with;
   const ids = entries.slice(from, to).map((entry) => entry.id);
-  return pageAnswer(ctx, params, plan, { ids, ...groups });
+  const [answer] = await Promise.all([
+    pageAnswer(ctx, params, plan, { ids, ...groups }),
+    index.groupOf ? undefined : notePosition(ctx, index, read.signature, to, entries[to]),
+  ]);
+  return answer;
+};
+
+/**
+ * A deep page of an ungrouped view from its index: the position a page before it noted (the
+ * nearest at or before the page, read with the version and the state) is where the walk starts
+ * when the index has not changed since; else from the first entry. Scrolling down a grid reads
+ * each page's entries once: authentication + 3 round trips. The page notes where the next
+ * starts. A jump to a position no page reached yet walks the entries before it.
+ */
+const listIndexedFromPosition = async (
+  ctx: ListContext,
+  params: ListParams,
+  plan: ListPlan,
+  index: ViewIndex,
+): Promise<ListAnswer | undefined> => {
+  const from = plan.query.skip;
+  const to = from + plan.query.take;
+  const read = await whenExact(ctx, index, readIndexPosition(ctx.schema.table.id, index.indexId, from));
+  if (!read) return undefined;
+  const noted = read.with?.signature === read.signature ? read.with : undefined;
+  const start = noted?.position ?? 0;
+  const entries = await readIndexOrder(index.indexId, to + 1 - start, noted?.at);
+  const ids = entries.slice(from - start, to - start).map((entry) => entry.id);
+  const [answer] = await Promise.all([
+    pageAnswer(ctx, params, plan, { ids, groupPoints: null }),
+    notePosition(ctx, index, read.signature, to, entries[to - start]),
+  ]);
+  return answer;
+};
+
+/**
+ * Notes where an index's entry at `position` is, for a later page to start its walk there: only
+ * deep enough to save a walk, and not at a cut key (its run is ordered when read). A failure to
+ * note is logged: the next page walks.
+ */
+const notePosition = async (
+  ctx: ListContext,
+  index: ViewIndex,
+  signature: string,
+  position: number,
+  entry: { sk: string } | undefined,
+): Promise<void> => {
+  if (!entry || position < jumpFrom || isCut(entry.sk)) return;
+  await writeIndexPosition(ctx.schema.table.id, index.indexId, { position, at: entry.sk, signature }).catch(
+    (error: unknown) => {
+      logger.warn('noting a view index position failed', { tableId: index.tableId, error: String(error) });
+    },
+  );
 };
 
 /**
@@ -223,15 +279,18 @@ const whenExact = async <T>(
   ctx: ListContext,
   index: ViewIndex,
   alongside: Promise<T>,
-): Promise<{ with: T; count: number } | undefined> => {
+): Promise<{ with: T; count: number; signature: string } | undefined> => {
   const tableId = ctx.schema.table.id;
   const [versions, state, result] = await Promise.all([
     readDataVersions([tableId]),
     readIndexState(tableId, index.viewId),
     alongside,
   ]);
-  const count = indexedCount(index, versions.get(tableId), state);
-  if (count !== undefined) return { with: result, count };
+  const counters = versions.get(tableId);
+  const count = indexedCount(index, counters, state);
+  // what changes the index's entries: a build, or a write that keeps it
+  if (count !== undefined && state)
+    return { with: result, count, signature: `${state.builtTime} ${counters?.get(index.mark) ?? 0}` };
   await askForIndex(ctx, index);
   return undefined;
 };

@@ -299,6 +299,35 @@ export const listingBench = async (token: string, options: { include100k?: boole
           runs,
         );
         await measure(`${n} · that view, row count (index counter)`, () => rowCount(own), runs);
+        // an ungrouped view sorted by a number: a deep page walks the entries before it, the next
+        // page (as a grid scrolls) starts where it noted
+        const sortedView = await call('create-view', {
+          token,
+          params: { tableId: t.tableId },
+          body: {
+            name: 'Sorted',
+            sort: {
+              sortObjs: [
+                { fieldId: (t.fields.find((f) => f.type === 'number') as FieldRef).id, order: 'desc' },
+              ],
+            },
+          },
+        });
+        await buildIndex(t.tableId, sortedView.body.id as string);
+        const sortedPage = (skip: number) => list(`viewId=${sortedView.body.id}&take=100&skip=${skip}`);
+        await measure(
+          `${n} · sorted view, deep page skip 5,000 (index; walks the entries before it)`,
+          () => sortedPage(5000),
+          runs,
+        );
+        await measure(
+          `${n} · sorted view, the next page, skip 5,100 (index; from the position the page before noted)`,
+          () => sortedPage(5100),
+          runs,
+          async () => {
+            await sortedPage(5000);
+          },
+        );
         // the grid with the first group collapsed: pages and counts from the group counts
         const headers = (await list(`${own}&take=1`)).body.extra.allGroupHeaderRefs as { id: string }[];
         const collapsed = `${own}&collapsedGroupIds=${encodeURIComponent(JSON.stringify([headers[0]?.id]))}`;
