@@ -79,7 +79,9 @@ export const millionBench = async (token: string) => {
   }
 
   console.log(`Seeding ${n(RECORDS)} records (BatchWriteItem, the write path's items): ${ms(t.seedMs)}.\n`);
-  console.log('| view index built (as the repair worker builds it: segments of ~20,000 records) | entries | time | peak heap |');
+  console.log(
+    '| view index built (as the repair worker builds it: segments of ~20,000 records) | entries | time | peak heap |',
+  );
   console.log('|---|---:|---:|---:|');
   for (const line of builds) console.log(line);
 
