@@ -206,20 +206,15 @@ const listIndexed = async (
   if (index.groupOf && (from >= jumpFrom || collapsed.size > 0))
     return listIndexedByTuples(ctx, params, plan, index, collapsed);
   if (!index.groupOf && from >= jumpFrom) return listIndexedFromPosition(ctx, params, plan, index);
-  // one entry past the page: where the next page starts, noted for a deep one
+  // an ungrouped index reads one entry past the page: where the next page starts, noted if deep
   const read = await whenExact(
     ctx,
     index,
-    Promise.all([readIndexOrder(index.indexId, to + 1), indexedGroups(ctx, index)]),
+    Promise.all([readIndexOrder(index.indexId, index.groupOf ? to : to + 1), indexedGroups(ctx, index)]),
   );
   if (!read) return undefined;
   const [entries, groups] = read.with;
-  const ids = entries.slice(from, to).map((entry) => entry.id);
-  const [answer] = await Promise.all([
-    pageAnswer(ctx, params, plan, { ids, ...groups }),
-    index.groupOf ? undefined : notePosition(ctx, index, read.signature, to, entries[to]),
-  ]);
-  return answer;
+  return entriesPage(ctx, params, plan, index, read.signature, { entries, start: 0, groups });
 };
 
 /**
@@ -242,10 +237,36 @@ const listIndexedFromPosition = async (
   const noted = read.with?.signature === read.signature ? read.with : undefined;
   const start = noted?.position ?? 0;
   const entries = await readIndexOrder(index.indexId, to + 1 - start, noted?.at);
+  return entriesPage(ctx, params, plan, index, read.signature, {
+    entries,
+    start,
+    groups: { groupPoints: null },
+  });
+};
+
+/**
+ * The page of an index whose entries were read from position `start` on: its records rendered,
+ * and, for an ungrouped index, where the next page starts noted.
+ */
+const entriesPage = async (
+  ctx: ListContext,
+  params: ListParams,
+  plan: ListPlan,
+  index: ViewIndex,
+  signature: string,
+  read: {
+    entries: readonly { id: string; sk: string }[];
+    start: number;
+    groups: Pick<QueryResult, 'groupPoints' | 'allGroupHeaderRefs'>;
+  },
+): Promise<ListAnswer> => {
+  const { entries, start } = read;
+  const from = plan.query.skip;
+  const to = from + plan.query.take;
   const ids = entries.slice(from - start, to - start).map((entry) => entry.id);
   const [answer] = await Promise.all([
-    pageAnswer(ctx, params, plan, { ids, groupPoints: null }),
-    notePosition(ctx, index, read.signature, to, entries[to - start]),
+    pageAnswer(ctx, params, plan, { ids, ...read.groups }),
+    index.groupOf ? undefined : notePosition(ctx, index, signature, to, entries[to - start]),
   ]);
   return answer;
 };

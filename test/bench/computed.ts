@@ -12,13 +12,9 @@
  *
  * N is `BENCH_COMPUTED_RECORDS` (default 10,000; e.g. 1000 for a quick run).
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
-import { configureEnvironment, ensureSigningKeys } from '#infra/local/environment.ts';
-import { ensureTable } from '#infra/local/table.ts';
 import { compileFormula, type FieldTypes, type FormulaRow } from '#shared/formula/compile.ts';
 import type { EvalContext, Typed } from '#shared/formula/types.ts';
+import { isScript, runAlone } from './alone.ts';
 
 type Call = typeof import('#test/support/invoke.ts')['call'];
 type CallResult = Awaited<ReturnType<Call>>;
@@ -529,23 +525,5 @@ export const computedBench = async (token: string) => {
     );
 };
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const root = new URL('../../', import.meta.url).pathname;
-  const dynamo = await startDynamoDbLocal();
-  try {
-    const tableName = `bench-computed-${Date.now()}`;
-    configureEnvironment({
-      endpoint: dynamo.endpoint,
-      tableName,
-      signingKeysFile: await ensureSigningKeys(join(root, '.bench')),
-    });
-    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-    await ensureTable(tableName, dynamo.endpoint);
-    await import('#test/support/in-process-purges.ts');
-    const { newUser } = await import('#test/support/fixtures.ts');
-    const owner = await newUser({ name: 'Owner' });
-    await computedBench(owner.auth);
-  } finally {
-    await dynamo.stop();
-  }
-}
+// Alone: its own DynamoDB Local and user.
+if (isScript(import.meta.url)) await runAlone('computed', computedBench, { inProcessPurges: true });

@@ -9,6 +9,7 @@
  * reference (Teable on Postgres).
  */
 import type { StoredCell } from '#shared/fields/types.ts';
+import { isScript, runAlone } from './alone.ts';
 
 export type Call = typeof import('#test/support/invoke.ts')['call'];
 
@@ -414,26 +415,8 @@ export const listingBench = async (token: string, options: { include100k?: boole
   );
 };
 
-// Alone: its own DynamoDB Local and user.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { join } = await import('node:path');
-  const { startDynamoDbLocal } = await import('#infra/local/dynamodb-local.ts');
-  const { configureEnvironment, ensureSigningKeys } = await import('#infra/local/environment.ts');
-  const { ensureTable } = await import('#infra/local/table.ts');
-  const dynamo = await startDynamoDbLocal();
-  try {
-    const tableName = `bench-listing-${Date.now()}`;
-    configureEnvironment({
-      endpoint: dynamo.endpoint,
-      tableName,
-      signingKeysFile: await ensureSigningKeys(join(new URL('../../', import.meta.url).pathname, '.bench')),
-    });
-    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-    await ensureTable(tableName, dynamo.endpoint);
-    const { newUser } = await import('#test/support/fixtures.ts');
-    const owner = await newUser({ name: 'Lister' });
-    await listingBench(owner.auth, { include100k: process.argv.includes('--100k') || undefined });
-  } finally {
-    await dynamo.stop();
-  }
-}
+// Alone: its own DynamoDB Local and user (`--100k` adds the 100,000-record table).
+if (isScript(import.meta.url))
+  await runAlone('listing', (token) =>
+    listingBench(token, { include100k: process.argv.includes('--100k') || undefined }),
+  );

@@ -11,6 +11,7 @@
  * with the three indexed views, and last an ad-hoc filter + sort + group page, which must answer
  * inside the API's 29 s or with a 503 and `Retry-After`.
  */
+import { isScript, runAlone } from './alone.ts';
 import {
   buildIndex,
   type Call,
@@ -195,25 +196,4 @@ export const millionBench = async (token: string) => {
 };
 
 // Alone: its own DynamoDB Local and user.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { join } = await import('node:path');
-  const { startDynamoDbLocal } = await import('#infra/local/dynamodb-local.ts');
-  const { configureEnvironment, ensureSigningKeys } = await import('#infra/local/environment.ts');
-  const { ensureTable } = await import('#infra/local/table.ts');
-  const dynamo = await startDynamoDbLocal();
-  try {
-    const tableName = `bench-million-${Date.now()}`;
-    configureEnvironment({
-      endpoint: dynamo.endpoint,
-      tableName,
-      signingKeysFile: await ensureSigningKeys(join(new URL('../../', import.meta.url).pathname, '.bench')),
-    });
-    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-    await ensureTable(tableName, dynamo.endpoint);
-    const { newUser } = await import('#test/support/fixtures.ts');
-    const owner = await newUser({ name: 'Millionaire' });
-    await millionBench(owner.auth);
-  } finally {
-    await dynamo.stop();
-  }
-}
+if (isScript(import.meta.url)) await runAlone('million', millionBench);

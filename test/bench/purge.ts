@@ -7,11 +7,7 @@
  *
  * Run inside `npm run bench`, or alone: `tsx test/bench/purge.ts` (its own DynamoDB Local).
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
-import { configureEnvironment, ensureSigningKeys } from '#infra/local/environment.ts';
-import { ensureTable } from '#infra/local/table.ts';
+import { isScript, runAlone } from './alone.ts';
 
 /** Times and DynamoDB calls of the permanent delete of a seeded table of each size. */
 export const purgeBench = async (token: string) => {
@@ -71,22 +67,5 @@ export const purgeBench = async (token: string) => {
   }
 };
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const root = new URL('../../', import.meta.url).pathname;
-  const dynamo = await startDynamoDbLocal();
-  try {
-    const tableName = `bench-purge-${Date.now()}`;
-    configureEnvironment({
-      endpoint: dynamo.endpoint,
-      tableName,
-      signingKeysFile: await ensureSigningKeys(join(root, '.bench')),
-    });
-    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-    await ensureTable(tableName, dynamo.endpoint);
-    const { newUser } = await import('#test/support/fixtures.ts');
-    const owner = await newUser({ name: 'Owner' });
-    await purgeBench(owner.auth);
-  } finally {
-    await dynamo.stop();
-  }
-}
+// Alone: its own DynamoDB Local and user.
+if (isScript(import.meta.url)) await runAlone('purge', purgeBench);

@@ -142,6 +142,27 @@ const setUp = async (n: number) => {
 
 const idsOf = (body: { records: { id: string }[] }) => body.records.map((r) => r.id);
 
+/**
+ * Groups the view of `setUp` by Note, then Count desc (Note set to x, y or empty on the first
+ * `noted` records), builds its index, and answers the grouping (a grid's `groupBy`).
+ */
+const groupedByNote = async (t: Awaited<ReturnType<typeof setUp>>, noted: number) => {
+  const groupBy = [
+    { fieldId: t.fieldId('Note'), order: 'asc' },
+    { fieldId: t.fieldId('Count'), order: 'desc' },
+  ];
+  for (const [i, id] of t.ids.slice(0, noted).entries())
+    expect((await t.update(id, { Note: ['x', 'y', ''][i % 3] })).status).toBe(200);
+  const res = await call('update-view-group', {
+    token: t.token,
+    params: { tableId: t.tableId, viewId: t.viewId },
+    body: { group: groupBy },
+  });
+  expect(res.status).toBe(200);
+  expect(await t.build()).toBe('built');
+  return groupBy;
+};
+
 afterEach(() => {
   injectChunkFault(undefined);
   buildInPieces();
@@ -462,19 +483,7 @@ describe('view indexes', () => {
 
   it('a grouped view: pages and group points come from the index and its group counts, through writes', async () => {
     const t = await setUp(150);
-    const groupBy = [
-      { fieldId: t.fieldId('Note'), order: 'asc' },
-      { fieldId: t.fieldId('Count'), order: 'desc' },
-    ];
-    for (const [i, id] of t.ids.slice(0, 40).entries())
-      expect((await t.update(id, { Note: ['x', 'y', ''][i % 3] })).status).toBe(200);
-    const res = await call('update-view-group', {
-      token: t.token,
-      params: { tableId: t.tableId, viewId: t.viewId },
-      body: { group: groupBy },
-    });
-    expect(res.status).toBe(200);
-    expect(await t.build()).toBe('built');
+    const groupBy = await groupedByNote(t, 40);
     const grouped = (skip: number, take: number) => t.listOk(q({ viewId: t.viewId, groupBy, skip, take }));
     const general = (skip: number, take: number) =>
       t.listOk(q({ filter: t.filter, orderBy: t.sortObjs, groupBy, skip, take }));
@@ -576,19 +585,7 @@ describe('view indexes', () => {
 
   it('a grouped view with collapsed headers: pages, row counts and group points come from the group counts and agree with the general path', async () => {
     const t = await setUp(150);
-    const groupBy = [
-      { fieldId: t.fieldId('Note'), order: 'asc' },
-      { fieldId: t.fieldId('Count'), order: 'desc' },
-    ];
-    for (const [i, id] of t.ids.slice(0, 60).entries())
-      expect((await t.update(id, { Note: ['x', 'y', ''][i % 3] })).status).toBe(200);
-    const res = await call('update-view-group', {
-      token: t.token,
-      params: { tableId: t.tableId, viewId: t.viewId },
-      body: { group: groupBy },
-    });
-    expect(res.status).toBe(200);
-    expect(await t.build()).toBe('built');
+    const groupBy = await groupedByNote(t, 60);
     const headers = (await t.listOk(q({ viewId: t.viewId, groupBy, take: 1 }))).body.extra
       .allGroupHeaderRefs as { id: string; depth: number }[];
     const top = headers.filter((h) => h.depth === 0);
