@@ -769,3 +769,7 @@ export const recoverInterrupted = async (scope: string, now = Date.now()): Promi
   }
   return byTxn.size + repaired.undone + repaired.completed;
 };
+
+/** Whether a journaled write (larger than one transaction) is applying now, or was left unfinished: anywhere, or in `scope`. */
+export const hasOpenWrites = async (scope?: string): Promise<boolean> =>
+  (await queryAll({ ...keys.txnHeads(), ...(scope ? { skPrefix: `${scope}#` } : {}) })).length > 0;

@@ -1,4 +1,5 @@
-import { getItems, type Item, type ItemLookup, queryAll } from '#shared/db/client.ts';
+import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from '#shared/db/client.ts';
+import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { isEmptyCell } from '#shared/fields/cells.ts';
 import type { StoredCell, UserRef } from '#shared/fields/types.ts';
@@ -52,6 +53,16 @@ export const RECORD_ENVELOPE = [
 ] as const;
 
 export const recordKey = (tableId: string, recordId: string): Key => keys.record(tableId, recordId);
+
+/** A check that a record is at `version`, or, with undefined, that there is no such record. */
+export const recordAtVersionCheck = (
+  tableId: string,
+  recordId: string,
+  version: number | undefined,
+): TransactOp =>
+  version === undefined
+    ? { check: recordKey(tableId, recordId), condition: NOT_EXISTS }
+    : { check: recordKey(tableId, recordId), condition: 'version = :v', values: { ':v': version } };
 
 const isUserRef = (v: unknown): v is UserRef =>
   typeof v === 'object' && v !== null && typeof (v as UserRef).id === 'string';

@@ -15,6 +15,7 @@ import {
 import { type Key, keys } from '#shared/db/keys.ts';
 import { cutRunOf } from '#shared/query/index-keys.ts';
 import { count, text } from './attributes.ts';
+import { recordAtVersionCheck } from './records.ts';
 
 /**
  * A view index (`records/view-indexes.ts`) as stored:
@@ -168,6 +169,12 @@ export interface IndexBuild {
   done: number;
   step: number;
   entries: number;
+  /**
+   * Set while the build puts a segment's entries without conditions (the table unwritten since the
+   * build began), cleared by the segment's first group-count chunk: a build that resumes with it
+   * set, after writes, cannot tell whether a write raced those puts, and begins again.
+   */
+  putting?: boolean;
   startedTime: string;
 }
 
@@ -186,6 +193,7 @@ const buildOf = (item: Item): IndexBuild => ({
   done: count(item.done),
   step: count(item.step),
   entries: count(item.entries),
+  ...(item.putting === true ? { putting: true } : {}),
   startedTime: text(item.startedTime),
 });
 
@@ -211,7 +219,7 @@ export const advanceBuildOp = (
 ): TransactOp => ({
   update: {
     key: keys.viewIndexBuild(build.tableId, build.viewId),
-    update: 'SET #done = :nd, #step = :ns ADD #entries :e',
+    update: 'SET #done = :nd, #step = :ns ADD #entries :e REMOVE putting',
     condition: '#index = :i AND #done = :d AND #step = :s',
     names: { '#done': 'done', '#step': 'step', '#entries': 'entries', '#index': 'indexId' },
     values: {
@@ -224,6 +232,23 @@ export const advanceBuildOp = (
     },
   },
 });
+
+/** Notes that a build puts the entries of its next segment without conditions (`IndexBuild.putting`), on the condition of where it is. */
+export const notePutting = (build: Pick<IndexBuild, 'tableId' | 'viewId' | 'indexId' | 'done' | 'step'>) =>
+  transact(
+    [
+      {
+        update: {
+          key: keys.viewIndexBuild(build.tableId, build.viewId),
+          update: 'SET putting = :t',
+          condition: '#index = :i AND #done = :d AND #step = :s',
+          names: { '#done': 'done', '#step': 'step', '#index': 'indexId' },
+          values: { ':t': true, ':i': build.indexId, ':d': build.done, ':s': build.step },
+        },
+      },
+    ],
+    () => new ConflictError('the build moved on'),
+  );
 
 /** Deletes what a table holds about a view's indexes (its built state and any build under way): joined to the view's delete. */
 export const viewIndexBookkeepingDeletes = (tableId: string, viewId: string): TransactOp[] => [
@@ -337,7 +362,11 @@ export const groupCountOp = (
 });
 
 /** The group tuples of an index with records, in group order (their shards summed). */
-export const readGroupCounts = async (indexId: string): Promise<GroupCount[]> => {
+export const readGroupCounts = async (indexId: string): Promise<GroupCount[]> =>
+  (await readGroupTuples(indexId)).filter((group) => group.count > 0);
+
+/** Every group tuple an index holds a count of (0 and below too), in group order (their shards summed). */
+export const readGroupTuples = async (indexId: string): Promise<GroupCount[]> => {
   const byKey = new Map<string, GroupCount>();
   for (const item of await queryAll(keys.viewGroupCountersOf(indexId))) {
     const key = text(item.g);
@@ -350,10 +379,73 @@ export const readGroupCounts = async (indexId: string): Promise<GroupCount[]> =>
         count: count(item.c),
       });
   }
-  return [...byKey.values()]
-    .filter((group) => group.count > 0)
-    .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+  return [...byKey.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
 };
+
+/** How many entries of an index there are, in all and per group tuple. */
+export interface EntryTally {
+  total: number;
+  /** Per group key (of those asked about), its entries. */
+  byGroup: Map<string, number>;
+  /** Entries whose whole key begins with none of the group keys asked about. */
+  unplaced: number;
+}
+
+/**
+ * Counts an index's entries (strongly consistent, page by page: memory stays bounded), in all and
+ * per group tuple of `groupKeys` (in group order): an entry belongs to the tuple whose key begins
+ * its whole order key (group keys are prefix-free, so to the greatest one not above it).
+ */
+export const tallyIndexEntries = async (
+  indexId: string,
+  groupKeys: readonly string[],
+): Promise<EntryTally> => {
+  const { pk, skPrefix } = keys.viewIndexEntriesOf(indexId);
+  const range = { pk, from: skPrefix, to: `${skPrefix}\x7f`, projection: ['sk', 'k'] };
+  const tally: EntryTally = { total: 0, byGroup: new Map(), unplaced: 0 };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryBetween({ ...range, limit: 2_000, startKey });
+    for (const item of page.items) {
+      tally.total++;
+      if (!groupKeys.length) continue;
+      const entry = entryOf(indexId, { ...item, id: '' });
+      const whole = entry.k ?? entry.sk;
+      const group = groupKeys[greatestAtMost(groupKeys, whole)];
+      if (group !== undefined && whole.startsWith(group))
+        tally.byGroup.set(group, (tally.byGroup.get(group) ?? 0) + 1);
+      else tally.unplaced++;
+    }
+    startKey = page.lastKey;
+  } while (startKey);
+  return tally;
+};
+
+/** The index of the greatest of `sorted` not above `value` (-1 when none is). */
+const greatestAtMost = (sorted: readonly string[], value: string): number => {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((sorted[mid] as string) <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low - 1;
+};
+
+/**
+ * Deletes an entry a build put for a record it read at a version a write has since replaced, on
+ * the condition that the record is still as the build last read it (`version`; undefined: gone):
+ * an entry a later write of the record puts at the same place then stays.
+ */
+export const staleEntryDeleteOps = (
+  indexId: string,
+  sk: string,
+  record: { tableId: string; id: string; version: number | undefined },
+): TransactOp[] => [
+  recordAtVersionCheck(record.tableId, record.id, record.version),
+  deleteEntryOp(indexId, sk),
+];
 
 /** Deletes every index of a view (entries and group counts, of its current query and of earlier ones). */
 export const deleteViewIndexes = async (viewId: string): Promise<void> => {

@@ -12,18 +12,34 @@
  * grouped view, adds each group tuple's count in transactions of up to 98 additions that also
  * move the noted progress on, on the condition of where it was: a build stopped anywhere (the
  * worker's time, a crash) resumes at the next run where it stopped, and applies each addition
- * once. Entries are puts, so writing a segment's again is harmless.
+ * once.
  *
- * The index is recorded as built, at the table's current unmaintained-write count, only if the
- * table's data version has not moved at all since the build began (a write meanwhile may have
- * raced with what it read). A build that finds it moved, when it resumes or when it ends, begins
- * again at the next run. Decided: a table written to without pause for longer than a build takes
- * keeps answering through the general path (writes that keep a partly built index are not built).
+ * Writes go on meanwhile. Every create, update and delete keeps the index's entries and counts
+ * as it goes (`view-indexes.ts`), the build's part included, so what the build must get right is
+ * its own part:
+ * - An entry is put only for the record as it is: while the table is unwritten since the build
+ *   began, a segment's entries are put plainly and the data version is read again after; a write
+ *   that slipped in between the read and the puts has its records read again, and an entry put
+ *   for a record since changed is deleted on the condition of the record's version. Once the
+ *   table has been written, each entry is put in a transaction with a check of its record's
+ *   version, and a record written since it was read is left to that write (which kept it).
+ * - Group counts and the entry total are settled at the end when the table was written during the
+ *   build (a write's additions for records the build had not read yet counted them twice, and
+ *   its removals for them counted them away): in a moment without writes (the data version the same
+ *   before and after, and no journaled write open anywhere: its transactions may keep a record's
+ *   entries and its group counts apart, and a write of another table reaches this one through
+ *   lookups), the counts are read and the entries tallied, and each count is corrected
+ *   by the difference (an addition, which later writes' additions do not disturb). A table never
+ *   still for that long (one read of the index's entries) keeps the build waiting at the settle.
+ * - A write that does not keep the index (a rename rewriting cells, a stale schema) moves the
+ *   table's unmaintained-write count: a build that finds it moved since it began begins again.
  */
 import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { transact, writeItems } from '#shared/db/client.ts';
+import { hasOpenWrites } from '#shared/db/commit.ts';
 import { unmaintainedWrites } from '#shared/db/data-versions.ts';
+import { getRecordParts, type RecordPart, recordAtVersionCheck } from '#shared/entities/records.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
 import {
   advanceBuildOp,
@@ -34,10 +50,16 @@ import {
   type GroupCount,
   groupCountOp,
   type IndexBuild,
+  type IndexEntry,
   indexEntryItem,
+  notePutting,
+  putEntryOp,
+  readGroupTuples,
   readIndexBuild,
   readIndexState,
   readIndexWants,
+  staleEntryDeleteOps,
+  tallyIndexEntries,
   writeIndexBuild,
   writeIndexState,
 } from '#shared/entities/view-indexes.ts';
@@ -46,13 +68,16 @@ import { readRecordsIn, recordSlices, slicesFor } from './rows.ts';
 import { type ViewIndex, viewIndexOf } from './view-indexes.ts';
 
 /**
- * What a build did: built it, found it exact already, met writes (begins again), found no such
- * index, or ran out of time part-way (resumes at the next run).
+ * What a build did: built it, found it exact already, met a write that did not keep it (begins
+ * again), found no such index, or stopped part-way (out of time, or no pause in the writes for
+ * its settle): it resumes at the next run.
  */
 export type BuildOutcome = 'built' | 'current' | 'busy' | 'gone' | 'partial';
 
 /** How long a build waits before its last look at the data version, for writes just made to move it. */
 const SETTLE_MS = 300;
+/** How many moments without writes a settle looks for in one run. */
+const SETTLE_TRIES = 4;
 
 /** About how many records a build reads into memory at once. */
 let segmentRecords = 20_000;
@@ -62,21 +87,38 @@ const MAX_SLICES = 256;
 let chunkSize = 98;
 /** Test seam: chunk transactions left before a build fails as if it crashed (undefined: never). */
 let crashIn: number | undefined;
+/** Test seams: run after a segment's records are read (before its entries are put), and after a settle's tally. */
+let afterRead: (() => Promise<void>) | undefined;
+let afterTally: (() => Promise<void>) | undefined;
 
 /**
  * Test seam: builds in segments of about `records` records and chunks of `chunk` group counts,
- * and fails (as a crash would) before the chunk transaction `crashAfter` + 1 of the next build.
+ * fails (as a crash would) before the chunk transaction `crashAfter` + 1 of the next build, and
+ * runs `afterRead` after each segment's read and `afterTally` after each settle's tally (writes
+ * racing the build).
  */
-export const buildInPieces = (options: { records?: number; chunk?: number; crashAfter?: number } = {}) => {
+export const buildInPieces = (
+  options: {
+    records?: number;
+    chunk?: number;
+    crashAfter?: number;
+    afterRead?: () => Promise<void>;
+    afterTally?: () => Promise<void>;
+  } = {},
+) => {
   segmentRecords = options.records ?? 20_000;
   chunkSize = options.chunk ?? 98;
   crashIn = options.crashAfter;
+  afterRead = options.afterRead;
+  afterTally = options.afterTally;
 };
 
 type Counters = ReadonlyMap<string, number>;
 
 const sameCounters = (a: Counters, b: Counters): boolean =>
   a.size === b.size && [...a].every(([name, value]) => b.get(name) === value);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * How a build of a table of about `records` records reads them: `segments` one after another,
@@ -107,15 +149,24 @@ const currentIndex = async (
   }
 };
 
-/** A segment's entries and group tuples (in key order, each counted). */
-const segmentOf = async (index: ViewIndex, build: IndexBuild, segment: number) => {
-  const { perSegment } = build;
-  const ranges = recordSlices(build.segments * perSegment).slice(
-    segment * perSegment,
-    (segment + 1) * perSegment,
+/** The id ranges of a build's segment. */
+const rangesOf = (build: IndexBuild, segment: number) =>
+  recordSlices(build.segments * build.perSegment).slice(
+    segment * build.perSegment,
+    (segment + 1) * build.perSegment,
   );
-  const records = await readRecordsIn(index.tableId, index.attributes, ranges);
-  const entries = records.flatMap((record) => index.entryOf(record) ?? []);
+
+/** A segment's records (with their versions), their entries and group tuples (in key order, each counted). */
+const segmentOf = async (index: ViewIndex, build: IndexBuild, segment: number) => {
+  const records = await readRecordsIn(
+    index.tableId,
+    [...index.attributes, 'version'],
+    rangesOf(build, segment),
+  );
+  const entries = records.flatMap((record) => {
+    const entry = index.entryOf(record);
+    return entry ? [{ record, entry }] : [];
+  });
   const groups = new Map<string, GroupCount>();
   const { groupOf } = index;
   if (groupOf)
@@ -127,16 +178,19 @@ const segmentOf = async (index: ViewIndex, build: IndexBuild, segment: number) =
       else groups.set(group.key, { ...group, count: 1 });
     }
   const tuples = [...groups.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
-  return { records: records.length, entries, tuples };
+  return { entries, tuples };
 };
 
 /** Reads the table's data-version counters. */
 const countersOf = async (tableId: string): Promise<Counters> =>
   (await readDataVersions([tableId])).get(tableId) ?? new Map<string, number>();
 
+/** The counters a build noted when it began. */
+const countersAt = (build: IndexBuild): Counters => new Map(Object.entries(build.versions));
+
 /**
  * Builds one view's index (see the file comment), or goes on with its build, until `deadline`
- * (epoch ms): no segment starts after it.
+ * (epoch ms): no segment or settle starts after it.
  */
 export const buildViewIndex = async (
   tableId: string,
@@ -161,11 +215,14 @@ export const buildViewIndex = async (
     return 'current';
   }
   const started = Date.now();
-  // go on with the build under way when it is of this index and nothing was written since it began
-  let build =
-    noted && noted.indexId === index.indexId && sameCounters(new Map(Object.entries(noted.versions)), before)
-      ? noted
-      : undefined;
+  // go on with the build under way when it is of this index and every write since it began kept
+  // it, unless it stopped while putting entries plainly and writes came since (they may have raced)
+  const resumable =
+    noted &&
+    noted.indexId === index.indexId &&
+    unmaintainedWrites(countersAt(noted), index.mark) === unmaintainedWrites(before, index.mark) &&
+    !(noted.putting && !sameCounters(countersAt(noted), before));
+  let build = resumable ? noted : undefined;
   if (!build) {
     if (state) await deleteIndexState(tableId, viewId);
     // empty the view's indexes: this one's entries and counts, and any left by earlier queries
@@ -183,6 +240,7 @@ export const buildViewIndex = async (
     };
     await writeIndexBuild(build);
   }
+  const begun = countersAt(build);
   try {
     while (build.done < build.segments) {
       if (Date.now() >= deadline) {
@@ -201,20 +259,36 @@ export const buildViewIndex = async (
     logger.info('another build moved this one on; trying again later', { tableId, viewId });
     return 'busy';
   }
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  await sleep(SETTLE_MS);
   const after = await countersOf(tableId);
-  if (!sameCounters(before, after)) {
-    logger.info('a view index build met writes; it begins again at the next run', { tableId, viewId });
+  const exact = sameCounters(begun, after)
+    ? { entries: build.entries, counterBase: after.get(index.counter) ?? 0, counters: after }
+    : await settle(index, begun, deadline);
+  if (
+    exact === 'unmaintained' ||
+    unmaintainedWrites(after, index.mark) !== unmaintainedWrites(begun, index.mark)
+  ) {
+    logger.info('a view index build met a write that did not keep it; it begins again at the next run', {
+      tableId,
+      viewId,
+    });
     await deleteIndexBuild(tableId, viewId);
     return 'busy';
+  }
+  if (!exact) {
+    logger.info('a view index build waits for a pause in the writes to settle its counts', {
+      tableId,
+      viewId,
+    });
+    return 'partial';
   }
   await writeIndexState({
     tableId,
     viewId,
     indexId: index.indexId,
-    baseline: unmaintainedWrites(after, index.mark),
-    entries: build.entries,
-    counterBase: after.get(index.counter) ?? 0,
+    baseline: unmaintainedWrites(exact.counters, index.mark),
+    entries: exact.entries,
+    counterBase: exact.counterBase,
     builtTime: new Date().toISOString(),
   });
   await deleteIndexBuild(tableId, viewId);
@@ -222,7 +296,8 @@ export const buildViewIndex = async (
     tableId,
     viewId,
     segments: build.segments,
-    entries: build.entries,
+    entries: exact.entries,
+    settled: exact.counters !== after,
     ms: Date.now() - started,
   });
   return 'built';
@@ -234,9 +309,13 @@ export const buildViewIndex = async (
  * segment's entries and moves to the next segment). Answers the build moved on.
  */
 const buildSegment = async (index: ViewIndex, build: IndexBuild): Promise<IndexBuild> => {
+  const seen = await countersOf(index.tableId);
   const { entries, tuples } = await segmentOf(index, build, build.done);
-  if (build.step === 0)
-    await writeItems(entries.map((entry) => ({ put: indexEntryItem(index.indexId, entry) })));
+  if (build.step === 0) {
+    await afterRead?.();
+    if (sameCounters(seen, countersAt(build))) await putPlainly(index, build, entries, seen);
+    else await putChecked(index, entries);
+  }
   const chunks = Math.max(1, Math.ceil(tuples.length / chunkSize));
   let step = build.step;
   for (; step < chunks; step++) {
@@ -259,6 +338,140 @@ const buildSegment = async (index: ViewIndex, build: IndexBuild): Promise<IndexB
     );
   }
   return { ...build, done: build.done + 1, step: 0, entries: build.entries + entries.length };
+};
+
+type ReadEntry = { record: RecordPart; entry: IndexEntry };
+
+/**
+ * Puts a segment's entries without conditions (the table unwritten since the build began, as
+ * `seen` before the read), noted first (`IndexBuild.putting`); then, if the data version moved
+ * meanwhile, reads the segment again and deletes each entry put for a record since changed
+ * (unless the change left it in place), on the condition of the record's version.
+ */
+const putPlainly = async (index: ViewIndex, build: IndexBuild, entries: ReadEntry[], seen: Counters) => {
+  await notePutting(build);
+  await writeItems(entries.map(({ entry }) => ({ put: indexEntryItem(index.indexId, entry) })));
+  if (sameCounters(seen, await countersOf(index.tableId))) return;
+  const now = new Map(
+    (await readRecordsIn(index.tableId, [...index.attributes, 'version'], rangesOf(build, build.done))).map(
+      (record) => [record.id, record],
+    ),
+  );
+  const changed = entries.filter(({ record }) => now.get(record.id)?.version !== record.version);
+  await Promise.all(changed.map(({ record, entry }) => dropIfStale(index, entry, now.get(record.id))));
+};
+
+/**
+ * Deletes an entry put for an earlier version of a record unless the record (as `latest`, read
+ * after the put; undefined: gone) has its entry in the same place, on the condition that it is
+ * still that version; read again and retried when it moved on meanwhile.
+ */
+const dropIfStale = async (index: ViewIndex, entry: IndexEntry, latest: RecordPart | undefined) => {
+  let record = latest;
+  for (let attempt = 0; ; attempt++) {
+    if (record && index.entryOf(record)?.sk === entry.sk) return;
+    try {
+      await transact(
+        staleEntryDeleteOps(index.indexId, entry.sk, {
+          tableId: index.tableId,
+          id: entry.id,
+          version: record?.version,
+        }),
+        () => new ConflictError('the record changed'),
+      );
+      return;
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= 8) throw error;
+      record = (await getRecordParts(index.tableId, [entry.id], [...index.attributes, 'version'])).get(
+        entry.id,
+      );
+    }
+  }
+};
+
+/**
+ * Puts a segment's entries each with a check of its record's version as read, up to 50 records a
+ * transaction; a record written since it was read is left out (that write kept its entry).
+ */
+const putChecked = async (index: ViewIndex, entries: ReadEntry[]) => {
+  const pending: ReadEntry[][] = [];
+  for (let i = 0; i < entries.length; i += 50) pending.push(entries.slice(i, i + 50));
+  const worker = async () => {
+    for (let batch = pending.shift(); batch; batch = pending.shift()) {
+      let left = batch;
+      while (left.length) {
+        let failed = -1;
+        try {
+          await transact(
+            left.flatMap(({ record, entry }) => [
+              recordAtVersionCheck(index.tableId, record.id, record.version),
+              putEntryOp(index.indexId, entry),
+            ]),
+            (at) => {
+              failed = Math.floor(at / 2);
+              return new ConflictError('a record changed since the build read it');
+            },
+          );
+          left = [];
+        } catch (error) {
+          if (failed < 0) throw error;
+          left = left.filter((_, i) => i !== failed);
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+};
+
+/** What a settle found: the entries and the entry counter at one moment, and the counters then. */
+interface Settled {
+  entries: number;
+  counterBase: number;
+  counters: Counters;
+}
+
+/**
+ * Settles a build that writes raced (see the file comment): in a moment without writes, the
+ * group counts read and the entries tallied, each count corrected by the difference. Answers what
+ * it found; 'unmaintained' when a write did not keep the index (or an entry is in no counted group);
+ * undefined when no such moment came before `deadline` in `SETTLE_TRIES` looks.
+ */
+const settle = async (
+  index: ViewIndex,
+  begun: Counters,
+  deadline: number,
+): Promise<Settled | 'unmaintained' | undefined> => {
+  for (let attempt = 0; attempt < SETTLE_TRIES && Date.now() < deadline; attempt++) {
+    if (attempt) await sleep(SETTLE_MS * 2 ** attempt);
+    const [first, open] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
+    if (unmaintainedWrites(first, index.mark) !== unmaintainedWrites(begun, index.mark))
+      return 'unmaintained';
+    if (open) continue;
+    const tuples = index.groupOf ? await readGroupTuples(index.indexId) : [];
+    const tally = await tallyIndexEntries(
+      index.indexId,
+      tuples.map((tuple) => tuple.key),
+    );
+    await afterTally?.();
+    const [last, stillOpen] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
+    if (!sameCounters(first, last) || stillOpen) continue;
+    if (tally.unplaced) {
+      logger.warn('a view index holds entries of no counted group; it is built again', {
+        tableId: index.tableId,
+        viewId: index.viewId,
+        unplaced: tally.unplaced,
+      });
+      return 'unmaintained';
+    }
+    const corrections = tuples.flatMap((tuple) => {
+      const delta = (tally.byGroup.get(tuple.key) ?? 0) - tuple.count;
+      return delta ? [groupCountOp(index.indexId, tuple, delta, 0)] : [];
+    });
+    for (let i = 0; i < corrections.length; i += 100)
+      await transact(corrections.slice(i, i + 100), () => new ConflictError('a group count changed'));
+    return { entries: tally.total, counterBase: first.get(index.counter) ?? 0, counters: first };
+  }
+  return undefined;
 };
 
 /**

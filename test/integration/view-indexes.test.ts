@@ -144,9 +144,9 @@ const idsOf = (body: { records: { id: string }[] }) => body.records.map((r) => r
 
 /**
  * Groups the view of `setUp` by Note, then Count desc (Note set to x, y or empty on the first
- * `noted` records), builds its index, and answers the grouping (a grid's `groupBy`).
+ * `noted` records), builds its index (unless not to), and answers the grouping (a grid's `groupBy`).
  */
-const groupedByNote = async (t: Awaited<ReturnType<typeof setUp>>, noted: number) => {
+const groupedByNote = async (t: Awaited<ReturnType<typeof setUp>>, noted: number, build = true) => {
   const groupBy = [
     { fieldId: t.fieldId('Note'), order: 'asc' },
     { fieldId: t.fieldId('Count'), order: 'desc' },
@@ -159,7 +159,7 @@ const groupedByNote = async (t: Awaited<ReturnType<typeof setUp>>, noted: number
     body: { group: groupBy },
   });
   expect(res.status).toBe(200);
-  expect(await t.build()).toBe('built');
+  if (build) expect(await t.build()).toBe('built');
   return groupBy;
 };
 
@@ -308,21 +308,137 @@ describe('view indexes', () => {
     expect((await t.rowCount()).count).toBe(await t.generalCount());
   });
 
-  it('a build stopped part-way begins again when the table was written to since it began', async () => {
+  it('a build stopped between segments goes on after writes that kept it, and is exact', async () => {
     const t = await setUp(120);
-    buildInPieces({ records: 40 });
-    expect(await buildViewIndex(t.tableId, t.viewId, Date.now())).toBe('partial');
-    buildInPieces({ records: 40, crashAfter: 1 });
-    await expect(t.build()).rejects.toThrow('crashed');
-    expect((await readIndexBuild(t.tableId, t.viewId))?.done).toBe(1);
+    // segments of ~40 records; the run stops before the second segment's entries are put
+    let reads = 0;
+    buildInPieces({
+      records: 40,
+      afterRead: async () => {
+        if (++reads === 2) throw new Error('stopped (test)');
+      },
+    });
+    await expect(t.build()).rejects.toThrow('stopped');
+    const stopped = await readIndexBuild(t.tableId, t.viewId);
+    expect([stopped?.done, stopped?.putting]).toEqual([1, undefined]);
     // writes spread over every segment (records fall in segments by their random ids)
     for (const [i, id] of t.ids.slice(0, 40).entries())
       expect((await t.update(id, { Count: (i % 4) + 3, Name: `moved ${i}` })).status).toBe(200);
     expect((await t.create([{ Name: 'late', Count: 5 }])).status).toBe(201);
+    expect((await t.remove([t.ids[50] as string])).status).toBe(200);
+    buildInPieces({ records: 40 });
     expect(await t.build()).toBe('built');
-    expect(await t.servedFromIndex(0, 10, 121)).toBe(true);
+    expect(await t.servedFromIndex(0, 10, 120)).toBe(true);
     await t.expectExact();
     expect((await t.rowCount()).count).toBe(await t.generalCount());
+  });
+
+  it('a build stopped while putting entries plainly begins again after writes (they may have raced the puts)', async () => {
+    const t = await setUp(120);
+    buildInPieces({ records: 40, crashAfter: 1 });
+    await expect(t.build()).rejects.toThrow('crashed');
+    const stopped = await readIndexBuild(t.tableId, t.viewId);
+    expect([stopped?.done, stopped?.putting]).toEqual([1, true]);
+    expect((await t.update(t.ids[3] as string, { Count: 6 })).status).toBe(200);
+    buildInPieces({ records: 40 });
+    expect(await buildViewIndex(t.tableId, t.viewId, Date.now())).toBe('partial');
+    const again = await readIndexBuild(t.tableId, t.viewId);
+    expect(again?.done).toBe(0);
+    expect(again?.startedTime).not.toBe(stopped?.startedTime);
+    expect(await t.build()).toBe('built');
+    await t.expectExact();
+  });
+
+  it('writes racing a build keep their part: entries put for records they changed go, group counts settle, and the index is exact', async () => {
+    const t = await setUp(90);
+    const groupBy = await groupedByNote(t, 45, false);
+    const grouped = (skip: number, take: number) => t.listOk(q({ viewId: t.viewId, groupBy, skip, take }));
+    const general = (skip: number, take: number) =>
+      t.listOk(q({ filter: t.filter, orderBy: t.sortObjs, groupBy, skip, take }));
+    // after each segment's read, before its entries are put: records of every segment move in
+    // and out of the filter, between groups and within them; one is created and one deleted
+    let round = 0;
+    const race = async () => {
+      round++;
+      for (const [i, id] of t.ids.slice(round * 20, round * 20 + 20).entries())
+        expect(
+          (await t.update(id, { Count: (i + round) % 6, Note: ['x', 'y', 'w'][(i + round) % 3] })).status,
+        ).toBe(200);
+      expect((await t.create([{ Name: `raced ${round}`, Count: 5, Note: 'y' }])).status).toBe(201);
+      expect((await t.remove([t.ids[round] as string])).status).toBe(200);
+    };
+    buildInPieces({ records: 30, afterRead: race });
+    expect(await t.build()).toBe('built');
+    expect(round).toBe(3);
+    // recorded as exact at the table's version (a listing serves it)
+    expect(await t.build()).toBe('current');
+    for (const skip of [0, 30, 60]) {
+      const [mine, theirs] = [(await grouped(skip, 30)).body, (await general(skip, 30)).body];
+      expect(idsOf(mine), `page at ${skip}`).toEqual(idsOf(theirs));
+      expect(mine.extra).toEqual(theirs.extra);
+    }
+    const points = (query: Record<string, unknown>) =>
+      call('get-group-points', { token: t.token, params: { tableId: t.tableId }, query: q(query) });
+    expect((await points({ viewId: t.viewId, groupBy })).body).toEqual(
+      (await points({ filter: t.filter, orderBy: t.sortObjs, groupBy })).body,
+    );
+    expect((await t.rowCount()).count).toBe(await t.generalCount());
+    await t.expectExact();
+  });
+
+  it('a build whose settle never finds a pause in the writes waits (the listing computes), then settles once they pause', async () => {
+    const t = await setUp(60);
+    let writes = 0;
+    buildInPieces({
+      records: 30,
+      afterRead: async () => {
+        expect((await t.update(t.ids[writes++] as string, { Count: 4 })).status).toBe(200);
+      },
+      afterTally: async () => {
+        expect((await t.update(t.ids[writes++] as string, { Count: 0 })).status).toBe(200);
+      },
+    });
+    expect(await t.build()).toBe('partial');
+    expect(await readIndexState(t.tableId, t.viewId)).toBeUndefined();
+    expect(await t.servedFromIndex(0, 10, 60)).toBe(false);
+    await t.expectExact();
+    const read = writes;
+    buildInPieces({ records: 30 });
+    expect(await t.build()).toBe('built');
+    expect(writes).toBe(read);
+    expect(await t.servedFromIndex(0, 10, 60)).toBe(true);
+    await t.expectExact();
+    expect((await t.rowCount()).count).toBe(await t.generalCount());
+  });
+
+  it('a write that does not keep the index, during a build, makes it begin again', async () => {
+    const t = await setUp(60);
+    let raced = false;
+    buildInPieces({
+      records: 30,
+      afterRead: async () => {
+        if (raced) return;
+        raced = true;
+        await transact(
+          [
+            {
+              update: {
+                key: keys.record(t.tableId, t.ids[9] as string),
+                update: 'SET #c = :c',
+                names: { '#c': t.fieldId('Count') },
+                values: { ':c': 100 },
+              },
+            },
+          ],
+          () => new ConflictError('x'),
+        );
+      },
+    });
+    expect(await t.build()).toBe('busy');
+    expect(await readIndexBuild(t.tableId, t.viewId)).toBeUndefined();
+    expect(await t.build()).toBe('built');
+    expect(idsOf(await t.page(0, 1))).toEqual([t.ids[9]]);
+    await t.expectExact();
   });
 
   it('a changed sort makes a new index: listings compute until it is built, and the old entries go', async () => {
@@ -752,25 +868,29 @@ describe('view indexes under random writes, schema changes and builds', () => {
       (await call('get-field', { ...onTable, params: { ...onTable.params, fieldId: KIND } })).body.options
         .choices as { id: string; name: string; color: string }[];
 
+    const update = fc.record({
+      kind: fc.constant('update' as const),
+      pick: fc.nat(),
+      count: fc.integer({ min: 0, max: 8 }),
+      sel: fc.nat(3),
+    });
+    const create = fc.record({
+      kind: fc.constant('create' as const),
+      count: fc.integer({ min: 0, max: 8 }),
+      sel: fc.nat(3),
+    });
+    const remove = fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() });
+    /** Record writes a build meets: after a segment's read, and (when `settle`) after its tally. */
+    const racingBuild = fc.record({
+      kind: fc.constant('racing build' as const),
+      writes: fc.array(fc.oneof(update, create, remove), { minLength: 1, maxLength: 4 }),
+      settle: fc.boolean(),
+    });
     const action = fc.oneof(
-      {
-        weight: 4,
-        arbitrary: fc.record({
-          kind: fc.constant('update' as const),
-          pick: fc.nat(),
-          count: fc.integer({ min: 0, max: 8 }),
-          sel: fc.nat(3),
-        }),
-      },
-      {
-        weight: 2,
-        arbitrary: fc.record({
-          kind: fc.constant('create' as const),
-          count: fc.integer({ min: 0, max: 8 }),
-          sel: fc.nat(3),
-        }),
-      },
-      { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }) },
+      { weight: 4, arbitrary: update },
+      { weight: 2, arbitrary: create },
+      { weight: 1, arbitrary: remove },
+      { weight: 2, arbitrary: racingBuild },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('rename choice' as const), pick: fc.nat() }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('reorder choices' as const) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('precision' as const), digits: fc.nat(1) }) },
@@ -817,85 +937,102 @@ describe('view indexes under random writes, schema changes and builds', () => {
       }
     };
 
+    type Action = typeof action extends fc.Arbitrary<infer A> ? A : never;
+    const apply = async (a: Action): Promise<void> => {
+      const ids = [...live];
+      const choices = await choiceNames();
+      const choice = (n: number) => (choices[n % choices.length] as { name: string }).name;
+      if (a.kind === 'create') {
+        const res = await call('create-records', {
+          ...onTable,
+          body: {
+            records: [
+              {
+                fields: { Name: `c${a.count}`, Count: a.count, Kind: a.sel === 3 ? null : choice(a.sel) },
+              },
+            ],
+          },
+        });
+        ok(res, 201);
+        live.add(res.body.records[0].id);
+      } else if (a.kind === 'update' && ids.length) {
+        const recordId = ids[a.pick % ids.length] as string;
+        ok(
+          await call('update-record', {
+            ...onTable,
+            params: { ...onTable.params, recordId },
+            body: {
+              record: { fields: { Count: a.count + 0.4, Kind: a.sel === 3 ? null : choice(a.sel) } },
+            },
+          }),
+        );
+      } else if (a.kind === 'delete' && ids.length > 10) {
+        const recordId = ids[a.pick % ids.length] as string;
+        ok(await call('delete-records', { ...onTable, query: `recordIds[]=${recordId}` }));
+        live.delete(recordId);
+      } else if (a.kind === 'rename choice' || a.kind === 'reorder choices') {
+        const renamed =
+          a.kind === 'rename choice'
+            ? choices.map((c, i) =>
+                i === a.pick % choices.length ? { ...c, name: `${c.name}'`.slice(-4) } : c,
+              )
+            : [...choices].reverse();
+        ok(
+          await call('update-field', {
+            ...onTable,
+            params: { ...onTable.params, fieldId: KIND },
+            body: { options: { choices: renamed } },
+          }),
+        );
+      } else if (a.kind === 'precision') {
+        ok(
+          await call('update-field', {
+            ...onTable,
+            params: { ...onTable.params, fieldId: COUNT },
+            body: { options: { formatting: { type: 'decimal', precision: a.digits } } },
+          }),
+        );
+      } else if (a.kind === 'sort') {
+        state.sortObjs = [
+          { fieldId: COUNT, order: a.desc ? 'desc' : 'asc' },
+          { fieldId: NAME, order: 'asc' },
+        ];
+        ok(await call('update-view-sort', { ...onView, body: { sort: { sortObjs: state.sortObjs } } }));
+      } else if (a.kind === 'filter') {
+        state.filter = {
+          conjunction: 'and',
+          filterSet: [{ fieldId: COUNT, operator: 'isGreater', value: a.above }],
+        };
+        ok(await call('update-view-filter', { ...onView, body: { filter: state.filter } }));
+      } else if (a.kind === 'group') {
+        state.group = [
+          { fieldId: KIND, order: 'asc' },
+          ...(a.levels === 2 ? [{ fieldId: COUNT, order: 'desc' }] : []),
+        ];
+        ok(await call('update-view-group', { ...onView, body: { group: state.group } }));
+      } else if (a.kind === 'build') {
+        await t.listOk(q({ viewId, groupBy: state.group, take: 1 })); // asks for the index when it is not exact
+        await buildWantedIndexes(Date.now() + 60_000);
+      } else if (a.kind === 'racing build') {
+        // built anew (its state dropped, as a changed query would), meeting the writes
+        await deleteIndexState(t.tableId, viewId);
+        const writes = [...a.writes];
+        const race = async () => {
+          const write = writes.shift();
+          if (write) await apply(write);
+        };
+        buildInPieces({ records: 12, afterRead: race, ...(a.settle ? { afterTally: race } : {}) });
+        try {
+          await buildViewIndex(t.tableId, viewId, Date.now() + 60_000);
+        } finally {
+          buildInPieces();
+        }
+      }
+    };
+
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 5 }), async (actions) => {
-        for (const a of actions) {
-          const ids = [...live];
-          const choices = await choiceNames();
-          const choice = (n: number) => (choices[n % choices.length] as { name: string }).name;
-          if (a.kind === 'create') {
-            const res = await call('create-records', {
-              ...onTable,
-              body: {
-                records: [
-                  {
-                    fields: { Name: `c${a.count}`, Count: a.count, Kind: a.sel === 3 ? null : choice(a.sel) },
-                  },
-                ],
-              },
-            });
-            ok(res, 201);
-            live.add(res.body.records[0].id);
-          } else if (a.kind === 'update' && ids.length) {
-            const recordId = ids[a.pick % ids.length] as string;
-            ok(
-              await call('update-record', {
-                ...onTable,
-                params: { ...onTable.params, recordId },
-                body: {
-                  record: { fields: { Count: a.count + 0.4, Kind: a.sel === 3 ? null : choice(a.sel) } },
-                },
-              }),
-            );
-          } else if (a.kind === 'delete' && ids.length > 10) {
-            const recordId = ids[a.pick % ids.length] as string;
-            ok(await call('delete-records', { ...onTable, query: `recordIds[]=${recordId}` }));
-            live.delete(recordId);
-          } else if (a.kind === 'rename choice' || a.kind === 'reorder choices') {
-            const renamed =
-              a.kind === 'rename choice'
-                ? choices.map((c, i) =>
-                    i === a.pick % choices.length ? { ...c, name: `${c.name}'`.slice(-4) } : c,
-                  )
-                : [...choices].reverse();
-            ok(
-              await call('update-field', {
-                ...onTable,
-                params: { ...onTable.params, fieldId: KIND },
-                body: { options: { choices: renamed } },
-              }),
-            );
-          } else if (a.kind === 'precision') {
-            ok(
-              await call('update-field', {
-                ...onTable,
-                params: { ...onTable.params, fieldId: COUNT },
-                body: { options: { formatting: { type: 'decimal', precision: a.digits } } },
-              }),
-            );
-          } else if (a.kind === 'sort') {
-            state.sortObjs = [
-              { fieldId: COUNT, order: a.desc ? 'desc' : 'asc' },
-              { fieldId: NAME, order: 'asc' },
-            ];
-            ok(await call('update-view-sort', { ...onView, body: { sort: { sortObjs: state.sortObjs } } }));
-          } else if (a.kind === 'filter') {
-            state.filter = {
-              conjunction: 'and',
-              filterSet: [{ fieldId: COUNT, operator: 'isGreater', value: a.above }],
-            };
-            ok(await call('update-view-filter', { ...onView, body: { filter: state.filter } }));
-          } else if (a.kind === 'group') {
-            state.group = [
-              { fieldId: KIND, order: 'asc' },
-              ...(a.levels === 2 ? [{ fieldId: COUNT, order: 'desc' }] : []),
-            ];
-            ok(await call('update-view-group', { ...onView, body: { group: state.group } }));
-          } else if (a.kind === 'build') {
-            await t.listOk(q({ viewId, groupBy: state.group, take: 1 })); // asks for the index when it is not exact
-            await buildWantedIndexes(Date.now() + 60_000);
-          }
-        }
+        for (const a of actions) await apply(a);
         await expectSame();
         // built now, the index serves the view (a listing that found it missing or stale would ask
         // for it again) and still agrees
