@@ -190,6 +190,11 @@ export const keys = {
     const { viewId, hash } = splitIndexId(indexId);
     return { pk: `VGRP#${viewId}`, skPrefix: `${hash}#` };
   },
+  /** The count shards of one group tuple of an index. */
+  viewGroupCountersOfTuple: (indexId: string, groupHash: string) => {
+    const { viewId, hash } = splitIndexId(indexId);
+    return { pk: `VGRP#${viewId}`, skPrefix: `${hash}#${groupHash}#` };
+  },
   /** Which index a view has built, and the unmaintained-write count it was exact at. */
   viewIndexState: (tableId: string, viewId: string): Key => ({
     pk: `TABLE#${tableId}`,

@@ -13,7 +13,7 @@ import {
   transact,
 } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { cutRunOf } from '#shared/query/index-keys.ts';
+import { cutRunOf, isOfGroup, SORT_KEY_BUDGET } from '#shared/query/index-keys.ts';
 import { count, text } from './attributes.ts';
 import { recordAtVersionCheck } from './records.ts';
 
@@ -31,7 +31,8 @@ import { recordAtVersionCheck } from './records.ts';
  * - for a grouped view, the count of each group tuple `VGRP#<view>` `<hash>#<hash of its key>#<nn>`, in
  *   8 shards a write adds to at random (the count is their sum): `g` the group key (the first part
  *   of its records' index keys, which orders the tuples), `r` the grouped cells of one of its
- *   records (for the headers' texts and values), `c` the count.
+ *   records (for the headers' texts and values), `c` the count, `w` how many writes changed the
+ *   tuple's entries.
  */
 export interface IndexEntry {
   /** The entry's sort key (the order key, or its cut form). */
@@ -346,7 +347,10 @@ const groupHashOf = (groupKey: string): string =>
 const groupCounterKey = (indexId: string, groupKey: string, shard: number): Key =>
   keys.viewGroupCounter(indexId, groupHashOf(groupKey), String(shard).padStart(2, '0'));
 
-/** Adds `delta` to a group tuple's count, on one of its shards. */
+/**
+ * Adds `delta` to a group tuple's count, on one of its shards, and 1 to the shard's write counter
+ * `w` (a write that changes the tuple's entries, its count moved or not; a settle watches it).
+ */
 export const groupCountOp = (
   indexId: string,
   group: Omit<GroupCount, 'count'>,
@@ -355,11 +359,54 @@ export const groupCountOp = (
 ): TransactOp => ({
   update: {
     key: groupCounterKey(indexId, group.key, shard),
-    update: 'ADD #c :d SET #g = :g, #r = if_not_exists(#r, :r), #t = :t',
-    names: { '#c': 'c', '#g': 'g', '#r': 'r', '#t': 'type' },
-    values: { ':d': delta, ':g': group.key, ':r': group.cells, ':t': 'viewGroupCount' },
+    update: 'ADD #c :d, #w :one SET #g = :g, #r = if_not_exists(#r, :r), #t = :t',
+    names: { '#c': 'c', '#w': 'w', '#g': 'g', '#r': 'r', '#t': 'type' },
+    values: { ':d': delta, ':one': 1, ':g': group.key, ':r': group.cells, ':t': 'viewGroupCount' },
   },
 });
+
+/** A group tuple's count and how many writes changed its entries (its shards summed). */
+export interface TupleTally {
+  count: number;
+  writes: number;
+}
+
+/** Reads one group tuple's shards (strongly consistent): its count and its write counter. */
+export const readTupleCount = async (indexId: string, groupKey: string): Promise<TupleTally> => {
+  const tally = { count: 0, writes: 0 };
+  for (const item of await queryAll(keys.viewGroupCountersOfTuple(indexId, groupHashOf(groupKey)))) {
+    tally.count += count(item.c);
+    tally.writes += count(item.w);
+  }
+  return tally;
+};
+
+/**
+ * Counts the entries of one group tuple (strongly consistent, page by page): those whose whole key
+ * begins with its key (read from the sort keys that begin with as much of it as a sort key holds).
+ */
+export const countTupleEntries = async (indexId: string, groupKey: string): Promise<number> => {
+  const { pk, skPrefix } = keys.viewIndexEntriesOf(indexId);
+  const head = `${skPrefix}${groupKey.slice(0, SORT_KEY_BUDGET)}`;
+  let entries = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryBetween({
+      pk,
+      from: head,
+      to: `${head}\x7f`,
+      projection: ['sk', 'k'],
+      limit: 5_000,
+      startKey,
+    });
+    for (const item of page.items) {
+      const entry = entryOf(indexId, { ...item, id: '' });
+      if (isOfGroup(entry.k ?? entry.sk, groupKey)) entries++;
+    }
+    startKey = page.lastKey;
+  } while (startKey);
+  return entries;
+};
 
 /** The group tuples of an index with records, in group order (their shards summed). */
 export const readGroupCounts = async (indexId: string): Promise<GroupCount[]> =>
@@ -382,55 +429,63 @@ export const readGroupTuples = async (indexId: string): Promise<GroupCount[]> =>
   return [...byKey.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
 };
 
-/** How many entries of an index there are, in all and per group tuple. */
+/** How many entries of an index there are. */
 export interface EntryTally {
   total: number;
-  /** Per group key (of those asked about), its entries. */
-  byGroup: Map<string, number>;
-  /** Entries whose whole key begins with none of the group keys asked about. */
-  unplaced: number;
+  /** Sort keys of every `every`th entry: where a later tally may split its reads. */
+  splits: string[];
 }
 
+/** How often a tally notes a sort key to split a later tally at. */
+const TALLY_SPLIT_EVERY = 2_000;
+/** How many ranges a tally reads at once. */
+const TALLY_RANGES = 16;
+
 /**
- * Counts an index's entries (strongly consistent, page by page: memory stays bounded), in all and
- * per group tuple of `groupKeys` (in group order): an entry belongs to the tuple whose key begins
- * its whole order key (group keys are prefix-free, so to the greatest one not above it).
+ * Counts an index's entries (strongly consistent, page by page: memory stays bounded). Given the
+ * `splits` an earlier tally noted, reads up to 16 ranges between them at once (a tally is taken
+ * in a moment without writes: the shorter, the likelier). It notes a split every `every` entries.
  */
 export const tallyIndexEntries = async (
   indexId: string,
-  groupKeys: readonly string[],
+  splits: readonly string[] = [],
+  every = TALLY_SPLIT_EVERY,
 ): Promise<EntryTally> => {
   const { pk, skPrefix } = keys.viewIndexEntriesOf(indexId);
-  const range = { pk, from: skPrefix, to: `${skPrefix}\x7f`, projection: ['sk', 'k'] };
-  const tally: EntryTally = { total: 0, byGroup: new Map(), unplaced: 0 };
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await queryBetween({ ...range, limit: 2_000, startKey });
-    for (const item of page.items) {
-      tally.total++;
-      if (!groupKeys.length) continue;
-      const entry = entryOf(indexId, { ...item, id: '' });
-      const whole = entry.k ?? entry.sk;
-      const group = groupKeys[greatestAtMost(groupKeys, whole)];
-      if (group !== undefined && whole.startsWith(group))
-        tally.byGroup.set(group, (tally.byGroup.get(group) ?? 0) + 1);
-      else tally.unplaced++;
-    }
-    startKey = page.lastKey;
-  } while (startKey);
-  return tally;
-};
-
-/** The index of the greatest of `sorted` not above `value` (-1 when none is). */
-const greatestAtMost = (sorted: readonly string[], value: string): number => {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((sorted[mid] as string) <= value) low = mid + 1;
-    else high = mid;
-  }
-  return low - 1;
+  const step = Math.max(1, Math.ceil((splits.length + 1) / TALLY_RANGES));
+  const bounds = splits.filter((_, i) => (i + 1) % step === 0);
+  const ranges = [undefined, ...bounds].map((from, i) => ({ from, to: bounds[i] }));
+  const counted = await Promise.all(
+    ranges.map(async ({ from, to }) => {
+      // a range ends before its bound (the next range's first key)
+      const last = to === undefined ? undefined : `${skPrefix}${to}`;
+      const notes: string[] = [];
+      let seen = 0;
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await queryBetween({
+          pk,
+          from: `${skPrefix}${from ?? ''}`,
+          to: last ?? `${skPrefix}\x7f`,
+          projection: ['sk'],
+          limit: 2_000,
+          startKey,
+        });
+        for (const item of page.items) {
+          if (item.sk === last) continue;
+          if ((seen > 0 || from !== undefined) && seen % every === 0)
+            notes.push(keys.orderKeyOfIndexEntry(indexId, text(item.sk)));
+          seen++;
+        }
+        startKey = page.lastKey;
+      } while (startKey);
+      return { seen, notes };
+    }),
+  );
+  return {
+    total: counted.reduce((sum, range) => sum + range.seen, 0),
+    splits: counted.flatMap((range) => range.notes),
+  };
 };
 
 /**

@@ -185,6 +185,9 @@ export const compileGroupKey = (query: Query, ctx: QueryContext): ((row: Row) =>
 const placedByCell = (field: Field): boolean => !ROUNDED.has(fieldQuery(field).valueClass);
 const ROUNDED = new Set(['number', 'dateTime']);
 
+/** Whether a record's (whole) index key is of the group tuple of `groupKey`: the group key begins it. */
+export const isOfGroup = (key: string, groupKey: string): boolean => key.startsWith(groupKey);
+
 /** Compiles the key of a record in a query's order (see the file comment). */
 export const compileIndexKey = (query: Query, ctx: QueryContext): ((row: Row) => string) => {
   const specs = effectiveSort(query);

@@ -25,12 +25,17 @@
  *   version, and a record written since it was read is left to that write (which kept it).
  * - Group counts and the entry total are settled at the end when the table was written during the
  *   build (a write's additions for records the build had not read yet counted them twice, and
- *   its removals for them counted them away): in a moment without writes (the data version the same
- *   before and after, and no journaled write open anywhere: its transactions may keep a record's
- *   entries and its group counts apart, and a write of another table reaches this one through
- *   lookups), the counts are read and the entries tallied, and each count is corrected
- *   by the difference (an addition, which later writes' additions do not disturb). A table never
- *   still for that long (one read of the index's entries) keeps the build waiting at the settle.
+ *   its removals for them counted them away). Each group tuple on its own: its count and write
+ *   counter read, its entries counted, its shards read again; if no write changed its entries
+ *   meanwhile (every write that does adds to the tuple's write counter, a move within it too),
+ *   the count is corrected by the difference (an addition, which later writes' additions do not
+ *   disturb). Then the total, at a moment no write changed what the index reads (the counters of
+ *   record puts and deletes and of the attributes it reads the same before and after): the sum
+ *   of the counts, or for a view without groups the entries tallied. No journaled write may be
+ *   open meanwhile (its transactions may keep a record's entries and its group counts apart, and
+ *   a write of another table reaches this one through lookups). A tuple or (without groups) an
+ *   index written without a pause for as long as counting it takes keeps the build waiting at
+ *   its settle, and listings on the general path.
  * - A write that does not keep the index (a rename rewriting cells, a stale schema) moves the
  *   table's unmaintained-write count: a build that finds it moved since it began begins again.
  */
@@ -38,11 +43,12 @@ import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { transact, writeItems } from '#shared/db/client.ts';
 import { hasOpenWrites } from '#shared/db/commit.ts';
-import { unmaintainedWrites } from '#shared/db/data-versions.ts';
+import { counterOf, unmaintainedWrites, WHOLE } from '#shared/db/data-versions.ts';
 import { getRecordParts, type RecordPart, recordAtVersionCheck } from '#shared/entities/records.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
 import {
   advanceBuildOp,
+  countTupleEntries,
   deleteIndexBuild,
   deleteIndexState,
   deleteViewIndexes,
@@ -58,6 +64,7 @@ import {
   readIndexBuild,
   readIndexState,
   readIndexWants,
+  readTupleCount,
   staleEntryDeleteOps,
   tallyIndexEntries,
   writeIndexBuild,
@@ -87,14 +94,15 @@ const MAX_SLICES = 256;
 let chunkSize = 98;
 /** Test seam: chunk transactions left before a build fails as if it crashed (undefined: never). */
 let crashIn: number | undefined;
-/** Test seams: run after a segment's records are read (before its entries are put), and after a settle's tally. */
+/** Test seams: run after a segment's records are read (before its entries are put), and in a settle between its first look and its count. */
 let afterRead: (() => Promise<void>) | undefined;
-let afterTally: (() => Promise<void>) | undefined;
+let beforeCount: ((tuple?: Record<string, unknown>) => Promise<void>) | undefined;
 
 /**
  * Test seam: builds in segments of about `records` records and chunks of `chunk` group counts,
  * fails (as a crash would) before the chunk transaction `crashAfter` + 1 of the next build, and
- * runs `afterRead` after each segment's read and `afterTally` after each settle's tally (writes
+ * runs `afterRead` after each segment's read and `beforeCount` in each settle between its first
+ * look and its count, given the grouped cells of the tuple it counts (writes
  * racing the build).
  */
 export const buildInPieces = (
@@ -103,14 +111,14 @@ export const buildInPieces = (
     chunk?: number;
     crashAfter?: number;
     afterRead?: () => Promise<void>;
-    afterTally?: () => Promise<void>;
+    beforeCount?: (tuple?: Record<string, unknown>) => Promise<void>;
   } = {},
 ) => {
   segmentRecords = options.records ?? 20_000;
   chunkSize = options.chunk ?? 98;
   crashIn = options.crashAfter;
   afterRead = options.afterRead;
-  afterTally = options.afterTally;
+  beforeCount = options.beforeCount;
 };
 
 type Counters = ReadonlyMap<string, number>;
@@ -431,47 +439,92 @@ interface Settled {
 }
 
 /**
- * Settles a build that writes raced (see the file comment): in a moment without writes, the
- * group counts read and the entries tallied, each count corrected by the difference. Answers what
- * it found; 'unmaintained' when a write did not keep the index (or an entry is in no counted group);
- * undefined when no such moment came before `deadline` in `SETTLE_TRIES` looks.
+ * Whether a write that may change an index's entries came between two reads of the counters:
+ * a record put or deleted, or an attribute the index reads updated.
+ */
+const entriesMayHaveMoved = (index: ViewIndex, a: Counters, b: Counters): boolean =>
+  [WHOLE, ...index.attributes.map(counterOf)].some((name) => (a.get(name) ?? 0) !== (b.get(name) ?? 0));
+
+/**
+ * Settles a build that writes raced (see the file comment): a grouped view's counts tuple by tuple
+ * (`settleTuple`), then the entry total at a moment no write changed what the index reads: the
+ * sum of the settled counts, or the entries tallied for a view without groups. Answers what it
+ * found; 'unmaintained' when a write did not keep the index; undefined when a tuple or the total
+ * found no such moment before `deadline` in `SETTLE_TRIES` looks.
  */
 const settle = async (
   index: ViewIndex,
   begun: Counters,
   deadline: number,
 ): Promise<Settled | 'unmaintained' | undefined> => {
+  if (index.groupOf && !(await settleTuples(index, deadline))) return undefined;
+  // where the last tally noted its reads may split, so the next one reads in parallel
+  let splits: string[] = [];
   for (let attempt = 0; attempt < SETTLE_TRIES && Date.now() < deadline; attempt++) {
     if (attempt) await sleep(SETTLE_MS * 2 ** attempt);
     const [first, open] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
     if (unmaintainedWrites(first, index.mark) !== unmaintainedWrites(begun, index.mark))
       return 'unmaintained';
     if (open) continue;
-    const tuples = index.groupOf ? await readGroupTuples(index.indexId) : [];
-    const tally = await tallyIndexEntries(
-      index.indexId,
-      tuples.map((tuple) => tuple.key),
-    );
-    await afterTally?.();
-    const [last, stillOpen] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
-    if (!sameCounters(first, last) || stillOpen) continue;
-    if (tally.unplaced) {
-      logger.warn('a view index holds entries of no counted group; it is built again', {
-        tableId: index.tableId,
-        viewId: index.viewId,
-        unplaced: tally.unplaced,
-      });
-      return 'unmaintained';
+    let entries: number;
+    if (index.groupOf) entries = (await readGroupTuples(index.indexId)).reduce((sum, t) => sum + t.count, 0);
+    else {
+      await beforeCount?.();
+      const tally = await tallyIndexEntries(index.indexId, splits);
+      splits = tally.splits;
+      entries = tally.total;
     }
-    const corrections = tuples.flatMap((tuple) => {
-      const delta = (tally.byGroup.get(tuple.key) ?? 0) - tuple.count;
-      return delta ? [groupCountOp(index.indexId, tuple, delta, 0)] : [];
-    });
-    for (let i = 0; i < corrections.length; i += 100)
-      await transact(corrections.slice(i, i + 100), () => new ConflictError('a group count changed'));
-    return { entries: tally.total, counterBase: first.get(index.counter) ?? 0, counters: first };
+    const [last, stillOpen] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
+    if (entriesMayHaveMoved(index, first, last) || stillOpen) continue;
+    return { entries, counterBase: first.get(index.counter) ?? 0, counters: first };
   }
   return undefined;
+};
+
+/** How many group tuples a settle counts at once. */
+const TUPLES_AT_ONCE = 8;
+
+/**
+ * Settles every group tuple of an index (`settleTuple`), 8 at once, trying those that met writes
+ * again, up to `SETTLE_TRIES` rounds before `deadline`. Answers whether all settled. A tuple
+ * created meanwhile needs none: its entries all came with writes that counted them.
+ */
+const settleTuples = async (index: ViewIndex, deadline: number): Promise<boolean> => {
+  let left = await readGroupTuples(index.indexId);
+  for (let attempt = 0; attempt < SETTLE_TRIES && left.length && Date.now() < deadline; attempt++) {
+    if (attempt) await sleep(SETTLE_MS * 2 ** attempt);
+    const queue = [...left];
+    const failed: GroupCount[] = [];
+    const worker = async () => {
+      for (let tuple = queue.shift(); tuple; tuple = queue.shift())
+        if (!(await settleTuple(index, tuple))) failed.push(tuple);
+    };
+    await Promise.all(Array.from({ length: TUPLES_AT_ONCE }, worker));
+    left = failed;
+  }
+  return left.length === 0;
+};
+
+/**
+ * Settles one group tuple's count: its shards read, its entries counted, its shards read again;
+ * when no write changed the tuple's entries in between (its write counter the same, and no
+ * journaled write open, which may keep a record's entry and its tuple's count apart), the count
+ * is corrected by the difference (an addition, which later writes' additions do not disturb).
+ * Answers whether it settled.
+ */
+const settleTuple = async (index: ViewIndex, tuple: GroupCount): Promise<boolean> => {
+  const [before, open] = await Promise.all([readTupleCount(index.indexId, tuple.key), hasOpenWrites()]);
+  if (open) return false;
+  await beforeCount?.(tuple.cells);
+  const entries = await countTupleEntries(index.indexId, tuple.key);
+  const [after, stillOpen] = await Promise.all([readTupleCount(index.indexId, tuple.key), hasOpenWrites()]);
+  if (stillOpen || after.writes !== before.writes) return false;
+  if (entries !== before.count)
+    await transact(
+      [groupCountOp(index.indexId, tuple, entries - before.count, 0)],
+      () => new ConflictError('never'),
+    );
+  return true;
 };
 
 /**

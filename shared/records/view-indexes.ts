@@ -232,9 +232,11 @@ const SHARDS = {
 } as const;
 
 /**
- * The group counts a write moves, for every grouped index of the table: per group tuple the sum
- * of what its records bring (+1) and take away (-1), one step each (several records of one tuple
- * share one step: a transaction may name an item once), undone by the opposite. Pure.
+ * The group counts a write moves, for every grouped index of the table: per group tuple whose
+ * entries the write changes, the sum of what its records bring (+1) and take away (-1), one step
+ * each (several records of one tuple share one step: a transaction may name an item once),
+ * undone by the opposite; a step of sum 0 (a record moved within its tuple) still marks the
+ * tuple written (`groupCountOp`). Pure.
  */
 export const groupCountSteps = (
   schema: TableSchema,
@@ -254,11 +256,16 @@ export const groupCountSteps = (
       else deltas.set(group.key, { group, delta });
     };
     for (const move of moves) {
+      // a record whose entry stays put changes no group (the group key begins the entry's key)
+      const from = move.before && index.entryOf(move.before);
+      const to = move.after && index.entryOf(move.after);
+      if (from?.sk === to?.sk && from?.k === to?.k) continue;
       add(move.before && groupOf(move.before), -1);
       add(move.after && groupOf(move.after), 1);
     }
+    // every tuple whose entries change, its count moved or not (a move within it, a swap): the
+    // step adds to the tuple's write counter too, which a build's settle watches
     for (const { group, delta } of deltas.values()) {
-      if (delta === 0) continue;
       const shard = low + Math.floor(Math.random() * (high - low));
       steps.push({
         op: groupCountOp(index.indexId, group, delta, shard),

@@ -158,6 +158,62 @@ export const buildIndex = async (tableId: string, viewId: string) => {
   return { ms: elapsed, entries: (await readIndexState(tableId, viewId))?.entries ?? 0 };
 };
 
+/**
+ * Builds the index of a second view with the indexed query while a writer updates records it
+ * reads, one after another `pauseMs` apart (moving them across the filter and between groups), as
+ * the repair worker would run (up to three runs); answers the time, the writes, what the last run
+ * did, and whether the view's first page then agrees with the general path.
+ */
+export const racedBuild = async (
+  call: Call,
+  token: string,
+  t: { tableId: string; fields: FieldRef[] },
+  pauseMs: number,
+) => {
+  const { buildViewIndex } = await import('#shared/records/view-index-build.ts');
+  const view = await indexedView(call, token, t.tableId, t.fields);
+  const listed = await call('list-records', { token, params: { tableId: t.tableId }, query: 'take=200' });
+  const sample = (listed.body.records as { id: string }[]).map((r) => r.id);
+  const number = t.fields.find((f) => f.type === 'number') as FieldRef;
+  let writing = true;
+  let writes = 0;
+  const writer = (async () => {
+    while (writing) {
+      const res = await call('update-record', {
+        token,
+        params: { tableId: t.tableId, recordId: sample[writes % sample.length] as string },
+        body: { record: { fields: { [number.name]: 90 + ((writes * 37) % 40) } } },
+      });
+      if (res.status !== 200) throw new Error(`update-record ${res.status} ${JSON.stringify(res.body)}`);
+      writes++;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  })();
+  const start = performance.now();
+  let outcome = 'partial';
+  let runs = 0;
+  try {
+    while (outcome === 'partial' && runs < 3) {
+      outcome = await buildViewIndex(t.tableId, view);
+      runs++;
+    }
+  } finally {
+    writing = false;
+    await writer;
+  }
+  const elapsed = performance.now() - start;
+  const ids = async (query: string) =>
+    (
+      (await call('list-records', { token, params: { tableId: t.tableId }, query })).body.records as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+  const agrees =
+    JSON.stringify(await ids(`${viewListing(view, t.fields)}&take=100`)) ===
+    JSON.stringify(await ids(`${fsgQuery(t.fields)}&take=100`));
+  return { ms: elapsed, writes, outcome, runs, agrees };
+};
+
 /** Runs `act` while sampling the heap; answers the peak heap used. */
 export const withPeakHeap = async <T>(act: () => Promise<T>): Promise<{ value: T; peak: number }> => {
   let peak = process.memoryUsage().heapUsed;
@@ -290,6 +346,10 @@ export const listingBench = async (token: string, options: { include100k?: boole
         const { value: built, peak } = await withPeakHeap(() => buildIndex(t.tableId, view));
         console.log(
           `| ${n} · view with its own filter + sort + group: index built (segments of ~20,000 records) | — | — | ${built.entries.toLocaleString('en')} entries | — | ${ms(built.ms)} | ${mb(peak)} |`,
+        );
+        const raced = await racedBuild(call, token, t, 50);
+        console.log(
+          `| ${n} · the same query in a second view, built while a writer updates records it reads (${raced.writes} updates, 50 ms apart): ${raced.outcome} in ${raced.runs} run(s), first page ${raced.agrees ? 'agrees' : 'DIFFERS'} | — | — | — | — | ${ms(raced.ms)} | — |`,
         );
         const own = viewListing(view, t.fields);
         await measure(`${n} · that view, first page (index)`, () => list(`${own}&take=100`), runs);
