@@ -172,6 +172,21 @@ export const keys = {
     const { viewId, hash } = splitIndexId(indexId);
     return { pk: `VIDX#${viewId}`, sk: `${hash}#${sortKey}` };
   },
+  /**
+   * Keys of an index's entries noted to split its reads (`IndexSplits`): in its entries'
+   * partition, before them (`!` sorts before `#`), deleted with them.
+   */
+  viewIndexSplits: (indexId: string): Key => {
+    const { viewId, hash } = splitIndexId(indexId);
+    return { pk: `VIDX#${viewId}`, sk: `${hash}!splits` };
+  },
+  /**
+   * A sort-key bound just below `sortKey` for an inclusive range read (DynamoDB's key condition has
+   * no "below"): every key of printable ASCII below it is at most this, and none equals it (DEL
+   * ends it). For sort keys of printable ASCII only (index entries).
+   */
+  justBelow: (sortKey: string): string =>
+    `${sortKey.slice(0, -1)}${String.fromCharCode(sortKey.charCodeAt(sortKey.length - 1) - 1)}\x7f`,
   viewIndexEntriesOf: (indexId: string) => {
     const { viewId, hash } = splitIndexId(indexId);
     return { pk: `VIDX#${viewId}`, skPrefix: `${hash}#` };

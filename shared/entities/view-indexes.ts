@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConflictError } from '#shared/core/errors.ts';
 import {
+  countBetween,
   deleteItem,
   deleteItems,
   getItem,
@@ -13,7 +14,7 @@ import {
   transact,
 } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { cutRunOf, isOfGroup, SORT_KEY_BUDGET } from '#shared/query/index-keys.ts';
+import { cutRunOf, isOfGroup, SORT_KEY_BUDGET, splitBoundOf } from '#shared/query/index-keys.ts';
 import { count, text } from './attributes.ts';
 import { recordAtVersionCheck } from './records.ts';
 
@@ -436,8 +437,8 @@ export interface EntryTally {
   splits: string[];
 }
 
-/** How often a tally notes a sort key to split a later tally at. */
-const TALLY_SPLIT_EVERY = 2_000;
+/** How often a tally notes a sort key to split a later read at. */
+export const TALLY_SPLIT_EVERY = 2_000;
 /** How many ranges a tally reads at once. */
 const TALLY_RANGES = 16;
 
@@ -486,6 +487,50 @@ export const tallyIndexEntries = async (
     total: counted.reduce((sum, range) => sum + range.seen, 0),
     splits: counted.flatMap((range) => range.notes),
   };
+};
+
+/**
+ * Bounds that split an index's reads (`IndexSplits` key `VIDX#<view>` `<hash>!splits`), noted by
+ * its build from a tally of its entries, about `every` entries apart then (writes since move
+ * entries between them, never out of order): a deep page counts the entries between them at once
+ * instead of walking them one page after another. At most `MAX_SPLITS` (thinned to fit an item).
+ */
+export interface IndexSplits {
+  bounds: string[];
+  every: number;
+}
+
+const MAX_SPLITS = 2_000;
+
+/** Notes an index's split bounds (from sort keys in order), thinned to at most `MAX_SPLITS`. */
+export const writeIndexSplits = (
+  indexId: string,
+  sortKeys: readonly string[],
+  every: number,
+): Promise<void> => {
+  const step = Math.ceil(sortKeys.length / MAX_SPLITS) || 1;
+  const bounds: string[] = [];
+  for (let i = step - 1; i < sortKeys.length; i += step) {
+    const bound = splitBoundOf(sortKeys[i] as string);
+    if (bound > (bounds[bounds.length - 1] ?? '')) bounds.push(bound);
+  }
+  return putItem({ ...keys.viewIndexSplits(indexId), type: 'viewIndexSplits', bounds, every: every * step });
+};
+
+export const readIndexSplits = async (indexId: string): Promise<IndexSplits | undefined> => {
+  const item = await getItem(keys.viewIndexSplits(indexId));
+  if (!item || !Array.isArray(item.bounds)) return undefined;
+  return { bounds: item.bounds.filter((b): b is string => typeof b === 'string'), every: count(item.every) };
+};
+
+/** How many entries of an index lie from bound `from` (the first entry when undefined) to below bound `below`. */
+export const countIndexRange = (
+  indexId: string,
+  from: string | undefined,
+  below: string,
+): Promise<number> => {
+  const { pk, skPrefix } = keys.viewIndexEntriesOf(indexId);
+  return countBetween({ pk, from: `${skPrefix}${from ?? ''}`, to: keys.justBelow(`${skPrefix}${below}`) });
 };
 
 /**

@@ -3,11 +3,14 @@ import { unmaintainedWrites } from '#shared/db/data-versions.ts';
 import { ORDER_CHUNK, readKeptOrder, writeKeptOrder } from '#shared/entities/query-orders.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
 import {
+  countIndexRange,
   type GroupCount,
+  type IndexSplits,
   type IndexState,
   readGroupCounts,
   readIndexOrder,
   readIndexPosition,
+  readIndexSplits,
   readIndexState,
   wantIndex,
   writeIndexPosition,
@@ -219,10 +222,13 @@ const listIndexed = async (
 
 /**
  * A deep page of an ungrouped view from its index: the position a page before it noted (the
- * nearest at or before the page, read with the version and the state) is where the walk starts
- * when the index has not changed since; else from the first entry. Scrolling down a grid reads
- * each page's entries once: authentication + 3 round trips. The page notes where the next
- * starts. A jump to a position no page reached yet walks the entries before it.
+ * nearest at or before the page, read with the version, the state and the index's split bounds)
+ * is where the walk starts when the index has not changed since; else from the first entry.
+ * Scrolling down a grid reads each page's entries once: authentication + 3 round trips. A page
+ * farther than a split from where it would start (a jump) first counts the entries between the
+ * bounds up to it, all at once (`countToPosition`), and walks only from the bound before it:
+ * authentication + 4 round trips, reading the entries before it as a walk does. The page notes
+ * where the next starts.
  */
 const listIndexedFromPosition = async (
   ctx: ListContext,
@@ -232,16 +238,67 @@ const listIndexedFromPosition = async (
 ): Promise<ListAnswer | undefined> => {
   const from = plan.query.skip;
   const to = from + plan.query.take;
-  const read = await whenExact(ctx, index, readIndexPosition(ctx.schema.table.id, index.indexId, from));
+  const read = await whenExact(
+    ctx,
+    index,
+    Promise.all([
+      readIndexPosition(ctx.schema.table.id, index.indexId, from),
+      readIndexSplits(index.indexId),
+    ]),
+  );
   if (!read) return undefined;
-  const noted = read.with?.signature === read.signature ? read.with : undefined;
-  const start = noted?.position ?? 0;
-  const entries = await readIndexOrder(index.indexId, to + 1 - start, noted?.at);
+  const [position, splits] = read.with;
+  const noted = position?.signature === read.signature ? position : undefined;
+  let start: Start = noted ? { position: noted.position, at: noted.at } : { position: 0 };
+  if (splits && from - start.position > splits.every)
+    start = await countToPosition(index, splits, start, from);
+  const entries = await readIndexOrder(index.indexId, to + 1 - start.position, start.at);
   return entriesPage(ctx, params, plan, index, read.signature, {
     entries,
-    start,
+    start: start.position,
     groups: { groupPoints: null },
   });
+};
+
+/** Where a read of an index's entries starts: at a position, from a sort key (the first entry without). */
+interface Start {
+  position: number;
+  at?: string;
+}
+
+/** At most this many ranges of an index are counted at once. */
+const RANGES_AT_ONCE = 32;
+
+/**
+ * The last split bound of an index at or before position `target`, found from `start` by counting
+ * the entries between its bounds: the ranges the target is expected within (the bounds were
+ * `every` entries apart when noted) counted at once, merged so that they are at most
+ * `RANGES_AT_ONCE`; then, should writes have moved it farther, the next ranges. Reads the entries
+ * up to the range holding the target, as a walk would (a count reads them), in fewer rounds.
+ */
+const countToPosition = async (
+  index: ViewIndex,
+  splits: IndexSplits,
+  start: Start,
+  target: number,
+): Promise<Start> => {
+  const bounds = splits.bounds.filter((bound) => start.at === undefined || bound > start.at);
+  const expected = Math.ceil((target - start.position) / Math.max(1, splits.every)) + 1;
+  const merge = Math.max(1, Math.ceil(expected / RANGES_AT_ONCE));
+  const merged = bounds.filter((_, i) => (i + 1) % merge === 0);
+  let at = start;
+  for (let i = 0; i < merged.length; ) {
+    const wave = merged.slice(i, i + (i === 0 ? Math.ceil(expected / merge) : RANGES_AT_ONCE));
+    const counts = await Promise.all(
+      wave.map((below, j) => countIndexRange(index.indexId, j === 0 ? at.at : wave[j - 1], below)),
+    );
+    for (const [j, n] of counts.entries()) {
+      if (at.position + n > target) return at;
+      at = { position: at.position + n, at: wave[j] };
+    }
+    i += wave.length;
+  }
+  return at;
 };
 
 /**

@@ -185,6 +185,16 @@ export const compileGroupKey = (query: Query, ctx: QueryContext): ((row: Row) =>
 const placedByCell = (field: Field): boolean => !ROUNDED.has(fieldQuery(field).valueClass);
 const ROUNDED = new Set(['number', 'dateTime']);
 
+/** The most characters of a sort key kept as a bound that splits an index's reads. */
+const BOUND_LENGTH = 100;
+
+/**
+ * A bound that splits an index's reads just before the entry of sort key `sortKey`: its first
+ * characters, never longer than a key is before it is cut, so a bound never falls inside a run of
+ * cut keys (whose members share a longer start). Any string is a bound: reads are by sort key.
+ */
+export const splitBoundOf = (sortKey: string): string => sortKey.slice(0, BOUND_LENGTH);
+
 /** Whether a record's (whole) index key is of the group tuple of `groupKey`: the group key begins it. */
 export const isOfGroup = (key: string, groupKey: string): boolean => key.startsWith(groupKey);
 

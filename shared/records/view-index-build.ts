@@ -66,8 +66,10 @@ import {
   readIndexWants,
   readTupleCount,
   staleEntryDeleteOps,
+  TALLY_SPLIT_EVERY,
   tallyIndexEntries,
   writeIndexBuild,
+  writeIndexSplits,
   writeIndexState,
 } from '#shared/entities/view-indexes.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
@@ -94,6 +96,8 @@ const MAX_SLICES = 256;
 let chunkSize = 98;
 /** Test seam: chunk transactions left before a build fails as if it crashed (undefined: never). */
 let crashIn: number | undefined;
+/** How many entries apart a build notes bounds that split an ungrouped index's reads. */
+let splitEvery = TALLY_SPLIT_EVERY;
 /** Test seams: run after a segment's records are read (before its entries are put), and in a settle between its first look and its count. */
 let afterRead: (() => Promise<void>) | undefined;
 let beforeCount: ((tuple?: Record<string, unknown>) => Promise<void>) | undefined;
@@ -101,7 +105,7 @@ let beforeCount: ((tuple?: Record<string, unknown>) => Promise<void>) | undefine
 /**
  * Test seam: builds in segments of about `records` records and chunks of `chunk` group counts,
  * fails (as a crash would) before the chunk transaction `crashAfter` + 1 of the next build, and
- * runs `afterRead` after each segment's read and `beforeCount` in each settle between its first
+ * notes split bounds every `splitEvery` entries, runs `afterRead` after each segment's read and `beforeCount` in each settle between its first
  * look and its count, given the grouped cells of the tuple it counts (writes
  * racing the build).
  */
@@ -112,6 +116,7 @@ export const buildInPieces = (
     crashAfter?: number;
     afterRead?: () => Promise<void>;
     beforeCount?: (tuple?: Record<string, unknown>) => Promise<void>;
+    splitEvery?: number;
   } = {},
 ) => {
   segmentRecords = options.records ?? 20_000;
@@ -119,6 +124,7 @@ export const buildInPieces = (
   crashIn = options.crashAfter;
   afterRead = options.afterRead;
   beforeCount = options.beforeCount;
+  splitEvery = options.splitEvery ?? TALLY_SPLIT_EVERY;
 };
 
 type Counters = ReadonlyMap<string, number>;
@@ -290,6 +296,15 @@ export const buildViewIndex = async (
     });
     return 'partial';
   }
+  // an index without groups notes bounds to split deep reads at (a grouped one jumps to its tuples)
+  if (!index.groupOf)
+    await writeIndexSplits(
+      index.indexId,
+      'splits' in exact && exact.splits
+        ? exact.splits
+        : (await tallyIndexEntries(index.indexId, [], splitEvery)).splits,
+      splitEvery,
+    );
   await writeIndexState({
     tableId,
     viewId,
@@ -436,6 +451,8 @@ interface Settled {
   entries: number;
   counterBase: number;
   counters: Counters;
+  /** For an index without groups, the sort keys its tally noted (`writeIndexSplits`). */
+  splits?: string[];
 }
 
 /**
@@ -470,13 +487,18 @@ const settle = async (
     if (index.groupOf) entries = (await readGroupTuples(index.indexId)).reduce((sum, t) => sum + t.count, 0);
     else {
       await beforeCount?.();
-      const tally = await tallyIndexEntries(index.indexId, splits);
+      const tally = await tallyIndexEntries(index.indexId, splits, splitEvery);
       splits = tally.splits;
       entries = tally.total;
     }
     const [last, stillOpen] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
     if (entriesMayHaveMoved(index, first, last) || stillOpen) continue;
-    return { entries, counterBase: first.get(index.counter) ?? 0, counters: first };
+    return {
+      entries,
+      counterBase: first.get(index.counter) ?? 0,
+      counters: first,
+      ...(index.groupOf ? {} : { splits }),
+    };
   }
   return undefined;
 };

@@ -18,6 +18,7 @@ import {
   indexEntryKeys,
   readGroupTuples,
   readIndexBuild,
+  readIndexSplits,
   readIndexState,
   readIndexWants,
   tallyIndexEntries,
@@ -759,6 +760,47 @@ describe('view indexes', () => {
       expect(await itemsFor(100, 10)).toBeGreaterThan(90);
       for (const skip of [0, 45, 110]) await itemsFor(skip, 10);
       await t.expectExact(13);
+    } finally {
+      jumpDeepPagesFrom(2_000);
+    }
+  });
+
+  it('a jump deep into an ungrouped view counts the entries between split bounds at once, exact through writes', async () => {
+    const t = await setUp(240);
+    buildInPieces({ splitEvery: 10 });
+    expect(await t.build()).toBe('built');
+    const state = await readIndexState(t.tableId, t.viewId);
+    const splits = await readIndexSplits(state?.indexId ?? '');
+    // bounds every 10 entries of the ~170 the view holds
+    expect(splits?.every).toBe(10);
+    expect(splits?.bounds.length).toBe(Math.ceil((state?.entries ?? 0) / 10) - 1);
+    jumpDeepPagesFrom(20);
+    try {
+      const jump = async (skip: number, take: number) => {
+        resetCalls();
+        const ids = idsOf(await t.page(skip, take));
+        const read = itemsRead();
+        expect(ids, `page at ${skip}`).toEqual(idsOf(await t.general(skip, take)));
+        return read;
+      };
+      // jumps to positions no page reached: counted up to the bound before them (no more entries
+      // read than a walk's, plus the range they overshoot at most)
+      for (const skip of [157, 33, 121, 58, 169, 75]) expect(await jump(skip, 7)).toBeLessThan(skip + 7 + 40);
+      // writes move entries between the bounds (and before the first, after the last): the
+      // counts follow them, the bounds stay
+      for (const [i, id] of t.ids.slice(0, 40).entries())
+        expect((await t.update(id, { Count: (i % 5) + 2, Name: `m${i % 9}` })).status).toBe(200);
+      expect(
+        (
+          await t.create([
+            { Name: 'a', Count: 6 },
+            { Name: '~', Count: 2 },
+          ])
+        ).status,
+      ).toBe(201);
+      expect((await t.remove(t.ids.slice(100, 110))).status).toBe(200);
+      for (const skip of [164, 20, 99, 140, 61, 150, 300]) await jump(skip, 9);
+      await t.expectExact(11);
     } finally {
       jumpDeepPagesFrom(2_000);
     }

@@ -41,3 +41,21 @@ describe('keys: what is written can be read back', () => {
     expect(pattern.test(keys.space('spcAAAAAAAAAAAAAAAA').pk)).toBe(false);
   });
 });
+
+describe('keys: a bound just below a sort key', () => {
+  it('every printable-ASCII key below a key is at most its bound, and every other key is above the bound', () => {
+    const printable = fc.stringMatching(/^[!-~]{1,12}$/);
+    fc.assert(
+      fc.property(printable, printable, (key, other) => {
+        const bound = keys.justBelow(key);
+        expect(other < key).toBe(other <= bound);
+        expect(bound < key).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    // near neighbours, where a random pair rarely lands
+    for (const key of ['b', 'ab', 'a!', 'a~', '!', '~~'])
+      for (const other of [key, `${key}!`, key.slice(0, -1), `${key.slice(0, -1)}~`, `${key.slice(0, -1)}~~`])
+        if (other) expect(other < key, `${other} vs ${key}`).toBe(other <= keys.justBelow(key));
+  });
+});
