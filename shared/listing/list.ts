@@ -271,9 +271,10 @@ const RANGES_AT_ONCE = 32;
 
 /**
  * The last split bound of an index at or before position `target`, found from `start` by counting
- * the entries between its bounds: the ranges the target is expected within (the bounds were
- * `every` entries apart when noted) counted at once, merged so that they are at most
- * `RANGES_AT_ONCE`; then, should writes have moved it farther, the next ranges. Reads the entries
+ * the entries between its bounds: the ranges expected before the target (the bounds were `every`
+ * entries apart when noted) counted at once, merged so that they are at most `RANGES_AT_ONCE`;
+ * then, should writes have moved it farther, the ranges expected in what is left, until less
+ * than a range is. Reads the entries
  * up to the range holding the target, as a walk would (a count reads them), in fewer rounds.
  */
 const countToPosition = async (
@@ -283,12 +284,16 @@ const countToPosition = async (
   target: number,
 ): Promise<Start> => {
   const bounds = splits.bounds.filter((bound) => start.at === undefined || bound > start.at);
-  const expected = Math.ceil((target - start.position) / Math.max(1, splits.every)) + 1;
-  const merge = Math.max(1, Math.ceil(expected / RANGES_AT_ONCE));
+  const every = Math.max(1, splits.every);
+  // the bounds expected before the target (about `every` apart when noted), merged to at most
+  // `RANGES_AT_ONCE` ranges counted at once
+  const merge = Math.max(1, Math.ceil(Math.floor((target - start.position) / every) / RANGES_AT_ONCE));
   const merged = bounds.filter((_, i) => (i + 1) % merge === 0);
   let at = start;
   for (let i = 0; i < merged.length; ) {
-    const wave = merged.slice(i, i + (i === 0 ? Math.ceil(expected / merge) : RANGES_AT_ONCE));
+    const expected = Math.floor((target - at.position) / (every * merge));
+    if (expected < 1) break;
+    const wave = merged.slice(i, i + Math.min(expected, RANGES_AT_ONCE));
     const counts = await Promise.all(
       wave.map((below, j) => countIndexRange(index.indexId, j === 0 ? at.at : wave[j - 1], below)),
     );

@@ -360,7 +360,7 @@ export const listingBench = async (token: string, options: { include100k?: boole
           runs,
         );
         await measure(`${n} · that view, row count (index counter)`, () => rowCount(own), runs);
-        // an ungrouped view sorted by a number: a deep page walks the entries before it, the next
+        // an ungrouped view sorted by a number: a deep page counts its way there, the next
         // page (as a grid scrolls) starts where it noted
         const sortedView = await call('create-view', {
           token,
@@ -377,7 +377,7 @@ export const listingBench = async (token: string, options: { include100k?: boole
         await buildIndex(t.tableId, sortedView.body.id as string);
         const sortedPage = (skip: number) => list(`viewId=${sortedView.body.id}&take=100&skip=${skip}`);
         await measure(
-          `${n} · sorted view, deep page skip 5,000 (index; walks the entries before it)`,
+          `${n} · sorted view, deep page skip 5,000 (index; a jump: counts the entries between split bounds at once, walks from the one before)`,
           () => sortedPage(5000),
           runs,
         );
