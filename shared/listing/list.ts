@@ -4,13 +4,15 @@ import { ORDER_CHUNK, readKeptOrder, writeKeptOrder } from '#shared/entities/que
 import { readDataVersions } from '#shared/entities/table-versions.ts';
 import {
   countIndexRange,
-  type GroupCount,
+  type IndexEntry,
   type IndexSplits,
-  type IndexState,
-  readGroupCounts,
   readIndexOrder,
-  readIndexPosition,
   readIndexSplits,
+} from '#shared/entities/view-index-entries.ts';
+import { type GroupCount, readGroupCounts } from '#shared/entities/view-index-groups.ts';
+import {
+  type IndexState,
+  readIndexPosition,
   readIndexState,
   wantIndex,
   writeIndexPosition,
@@ -225,10 +227,10 @@ const listIndexed = async (
  * nearest at or before the page, read with the version, the state and the index's split bounds)
  * is where the walk starts when the index has not changed since; else from the first entry.
  * Scrolling down a grid reads each page's entries once: authentication + 3 round trips. A page
- * farther than a split from where it would start (a jump) first counts the entries between the
- * bounds up to it, all at once (`countToPosition`), and walks only from the bound before it:
- * authentication + 4 round trips, reading the entries before it as a walk does. The page notes
- * where the next starts.
+ * farther than a split from where it would start (a jump) counts the entries between the bounds
+ * before it, all at once, while reading the entries after them (`jumpTo`): authentication + 3
+ * round trips when writes have not moved it out of the range expected. The page notes where the
+ * next starts.
  */
 const listIndexedFromPosition = async (
   ctx: ListContext,
@@ -249,13 +251,16 @@ const listIndexedFromPosition = async (
   if (!read) return undefined;
   const [position, splits] = read.with;
   const noted = position?.signature === read.signature ? position : undefined;
-  let start: Start = noted ? { position: noted.position, at: noted.at } : { position: 0 };
-  if (splits && from - start.position > splits.every)
-    start = await countToPosition(index, splits, start, from);
-  const entries = await readIndexOrder(index.indexId, to + 1 - start.position, start.at);
+  const start: Start = noted ? { position: noted.position, at: noted.at } : { position: 0 };
+  const jumped =
+    splits && from - start.position > splits.every ? await jumpTo(index, splits, start, from, to) : undefined;
+  const { entries, first } = jumped ?? {
+    entries: await readIndexOrder(index.indexId, to + 1 - start.position, start.at),
+    first: start.position,
+  };
   return entriesPage(ctx, params, plan, index, read.signature, {
     entries,
-    start: start.position,
+    start: first,
     groups: { groupPoints: null },
   });
 };
@@ -270,40 +275,53 @@ interface Start {
 const RANGES_AT_ONCE = 32;
 
 /**
- * The last split bound of an index at or before position `target`, found from `start` by counting
- * the entries between its bounds: the ranges expected before the target (the bounds were `every`
- * entries apart when noted) counted at once, merged so that they are at most `RANGES_AT_ONCE`;
- * then, should writes have moved it farther, the ranges expected in what is left, until less
- * than a range is. Reads the entries
- * up to the range holding the target, as a walk would (a count reads them), in fewer rounds.
+ * The entries of an index from a split bound at or before position `from` up to `to` (and one
+ * more), and the position of the first: found from `start` by counting the entries between the
+ * bounds expected before `from` (the bounds were `every` entries apart when noted), all at once
+ * and merged so that they are at most `RANGES_AT_ONCE`, while the entries after the last of them
+ * are read alongside (one range and the page). When writes moved the page elsewhere: farther, the
+ * ranges expected in what is left, the same way; nearer, the entries from the bound before it (a
+ * round more). Reads the entries before the page as a walk would (a count reads them), up to a
+ * range more, in fewer rounds: authentication + 3 round trips when the page is where expected.
  */
-const countToPosition = async (
+const jumpTo = async (
   index: ViewIndex,
   splits: IndexSplits,
   start: Start,
-  target: number,
-): Promise<Start> => {
+  from: number,
+  to: number,
+): Promise<{ entries: IndexEntry[]; first: number }> => {
   const bounds = splits.bounds.filter((bound) => start.at === undefined || bound > start.at);
   const every = Math.max(1, splits.every);
-  // the bounds expected before the target (about `every` apart when noted), merged to at most
-  // `RANGES_AT_ONCE` ranges counted at once
-  const merge = Math.max(1, Math.ceil(Math.floor((target - start.position) / every) / RANGES_AT_ONCE));
+  const merge = Math.max(1, Math.ceil(Math.floor((from - start.position) / every) / RANGES_AT_ONCE));
   const merged = bounds.filter((_, i) => (i + 1) % merge === 0);
   let at = start;
   for (let i = 0; i < merged.length; ) {
-    const expected = Math.floor((target - at.position) / (every * merge));
+    const expected = Math.floor((from - at.position) / (every * merge));
     if (expected < 1) break;
     const wave = merged.slice(i, i + Math.min(expected, RANGES_AT_ONCE));
-    const counts = await Promise.all(
-      wave.map((below, j) => countIndexRange(index.indexId, j === 0 ? at.at : wave[j - 1], below)),
-    );
+    const wanted = every * merge + (to - from) + 1;
+    const [counts, ahead] = await Promise.all([
+      Promise.all(
+        wave.map((below, j) => countIndexRange(index.indexId, j === 0 ? at.at : wave[j - 1], below)),
+      ),
+      readIndexOrder(index.indexId, wanted, wave[wave.length - 1]),
+    ]);
     for (const [j, n] of counts.entries()) {
-      if (at.position + n > target) return at;
+      // the page begins in this range: read from its bound
+      if (at.position + n > from)
+        return {
+          entries: await readIndexOrder(index.indexId, to + 1 - at.position, at.at),
+          first: at.position,
+        };
       at = { position: at.position + n, at: wave[j] };
     }
+    // past the last bound counted: the page is in what was read alongside, unless writes moved it farther
+    if (to + 1 - at.position <= ahead.length || ahead.length < wanted)
+      return { entries: ahead, first: at.position };
     i += wave.length;
   }
-  return at;
+  return { entries: await readIndexOrder(index.indexId, to + 1 - at.position, at.at), first: at.position };
 };
 
 /**

@@ -24,56 +24,42 @@
  *   table has been written, each entry is put in a transaction with a check of its record's
  *   version, and a record written since it was read is left to that write (which kept it).
  * - Group counts and the entry total are settled at the end when the table was written during the
- *   build (a write's additions for records the build had not read yet counted them twice, and
- *   its removals for them counted them away). Each group tuple on its own: its count and write
- *   counter read, its entries counted, its shards read again; if no write changed its entries
- *   meanwhile (every write that does adds to the tuple's write counter, a move within it too),
- *   the count is corrected by the difference (an addition, which later writes' additions do not
- *   disturb). Then the total, at a moment no write changed what the index reads (the counters of
- *   record puts and deletes and of the attributes it reads the same before and after): the sum
- *   of the counts, or for a view without groups the entries tallied. No journaled write may be
- *   open meanwhile (its transactions may keep a record's entries and its group counts apart, and
- *   a write of another table reaches this one through lookups). A tuple or (without groups) an
- *   index written without a pause for as long as counting it takes keeps the build waiting at
- *   its settle, and listings on the general path.
+ *   build (`view-index-settle.ts`), in moments without writes to what they count.
  * - A write that does not keep the index (a rename rewriting cells, a stale schema) moves the
  *   table's unmaintained-write count: a build that finds it moved since it began begins again.
  */
 import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { transact, writeItems } from '#shared/db/client.ts';
-import { hasOpenWrites } from '#shared/db/commit.ts';
-import { counterOf, unmaintainedWrites, WHOLE } from '#shared/db/data-versions.ts';
+import { unmaintainedWrites } from '#shared/db/data-versions.ts';
 import { getRecordParts, type RecordPart, recordAtVersionCheck } from '#shared/entities/records.ts';
-import { readDataVersions } from '#shared/entities/table-versions.ts';
 import {
-  advanceBuildOp,
-  countTupleEntries,
-  deleteIndexBuild,
-  deleteIndexState,
   deleteViewIndexes,
-  dropIndexWant,
-  type GroupCount,
-  groupCountOp,
-  type IndexBuild,
   type IndexEntry,
   indexEntryItem,
-  notePutting,
   putEntryOp,
-  readGroupTuples,
-  readIndexBuild,
-  readIndexState,
-  readIndexWants,
-  readTupleCount,
   staleEntryDeleteOps,
   TALLY_SPLIT_EVERY,
   tallyIndexEntries,
-  writeIndexBuild,
   writeIndexSplits,
+} from '#shared/entities/view-index-entries.ts';
+import { type GroupCount, groupCountOp } from '#shared/entities/view-index-groups.ts';
+import {
+  advanceBuildOp,
+  deleteIndexBuild,
+  deleteIndexState,
+  dropIndexWant,
+  type IndexBuild,
+  notePutting,
+  readIndexBuild,
+  readIndexState,
+  readIndexWants,
+  writeIndexBuild,
   writeIndexState,
 } from '#shared/entities/view-indexes.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { readRecordsIn, recordSlices, slicesFor } from './rows.ts';
+import { type Counters, countersOf, SETTLE_MS, settle, settleInPieces, sleep } from './view-index-settle.ts';
 import { type ViewIndex, viewIndexOf } from './view-indexes.ts';
 
 /**
@@ -82,11 +68,6 @@ import { type ViewIndex, viewIndexOf } from './view-indexes.ts';
  * its settle): it resumes at the next run.
  */
 export type BuildOutcome = 'built' | 'current' | 'busy' | 'gone' | 'partial';
-
-/** How long a build waits before its last look at the data version, for writes just made to move it. */
-const SETTLE_MS = 300;
-/** How many moments without writes a settle looks for in one run. */
-const SETTLE_TRIES = 4;
 
 /** About how many records a build reads into memory at once. */
 let segmentRecords = 20_000;
@@ -98,16 +79,15 @@ let chunkSize = 98;
 let crashIn: number | undefined;
 /** How many entries apart a build notes bounds that split an ungrouped index's reads. */
 let splitEvery = TALLY_SPLIT_EVERY;
-/** Test seams: run after a segment's records are read (before its entries are put), and in a settle between its first look and its count. */
+/** Test seam: runs after a segment's records are read, before its entries are put. */
 let afterRead: (() => Promise<void>) | undefined;
-let beforeCount: ((tuple?: Record<string, unknown>) => Promise<void>) | undefined;
 
 /**
  * Test seam: builds in segments of about `records` records and chunks of `chunk` group counts,
- * fails (as a crash would) before the chunk transaction `crashAfter` + 1 of the next build, and
- * notes split bounds every `splitEvery` entries, runs `afterRead` after each segment's read and `beforeCount` in each settle between its first
- * look and its count, given the grouped cells of the tuple it counts (writes
- * racing the build).
+ * fails (as a crash would) before the chunk transaction `crashAfter` + 1 of the next build,
+ * notes split bounds every `splitEvery` entries, runs `afterRead` after each segment's read and
+ * `beforeCount` in each settle between its first look and its count, given the grouped cells of
+ * the tuple it counts (writes racing the build).
  */
 export const buildInPieces = (
   options: {
@@ -123,16 +103,12 @@ export const buildInPieces = (
   chunkSize = options.chunk ?? 98;
   crashIn = options.crashAfter;
   afterRead = options.afterRead;
-  beforeCount = options.beforeCount;
   splitEvery = options.splitEvery ?? TALLY_SPLIT_EVERY;
+  settleInPieces({ beforeCount: options.beforeCount, splitEvery });
 };
-
-type Counters = ReadonlyMap<string, number>;
 
 const sameCounters = (a: Counters, b: Counters): boolean =>
   a.size === b.size && [...a].every(([name, value]) => b.get(name) === value);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * How a build of a table of about `records` records reads them: `segments` one after another,
@@ -194,10 +170,6 @@ const segmentOf = async (index: ViewIndex, build: IndexBuild, segment: number) =
   const tuples = [...groups.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
   return { entries, tuples };
 };
-
-/** Reads the table's data-version counters. */
-const countersOf = async (tableId: string): Promise<Counters> =>
-  (await readDataVersions([tableId])).get(tableId) ?? new Map<string, number>();
 
 /** The counters a build noted when it began. */
 const countersAt = (build: IndexBuild): Counters => new Map(Object.entries(build.versions));
@@ -368,8 +340,8 @@ type ReadEntry = { record: RecordPart; entry: IndexEntry };
 /**
  * Puts a segment's entries without conditions (the table unwritten since the build began, as
  * `seen` before the read), noted first (`IndexBuild.putting`); then, if the data version moved
- * meanwhile, reads the segment again and deletes each entry put for a record since changed
- * (unless the change left it in place), on the condition of the record's version.
+ * meanwhile, reads the segment again and mends each entry put for a record since changed
+ * (`mendEntry`).
  */
 const putPlainly = async (index: ViewIndex, build: IndexBuild, entries: ReadEntry[], seen: Counters) => {
   await notePutting(build);
@@ -381,25 +353,29 @@ const putPlainly = async (index: ViewIndex, build: IndexBuild, entries: ReadEntr
     ),
   );
   const changed = entries.filter(({ record }) => now.get(record.id)?.version !== record.version);
-  await Promise.all(changed.map(({ record, entry }) => dropIfStale(index, entry, now.get(record.id))));
+  await Promise.all(changed.map(({ record, entry }) => mendEntry(index, entry, now.get(record.id))));
 };
 
 /**
- * Deletes an entry put for an earlier version of a record unless the record (as `latest`, read
- * after the put; undefined: gone) has its entry in the same place, on the condition that it is
+ * Mends an entry put for an earlier version of a record, as the record is now (`latest`, read
+ * after the put; undefined: gone): deleted unless the record's entry is in the same place, put
+ * again when it is there with another whole key (a cut key), on the condition that the record is
  * still that version; read again and retried when it moved on meanwhile.
  */
-const dropIfStale = async (index: ViewIndex, entry: IndexEntry, latest: RecordPart | undefined) => {
+const mendEntry = async (index: ViewIndex, entry: IndexEntry, latest: RecordPart | undefined) => {
   let record = latest;
   for (let attempt = 0; ; attempt++) {
-    if (record && index.entryOf(record)?.sk === entry.sk) return;
+    const current = record && index.entryOf(record);
+    if (current?.sk === entry.sk && current.k === entry.k) return;
+    const version = { tableId: index.tableId, id: entry.id, version: record?.version };
     try {
       await transact(
-        staleEntryDeleteOps(index.indexId, entry.sk, {
-          tableId: index.tableId,
-          id: entry.id,
-          version: record?.version,
-        }),
+        current?.sk === entry.sk
+          ? [
+              recordAtVersionCheck(version.tableId, version.id, version.version),
+              putEntryOp(index.indexId, current),
+            ]
+          : staleEntryDeleteOps(index.indexId, entry.sk, version),
         () => new ConflictError('the record changed'),
       );
       return;
@@ -444,109 +420,6 @@ const putChecked = async (index: ViewIndex, entries: ReadEntry[]) => {
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
-};
-
-/** What a settle found: the entries and the entry counter at one moment, and the counters then. */
-interface Settled {
-  entries: number;
-  counterBase: number;
-  counters: Counters;
-  /** For an index without groups, the sort keys its tally noted (`writeIndexSplits`). */
-  splits?: string[];
-}
-
-/**
- * Whether a write that may change an index's entries came between two reads of the counters:
- * a record put or deleted, or an attribute the index reads updated.
- */
-const entriesMayHaveMoved = (index: ViewIndex, a: Counters, b: Counters): boolean =>
-  [WHOLE, ...index.attributes.map(counterOf)].some((name) => (a.get(name) ?? 0) !== (b.get(name) ?? 0));
-
-/**
- * Settles a build that writes raced (see the file comment): a grouped view's counts tuple by tuple
- * (`settleTuple`), then the entry total at a moment no write changed what the index reads: the
- * sum of the settled counts, or the entries tallied for a view without groups. Answers what it
- * found; 'unmaintained' when a write did not keep the index; undefined when a tuple or the total
- * found no such moment before `deadline` in `SETTLE_TRIES` looks.
- */
-const settle = async (
-  index: ViewIndex,
-  begun: Counters,
-  deadline: number,
-): Promise<Settled | 'unmaintained' | undefined> => {
-  if (index.groupOf && !(await settleTuples(index, deadline))) return undefined;
-  // where the last tally noted its reads may split, so the next one reads in parallel
-  let splits: string[] = [];
-  for (let attempt = 0; attempt < SETTLE_TRIES && Date.now() < deadline; attempt++) {
-    if (attempt) await sleep(SETTLE_MS * 2 ** attempt);
-    const [first, open] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
-    if (unmaintainedWrites(first, index.mark) !== unmaintainedWrites(begun, index.mark))
-      return 'unmaintained';
-    if (open) continue;
-    let entries: number;
-    if (index.groupOf) entries = (await readGroupTuples(index.indexId)).reduce((sum, t) => sum + t.count, 0);
-    else {
-      await beforeCount?.();
-      const tally = await tallyIndexEntries(index.indexId, splits, splitEvery);
-      splits = tally.splits;
-      entries = tally.total;
-    }
-    const [last, stillOpen] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
-    if (entriesMayHaveMoved(index, first, last) || stillOpen) continue;
-    return {
-      entries,
-      counterBase: first.get(index.counter) ?? 0,
-      counters: first,
-      ...(index.groupOf ? {} : { splits }),
-    };
-  }
-  return undefined;
-};
-
-/** How many group tuples a settle counts at once. */
-const TUPLES_AT_ONCE = 8;
-
-/**
- * Settles every group tuple of an index (`settleTuple`), 8 at once, trying those that met writes
- * again, up to `SETTLE_TRIES` rounds before `deadline`. Answers whether all settled. A tuple
- * created meanwhile needs none: its entries all came with writes that counted them.
- */
-const settleTuples = async (index: ViewIndex, deadline: number): Promise<boolean> => {
-  let left = await readGroupTuples(index.indexId);
-  for (let attempt = 0; attempt < SETTLE_TRIES && left.length && Date.now() < deadline; attempt++) {
-    if (attempt) await sleep(SETTLE_MS * 2 ** attempt);
-    const queue = [...left];
-    const failed: GroupCount[] = [];
-    const worker = async () => {
-      for (let tuple = queue.shift(); tuple; tuple = queue.shift())
-        if (!(await settleTuple(index, tuple))) failed.push(tuple);
-    };
-    await Promise.all(Array.from({ length: TUPLES_AT_ONCE }, worker));
-    left = failed;
-  }
-  return left.length === 0;
-};
-
-/**
- * Settles one group tuple's count: its shards read, its entries counted, its shards read again;
- * when no write changed the tuple's entries in between (its write counter the same, and no
- * journaled write open, which may keep a record's entry and its tuple's count apart), the count
- * is corrected by the difference (an addition, which later writes' additions do not disturb).
- * Answers whether it settled.
- */
-const settleTuple = async (index: ViewIndex, tuple: GroupCount): Promise<boolean> => {
-  const [before, open] = await Promise.all([readTupleCount(index.indexId, tuple.key), hasOpenWrites()]);
-  if (open) return false;
-  await beforeCount?.(tuple.cells);
-  const entries = await countTupleEntries(index.indexId, tuple.key);
-  const [after, stillOpen] = await Promise.all([readTupleCount(index.indexId, tuple.key), hasOpenWrites()]);
-  if (stillOpen || after.writes !== before.writes) return false;
-  if (entries !== before.count)
-    await transact(
-      [groupCountOp(index.indexId, tuple, entries - before.count, 0)],
-      () => new ConflictError('never'),
-    );
-  return true;
 };
 
 /**

@@ -22,14 +22,8 @@ import { createHash } from 'node:crypto';
 import type { Step } from '#shared/db/commit.ts';
 import { ENTRY_COUNT_PREFIX, MAINTAINED_PREFIX } from '#shared/db/data-versions.ts';
 import type { RecordItem, RecordPart } from '#shared/entities/records.ts';
-import {
-  deleteEntryOp,
-  GROUP_SHARDS,
-  type GroupCount,
-  groupCountOp,
-  type IndexEntry,
-  putEntryOp,
-} from '#shared/entities/view-indexes.ts';
+import { deleteEntryOp, type IndexEntry, putEntryOp } from '#shared/entities/view-index-entries.ts';
+import { GROUP_SHARDS, type GroupCount, groupCountOp } from '#shared/entities/view-index-groups.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { queryFieldIds } from '#shared/query/engine.ts';
 import { compileFilter } from '#shared/query/filter.ts';
@@ -199,7 +193,12 @@ export const entryStepsOf = (
     const to = move.after ? index.entryOf(move.after) : undefined;
     const delta = (to ? 1 : 0) - (from ? 1 : 0);
     if (delta !== 0) counts[index.counter] = delta;
-    if (from && to && from.sk === to.sk && from.k === to.k) continue;
+    if (from && to && from.sk === to.sk) {
+      // the same place (a cut key): the entry is put again with its new whole key, if it has one
+      if (from.k !== to.k)
+        steps.push({ op: putEntryOp(index.indexId, to), undo: putEntryOp(index.indexId, from) });
+      continue;
+    }
     if (from)
       steps.push({ op: deleteEntryOp(index.indexId, from.sk), undo: putEntryOp(index.indexId, from) });
     if (to) steps.push({ op: putEntryOp(index.indexId, to), undo: deleteEntryOp(index.indexId, to.sk) });

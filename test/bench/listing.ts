@@ -377,7 +377,7 @@ export const listingBench = async (token: string, options: { include100k?: boole
         await buildIndex(t.tableId, sortedView.body.id as string);
         const sortedPage = (skip: number) => list(`viewId=${sortedView.body.id}&take=100&skip=${skip}`);
         await measure(
-          `${n} · sorted view, deep page skip 5,000 (index; a jump: counts the entries between split bounds at once, walks from the one before)`,
+          `${n} · sorted view, deep page skip 5,000 (index; a jump: counts the entries between split bounds at once, reading those after them)`,
           () => sortedPage(5000),
           runs,
         );

@@ -133,7 +133,7 @@ export const millionBench = async (token: string) => {
   );
   await measure('sorted view: first page (index)', () => list(`viewId=${sorted}&take=100`));
   await measure(
-    'sorted view: deep page skip 50,000 (index; a jump: counts the entries between split bounds at once, walks from the one before)',
+    'sorted view: deep page skip 50,000 (index; a jump: counts the entries between split bounds at once, reading those after them)',
     () => list(`viewId=${sorted}&take=100&skip=50000`),
   );
   await measure('filtered + sorted view: first page (index)', () => list(`viewId=${filtered}&take=100`));
