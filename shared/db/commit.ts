@@ -770,6 +770,5 @@ export const recoverInterrupted = async (scope: string, now = Date.now()): Promi
   return byTxn.size + repaired.undone + repaired.completed;
 };
 
-/** Whether a journaled write (larger than one transaction) is applying now, or was left unfinished: anywhere, or in `scope`. */
-export const hasOpenWrites = async (scope?: string): Promise<boolean> =>
-  (await queryAll({ ...keys.txnHeads(), ...(scope ? { skPrefix: `${scope}#` } : {}) })).length > 0;
+/** Whether a journaled write (larger than one transaction) is applying now, or was left unfinished, in any scope. */
+export const hasOpenWrites = async (): Promise<boolean> => (await queryAll(keys.txnHeads())).length > 0;

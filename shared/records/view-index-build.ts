@@ -304,9 +304,10 @@ export const buildViewIndex = async (
  * segment's entries and moves to the next segment). Answers the build moved on.
  */
 const buildSegment = async (index: ViewIndex, build: IndexBuild): Promise<IndexBuild> => {
-  const seen = await countersOf(index.tableId);
+  // the data version before the read, for a segment whose entries are still to be put
+  const seen = build.step === 0 ? await countersOf(index.tableId) : undefined;
   const { entries, tuples } = await segmentOf(index, build, build.done);
-  if (build.step === 0) {
+  if (seen) {
     await afterRead?.();
     if (sameCounters(seen, countersAt(build))) await putPlainly(index, build, entries, seen);
     else await putChecked(index, entries);

@@ -107,6 +107,23 @@ const setUp = async (n: number) => {
       params: { tableId: t.tableId },
       query: recordIds.map((id) => `recordIds[]=${id}`).join('&'),
     });
+  /**
+   * The view listed as a grid lists it grouped by `groupBy` (its group), the same query asked of
+   * the general path, and a check that pages at `skips` agree: their ids and group points.
+   */
+  const groupedListing = (groupBy: { fieldId: string; order: string }[]) => {
+    const grouped = (skip: number, take: number) => t.listOk(q({ viewId, groupBy, skip, take }));
+    const general = (skip: number, take: number) =>
+      t.listOk(q({ filter, orderBy: sortObjs, groupBy, skip, take }));
+    const expectSame = async (skips: number[], take = 30) => {
+      for (const skip of skips) {
+        const [mine, theirs] = [(await grouped(skip, take)).body, (await general(skip, take)).body];
+        expect(idsOf(mine), `page at ${skip}`).toEqual(idsOf(theirs));
+        expect(mine.extra).toEqual(theirs.extra);
+      }
+    };
+    return { grouped, general, expectSame };
+  };
   /** Sets a record's Count by a write that names no index (as a rename rewriting cells does). */
   const writeUnseen = (recordId: string, count: number) =>
     transact(
@@ -170,6 +187,7 @@ const setUp = async (n: number) => {
     rowCount,
     generalCount,
     writeUnseen,
+    groupedListing,
   };
 };
 
@@ -310,9 +328,7 @@ describe('view indexes', () => {
     expect(stopped?.segments).toBe(4);
     expect([stopped?.done, stopped?.step]).toEqual([0, 3]);
     // meanwhile listings compute (and agree)
-    const grouped = (skip: number, take: number) => t.listOk(q({ viewId: t.viewId, groupBy, skip, take }));
-    const general = (skip: number, take: number) =>
-      t.listOk(q({ filter: t.filter, orderBy: t.sortObjs, groupBy, skip, take }));
+    const { grouped, general, expectSame } = t.groupedListing(groupBy);
     expect(idsOf((await grouped(0, 30)).body)).toEqual(idsOf((await general(0, 30)).body));
     // out of time: no segment starts after the deadline
     expect(await buildViewIndex(t.tableId, t.viewId, Date.now())).toBe('partial');
@@ -321,11 +337,7 @@ describe('view indexes', () => {
     resetCalls();
     expect(await t.build()).toBe('built');
     expect(await readIndexBuild(t.tableId, t.viewId)).toBeUndefined();
-    for (const skip of [0, 30, 60, 90]) {
-      const [mine, theirs] = [(await grouped(skip, 30)).body, (await general(skip, 30)).body];
-      expect(idsOf(mine), `page at ${skip}`).toEqual(idsOf(theirs));
-      expect(mine.extra).toEqual(theirs.extra);
-    }
+    await expectSame([0, 30, 60, 90]);
     expect((await t.rowCount()).count).toBe(await t.generalCount());
   });
 
@@ -373,9 +385,7 @@ describe('view indexes', () => {
   it('writes racing a build keep their part: entries put for records they changed go, group counts settle, and the index is exact', async () => {
     const t = await setUp(90);
     const groupBy = await groupedByNote(t, 45, false);
-    const grouped = (skip: number, take: number) => t.listOk(q({ viewId: t.viewId, groupBy, skip, take }));
-    const general = (skip: number, take: number) =>
-      t.listOk(q({ filter: t.filter, orderBy: t.sortObjs, groupBy, skip, take }));
+    const { expectSame } = t.groupedListing(groupBy);
     // after each segment's read, before its entries are put: records of every segment move in
     // and out of the filter, between groups and within them; one is created and one deleted
     let round = 0;
@@ -393,11 +403,7 @@ describe('view indexes', () => {
     expect(round).toBe(3);
     // recorded as exact at the table's version (a listing serves it)
     expect(await t.build()).toBe('current');
-    for (const skip of [0, 30, 60]) {
-      const [mine, theirs] = [(await grouped(skip, 30)).body, (await general(skip, 30)).body];
-      expect(idsOf(mine), `page at ${skip}`).toEqual(idsOf(theirs));
-      expect(mine.extra).toEqual(theirs.extra);
-    }
+    await expectSame([0, 30, 60]);
     const points = (query: Record<string, unknown>) =>
       call('get-group-points', { token: t.token, params: { tableId: t.tableId }, query: q(query) });
     expect((await points({ viewId: t.viewId, groupBy })).body).toEqual(
@@ -435,14 +441,7 @@ describe('view indexes', () => {
     });
     expect(await t.buildSettled()).toBe('built');
     expect(moved).toBe(4);
-    const grouped = (skip: number) => t.listOk(q({ viewId: t.viewId, groupBy, skip, take: 30 }));
-    const general = (skip: number) =>
-      t.listOk(q({ filter: t.filter, orderBy: t.sortObjs, groupBy, skip, take: 30 }));
-    for (const skip of [0, 30]) {
-      const [mine, theirs] = [(await grouped(skip)).body, (await general(skip)).body];
-      expect(idsOf(mine), `page at ${skip}`).toEqual(idsOf(theirs));
-      expect(mine.extra).toEqual(theirs.extra);
-    }
+    await t.groupedListing(groupBy).expectSame([0, 30]);
     expect((await t.rowCount()).count).toBe(await t.generalCount());
   });
 
@@ -710,15 +709,9 @@ describe('view indexes', () => {
   it('a grouped view: pages and group points come from the index and its group counts, through writes', async () => {
     const t = await setUp(150);
     const groupBy = await groupedByNote(t, 40);
-    const grouped = (skip: number, take: number) => t.listOk(q({ viewId: t.viewId, groupBy, skip, take }));
-    const general = (skip: number, take: number) =>
-      t.listOk(q({ filter: t.filter, orderBy: t.sortObjs, groupBy, skip, take }));
+    const { grouped, general, expectSame: expectPages } = t.groupedListing(groupBy);
     const expectSame = async () => {
-      for (const skip of [0, 30, 60, 90]) {
-        const [mine, theirs] = [(await grouped(skip, 30)).body, (await general(skip, 30)).body];
-        expect(idsOf(mine), `page at ${skip}`).toEqual(idsOf(theirs));
-        expect(mine.extra).toEqual(theirs.extra);
-      }
+      await expectPages([0, 30, 60, 90]);
       const points = (query: Record<string, unknown>) =>
         call('get-group-points', { token: t.token, params: { tableId: t.tableId }, query: q(query) });
       expect((await points({ viewId: t.viewId, groupBy })).body).toEqual(
