@@ -22,7 +22,7 @@ import {
   writeItems,
 } from './client.ts';
 import { NOT_EXISTS } from './conditions.ts';
-import { tablesWritten } from './data-versions.ts';
+import { tablesTouched, tablesWritten } from './data-versions.ts';
 import { type Key, keyOfItem, keys } from './keys.ts';
 import { remainingMs, requestScope } from './request-scope.ts';
 
@@ -371,7 +371,7 @@ export const commitSteps = async (
   // moves those of the batched operations only.
   const indexes = { ...indexMovesOf(ops), counts: indexMovesOf(plain.map((s) => s.op)).counts };
   const versions = tablesWritten(ops).map((tableId) => versionOpOf(tableId, undefined, indexes));
-  await new JournaledWrite(scope, chunks, plain, unitCount, [...final, ...versions]).run(
+  await new JournaledWrite(scope, chunks, plain, unitCount, [...final, ...versions], tablesTouched(ops)).run(
     onConditionFailed,
     steps,
   );
@@ -395,6 +395,8 @@ class JournaledWrite {
     private readonly plain: Step[],
     private readonly unitCount: number,
     private readonly final: readonly TransactOp[],
+    /** The tables whose records or view indexes it changes (`hasOpenWrites`); undefined: any. */
+    private readonly tables: readonly string[] | undefined,
   ) {
     this.head = keys.txnHead(scope, this.txnId);
   }
@@ -420,6 +422,7 @@ class JournaledWrite {
       state: APPLYING,
       leaseUntil: this.leaseUntil,
       chunks: this.chunks.length,
+      ...(this.tables ? { tables: [...this.tables] } : {}),
       createdAt: this.now,
       ...(request?.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
       expiresAt: Math.floor(this.now / 1000) + 7 * 86_400,
@@ -770,5 +773,14 @@ export const recoverInterrupted = async (scope: string, now = Date.now()): Promi
   return byTxn.size + repaired.undone + repaired.completed;
 };
 
-/** Whether a journaled write (larger than one transaction) is applying now, or was left unfinished, in any scope. */
-export const hasOpenWrites = async (): Promise<boolean> => (await queryAll(keys.txnHeads())).length > 0;
+/**
+ * Whether a journaled write (larger than one transaction) that changes a table's records or view
+ * indexes is applying now, or was left unfinished, whatever its scope (a write in one table
+ * reaches others through links and lookups; its head lists every table it changes). A head that
+ * lists none (written before heads listed them, or changing an index with no record) counts for
+ * every table.
+ */
+export const hasOpenWrites = async (tableId: string): Promise<boolean> =>
+  (await queryAll(keys.txnHeads())).some(
+    (head) => !Array.isArray(head.tables) || head.tables.includes(tableId),
+  );

@@ -193,6 +193,21 @@ export const tablesWritten = (ops: readonly TransactOp[]): string[] => [
   ...tablesOf(ops, keys.tableOfRecordKey),
 ];
 
+/**
+ * The tables whose records or view indexes the operations change, each once; undefined when some
+ * operation changes a view index with no record write to say whose (it may touch any table). Pure.
+ */
+export const tablesTouched = (ops: readonly TransactOp[]): string[] | undefined => {
+  const tables = tablesWritten(ops);
+  if (tables.length) return tables;
+  return ops.some((op) => {
+    const key = writtenKey(op);
+    return key !== undefined && keys.isViewIndexKey(key);
+  })
+    ? undefined
+    : [];
+};
+
 /** The counters each written table must move: `v` for a put or delete, buckets for an update. Pure. */
 export const versionChanges = (ops: readonly TransactOp[]): Map<string, Set<string>> => {
   const changes = new Map<string, Set<string>>();

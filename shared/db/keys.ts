@@ -150,6 +150,8 @@ export const keys = {
   /** The table whose records a key addresses, or undefined for any other key. */
   tableOfRecordKey: (key: Key): string | undefined =>
     key.pk.startsWith('RECORDS#') ? key.pk.slice('RECORDS#'.length) : undefined,
+  /** Whether a key addresses a view index's entry, split bounds or group count. */
+  isViewIndexKey: (key: Key): boolean => key.pk.startsWith('VIDX#') || key.pk.startsWith('VGRP#'),
   /** A computed listing order's header (`H`) or one of its chunks of ids. */
   queryOrder: (tableId: string, hash: string, part: string): Key => ({
     pk: `QORDER#${tableId}`,

@@ -12,8 +12,10 @@
  *   counts, or for a view without groups the entries tallied (`tallyIndexEntries`, in up to 16
  *   ranges at once from the second try).
  *
- * No journaled write may be open meanwhile (its transactions may keep a record's entries and its
- * group counts apart, and a write of another table reaches this one through lookups). A tuple or
+ * No journaled write that changes this table's records may be open meanwhile (its transactions may
+ * keep a record's entries and its group counts apart; `hasOpenWrites` also sees a write of another
+ * table that reaches this one through links or lookups). Journaled writes of unrelated tables do
+ * not hold it up. A tuple or
  * (without groups) an index written without a pause for as long as counting it takes keeps the
  * build waiting, and listings on the general path.
  */
@@ -95,7 +97,7 @@ export const settle = async (
   let splits: string[] = [];
   for (let attempt = 0; attempt < SETTLE_TRIES && Date.now() < deadline; attempt++) {
     if (attempt) await sleep(SETTLE_MS * 2 ** attempt);
-    const [first, open] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
+    const [first, open] = await Promise.all([countersOf(index.tableId), hasOpenWrites(index.tableId)]);
     if (unmaintainedWrites(first, index.mark) !== unmaintainedWrites(begun, index.mark))
       return 'unmaintained';
     if (open) continue;
@@ -107,7 +109,7 @@ export const settle = async (
       splits = tally.splits;
       entries = tally.total;
     }
-    const [last, stillOpen] = await Promise.all([countersOf(index.tableId), hasOpenWrites()]);
+    const [last, stillOpen] = await Promise.all([countersOf(index.tableId), hasOpenWrites(index.tableId)]);
     if (entriesMayHaveMoved(index, first, last) || stillOpen) continue;
     return {
       entries,
@@ -146,16 +148,22 @@ const settleTuples = async (index: ViewIndex, deadline: number): Promise<boolean
 /**
  * Settles one group tuple's count: its shards read, its entries counted, its shards read again;
  * when no write changed the tuple's entries in between (its write counter the same, and no
- * journaled write open, which may keep a record's entry and its tuple's count apart), the count
+ * journaled write of the table open, which may keep a record's entry and its tuple's count apart), the count
  * is corrected by the difference (an addition, which later writes' additions do not disturb).
  * Answers whether it settled.
  */
 const settleTuple = async (index: ViewIndex, tuple: GroupCount): Promise<boolean> => {
-  const [before, open] = await Promise.all([readTupleCount(index.indexId, tuple.key), hasOpenWrites()]);
+  const [before, open] = await Promise.all([
+    readTupleCount(index.indexId, tuple.key),
+    hasOpenWrites(index.tableId),
+  ]);
   if (open) return false;
   await beforeCount?.(tuple.cells);
   const entries = await countTupleEntries(index.indexId, tuple.key);
-  const [after, stillOpen] = await Promise.all([readTupleCount(index.indexId, tuple.key), hasOpenWrites()]);
+  const [after, stillOpen] = await Promise.all([
+    readTupleCount(index.indexId, tuple.key),
+    hasOpenWrites(index.tableId),
+  ]);
   if (stillOpen || after.writes !== before.writes) return false;
   if (entries !== before.count)
     await transact(

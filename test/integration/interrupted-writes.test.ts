@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lambdaContext, toApiGatewayEvent } from '#infra/local/api-gateway-event.ts';
 import { documentClient, queryAll } from '#shared/db/client.ts';
-import { assumeRoundMs, LEASE_MS, repairInterrupted } from '#shared/db/commit.ts';
+import { assumeRoundMs, hasOpenWrites, LEASE_MS, repairInterrupted } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { requestScope } from '#shared/db/request-scope.ts';
 import { API_PREFIX, routeOf } from '#shared/routes.ts';
@@ -209,12 +209,17 @@ describe('a writer killed part-way', () => {
 
     const left = await stateOf(t);
     expect(left.heads).toHaveLength(1);
+    // Its head lists the table it changes: index builds of this table wait for it, others' do not.
+    expect(left.heads[0]?.tables).toEqual([t.tableId]);
+    expect(await hasOpenWrites(t.tableId)).toBe(true);
+    expect(await hasOpenWrites(`${t.tableId}x`)).toBe(false);
     // Within the lease the writer might still be alive: the worker leaves it alone.
     const within = Number(left.heads[0]?.leaseUntil) - 1;
     expect(await repairInterrupted({ scope: t.tableId, now: within })).toMatchObject({ undone: 0 });
     const report = await repairInterrupted({ scope: t.tableId, now: Date.now() + LEASE_MS + 1 });
     expect(report).toMatchObject({ undone: 1, completed: 0 });
     await expectConsistent(t, 0);
+    expect(await hasOpenWrites(t.tableId)).toBe(false);
   });
 
   it('a 480-record delete: the repair worker puts every record and index entry back', async () => {

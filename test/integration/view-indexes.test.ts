@@ -8,9 +8,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '#shared/core/errors.ts';
-import { deleteItems, transact } from '#shared/db/client.ts';
+import { deleteItems, putItem, transact } from '#shared/db/client.ts';
 import { injectChunkFault } from '#shared/db/commit.ts';
-import { keys } from '#shared/db/keys.ts';
+import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { itemsRead, resetCalls } from '#shared/db/metrics.ts';
 import {
   countTupleEntries,
@@ -69,7 +69,7 @@ const setUp = async (n: number) => {
   const build = async () => buildViewIndex(t.tableId, viewId);
   /**
    * Builds again while a build waits at its settle: a settle needs a moment with no journaled
-   * write open anywhere, and other test files' writes share the table.
+   * write of its table open (the tables a journaled write changes are on its head).
    */
   const buildSettled = async () => {
     for (let run = 1; ; run++) {
@@ -468,6 +468,40 @@ describe('view indexes', () => {
     expect(await t.servedFromIndex(0, 10, 60)).toBe(true);
     await t.expectExact();
     expect((await t.rowCount()).count).toBe(await t.generalCount());
+  });
+
+  it('a settle waits while a journaled write of its table is open, not for one of another table', async () => {
+    const t = await setUp(90);
+    // an open journaled write as its head stands while it applies (or after its writer died)
+    const head = (scope: string, tables: string[]) => ({
+      ...keys.txnHead(scope, `t${Math.random().toString(36).slice(2)}`),
+      type: 'txnHead',
+      state: 'applying',
+      leaseUntil: Date.now() + 120_000,
+      chunks: 2,
+      tables,
+    });
+    const own = head(t.tableId, ['tblElsewhere', t.tableId]);
+    const other = head('tblElsewhere', ['tblElsewhere']);
+    await Promise.all([putItem(own), putItem(other)]);
+    try {
+      // one write during the build, so it settles
+      let wrote = false;
+      const once = async () => {
+        if (wrote) return;
+        wrote = true;
+        expect((await t.update(t.ids[0] as string, { Count: 4 })).status).toBe(200);
+      };
+      buildInPieces({ records: 30, afterRead: once });
+      expect(await t.build()).toBe('partial');
+      expect(await t.servedFromIndex(0, 10, 90)).toBe(false);
+      await deleteItems([keyOfItem(own)]);
+      expect(await t.buildSettled()).toBe('built');
+      expect(await t.servedFromIndex(0, 10, 90)).toBe(true);
+      await t.expectExact();
+    } finally {
+      await deleteItems([keyOfItem(own), keyOfItem(other)]);
+    }
   });
 
   it('counts entries as the index holds them: a tally split at keys an earlier one noted, and per group tuple', async () => {

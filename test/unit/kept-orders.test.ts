@@ -8,6 +8,7 @@ import {
   entryCountsBy,
   maintainedBy,
   tablesToBump,
+  tablesTouched,
   tablesWritten,
   unmaintainedWrites,
   VERSION_BUCKETS,
@@ -39,6 +40,22 @@ describe('data versions: which writes move which table', () => {
     expect([...(tablesToBump(ops).get('tblA') ?? [])]).toEqual([WHOLE, 's:x']);
     expect(keys.tableOfDataVersionKey(keys.dataVersion('tblA', '03'))).toBe('tblA');
     expect(keys.tableOfDataVersionKey(record('tblA', 'rec1'))).toBeUndefined();
+  });
+
+  it("names the tables a journaled write's head lists: those whose records change; any table for index items alone", () => {
+    const entry = keys.viewIndexEntry('viwA:h1', 'k1');
+    const group = keys.viewGroupCounter('viwA:h1', 'g1', '00');
+    expect(
+      tablesTouched([
+        { delete: record('tblA', 'rec1') },
+        { put: { ...entry, recordId: 'rec1' } },
+        { update: { key: group, update: 'ADD c :one' } },
+      ]),
+    ).toEqual(['tblA']);
+    expect(tablesTouched([{ put: { ...keys.table('tblD'), id: 'tblD' } }])).toEqual([]);
+    // entries or counts with no record write: whose table is not known, so every table's
+    expect(tablesTouched([{ delete: entry }])).toBeUndefined();
+    expect(tablesTouched([{ update: { key: group, update: 'ADD c :one' } }])).toBeUndefined();
   });
 
   it('moves the whole-table counter for puts and deletes, the buckets of the named attributes for updates', () => {
