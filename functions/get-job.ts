@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
 import { jobStatusKeys, jobStatusOf } from '#shared/jobs/job-status.ts';
-import { JOB_KINDS } from '#shared/jobs/purge-queue.ts';
+import { JOB_KINDS } from '#shared/jobs/purge-job.ts';
 
 const params = z.object({ kind: z.enum(JOB_KINDS), resourceId: z.string().check(z.minLength(1)) });
 

@@ -15,7 +15,7 @@ import { ROLES, SCOPES } from '#shared/auth/scopes.ts';
 import { PLUGIN_POSITIONS, PLUGIN_STATUSES } from '#shared/entities/plugins.ts';
 import { FIELD_TYPES } from '#shared/fields/types.ts';
 import { ID_PREFIX, type IdKind } from '#shared/ids.ts';
-import { JOB_KINDS } from '#shared/jobs/purge-queue.ts';
+import { JOB_KINDS } from '#shared/jobs/purge-job.ts';
 import { STATISTIC_FUNCS } from '#shared/query/statistics.ts';
 import type { HandlerName } from '#shared/routes.ts';
 import { VIEW_TYPES } from '#shared/schema/schema.ts';

@@ -1,7 +1,7 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import type { Item, TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import type { JobKind, PurgeJob } from './purge-queue.ts';
+import type { JobKind, PurgeJob } from './purge-job.ts';
 
 /** How long a finished job can still be read as done (then DynamoDB's TTL removes its item). */
 export const FINISHED_JOB_TTL_SECONDS = 7 * 24 * 3600;

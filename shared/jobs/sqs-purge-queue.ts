@@ -1,6 +1,6 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { logger } from '#shared/core/logger.ts';
-import type { PurgeJob, PurgeQueue } from './purge-queue.ts';
+import type { PurgeJob, PurgeQueue } from './purge-job.ts';
 
 /** SQS allows at most 15 minutes of delay. */
 const MAX_DELAY_SECONDS = 900;

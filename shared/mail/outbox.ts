@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MailMessage, MailTransport } from './transport.ts';
+import type { MailMessage, MailTransport } from './message.ts';
 
 /** A file name part from an address: letters, digits, `@`, `.`, `-` and `_` only. Pure. */
 const safe = (text: string) => text.replace(/[^A-Za-z0-9@._-]/g, '_').slice(0, 100);

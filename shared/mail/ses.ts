@@ -1,6 +1,6 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { ServiceUnavailableError } from '#shared/core/errors.ts';
-import type { MailMessage, MailTransport } from './transport.ts';
+import type { MailMessage, MailTransport } from './message.ts';
 
 const client = new SESv2Client({ maxAttempts: 3 });
 

@@ -6,7 +6,8 @@ import { keys } from '#shared/db/keys.ts';
 import { userSpaceOf } from '#shared/entities/members.ts';
 import { claimEmailOp, toUserItem, type User } from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
-import { enqueuePurge, type PurgeJob, purgeJobOp } from '#shared/jobs/purge-queue.ts';
+import type { PurgeJob } from '#shared/jobs/purge-job.ts';
+import { enqueuePurge, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { accessTokenItem } from './access-tokens.ts';
 
 /** How long the first token of a new user lasts. */
