@@ -162,13 +162,15 @@ export const buildIndex = async (tableId: string, viewId: string) => {
  * Builds the index of a second view with the indexed query while a writer updates records it
  * reads, one after another `pauseMs` apart (moving them across the filter and between groups), as
  * the repair worker would run (up to three runs); answers the time, the writes, what the last run
- * did, and whether the view's first page then agrees with the general path.
+ * did, and whether the view's first page then agrees with `agreeWith` (the general path's).
  */
 export const racedBuild = async (
   call: Call,
   token: string,
   t: { tableId: string; fields: FieldRef[] },
   pauseMs: number,
+  /** The listing query its first page must agree with: the general path's by default. */
+  agreeWith = fsgQuery(t.fields),
 ) => {
   const { buildViewIndex } = await import('#shared/records/view-index-build.ts');
   const view = await indexedView(call, token, t.tableId, t.fields);
@@ -210,7 +212,7 @@ export const racedBuild = async (
     ).map((r) => r.id);
   const agrees =
     JSON.stringify(await ids(`${viewListing(view, t.fields)}&take=100`)) ===
-    JSON.stringify(await ids(`${fsgQuery(t.fields)}&take=100`));
+    JSON.stringify(await ids(`${agreeWith}&take=100`));
   return { ms: elapsed, writes, outcome, runs, agrees };
 };
 
