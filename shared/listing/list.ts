@@ -64,10 +64,11 @@ export interface ListAnswer {
 /**
  * Reads the page's records in the given order and renders them. On the general path this reads
  * the page a second time (the query read only the attributes it filters, sorts and groups on), on
- * purpose: reading every record whole so the page could come from that one read cost the same
- * read units but took twice as long for ten 1,000-record pages of a 10,000 × 50 table (6.7 s
- * against 3.1 s: every cell of every record unmarshalled), for one round trip saved. Measured
- * with `npm run bench` (listing), 2026-11-25.
+ * purpose: reading every record whole so the page could come from that one read costs the same
+ * read units (a Query bills the items' size, whatever the projection) but took 2.2–2.3 times as
+ * long for a 10,000 × 50 table (880–920 ms against 385–426 ms; 21.9 MB of JSON against 1.7 MB),
+ * for one round trip saved. Measured by `npm run bench` (listing: "the general path's read"),
+ * 2026-11-26.
  */
 const renderPage = async (
   ctx: ListContext,
