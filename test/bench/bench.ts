@@ -112,6 +112,13 @@ const bundles = async () => {
   for (const r of rows.slice(0, 12))
     console.log(`| ${r.handler} | ${kb(r.bytes)} | ${kb(r.gzip)} | ${r.loadMs.toFixed(1)} ms |`);
   console.log(`\nModule load, median over all bundles: ${median(rows.map((r) => r.loadMs)).toFixed(1)} ms.`);
+  // What the size goal buys at a cold start: the load of the bundles under it against those over.
+  const under = rows.filter((r) => r.bytes < 150 * 1024);
+  const smallest = rows.at(-1);
+  const loadOf = (some: typeof rows) => `${median(some.map((r) => r.loadMs)).toFixed(1)} ms`;
+  console.log(
+    `Module load, median: ${loadOf(under)} for the ${under.length} bundles under 150 KB, ${over.length ? loadOf(over) : '—'} for the ${over.length} at or over it${smallest ? `; the smallest (${smallest.handler}, ${kb(smallest.bytes)}) ${smallest.loadMs.toFixed(1)} ms` : ''}.`,
+  );
 };
 
 const requests = async () => {
