@@ -26,6 +26,8 @@ export interface RequestScope {
   memo: Map<string, Promise<unknown>>;
   /** Work started by a write that must be done before the request answers (never rejects). */
   afterWrites: Promise<void>[];
+  /** Why the request may take long (`noteSlowBecause`): said in its answer should it run out of time. */
+  slowBecause?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -68,6 +70,15 @@ export const requestScope = (): RequestScope | undefined => storage.getStore();
 export const remainingMs = (now = Date.now()): number => {
   const scope = storage.getStore();
   return scope ? scope.deadline - now : Number.POSITIVE_INFINITY;
+};
+
+/**
+ * Notes why the current request may run long (a listing computed from every record), for the
+ * answer at its deadline to say; the first reason noted stands.
+ */
+export const noteSlowBecause = (reason: string): void => {
+  const scope = storage.getStore();
+  if (scope) scope.slowBecause ??= reason;
 };
 
 /** Notes that a write call is about to be sent. */

@@ -481,11 +481,12 @@ const TIMEOUT_EARLY_MS = 250;
 
 /**
  * The answer at the deadline, by what the request had sent: nothing written yet is a 503 (retry
- * is safe); a journaled write under way is a 504 `write_interrupted` (the repair worker finishes
- * or undoes it); any other write sent is a 504 `outcome_unknown`.
+ * is safe; the message says why the request ran long when it noted a reason); a journaled write
+ * under way is a 504 `write_interrupted` (the repair worker finishes or undoes it); any other
+ * write sent is a 504 `outcome_unknown`.
  */
 export const deadlineError = (
-  scope: Pick<RequestScope, 'writesSent' | 'openWrites'> | undefined,
+  scope: Pick<RequestScope, 'writesSent' | 'openWrites' | 'slowBecause'> | undefined,
 ): HttpError => {
   if (scope && scope.openWrites > 0) return new WriteInterruptedError(REPAIR_WITHIN_SECONDS);
   if (scope && scope.writesSent > 0)
@@ -493,7 +494,7 @@ export const deadlineError = (
       'The request ran out of time after it started writing: the change may or may not have been made. Read the resource before retrying',
     );
   return new ServiceUnavailableError(
-    'The request did not finish within the time limit; nothing was written. Retry, or ask for less (a narrower filter, a lower take)',
+    `The request did not finish within the time limit; nothing was written. ${scope?.slowBecause ?? 'Retry, or ask for less (a narrower filter, a lower take)'}`,
   );
 };
 

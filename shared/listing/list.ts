@@ -1,5 +1,6 @@
 import { logger } from '#shared/core/logger.ts';
 import { unmaintainedWrites } from '#shared/db/data-versions.ts';
+import { noteSlowBecause } from '#shared/db/request-scope.ts';
 import { ORDER_CHUNK, readKeptOrder, writeKeptOrder } from '#shared/entities/query-orders.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
 import {
@@ -488,9 +489,23 @@ const indexedCount = (
   return state.entries + (now.get(index.counter) ?? 0) - state.counterBase;
 };
 
+/**
+ * What the answer of a request that reads every record says should it run out of time
+ * (`noteSlowBecause`, noted by `runGeneral`): in general, or for a view whose index this request
+ * asked for.
+ */
+const COMPUTED_FROM_EVERY_RECORD =
+  "It computes its answer from every record of the table, which at this table's size takes longer than the time limit allows. Record lists of a view's own filter, sort and group are served from the view's index at any size (built in the background once the view is saved).";
+const INDEX_NOT_READY =
+  "This view's index is not ready (its build was asked for now and runs in the background); until it is, the view's records are computed from every record of the table, which at this table's size takes longer than the time limit allows. Retry in a few minutes.";
+
+/** The listings (by their context) that asked for their view's index. */
+const askedForIndex = new WeakSet<ListContext>();
+
 /** Asks the repair worker to build a view's index (a failure to ask is logged: the next listing asks again). */
-const askForIndex = (ctx: ListContext, index: ViewIndex): Promise<void> =>
-  wantIndex({
+const askForIndex = (ctx: ListContext, index: ViewIndex): Promise<void> => {
+  askedForIndex.add(ctx);
+  return wantIndex({
     tableId: index.tableId,
     viewId: index.viewId,
     indexId: index.indexId,
@@ -498,6 +513,7 @@ const askForIndex = (ctx: ListContext, index: ViewIndex): Promise<void> =>
   }).catch((error: unknown) => {
     logger.warn('asking for a view index failed', { tableId: index.tableId, error: String(error) });
   });
+};
 
 /**
  * A general listing whose order can be kept (`kept-orders.ts`): the data versions and the kept
@@ -659,6 +675,7 @@ const runGeneral = async (
     link && !link.symmetricFieldId && (selectedLink || candidateRule(link).excludeLinkedAnywhere);
   // Only selected records: read just those. Otherwise the whole table, sliced.
   const onlySelected = params.selectedRecordIds && !candidate;
+  if (!onlySelected) noteSlowBecause(askedForIndex.has(ctx) ? INDEX_NOT_READY : COMPUTED_FROM_EVERY_RECORD);
   const [items, linkedSet, cell] = await Promise.all([
     onlySelected
       ? readRecordParts(tableId, [...new Set(params.selectedRecordIds)], attrs)

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '#shared/core/errors.ts';
-import { deleteItems, putItem, transact } from '#shared/db/client.ts';
+import { deleteItems, documentClient, putItem, transact } from '#shared/db/client.ts';
 import { injectChunkFault } from '#shared/db/commit.ts';
 import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { itemsRead, resetCalls } from '#shared/db/metrics.ts';
@@ -501,6 +501,48 @@ describe('view indexes', () => {
       await t.expectExact();
     } finally {
       await deleteItems([keyOfItem(own), keyOfItem(other)]);
+    }
+  });
+
+  it('a listing that runs out of time while reading every record says why: not indexed, or the view index not ready', async () => {
+    const t = await setUp(30);
+    // reads of the records' partition (what the general path does) stall past a short deadline
+    const records = keys.recordsOf(t.tableId).pk;
+    const name = `stall-${Math.random()}`;
+    documentClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = (context as { commandName?: string }).commandName;
+        if (command === 'QueryCommand' && JSON.stringify(args.input).includes(records))
+          await new Promise((r) => setTimeout(r, 1_500));
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const list = (query: Record<string, unknown>) =>
+        call('list-records', {
+          token: t.token,
+          params: { tableId: t.tableId },
+          query: q(query),
+          timeoutMs: 1_200,
+        });
+      const adHoc = await list({ filter: t.filter, orderBy: t.sortObjs });
+      expect(adHoc.status).toBe(503);
+      expect(adHoc.body.message).toMatch(
+        /nothing was written\. It computes its answer from every record of the table/,
+      );
+      expect(adHoc.body.message).toMatch(/served from the view's index at any size/);
+      const view = await list({ viewId: t.viewId });
+      expect(view.status).toBe(503);
+      expect(view.body.message).toMatch(/nothing was written\. This view's index is not ready/);
+      // once built, the view's pages read no records' partition: they answer in time
+      expect(await t.buildSettled()).toBe('built');
+      const built = await list({ viewId: t.viewId });
+      expect(built.status).toBe(200);
+      // the 20 of 30 records whose Count (i % 7) is over 1
+      expect(built.body.records).toHaveLength(20);
+    } finally {
+      documentClient.middlewareStack.remove(name);
     }
   });
 
