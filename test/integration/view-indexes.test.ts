@@ -193,6 +193,21 @@ const setUp = async (n: number) => {
 
 const idsOf = (body: { records: { id: string }[] }) => body.records.map((r) => r.id);
 
+/** Longer than a sort key holds: texts that start with it are ordered by their whole text. */
+const prefix = 'x'.repeat(1200);
+
+/** Sorts the view by its long text, ascending; answers the field's id. */
+const sortByLong = async (t: Awaited<ReturnType<typeof setUp>>): Promise<string> => {
+  const long = t.fieldId('Long');
+  const res = await call('update-view-sort', {
+    token: t.token,
+    params: { tableId: t.tableId, viewId: t.viewId },
+    body: { sort: { sortObjs: [{ fieldId: long, order: 'asc' }] } },
+  });
+  expect(res.status).toBe(200);
+  return long;
+};
+
 /**
  * Groups the view of `setUp` by Note, then Count desc (Note set to x, y or empty on the first
  * `noted` records), builds its index (unless not to), and answers the grouping (a grid's `groupBy`).
@@ -725,14 +740,7 @@ describe('view indexes', () => {
 
   it('orders texts longer than a sort key holds by their whole text', async () => {
     const t = await setUp(50);
-    const long = t.fieldId('Long');
-    const res = await call('update-view-sort', {
-      token: t.token,
-      params: { tableId: t.tableId, viewId: t.viewId },
-      body: { sort: { sortObjs: [{ fieldId: long, order: 'asc' }] } },
-    });
-    expect(res.status).toBe(200);
-    const prefix = 'x'.repeat(1200);
+    const long = await sortByLong(t);
     for (const [i, id] of t.ids.slice(0, 12).entries())
       expect((await t.update(id, { Long: `${prefix}${'edcba'[i % 5]}${i}` })).status).toBe(200);
     expect(await t.build()).toBe('built');
@@ -751,14 +759,7 @@ describe('view indexes', () => {
 
   it('a write racing a build that changes a long text past what a sort key holds leaves the entry with the new whole key', async () => {
     const t = await setUp(50);
-    const long = t.fieldId('Long');
-    const res = await call('update-view-sort', {
-      token: t.token,
-      params: { tableId: t.tableId, viewId: t.viewId },
-      body: { sort: { sortObjs: [{ fieldId: long, order: 'asc' }] } },
-    });
-    expect(res.status).toBe(200);
-    const prefix = 'x'.repeat(1200);
+    const long = await sortByLong(t);
     const longs = t.ids.filter((_, i) => i % 7 >= 2).slice(0, 10);
     for (const [i, id] of longs.entries())
       expect((await t.update(id, { Long: `${prefix}${'edcba'[i % 5]}${i}` })).status).toBe(200);
