@@ -97,6 +97,7 @@ export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now(
     scopes: new Set(scopes),
     spaceIds,
     baseIds,
+    expiredTime: token.expiredTime,
   };
 };
 

@@ -14,6 +14,11 @@ export interface Principal {
   spaceIds?: readonly string[];
   /** When set, the token only reaches these bases (or the spaces above). */
   baseIds?: readonly string[];
+  /**
+   * When the credential ends (a temporary token's parent's expiry: it acts for its parent): the
+   * tokens it gives may not outlive it (`checkExpiryWithinCeiling`). Unset: not bounded in time.
+   */
+  expiredTime?: string;
 }
 
 /** A resource located in its space, ready for the check. */

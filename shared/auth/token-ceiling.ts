@@ -1,4 +1,4 @@
-import { ForbiddenError } from '#shared/core/errors.ts';
+import { ForbiddenError, ValidationError } from '#shared/core/errors.ts';
 import type { Principal } from './permission.ts';
 import { ADMIN_SCOPE, type Scope } from './scopes.ts';
 
@@ -50,4 +50,27 @@ export const checkWithinCeiling = (
     throw new ForbiddenError(
       `this token's limits do not cover ${outside.length === 1 ? outside[0] : `${outside.length} of the spaces or bases asked for`}`,
     );
+};
+
+/**
+ * Tokens are a ceiling in time too: a token gives (creates, refreshes to) only an `expiredTime`
+ * no later than its own expiry, and edits only tokens that expire no later than itself
+ * (`editedTokenId` names the edited token; `expiredTime` is then its stored expiry). Otherwise a
+ * 400 naming the limit: the remedy is an earlier time, not other rights. A caller without an
+ * expiry (the operator's tools) is not bounded.
+ */
+export const checkExpiryWithinCeiling = (
+  caller: Pick<Principal, 'expiredTime'>,
+  expiredTime: string,
+  editedTokenId?: string,
+): void => {
+  const limit = caller.expiredTime;
+  // Compared as instants: the same time written with another offset or precision is equal.
+  if (limit === undefined || !(Date.parse(expiredTime) > Date.parse(limit))) return;
+  if (editedTokenId !== undefined)
+    throw new ValidationError(
+      `token ${editedTokenId} expires ${expiredTime}, later than the calling token's expiry (${limit}): a token edits only tokens that expire no later than itself`,
+    );
+  const message = `expiredTime must not be later than the calling token's expiry (${limit})`;
+  throw new ValidationError(message, [{ path: 'body.expiredTime', message }]);
 };

@@ -1,7 +1,12 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import { mintPersonalToken } from '#shared/auth/personal-token.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
-import { basesToPlace, checkWithinCeiling, type TokenRights } from '#shared/auth/token-ceiling.ts';
+import {
+  basesToPlace,
+  checkExpiryWithinCeiling,
+  checkWithinCeiling,
+  type TokenRights,
+} from '#shared/auth/token-ceiling.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { deleteItem, getItems, type ItemLookup, putItem, queryAll, updateItem } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
@@ -101,10 +106,11 @@ const manageable = async (caller: Principal, id: string, loaded: ItemLookup): Pr
 };
 
 /**
- * Creates a token for the calling user within the calling token's rights (`checkWithinCeiling`);
- * returns its info with the token text.
+ * Creates a token for the calling user within the calling token's rights and lifetime
+ * (`checkWithinCeiling`, `checkExpiryWithinCeiling`); returns its info with the token text.
  */
 export const createAccessToken = async (caller: Principal, fields: TokenFields) => {
+  checkExpiryWithinCeiling(caller, fields.expiredTime);
   await checkCeiling(caller, fields);
   const { accessToken, item, token } = accessTokenItem({ ...fields, userId: caller.userId });
   await putItem(item);
@@ -143,7 +149,9 @@ export const tokenPatch = (patch: Partial<Omit<TokenFields, 'expiredTime'>>) => 
 /**
  * Changes name, description, scopes or limits of one of the user's tokens (404 if not there).
  * The token must be one the caller may manage, and its rights after the change must lie within
- * the caller's (403 otherwise, nothing written). `null` limits mean "no limit".
+ * the caller's (403 otherwise, nothing written); it must expire no later than the caller (400:
+ * an edit keeps the expiry, and a token widened by a shorter-lived one would outlive its giver;
+ * refresh it to an earlier time first). `null` limits mean "no limit".
  */
 export const updateAccessToken = async (
   caller: Principal,
@@ -152,6 +160,7 @@ export const updateAccessToken = async (
   loaded: ItemLookup,
 ) => {
   const current = await manageable(caller, id, loaded);
+  checkExpiryWithinCeiling(caller, current.expiredTime, id);
   const before = rightsOf(current);
   await checkCeiling(caller, {
     scopes: patch.scopes ?? before.scopes,
@@ -174,8 +183,10 @@ export const updateAccessToken = async (
 };
 
 /**
- * Gives one of the caller's tokens (one it may manage) a new secret and expiry; the old text
- * stops working at once.
+ * Gives one of the caller's tokens (one it may manage) a new secret and an expiry no later than
+ * the caller's own (400 otherwise: a token never extends its own life, nor a sibling's past
+ * itself); the old text stops working at once. A sibling that lives longer than the caller may be
+ * refreshed: the refresh brings it within the caller's lifetime.
  */
 export const refreshAccessToken = async (
   caller: Principal,
@@ -184,6 +195,7 @@ export const refreshAccessToken = async (
   loaded: ItemLookup,
 ) => {
   await manageable(caller, id, loaded);
+  checkExpiryWithinCeiling(caller, expiredTime);
   const { token, secretHash } = mintPersonalToken(id, caller.userId);
   const item = await updateItem(
     {

@@ -24,12 +24,13 @@ const tokenFor = async (
   user: User,
   scopes: readonly Scope[],
   limits: { spaceIds?: string[]; baseIds?: string[] } = {},
+  expiredTime = inDays(7),
 ): Promise<Token> => {
   const created = await createOperatorToken(user.id, {
     name: 'narrow',
     scopes: [...scopes],
     ...limits,
-    expiredTime: inDays(7),
+    expiredTime,
   });
   return { id: created.id, auth: bearer(created.token) };
 };
@@ -76,6 +77,19 @@ interface Case {
   /** Held: an escalation refused (4xx). Control: a call within the ceiling that must work. */
   kind: 'held' | 'control';
 }
+
+/** Before, at and after the calling token's expiry (milliseconds added to it). */
+const LIFETIMES = [
+  ['a day before', -86_400_000],
+  ['the same instant as', 0],
+  ['a millisecond after', 1],
+] as const;
+
+const shifted = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+
+/** The refusal of an expiry later than the calling token's. */
+const tooLate = (callerExpiry: string) =>
+  `expiredTime must not be later than the calling token's expiry (${callerExpiry})`;
 
 const tokenBody = (body: Record<string, unknown>) => ({
   body: { name: 'minted', expiredTime: inDays(1), ...body },
@@ -226,6 +240,105 @@ const CASES: Case[] = [
             spaceIds: [w.spaceA],
             baseIds: [w.baseA],
           }),
+      };
+    },
+  },
+
+  // Lifetimes: a token gives (creates, refreshes to) or edits only tokens that expire no later
+  // than itself. The caller expires in three days; each route is tried a day before, at and a
+  // millisecond after that.
+  ...LIFETIMES.flatMap(([when, offset]): Case[] => {
+    const held = offset > 0;
+    return [
+      {
+        name: `POST /access-token expiring ${when} the calling token`,
+        route: 'create-access-token',
+        status: held ? 400 : 201,
+        kind: held ? 'held' : 'control',
+        act: async (w) => {
+          const expiry = inDays(3);
+          const as = await tokenFor(w.user, READ, {}, expiry);
+          const before = (await tokensOf(w.user)).length;
+          const asked = shifted(expiry, offset);
+          return {
+            as,
+            options: tokenBody({ scopes: READ, expiredTime: asked }),
+            after: async (res) => {
+              if (!held) return expect(res.body.expiredTime).toBe(asked);
+              expect(res.body.message).toBe(tooLate(expiry));
+              await noNewToken(w, before);
+            },
+          };
+        },
+      },
+      {
+        name: `POST /access-token/{id}/refresh of itself to ${when} its expiry`,
+        route: 'refresh-access-token',
+        status: held ? 400 : 200,
+        kind: held ? 'held' : 'control',
+        act: async (w) => {
+          const expiry = inDays(3);
+          const as = await tokenFor(w.user, READ, {}, expiry);
+          const before = await storedRights(w.user.id, as.id);
+          const asked = shifted(expiry, offset);
+          return {
+            as,
+            options: { params: { accessTokenId: as.id }, body: { expiredTime: asked } },
+            after: async (res) => {
+              if (!held) return expect(res.body.expiredTime).toBe(asked);
+              expect(res.body.message).toBe(tooLate(expiry));
+              // Nothing changed: same expiry, same secret (the old text still works).
+              expect(await storedRights(w.user.id, as.id)).toEqual(before);
+              expect((await call('get-current-user', { token: as.auth })).status).toBe(200);
+            },
+          };
+        },
+      },
+      {
+        name: `PATCH /access-token/{id} of a sibling expiring ${when} the calling token`,
+        route: 'update-access-token',
+        status: held ? 400 : 200,
+        kind: held ? 'held' : 'control',
+        act: async (w) => {
+          const expiry = inDays(3);
+          const sibling = await tokenFor(w.user, READ, {}, shifted(expiry, offset));
+          const before = await storedRights(w.user.id, sibling.id);
+          return {
+            as: await tokenFor(w.user, READ, {}, expiry),
+            options: { params: { accessTokenId: sibling.id }, body: { name: 'renamed' } },
+            after: async (res) => {
+              if (!held) return expect(res.body.name).toBe('renamed');
+              expect(res.body.message).toBe(
+                `token ${sibling.id} expires ${shifted(expiry, offset)}, later than the calling token's expiry (${expiry}): a token edits only tokens that expire no later than itself`,
+              );
+              expect(await storedRights(w.user.id, sibling.id)).toEqual(before);
+            },
+          };
+        },
+      },
+    ];
+  }),
+  {
+    name: 'POST /access-token from a token expiring in two minutes, living until 2099',
+    route: 'create-access-token',
+    status: 400,
+    kind: 'held',
+    act: async (w) => {
+      const expiry = new Date(Date.now() + 120_000).toISOString();
+      const as = await tokenFor(w.user, READ, {}, expiry);
+      const before = (await tokensOf(w.user)).length;
+      return {
+        as,
+        options: tokenBody({ scopes: READ, expiredTime: '2099-01-01T00:00:00.000Z' }),
+        after: async (res) => {
+          expect(res.body).toEqual({
+            message: tooLate(expiry),
+            status: 400,
+            code: 'validation_error',
+            details: [{ path: 'body.expiredTime', message: tooLate(expiry) }],
+          });
+          await noNewToken(w, before);
+        },
       };
     },
   },

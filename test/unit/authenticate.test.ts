@@ -179,7 +179,16 @@ describe('principalFrom', () => {
       scopes: new Set(SCOPES),
       spaceIds: undefined,
       baseIds: undefined,
+      expiredTime: FUTURE,
     });
+  });
+
+  it("bounds a temporary token's principal by its parent's expiry (it acts for its parent)", () => {
+    const parent = tokenItem({ expiredTime: '2026-11-30T00:00:00.000Z' });
+
+    expect(principalFrom(temporary(), lookup(parent, userItem()), NOW).expiredTime).toBe(
+      '2026-11-30T00:00:00.000Z',
+    );
   });
 
   it.each([

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '#shared/auth/permission.ts';
 import { SCOPES, type Scope, scopesFor } from '#shared/auth/scopes.ts';
-import { basesToPlace, checkWithinCeiling, type TokenRights } from '#shared/auth/token-ceiling.ts';
-import { ForbiddenError } from '#shared/core/errors.ts';
+import {
+  basesToPlace,
+  checkExpiryWithinCeiling,
+  checkWithinCeiling,
+  type TokenRights,
+} from '#shared/auth/token-ceiling.ts';
+import { ForbiddenError, ValidationError } from '#shared/core/errors.ts';
 
 const caller = (over: Partial<Principal> = {}): Principal => ({
   userId: 'usr0000000000000001',
@@ -97,5 +102,54 @@ describe('basesToPlace', () => {
 
     expect(basesToPlace(who, { scopes: [], baseIds: [BASE_IN_A, BASE_IN_B] })).toEqual([BASE_IN_B]);
     expect(basesToPlace(caller(), { scopes: [], baseIds: [BASE_IN_B] })).toEqual([]);
+  });
+});
+
+describe('checkExpiryWithinCeiling', () => {
+  const EXPIRY = '2030-06-01T12:00:00.000Z';
+  const bounded = caller({ expiredTime: EXPIRY });
+  const refusal = (who: Principal, expiredTime: string, edited?: string) => {
+    try {
+      checkExpiryWithinCeiling(who, expiredTime, edited);
+      return undefined;
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationError);
+      return error as ValidationError;
+    }
+  };
+
+  it.each([
+    ['a day before', '2030-05-31T12:00:00.000Z'],
+    ['the same instant', EXPIRY],
+    ['the same instant in another offset', '2030-06-01T14:00:00+02:00'],
+  ])('allows an expiry %s the caller’s', (_, expiredTime) => {
+    expect(refusal(bounded, expiredTime)).toBeUndefined();
+  });
+
+  it.each([
+    ['a millisecond after', '2030-06-01T12:00:00.001Z'],
+    ['in 2099', '2099-01-01T00:00:00.000Z'],
+    ['later only by its offset', '2030-06-01T12:00:00-01:00'],
+  ])('refuses an expiry %s the caller’s with a 400 naming the limit and the field', (_, expiredTime) => {
+    const message = `expiredTime must not be later than the calling token's expiry (${EXPIRY})`;
+
+    expect(refusal(bounded, expiredTime)?.toBody()).toEqual({
+      message,
+      status: 400,
+      code: 'validation_error',
+      details: [{ path: 'body.expiredTime', message }],
+    });
+  });
+
+  it('refuses the edit of a token that expires later than the caller, naming it', () => {
+    expect(refusal(bounded, '2031-01-01T00:00:00.000Z', 'acc0000000000000002')?.toBody()).toEqual({
+      message: `token acc0000000000000002 expires 2031-01-01T00:00:00.000Z, later than the calling token's expiry (${EXPIRY}): a token edits only tokens that expire no later than itself`,
+      status: 400,
+      code: 'validation_error',
+    });
+  });
+
+  it('leaves a caller without an expiry (a session or the operator) unbounded', () => {
+    expect(refusal(caller(), '2099-01-01T00:00:00.000Z')).toBeUndefined();
   });
 });
