@@ -74,3 +74,17 @@ export const checkExpiryWithinCeiling = (
   const message = `expiredTime must not be later than the calling token's expiry (${limit})`;
   throw new ValidationError(message, [{ path: 'body.expiredTime', message }]);
 };
+
+/**
+ * Only an unlimited personal token may create an instance admin (`POST /admin/users` with
+ * `isAdmin: true`): an admin's rights reach every space and last beyond any one request, so a
+ * short-lived temporary token or one limited to some spaces or bases must not mint them (the
+ * new admin's first token could not carry those bounds: the admin flag is the user's, not the
+ * token's). Throws a 403 otherwise.
+ */
+export const checkMayCreateAdmin = (caller: Principal): void => {
+  if (caller.kind === 'temporary' || limited(caller))
+    throw new ForbiddenError(
+      'creating an instance admin needs an unlimited personal token of an instance admin: not a temporary token, nor one limited to spaces or bases',
+    );
+};

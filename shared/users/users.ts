@@ -1,4 +1,6 @@
-import { type Scope, scopesFor } from '#shared/auth/scopes.ts';
+import type { Principal } from '#shared/auth/permission.ts';
+import { scopesFor } from '#shared/auth/scopes.ts';
+import { checkMayCreateAdmin } from '#shared/auth/token-ceiling.ts';
 import { ConflictError, InternalServerError, NotFoundError } from '#shared/core/errors.ts';
 import { queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
@@ -8,7 +10,7 @@ import { claimEmailOp, toUserItem, type User } from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
 import type { PurgeJob } from '#shared/jobs/purge-job.ts';
 import { enqueuePurge, purgeJobOp } from '#shared/jobs/purge-queue.ts';
-import { accessTokenItem } from './access-tokens.ts';
+import { accessTokenItem, type TokenFields } from './access-tokens.ts';
 
 /** How long the first token of a new user lasts. */
 export const FIRST_TOKEN_DAYS = 30;
@@ -17,12 +19,25 @@ export interface NewUser {
   name: string;
   email: string;
   isAdmin?: boolean;
-  /**
-   * The scopes of the first token, at most those a user of this kind may have (`scopesFor`);
-   * every one of them when absent (the operator's tools).
-   */
-  scopes?: readonly Scope[];
 }
+
+type FirstToken = Pick<TokenFields, 'scopes' | 'spaceIds' | 'baseIds' | 'expiredTime'>;
+
+/**
+ * The rights of a new user's first token: every scope a user of this kind may have, no limits,
+ * 30 days; when a token makes the user (`caller`), no more than that token has: its scopes, its
+ * space/base limits and its expiry (a temporary token's parent's), whichever ends first. Pure.
+ */
+export const firstTokenRights = (isAdmin: boolean, now: Date, caller?: Principal): FirstToken => {
+  const days = now.getTime() + FIRST_TOKEN_DAYS * 86_400_000;
+  const end = caller?.expiredTime === undefined ? days : Math.min(days, Date.parse(caller.expiredTime));
+  return {
+    scopes: scopesFor(isAdmin).filter((s) => !caller || caller.scopes.has(s)),
+    spaceIds: caller?.spaceIds ? [...caller.spaceIds] : null,
+    baseIds: caller?.baseIds ? [...caller.baseIds] : null,
+    expiredTime: new Date(end).toISOString(),
+  };
+};
 
 /** The public shape of a user. */
 export const toUser = (user: User) => ({
@@ -32,10 +47,12 @@ export const toUser = (user: User) => ({
 });
 
 /**
- * Creates a user with a personal token (valid 30 days) holding `input.scopes` or every scope, atomically with the
- * claim on its email; an email already taken is a 409. Returns the user and the token text.
+ * Creates a user with a personal token (`firstTokenRights`: every scope for 30 days, or no more
+ * than the calling token `caller` has), atomically with the claim on its email; an email already
+ * taken is a 409. Without `caller` (the operator's tools) nothing bounds it. Returns the user and
+ * the token text.
  */
-export const createUser = async (input: NewUser, now = new Date()) => {
+export const createUser = async (input: NewUser, now = new Date(), caller?: Principal) => {
   const userId = newId('user');
   const email = input.email.trim();
   const user: User = {
@@ -52,14 +69,24 @@ export const createUser = async (input: NewUser, now = new Date()) => {
   } = accessTokenItem({
     userId,
     name: 'Default token',
-    scopes: scopesFor(input.isAdmin === true).filter((s) => !input.scopes || input.scopes.includes(s)),
-    expiredTime: new Date(now.getTime() + FIRST_TOKEN_DAYS * 86_400_000).toISOString(),
+    ...firstTokenRights(user.isAdmin, now, caller),
     now,
   });
   await transact([claimEmailOp(email, userId), { put: toUserItem(user) }, { put: tokenItem }], (index) =>
     index === 0 ? new ConflictError(`The email ${email} is already in use`) : new InternalServerError(),
   );
   return { ...toUser(user), token, tokenId: accessToken.id, isAdmin: user.isAdmin };
+};
+
+/**
+ * `POST /admin/users`: creates a user for the calling admin token. Its first token is bounded by
+ * the caller (`firstTokenRights`), and an instance admin needs an unlimited personal token
+ * (`checkMayCreateAdmin`, a 403 otherwise).
+ */
+export const createUserBy = async (caller: Principal, input: NewUser, now = new Date()) => {
+  if (input.isAdmin === true) checkMayCreateAdmin(caller);
+  const { id, name, email, token } = await createUser(input, now, caller);
+  return { id, name, email, token };
 };
 
 /** The caller as Teable's `GET /auth/user` answers it (no avatars are stored). */

@@ -1,6 +1,9 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { type Scope, scopesFor } from '#shared/auth/scopes.ts';
+import { getItems } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { randomBase62 } from '#shared/ids.ts';
 import type { HandlerName } from '#shared/routes.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { newUser } from '#test/support/fixtures.ts';
@@ -77,6 +80,24 @@ interface Case {
   /** Held: an escalation refused (4xx). Control: a call within the ceiling that must work. */
   kind: 'held' | 'control';
 }
+
+/** A temporary token minted with `parent` (authenticated as its parent, whose id it carries). */
+const tempOf = async (parent: Token): Promise<Token> => {
+  const res = await call('create-temp-token', { token: parent.auth });
+  expect(res.status).toBe(200);
+  return { id: parent.id, auth: bearer(res.body.accessToken as string) };
+};
+
+const freshEmail = () => `${randomBase62(12).toLowerCase()}@example.test`;
+
+/** The stored first token of a user made by `POST /admin/users` (its text names both ids). */
+const firstTokenOf = async (res: CallResult) => {
+  const [, tokenId, userId] = (res.body.token as string).split('_') as [string, string, string];
+  return storedToken(userId, tokenId);
+};
+
+const NO_ADMIN_FROM_HERE =
+  'creating an instance admin needs an unlimited personal token of an instance admin: not a temporary token, nor one limited to spaces or bases';
 
 /** Before, at and after the calling token's expiry (milliseconds added to it). */
 const LIFETIMES = [
@@ -477,6 +498,144 @@ const CASES: Case[] = [
       },
     }),
   },
+
+  // POST /admin/users from temporary and limited tokens: a new user's first token is bounded by
+  // the calling token (scopes, limits, time); a new admin needs an unlimited personal admin token.
+  ...(
+    [
+      ["an admin's temporary token", async (w: World) => tempOf(await tokenFor(w.user, scopesFor(true)))],
+      [
+        'an admin token limited to a space',
+        (w: World) => tokenFor(w.user, scopesFor(true), { spaceIds: [w.spaceA] }),
+      ],
+      [
+        'an admin token limited to a base',
+        (w: World) => tokenFor(w.user, scopesFor(true), { baseIds: [w.baseA] }),
+      ],
+      [
+        'the temporary token of a space-limited admin token',
+        async (w: World) => tempOf(await tokenFor(w.user, scopesFor(true), { spaceIds: [w.spaceA] })),
+      ],
+    ] as const
+  ).map(
+    ([what, caller]): Case => ({
+      name: `POST /admin/users {isAdmin:true} from ${what}`,
+      route: 'create-user',
+      status: 403,
+      kind: 'held',
+      act: async (w) => {
+        const email = freshEmail();
+        return {
+          as: await caller(w),
+          options: { body: { name: 'n', email, isAdmin: true } },
+          after: async (res) => {
+            expect(res.body).toEqual({
+              message: NO_ADMIN_FROM_HERE,
+              status: 403,
+              code: 'restricted_resource',
+            });
+            expect((await getItems([keys.userEmail(email)])).get(keys.userEmail(email))).toBeUndefined();
+          },
+        };
+      },
+    }),
+  ),
+  {
+    name: "POST /admin/users from an admin's temporary token: the first token ends with the parent",
+    route: 'create-user',
+    status: 201,
+    kind: 'control',
+    act: async (w) => {
+      const expiry = inDays(3);
+      const parent = await tokenFor(w.user, ['instance|admin', ...READ], {}, expiry);
+      return {
+        as: await tempOf(parent),
+        options: { body: { name: 'n', email: freshEmail() } },
+        after: async (res) =>
+          expect(await firstTokenOf(res)).toMatchObject({
+            // the scopes of a user who is no admin that the parent has, in the contract's order
+            scopes: ['space|read', 'record|read'],
+            spaceIds: null,
+            baseIds: null,
+            expiredTime: expiry,
+          }),
+      };
+    },
+  },
+  {
+    name: 'POST /admin/users from a space-limited admin token: the first token keeps its limits and end',
+    route: 'create-user',
+    status: 201,
+    kind: 'control',
+    act: async (w) => {
+      const expiry = inDays(3);
+      return {
+        as: await tokenFor(w.user, scopesFor(true), { spaceIds: [w.spaceA], baseIds: [w.baseB] }, expiry),
+        options: { body: { name: 'n', email: freshEmail() } },
+        after: async (res) =>
+          expect(await firstTokenOf(res)).toMatchObject({
+            scopes: scopesFor(false),
+            spaceIds: [w.spaceA],
+            baseIds: [w.baseB],
+            expiredTime: expiry,
+          }),
+      };
+    },
+  },
+  {
+    name: 'POST /admin/users {isAdmin:true} from an unlimited admin token ending in 3 days: so does the first token',
+    route: 'create-user',
+    status: 201,
+    kind: 'control',
+    act: async (w) => {
+      const expiry = inDays(3);
+      return {
+        as: await tokenFor(w.user, scopesFor(true), {}, expiry),
+        options: { body: { name: 'n', email: freshEmail(), isAdmin: true } },
+        after: async (res) =>
+          expect(await firstTokenOf(res)).toMatchObject({
+            scopes: scopesFor(true),
+            spaceIds: null,
+            baseIds: null,
+            expiredTime: expiry,
+          }),
+      };
+    },
+  },
+  {
+    name: 'POST /admin/users from an admin token living 60 days: the first token still lasts 30 days',
+    route: 'create-user',
+    status: 201,
+    kind: 'control',
+    act: async (w) => ({
+      as: await tokenFor(w.user, scopesFor(true), {}, inDays(60)),
+      options: { body: { name: 'n', email: freshEmail() } },
+      after: async (res) => {
+        const days = (Date.parse((await firstTokenOf(res))?.expiredTime as string) - Date.now()) / 86_400_000;
+        expect(days).toBeGreaterThan(29.99);
+        expect(days).toBeLessThanOrEqual(30);
+      },
+    }),
+  },
+  // Publishing hands out no lasting right (no token, no user): the scopes alone decide it, so a
+  // temporary or space-limited admin token may publish.
+  ...(
+    [
+      ["an admin's temporary token", async (w: World) => tempOf(await tokenFor(w.user, scopesFor(true)))],
+      [
+        'an admin token limited to a space',
+        (w: World) => tokenFor(w.user, scopesFor(true), { spaceIds: [w.spaceA] }),
+      ],
+    ] as const
+  ).map(
+    ([what, caller]): Case => ({
+      name: `PATCH /admin/plugin/{id}/publish from ${what}`,
+      route: 'publish-plugin',
+      status: 200,
+      kind: 'control',
+      act: async (w) => ({ as: await caller(w), options: { params: { pluginId: w.pluginId } } }),
+    }),
+  ),
 
   // Plugin routes
   ...(

@@ -4,6 +4,7 @@ import { SCOPES, type Scope, scopesFor } from '#shared/auth/scopes.ts';
 import {
   basesToPlace,
   checkExpiryWithinCeiling,
+  checkMayCreateAdmin,
   checkWithinCeiling,
   type TokenRights,
 } from '#shared/auth/token-ceiling.ts';
@@ -151,5 +152,27 @@ describe('checkExpiryWithinCeiling', () => {
 
   it('leaves a caller without an expiry (a session or the operator) unbounded', () => {
     expect(refusal(caller(), '2099-01-01T00:00:00.000Z')).toBeUndefined();
+  });
+});
+
+describe('checkMayCreateAdmin', () => {
+  const admin = (over: Partial<Principal> = {}) =>
+    caller({ isAdmin: true, scopes: new Set(SCOPES), ...over });
+
+  it('allows an unlimited personal token', () => {
+    expect(() => checkMayCreateAdmin(admin())).not.toThrow();
+  });
+
+  it.each([
+    ['a temporary token', admin({ kind: 'temporary' })],
+    ['a token limited to a space', admin({ spaceIds: [SPACE_A] })],
+    ['a token limited to a base', admin({ baseIds: [BASE_IN_A] })],
+    ['a token limited to nothing (empty lists)', admin({ spaceIds: [], baseIds: [] })],
+  ])('refuses %s with a 403', (_, who) => {
+    expect(() => checkMayCreateAdmin(who)).toThrow(
+      new ForbiddenError(
+        'creating an instance admin needs an unlimited personal token of an instance admin: not a temporary token, nor one limited to spaces or bases',
+      ),
+    );
   });
 });
