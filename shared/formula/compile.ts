@@ -8,11 +8,14 @@
 import { convertValue, itemsOf, plainText, scalarOf, truthy } from './convert.ts';
 import { FUNCTIONS } from './functions/index.ts';
 import { type BinaryOp, FormulaSyntaxError, fieldRefsOf, type Node, parseFormula } from './parse.ts';
+import { unsupportedPattern } from './patterns.ts';
 import {
   type ArgSpec,
+  charge,
   type EvalContext,
   FormulaEvalError,
   type FunctionSpec,
+  MAX_EVAL_STEPS,
   type Typed,
   type Value,
 } from './types.ts';
@@ -80,6 +83,7 @@ const preparedType = (t: Typed, arg: ArgSpec): Typed => {
 
 /** Prepares one evaluated argument (1.4): scalar/list handling, then conversion. */
 const prepare = (value: Value, t: Typed, arg: ArgSpec, ctx: EvalContext): Value => {
+  if (Array.isArray(value)) charge(ctx, value.length);
   let v = value;
   if (arg.arrays === 'join') v = Array.isArray(v) ? itemsOf(v).map(plainText).join(', ') : v;
   else if (arg.arrays !== 'items') v = scalarOf(v);
@@ -232,8 +236,21 @@ const callRun = (spec: FunctionSpec, args: Compiled[], types: Typed[]): Run => {
     );
 };
 
-/** Checks and compiles a tree against the table's fields; collects unknown field references. */
+/** Checks and compiles a tree; every node's evaluation takes a step of the record's budget. */
 const compileNode = (node: Node, fields: FieldTypes, missing: Set<string>): Compiled => {
+  const compiled = compileBare(node, fields, missing);
+  const run = compiled.run;
+  return {
+    ...compiled,
+    run: (row, ctx) => {
+      charge(ctx, 1);
+      return run(row, ctx);
+    },
+  };
+};
+
+/** Checks and compiles one node against the table's fields; collects unknown field references. */
+const compileBare = (node: Node, fields: FieldTypes, missing: Set<string>): Compiled => {
   switch (node.kind) {
     case 'text':
       return { t: { type: 'string', multiple: false }, run: () => node.value };
@@ -269,6 +286,7 @@ const compileNode = (node: Node, fields: FieldTypes, missing: Set<string>): Comp
       const spec = FUNCTIONS.get(node.name);
       if (!spec) throw new FormulaError(`Unknown function ${node.name}`);
       checkCount(spec, node.args.length);
+      checkLiteralPatterns(spec, node);
       const args = node.args.map((a) => compileNode(a, fields, missing));
       const types = args.map((a, i) => preparedType(a.t, argSpec(spec, i)));
       const result = spec.lazy ? spec.result(args.map((a) => a.t)) : spec.result(types);
@@ -285,6 +303,15 @@ const compileNode = (node: Node, fields: FieldTypes, missing: Set<string>): Comp
       return { t: result, run };
     }
   }
+};
+
+/** A pattern given as a literal that the linear-time engine does not run is a 400 (patterns.ts). */
+const checkLiteralPatterns = (spec: FunctionSpec, node: Extract<Node, { kind: 'call' }>): void => {
+  if (spec.patternArg === undefined) return;
+  const pattern = node.args[spec.patternArg];
+  if (pattern?.kind !== 'text') return;
+  const why = unsupportedPattern(pattern.value);
+  if (why !== undefined) throw new FormulaError(`${spec.name}: the regular expression ${why}`);
 };
 
 /** A stored scalar of the result type (1.6): `IF(c, 1, "a")` stores `"1"`. */
@@ -338,7 +365,7 @@ export const compileFormula = (expression: string, fields: FieldTypes): Compiled
     refs: fieldRefsOf(tree),
     run(row, ctx) {
       try {
-        return storedValue(compiled.run(row, ctx), type);
+        return storedValue(compiled.run(row, { ...ctx, meter: { left: MAX_EVAL_STEPS } }), type);
       } catch (e) {
         // an evaluation error empties the cell (1.6); so does any other failure of one
         // function on one value (a bad regex, an out-of-range date): the write still succeeds

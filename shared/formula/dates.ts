@@ -6,6 +6,7 @@
  */
 import { isoOf, parseDate, parseIsoWithOffset, type WallClock } from '#shared/core/format.ts';
 import { epochOfLocal, localAt, localOfWall, wallOfLocal, weekdayOfLocal } from './date-units.ts';
+import { matchWhole } from './patterns.ts';
 import { FormulaEvalError } from './types.ts';
 
 /** `2023-09` (first of the month) or `2023` (1 January), which typecast's parser does not read. */
@@ -192,7 +193,7 @@ const escapeLiteral = (text: string): string =>
   text.replace(/\s+|[.*+?^${}()|[\]\\/-]/g, (c) => (/^\s/.test(c) ? String.raw`\s+` : `\\${c}`));
 
 /** A format as an anchored case-insensitive pattern and the token each capture group holds. */
-const compileFormat = (format: string): { pattern: RegExp; tokens: string[] } => {
+const compileFormat = (format: string): { pattern: string; tokens: string[] } => {
   const tokens: string[] = [];
   let source = '';
   let last = 0;
@@ -206,7 +207,7 @@ const compileFormat = (format: string): { pattern: RegExp; tokens: string[] } =>
     last = m.index + m[0].length;
   }
   source += escapeLiteral(format.slice(last));
-  return { pattern: new RegExp(`^${source}$`, 'i'), tokens };
+  return { pattern: source, tokens };
 };
 
 /** The fields a format read, before defaults. */
@@ -300,7 +301,8 @@ const isValidWall = (w: WallClock): boolean => {
  */
 export const parseWithTokens = (text: string, format: string, timeZone: string, now: Date): string => {
   const { pattern, tokens } = compileFormat(format);
-  const m = pattern.exec(text.trim());
+  // a format is the user's too: matched in linear time (patterns.ts), whatever its tokens
+  const m = matchWhole(text.trim(), pattern);
   if (!m) throw new FormulaEvalError(`"${text}" does not match the format "${format}"`);
   const fields: ReadFields = {};
   tokens.forEach((token, i) => {

@@ -3,6 +3,14 @@
  * character offset) of every node, so a bad expression is a 400 that says where. Pure.
  */
 
+/**
+ * Bounds on a formula's size (issue 27), so no expression can exhaust the parser's stack or make
+ * evaluation run long: its length in characters, the nesting of its tree (parentheses, calls,
+ * negations and chains of operators alike: `1+1+…+1` nests once per operator) and the arguments
+ * of one call.
+ */
+export const FORMULA_LIMITS = { length: 10_000, depth: 100, args: 256 } as const;
+
 /** Binary operators, by precedence level (1.2; higher binds tighter). */
 export const BINARY_LEVELS: Readonly<Record<BinaryOp, number>> = {
   '*': 7,
@@ -168,8 +176,19 @@ const tokenText = (token: Token): string =>
 
 /** Parses a whole expression; any syntax error is a `FormulaSyntaxError`. */
 export const parseFormula = (src: string): Node => {
+  if (src.length > FORMULA_LIMITS.length)
+    throw new FormulaSyntaxError(
+      FORMULA_LIMITS.length,
+      `the expression is longer than ${FORMULA_LIMITS.length} characters`,
+    );
   const tokens = tokenize(src);
   let at = 0;
+  // nesting so far: the parser recurses once per level, so it stops at the limit, never at the stack's
+  let depth = 0;
+  const enter = (pos: number) => {
+    if (++depth > FORMULA_LIMITS.depth)
+      throw new FormulaSyntaxError(pos, `the expression nests more than ${FORMULA_LIMITS.depth} levels deep`);
+  };
   const peek = () => tokens[at] as Token;
   const next = () => tokens[at++] as Token;
   const expectOp = (value: string) => {
@@ -190,15 +209,22 @@ export const parseFormula = (src: string): Node => {
       case 'name': {
         if (token.call) {
           expectOp('(');
+          enter(token.pos);
           const args: Node[] = [];
           if (!(peek().t === 'op' && (peek() as { value: string }).value === ')')) {
             args.push(binary(0));
             while (peek().t === 'op' && (peek() as { value: string }).value === ',') {
-              next();
+              const comma = next();
+              if (args.length >= FORMULA_LIMITS.args)
+                throw new FormulaSyntaxError(
+                  comma.pos,
+                  `${token.value.toUpperCase()} is given more than ${FORMULA_LIMITS.args} arguments`,
+                );
               args.push(binary(0));
             }
           }
           expectOp(')');
+          depth--;
           return { kind: 'call', name: token.value.toUpperCase(), args, pos: token.pos };
         }
         const upper = token.value.toUpperCase();
@@ -208,11 +234,18 @@ export const parseFormula = (src: string): Node => {
       }
       case 'op':
         if (token.value === '(') {
+          enter(token.pos);
           const inner = binary(0);
           expectOp(')');
+          depth--;
           return inner;
         }
-        if (token.value === '-') return { kind: 'negate', arg: primary(), pos: token.pos };
+        if (token.value === '-') {
+          enter(token.pos);
+          const arg = primary();
+          depth--;
+          return { kind: 'negate', arg, pos: token.pos };
+        }
         throw new FormulaSyntaxError(token.pos, `unexpected ${describe(token)}`);
       case 'end':
         throw new FormulaSyntaxError(token.pos, 'unexpected end of expression');
@@ -238,7 +271,26 @@ export const parseFormula = (src: string): Node => {
   const tree = binary(0);
   const rest = peek();
   if (rest.t !== 'end') throw new FormulaSyntaxError(rest.pos, `unexpected ${describe(rest)}`);
+  const deepest = deepestNode(tree);
+  if (deepest)
+    throw new FormulaSyntaxError(
+      deepest.pos,
+      `the expression nests more than ${FORMULA_LIMITS.depth} levels deep`,
+    );
   return tree;
+};
+
+/** The first node nested deeper than the limit (operator chains count), or undefined. Iterative. */
+const deepestNode = (root: Node): Node | undefined => {
+  const stack: [Node, number][] = [[root, 1]];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [n, d] = top;
+    if (d > FORMULA_LIMITS.depth) return n;
+    if (n.kind === 'call') for (const a of n.args) stack.push([a, d + 1]);
+    else if (n.kind === 'negate') stack.push([n.arg, d + 1]);
+    else if (n.kind === 'binary') stack.push([n.left, d + 1], [n.right, d + 1]);
+  }
+  return undefined;
 };
 
 /** Every field id the expression references, in order of first appearance. */

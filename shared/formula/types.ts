@@ -39,7 +39,27 @@ export interface EvalContext {
   now: Date;
   /** The record (RECORD_ID, AUTO_NUMBER, CREATED_TIME, LAST_MODIFIED_TIME). */
   record: { id: string; autoNumber: number; createdTime: string; lastModifiedTime: string };
+  /**
+   * The evaluation steps one record's formula may still take (set by the compiled formula for
+   * each run; see `MAX_EVAL_STEPS`).
+   */
+  meter?: { left: number };
 }
+
+/**
+ * Evaluation steps one record's formula may take: one per node evaluated and one per list item
+ * prepared for a function. Past it the evaluation fails (the cell is empty, as for any evaluation
+ * error), so no formula over lists of any size holds a write or a backfill up for long.
+ */
+export const MAX_EVAL_STEPS = 100_000;
+
+/** Takes `n` steps from the record's budget; a FormulaEvalError when it is spent. */
+export const charge = (ctx: EvalContext, n: number): void => {
+  const meter = ctx.meter;
+  if (!meter) return;
+  meter.left -= n;
+  if (meter.left < 0) throw new FormulaEvalError(`the formula took more than ${MAX_EVAL_STEPS} steps`);
+};
 
 /**
  * How the evaluator prepares one argument before the function sees it (1.4):
@@ -68,6 +88,8 @@ export interface FunctionSpec {
    * param(s)` for =n with too few / too many).
    */
   countMessage?: string;
+  /** The position of a regular-expression argument, checked at create when it is a literal. */
+  patternArg?: number;
   /** Argument preparation by position; the last entry applies to every further argument. */
   args: readonly ArgSpec[];
   /** The result type from the arguments' types (3.1). */

@@ -4,6 +4,7 @@
  * makes most of them empty; `""` results are stored as empty (1.6).
  */
 import { itemsOf, plainText } from '../convert.ts';
+import { replaceFirst } from '../patterns.ts';
 import {
   ANY_ITEMS,
   type ArgSpec,
@@ -132,18 +133,14 @@ export const TEXT_FUNCTIONS: readonly FunctionSpec[] = [
   {
     name: 'REGEXP_REPLACE',
     minArgs: 3,
+    patternArg: 1,
     args: [TEXTS],
     result: text,
     evaluate: (args) => {
       const t = str(args[0]);
       if (t === null) return null;
-      let re: RegExp;
-      try {
-        re = new RegExp(str(args[1]) ?? ''); // no `g`: the first match only
-      } catch (e) {
-        throw new FormulaEvalError(`invalid regular expression: ${(e as Error).message}`);
-      }
-      return t.replace(re, str(args[2]) ?? '');
+      // linear-time matching (patterns.ts): no pattern can make this take exponential time
+      return replaceFirst(t, str(args[1]) ?? '', str(args[2]) ?? '');
     },
   },
   {
