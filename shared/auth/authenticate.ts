@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '#shared/core/errors.ts';
 import type { Item, ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { accessTokenOf } from '#shared/entities/access-tokens.ts';
+import { type AccessToken, accessTokenOf } from '#shared/entities/access-tokens.ts';
 import { userOf } from '#shared/entities/users.ts';
 import type { Principal } from './permission.ts';
 import { parsePersonalToken, secretMatches } from './personal-token.ts';
@@ -59,6 +59,14 @@ const narrow = (a: Limits, b: Limits): Limits => {
 };
 
 /**
+ * For a temporary token signed before refreshes were counted (no `rfc`; ten minutes at most): it
+ * was signed in the second of the parent's last refresh or later. `iat` has whole seconds, so
+ * whole seconds are compared, or a token minted right after the refresh would fail.
+ */
+const signedAfterRefresh = (issuedAt: number | undefined, token: AccessToken): boolean =>
+  (issuedAt ?? 0) >= (token.refreshedTime ? Math.floor(Date.parse(token.refreshedTime) / 1000) : 0);
+
+/**
  * Checks a credential against the items read for it and builds the principal. A temporary token
  * never has more rights than its parent has now: its scopes and limits are narrowed by the
  * parent's current ones, and a deleted or expired parent voids it.
@@ -79,10 +87,17 @@ export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now(
   let spaceIds = token.spaceIds ?? undefined;
   let baseIds = token.baseIds ?? undefined;
   if (c.kind === 'temporary') {
-    // A refresh of the parent (say after a leak) voids the temporary tokens minted before it.
-    // `iat` has whole seconds: compare whole seconds, or a token minted right after would fail.
-    const refreshed = token.refreshedTime ? Math.floor(Date.parse(token.refreshedTime) / 1000) : 0;
-    if ((c.claims.issuedAt ?? 0) < refreshed)
+    // A refresh of the parent (say after a leak) voids the temporary tokens minted before it,
+    // even in the same second: the token carries the parent's refresh count, and any refresh
+    // since moved it. A count needs no clock, so Lambdas whose clocks differ agree, and a mint
+    // authenticated by the old secret but signed after the refresh is void too.
+    const refreshCount = token.refreshCount ?? 0;
+    const { parentRefreshCount, issuedAt } = c.claims;
+    if (
+      parentRefreshCount !== undefined
+        ? parentRefreshCount !== refreshCount
+        : !signedAfterRefresh(issuedAt, token)
+    )
       throw new UnauthorizedError(`temporary token of ${c.tokenId} signed before the token was refreshed`);
     scopes = c.claims.scopes.filter((s) => tokenScopes.includes(s));
     ({ spaceIds, baseIds } = narrow({ spaceIds, baseIds }, c.claims));
@@ -98,6 +113,7 @@ export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now(
     spaceIds,
     baseIds,
     expiredTime: token.expiredTime,
+    refreshCount: token.refreshCount ?? 0,
   };
 };
 

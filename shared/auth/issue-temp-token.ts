@@ -11,6 +11,7 @@ export const createTempToken = async (principal: Principal) =>
       scopes: [...principal.scopes],
       spaceIds: principal.spaceIds ? [...principal.spaceIds] : undefined,
       baseIds: principal.baseIds ? [...principal.baseIds] : undefined,
+      parentRefreshCount: principal.refreshCount ?? 0,
     },
     await signingKeys(),
   );

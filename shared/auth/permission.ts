@@ -19,6 +19,8 @@ export interface Principal {
    * tokens it gives may not outlive it (`checkExpiryWithinCeiling`). Unset: not bounded in time.
    */
   expiredTime?: string;
+  /** How many times the (parent) token was refreshed: temporary tokens signed now carry it. */
+  refreshCount?: number;
 }
 
 /** A resource located in its space, ready for the check. */

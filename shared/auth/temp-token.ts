@@ -14,8 +14,13 @@ export interface TempTokenClaims {
   scopes: Scope[];
   spaceIds?: string[];
   baseIds?: string[];
-  /** When it was signed (epoch seconds): a parent refreshed later voids it. */
+  /** When it was signed (epoch seconds). */
   issuedAt?: number;
+  /**
+   * The parent's `refreshCount` when it was signed (claim `rfc`): a refresh of the parent since
+   * then voids it. Absent in tokens signed before refreshes were counted.
+   */
+  parentRefreshCount?: number;
 }
 
 const encoder = new TextEncoder();
@@ -30,6 +35,7 @@ export const signTempToken = async (claims: TempTokenClaims, keys: SigningKeys, 
     scp: claims.scopes,
     ...(claims.spaceIds ? { spc: claims.spaceIds } : {}),
     ...(claims.baseIds ? { bse: claims.baseIds } : {}),
+    ...(claims.parentRefreshCount === undefined ? {} : { rfc: claims.parentRefreshCount }),
   })
     .setProtectedHeader({ alg: ALGORITHM, kid: keys.current, typ: 'JWT' })
     .setSubject(claims.userId)
@@ -80,6 +86,7 @@ export const verifyTempToken = async (
       spaceIds: stringList(payload.spc),
       baseIds: stringList(payload.bse),
       issuedAt: typeof payload.iat === 'number' ? payload.iat : undefined,
+      ...(typeof payload.rfc === 'number' ? { parentRefreshCount: payload.rfc } : {}),
     };
   } catch (error) {
     onReject(`temporary token rejected: ${(error as Error).message}`);

@@ -1,5 +1,5 @@
 import { isScope, type Scope } from '#shared/core/rights.ts';
-import type { Item } from '#shared/db/client.ts';
+import type { Item, UpdateSpec } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull, textsOrNull } from './attributes.ts';
@@ -21,6 +21,12 @@ export interface AccessToken {
   lastUsedTime: string | null;
   /** When the secret was last replaced (absent until the first refresh). */
   refreshedTime?: string;
+  /**
+   * How many times the secret was replaced (absent until the first refresh, or for a token last
+   * refreshed before refreshes were counted). Temporary tokens carry it: a count that moved since
+   * they were signed voids them, however close in time the refresh came.
+   */
+  refreshCount?: number;
   secretHash: string;
 }
 
@@ -39,6 +45,7 @@ export const toAccessTokenItem = (token: AccessToken): Item => ({
   createdTime: token.createdTime,
   lastUsedTime: token.lastUsedTime,
   ...(token.refreshedTime === undefined ? {} : { refreshedTime: token.refreshedTime }),
+  ...(token.refreshCount === undefined ? {} : { refreshCount: token.refreshCount }),
   secretHash: token.secretHash,
 });
 
@@ -57,9 +64,32 @@ export const accessTokenOf = (item: Item): AccessToken => {
     createdTime: text(item.createdTime),
     lastUsedTime: textOrNull(item.lastUsedTime),
     ...(refreshedTime === undefined ? {} : { refreshedTime }),
+    ...(typeof item.refreshCount === 'number' ? { refreshCount: item.refreshCount } : {}),
     secretHash: text(item.secretHash),
   };
 };
 
 /** Condition of every change to a token: it is still there (not revoked meanwhile). */
 export const TOKEN_EXISTS = EXISTS;
+
+/**
+ * The update that gives a token a new secret and expiry: it stamps the refresh and counts it
+ * (`refreshCount`, atomically, so two refreshes racing each move it). Pure.
+ */
+export const refreshTokenUpdate = (
+  userId: string,
+  id: string,
+  change: { secretHash: string; expiredTime: string; now: Date },
+): UpdateSpec => ({
+  key: keys.accessToken(userId, id),
+  update:
+    'SET secretHash = :h, expiredTime = :e, refreshedTime = :now, refreshCount = if_not_exists(refreshCount, :zero) + :one',
+  condition: TOKEN_EXISTS,
+  values: {
+    ':h': change.secretHash,
+    ':e': change.expiredTime,
+    ':now': change.now.toISOString(),
+    ':zero': 0,
+    ':one': 1,
+  },
+});

@@ -13,6 +13,7 @@ import { type Key, keys } from '#shared/db/keys.ts';
 import {
   type AccessToken,
   accessTokenOf,
+  refreshTokenUpdate,
   TOKEN_EXISTS,
   toAccessTokenItem,
 } from '#shared/entities/access-tokens.ts';
@@ -198,12 +199,7 @@ export const refreshAccessToken = async (
   checkExpiryWithinCeiling(caller, expiredTime);
   const { token, secretHash } = mintPersonalToken(id, caller.userId);
   const item = await updateItem(
-    {
-      key: keys.accessToken(caller.userId, id),
-      update: 'SET secretHash = :h, expiredTime = :e, refreshedTime = :now',
-      condition: TOKEN_EXISTS,
-      values: { ':h': secretHash, ':e': expiredTime, ':now': new Date().toISOString() },
-    },
+    refreshTokenUpdate(caller.userId, id, { secretHash, expiredTime, now: new Date() }),
     notFound(id),
   );
   return { ...toTokenInfo(accessTokenOf(item)), token };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SCOPES } from '#shared/auth/scopes.ts';
 import { signingKeys } from '#shared/auth/signing-keys.ts';
 import { signTempToken, TEMP_TOKEN_SECONDS } from '#shared/auth/temp-token.ts';
@@ -13,7 +13,7 @@ import type { HandlerName } from '#shared/routes.ts';
 import { UNAUTHORIZED } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, call } from '#test/support/invoke.ts';
-import { bearer, createToken, inDays, me } from '#test/support/tokens.ts';
+import { bearer, createToken, inDays, me, storedToken } from '#test/support/tokens.ts';
 
 const NO_TEMP = {
   message: 'a temporary token cannot be used for this route; use a personal access token',
@@ -72,6 +72,8 @@ describe('GET /auth/temp-token', () => {
       tid: parent.id,
       scp: ['space|read', 'record|read'],
       spc: spaceIds,
+      // the parent's refresh count: never refreshed
+      rfc: 0,
       iss: config.jwtIssuer,
       aud: config.jwtAudience,
       iat: expect.any(Number),
@@ -432,5 +434,37 @@ describe('a refreshed parent token', () => {
     const after = await call('create-temp-token', { token: `Bearer ${refreshed.body.token}` });
     const newTemp = await call('get-current-user', { token: `Bearer ${after.body.accessToken}` });
     expect(newTemp).toMatchObject({ status: 200, body: { id: user.id } });
+  });
+
+  it('voids a temporary token minted earlier in the same second as the refresh', async () => {
+    const user = await newUser();
+    // The clock stands still inside one second: minted at .100, refreshed at .600, minted again at
+    // .900 with the new text (whole-second stamps cannot tell these apart).
+    const second = (Math.floor(Date.now() / 1000) + 1) * 1000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(second + 100);
+      const before = await mint(user.token);
+      vi.setSystemTime(second + 600);
+      const refreshed = await call('refresh-access-token', {
+        token: user.auth,
+        params: { accessTokenId: user.tokenId },
+        body: { expiredTime: inDays(1) },
+      });
+      expect(refreshed.status).toBe(200);
+      vi.setSystemTime(second + 900);
+      const after = await mint(refreshed.body.token as string);
+
+      // The stamps are those of one second: the test does not pass by the clock's luck.
+      expect(decodeJwt(before.accessToken).iat).toBe(second / 1000);
+      expect(decodeJwt(after.accessToken).iat).toBe(second / 1000);
+      expect((await storedToken(user.id, user.tokenId))?.refreshedTime).toBe(
+        new Date(second + 600).toISOString(),
+      );
+      expect((await me(bearer(before.accessToken))).body).toEqual(UNAUTHORIZED);
+      expect(await me(bearer(after.accessToken))).toMatchObject({ status: 200, body: { id: user.id } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -180,6 +180,7 @@ describe('principalFrom', () => {
       spaceIds: undefined,
       baseIds: undefined,
       expiredTime: FUTURE,
+      refreshCount: 0,
     });
   });
 
@@ -301,10 +302,37 @@ describe('principalFrom', () => {
     ],
     ['refreshed, token without iat', new Date(NOW - 200_000).toISOString(), undefined, false],
   ])(
-    'a temporary token whose parent was %s is accepted: %s',
+    'a temporary token without a refresh count (signed before counting) whose parent was %s is accepted: %s',
     async (_what, refreshedTime, issuedAt, accepted) => {
       const parent = tokenItem({ refreshedTime });
       const act = () => principalFrom(temporary({ issuedAt }), lookup(parent, userItem()), NOW);
+
+      if (accepted) expect(act().kind).toBe('temporary');
+      else {
+        const error = await unauthorized(Promise.resolve().then(act));
+        expect(error.reason).toBe(`temporary token of ${TOKEN} signed before the token was refreshed`);
+      }
+    },
+  );
+
+  it.each([
+    ['never refreshed, signed with count 0', {}, 0, true],
+    ['refreshed once before it was signed with that count', { refreshCount: 1 }, 1, true],
+    ['refreshed since it was signed, in the same millisecond', { refreshCount: 1 }, 0, false],
+    ['refreshed twice since', { refreshCount: 2 }, 0, false],
+    // A count needs no clock: a signing Lambda whose clock runs behind still agrees.
+    [
+      'refreshed before it was signed, by a clock a second ahead of the signer',
+      { refreshCount: 1, refreshedTime: new Date(NOW - 299_000).toISOString() },
+      1,
+      true,
+    ],
+  ])(
+    'a temporary token carrying its parent’s refresh count (%s) is accepted: %s',
+    async (_what, parentFields, parentRefreshCount, accepted) => {
+      const parent = tokenItem({ refreshedTime: new Date(NOW - 299_500).toISOString(), ...parentFields });
+      const credential = temporary({ issuedAt: Math.floor(NOW / 1000) - 300, parentRefreshCount });
+      const act = () => principalFrom(credential, lookup(parent, userItem()), NOW);
 
       if (accepted) expect(act().kind).toBe('temporary');
       else {

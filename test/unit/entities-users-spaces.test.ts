@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type AccessToken, accessTokenOf, toAccessTokenItem } from '#shared/entities/access-tokens.ts';
+import {
+  type AccessToken,
+  accessTokenOf,
+  refreshTokenUpdate,
+  toAccessTokenItem,
+} from '#shared/entities/access-tokens.ts';
 import {
   changeRoleOps,
   type Member,
@@ -128,6 +133,28 @@ describe('access token items', () => {
       spaceIds: null,
       baseIds: null,
       lastUsedTime: null,
+    });
+  });
+
+  it('reads back a refresh count, and leaves it absent when never counted', () => {
+    const counted = { ...token, refreshedTime: T1, refreshCount: 3 };
+    expect(accessTokenOf(toAccessTokenItem(counted))).toStrictEqual(counted);
+    expect(accessTokenOf(toAccessTokenItem(token))).not.toHaveProperty('refreshCount');
+  });
+
+  it('builds the refresh: new secret and expiry, stamped and counted in one update', () => {
+    expect(
+      refreshTokenUpdate(USR, TOK, {
+        secretHash: 'h2',
+        expiredTime: '2027-02-01T00:00:00.000Z',
+        now: new Date(T1),
+      }),
+    ).toStrictEqual({
+      key: { pk: `USER#${USR}`, sk: `TOKEN#${TOK}` },
+      update:
+        'SET secretHash = :h, expiredTime = :e, refreshedTime = :now, refreshCount = if_not_exists(refreshCount, :zero) + :one',
+      condition: 'attribute_exists(pk)',
+      values: { ':h': 'h2', ':e': '2027-02-01T00:00:00.000Z', ':now': T1, ':zero': 0, ':one': 1 },
     });
   });
 });
