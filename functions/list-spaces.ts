@@ -1,6 +1,4 @@
 import { defineHandler } from '#shared/http/handler.ts';
 import { listSpaces } from '#shared/spaces/spaces.ts';
 
-export const handler = defineHandler('list-spaces', {}, async ({ principal }) =>
-  listSpaces(principal.userId),
-);
+export const handler = defineHandler('list-spaces', {}, async ({ principal }) => listSpaces(principal));

@@ -1,4 +1,4 @@
-import { getItem, type Item } from '#shared/db/client.ts';
+import { getItem, getItems, type Item } from '#shared/db/client.ts';
 import { LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull } from './attributes.ts';
@@ -86,4 +86,20 @@ export const baseConditions = {
 export const readBase = async (baseId: string): Promise<BaseItem | undefined> => {
   const item = await getItem(keys.base(baseId));
   return item ? baseOf(item) : undefined;
+};
+
+/**
+ * The spaces that hold the live bases among `baseIds` (one batch read): a base that is gone or in
+ * the trash holds nothing a token could reach.
+ */
+export const spacesOfLiveBases = async (baseIds: readonly string[]): Promise<Set<string>> => {
+  if (baseIds.length === 0) return new Set();
+  const loaded = await getItems(baseIds.map((b) => keys.base(b)));
+  return new Set(
+    baseIds.flatMap((b) => {
+      const item = loaded.get(keys.base(b));
+      const base = item ? baseOf(item) : undefined;
+      return base && !base.deletedTime ? [base.spaceId] : [];
+    }),
+  );
 };

@@ -5,6 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#
 import { uniqueName } from '#shared/core/names.ts';
 import { getItems, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { spacesOfLiveBases } from '#shared/entities/bases.ts';
 import {
   changeRoleOps,
   type Member,
@@ -46,11 +47,28 @@ export const liveSpacesOf = async (userId: string): Promise<{ mirror: UserSpace;
   });
 };
 
-/** The spaces the user belongs to (not in the trash), oldest first, with the user's role. */
-export const listSpaces = async (userId: string) =>
-  (await liveSpacesOf(userId))
+/**
+ * The spaces a token limited to some spaces or bases may reach (undefined: every space): its
+ * spaces, and those holding its live bases. A base-limited token sees the space of its base, as a
+ * client needs it to find the base, though the space's own routes stay closed to it.
+ */
+const reachableSpaces = async (principal: Principal): Promise<Set<string> | undefined> => {
+  if (!principal.spaceIds && !principal.baseIds) return undefined;
+  const ofBases = await spacesOfLiveBases(principal.baseIds ?? []);
+  return new Set([...(principal.spaceIds ?? []), ...ofBases]);
+};
+
+/**
+ * The spaces the caller belongs to (not in the trash) that the calling token may reach
+ * (`reachableSpaces`), oldest first, with the caller's role.
+ */
+export const listSpaces = async (principal: Principal) => {
+  const [spaces, reachable] = await Promise.all([liveSpacesOf(principal.userId), reachableSpaces(principal)]);
+  return spaces
+    .filter(({ space }) => reachable?.has(space.id) ?? true)
     .sort((a, b) => a.space.createdTime.localeCompare(b.space.createdTime))
     .map(({ mirror, space }) => ({ id: space.id, name: space.name, role: mirror.role }));
+};
 
 /** Names of the spaces the user created and still belongs to (not in the trash). */
 const namesCreatedBy = async (userId: string): Promise<string[]> =>

@@ -4,6 +4,7 @@ import { error } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { itemsMentioning } from '#test/support/scan.ts';
+import { bearer, createToken } from '#test/support/tokens.ts';
 import { addMember, createSpace, createUnnamedSpace, spaceWithRoles } from '#test/support/workspace.ts';
 
 /** A well-formed space id that no space has. */
@@ -137,6 +138,78 @@ describe('GET /space', () => {
 
     const res = await call('list-spaces', { token: user.auth });
     expect(res.body).toEqual([{ id: kept, name: 'Kept', role: 'owner' }]);
+  });
+});
+
+describe('GET /space with a limited token', () => {
+  /** A user with three spaces (one shared with them as editor) and a base in each. */
+  const threeSpaces = async () => {
+    const [user, other] = await Promise.all([newUser(), newUser()]);
+    const a = await createSpace(user, 'A');
+    const b = await createSpace(user, 'B');
+    const c = await createSpace(other, 'C');
+    await addMember(other, c, user, 'editor');
+    const base = async (owner: typeof user, spaceId: string) =>
+      (await call('create-base', { token: owner.auth, body: { spaceId } })).body.id as string;
+    return {
+      user,
+      a,
+      b,
+      c,
+      baseA: await base(user, a),
+      baseB: await base(user, b),
+      baseC: await base(other, c),
+    };
+  };
+  type Spaces = Awaited<ReturnType<typeof threeSpaces>>;
+
+  /** `GET /space` with a token of the user carrying space|read and `limits`. */
+  const listedWith = async (w: Spaces, limits: Record<string, string[]>) => {
+    const token = await createToken(w.user, { scopes: ['space|read'], ...limits });
+    const res = await call('list-spaces', { token: bearer(token.token) });
+    expect(res.status).toBe(200);
+    return res.body as { id: string; name: string; role: string }[];
+  };
+
+  it.each<[string, (w: Spaces) => Record<string, string[]>, (w: Spaces) => string[]]>([
+    ['one of its spaces: that space alone', (w) => ({ spaceIds: [w.b] }), (w) => [w.b]],
+    ['a shared space: that space alone', (w) => ({ spaceIds: [w.c] }), (w) => [w.c]],
+    ['a base: the space that holds it', (w) => ({ baseIds: [w.baseB] }), (w) => [w.b]],
+    [
+      'a space and a base of another space: both spaces',
+      (w) => ({ spaceIds: [w.a], baseIds: [w.baseC] }),
+      (w) => [w.a, w.c],
+    ],
+    ['a space the user is not in: nothing', () => ({ spaceIds: [UNKNOWN_SPACE] }), () => []],
+  ])('a token limited to %s', async (_, limits, expected) => {
+    const w = await threeSpaces();
+
+    const listed = await listedWith(w, limits(w));
+
+    expect(listed.map((s) => s.id)).toEqual(expected(w));
+  });
+
+  it('lists a limited space as the unlimited token does (name and role)', async () => {
+    const w = await threeSpaces();
+
+    expect(await listedWith(w, { spaceIds: [w.c] })).toEqual([{ id: w.c, name: 'C', role: 'editor' }]);
+  });
+
+  it('leaves out the space of a base in the trash (the token reaches nothing there)', async () => {
+    const w = await threeSpaces();
+    expect((await call('delete-base', { token: w.user.auth, params: { baseId: w.baseB } })).status).toBe(200);
+
+    expect(await listedWith(w, { baseIds: [w.baseB] })).toEqual([]);
+  });
+
+  it("a temporary token lists the spaces of its parent's limits", async () => {
+    const w = await threeSpaces();
+    const parent = await createToken(w.user, { scopes: ['space|read'], spaceIds: [w.a] });
+    const temp = await call('create-temp-token', { token: bearer(parent.token) });
+
+    const res = await call('list-spaces', { token: bearer(temp.body.accessToken as string) });
+
+    expect(res.body.map((s: { id: string }) => s.id)).toEqual([w.a]);
   });
 });
 
