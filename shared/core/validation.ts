@@ -11,6 +11,36 @@ z.config(en());
 /** Any zod schema (mini or classic). */
 export type Schema = $ZodType;
 
+/** How deep a request body may nest (DynamoDB stores maps 32 levels deep at most). */
+export const MAX_BODY_DEPTH = 20;
+
+/**
+ * Refuses what no route takes in a JSON body, before any schema sees it: a key `__proto__`
+ * anywhere (assigning it changes an object's prototype, so it would vanish silently or worse),
+ * and nesting deeper than `MAX_BODY_DEPTH`. Iterative: a hostile body cannot exhaust the stack.
+ */
+export const checkJsonBody = (body: unknown): void => {
+  const stack: [unknown, number, string][] = [[body, 0, 'body']];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [value, depth, path] = top;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_BODY_DEPTH)
+      throw new ValidationError(`Invalid ${path}: nests more than ${MAX_BODY_DEPTH} levels deep`, [
+        { path, message: `nests more than ${MAX_BODY_DEPTH} levels deep` },
+      ]);
+    if (Array.isArray(value)) {
+      for (const [i, v] of value.entries()) stack.push([v, depth + 1, `${path}.${i}`]);
+    } else
+      for (const [key, v] of Object.entries(value)) {
+        if (key === '__proto__')
+          throw new ValidationError(`Invalid ${path}.__proto__: this key is not allowed`, [
+            { path: `${path}.__proto__`, message: 'this key is not allowed' },
+          ]);
+        stack.push([v, depth + 1, `${path}.${key}`]);
+      }
+  }
+};
+
 /** Reads a query value as a list: a bare single value is a one-element list. */
 export const queryList = <T extends Schema>(item: T) =>
   z.pipe(

@@ -50,10 +50,16 @@ const raw = tracer.captureAWSv3Client(
  * cell of 1e20, a view's column width) are written as their shortest text and read back as
  * JavaScript numbers: by default the SDK refuses to write them and reads them as BigInt, which
  * JSON cannot answer. DynamoDB itself refuses magnitudes over 9.99e125 or under 1e-130: a 400
- * (`dynamoValidationError`).
+ * (`dynamoValidationError`). A map a user wrote may hold a key named `constructor`; without
+ * `convertClassInstanceToMap` the SDK takes such an object for a class instance and refuses it
+ * (a 500 before issue 27), so maps are written by their own keys whatever those are.
  */
 export const documentClient = DynamoDBDocumentClient.from(raw, {
-  marshallOptions: { removeUndefinedValues: true, allowImpreciseNumbers: true },
+  marshallOptions: {
+    removeUndefinedValues: true,
+    allowImpreciseNumbers: true,
+    convertClassInstanceToMap: true,
+  },
   unmarshallOptions: { wrapNumbers: (text: string) => Number(text) },
 });
 

@@ -29,7 +29,7 @@ import {
   WriteInterruptedError,
 } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
-import { parseInput, type Schema } from '#shared/core/validation.ts';
+import { checkJsonBody, parseInput, type Schema } from '#shared/core/validation.ts';
 import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import type { Key } from '#shared/db/keys.ts';
@@ -187,6 +187,7 @@ export const readInput = <
       } catch {
         throw new ValidationError('The body is not valid JSON');
       }
+      checkJsonBody(body);
     }
     body = parseInput(spec.body, body, 'body');
   }

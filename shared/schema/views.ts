@@ -21,6 +21,7 @@ import {
   type View,
   type ViewType,
 } from './schema.ts';
+import { checkViewOptions } from './view-options.ts';
 
 /** What a caller may set on a view (create and update). */
 export interface ViewInput {
@@ -174,7 +175,7 @@ export const defineView = (
     sort: query.sort ?? null,
     group: query.group ?? null,
     columnMeta: mergeColumnMeta(completeColumnMeta(undefined, fields), input.columnMeta, fields),
-    options: input.options ?? {},
+    options: checkViewOptions(type, input.options ?? {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.isLocked !== undefined ? { isLocked: input.isLocked } : {}),
     createdBy,
@@ -229,7 +230,10 @@ export const updateView = async (schema: TableSchema, viewId: string, input: Omi
       input.columnMeta,
       schema.fields,
     ),
-    options: input.options ? { ...current.options, ...input.options } : current.options,
+    // the patch is checked, not what was stored before checks existed: an old key stays harmless
+    options: input.options
+      ? { ...current.options, ...checkViewOptions(current.type, input.options) }
+      : current.options,
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.isLocked !== undefined ? { isLocked: input.isLocked } : {}),
     lastModifiedTime: new Date().toISOString(),

@@ -370,18 +370,18 @@ describe('PATCH /table/{tableId}/view/{viewId}', () => {
       filter: { conjunction: 'and', filterSet: [{ fieldId: 'Name', operator: 'isEmpty', value: null }] },
       sort: { sortObjs: [{ fieldId: 'Name', order: 'asc' }] },
       group: [{ fieldId: 'Count', order: 'asc' }],
-      options: { a: 1 },
+      options: { rowHeight: 'tall' },
     });
 
     const cleared = await updateView(t, view.id, { filter: null, sort: null });
-    const alone = await updateView(t, view.id, { options: { b: 2 } });
+    const alone = await updateView(t, view.id, { options: { frozenColumnCount: 2 } });
 
     expect(cleared.body).toMatchObject({ filter: null, sort: null, group: view.group });
     expect(alone.body).toMatchObject({
       filter: null,
       sort: null,
       group: view.group,
-      options: { a: 1, b: 2 },
+      options: { rowHeight: 'tall', frozenColumnCount: 2 },
     });
   });
 
