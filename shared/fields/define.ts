@@ -15,7 +15,13 @@ import {
   resolveLookupOptions,
   rollupFieldParts,
 } from './lookup.ts';
-import { dbFieldNameFrom, isDbFieldName, uniqueDbFieldName, uniqueFieldName } from './names.ts';
+import {
+  dbFieldNameFrom,
+  isDbFieldName,
+  RESERVED_FIELD_NAMES,
+  uniqueDbFieldName,
+  uniqueFieldName,
+} from './names.ts';
 import { fieldKind } from './registry.ts';
 import type { Choice, Field, FieldKind } from './types.ts';
 
@@ -76,12 +82,15 @@ const optionalFlag = (value: unknown, what: string): boolean | undefined => {
 const checkName = (name: string, others: readonly Field[]): string => {
   const trimmed = name.trim();
   if (trimmed === '') throw fail('name must not be empty');
+  if (RESERVED_FIELD_NAMES.has(trimmed)) throw fail(`A field cannot be named "${trimmed}"`);
   if (others.some((f) => f.name === trimmed))
     throw fail(`A field named "${trimmed}" already exists in this table`);
   return trimmed;
 };
 
 const checkDbFieldName = (dbFieldName: string, others: readonly Field[]): string => {
+  if (RESERVED_FIELD_NAMES.has(dbFieldName))
+    throw fail(`A field cannot have the dbFieldName "${dbFieldName}"`);
   if (!isDbFieldName(dbFieldName))
     throw fail(`dbFieldName "${dbFieldName}" must match ^[A-Za-z_]\\w{0,62}$ (letters, digits, _)`);
   if (others.some((f) => f.dbFieldName === dbFieldName))

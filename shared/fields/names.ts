@@ -8,12 +8,20 @@ export const fieldByRef = <F extends Pick<Field, 'id' | 'name'>>(
   ref: string,
 ): F | undefined => fields.find((f) => f.id === ref) ?? fields.find((f) => f.name === ref);
 
+/**
+ * Names no field may have: records are written and answered as objects keyed by field name (or
+ * dbFieldName), and assigning the key `__proto__` changes an object's prototype instead of adding
+ * a cell (before issue 27 a write by that name silently stored nothing). Other names that only
+ * look special (`constructor`, `toString`) work: every lookup by name is by own key.
+ */
+export const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set(['__proto__']);
+
 const DB_FIELD_NAME = /^[A-Za-z_]\w{0,62}$/;
 const DB_FIELD_NAME_MAX = 63;
 
 /** True when `value` is a valid dbFieldName (`^[A-Za-z_]\w{0,62}$`). */
 export const isDbFieldName = (value: unknown): value is string =>
-  typeof value === 'string' && DB_FIELD_NAME.test(value);
+  typeof value === 'string' && DB_FIELD_NAME.test(value) && !RESERVED_FIELD_NAMES.has(value);
 
 /**
  * A field name reduced to the dbFieldName alphabet: every other character becomes `_`, a leading
@@ -29,7 +37,7 @@ export const dbFieldNameFrom = (name: string): string => {
 
 /** The first of `base`, `base_2`, `base_3`… not among `taken`, shortening base to stay within 63. */
 export const uniqueDbFieldName = (base: string, taken: Iterable<string>): string => {
-  const used = new Set(taken);
+  const used = new Set([...taken, ...RESERVED_FIELD_NAMES]);
   if (!used.has(base)) return base;
   for (let n = 2; ; n++) {
     const suffix = `_${n}`;
@@ -39,4 +47,5 @@ export const uniqueDbFieldName = (base: string, taken: Iterable<string>): string
 };
 
 /** The first of `base`, `base 2`, `base 3`… not among `taken` (default field names). */
-export const uniqueFieldName = (base: string, taken: Iterable<string>): string => uniqueName(base, taken);
+export const uniqueFieldName = (base: string, taken: Iterable<string>): string =>
+  uniqueName(base, [...taken, ...RESERVED_FIELD_NAMES]);

@@ -74,10 +74,12 @@ export const prepareLinkField = async (
   let foreign: TableSchema | undefined;
   if (!self) {
     foreign = await loadSchema(opts.foreignTableId).catch(() => undefined);
-    if (!foreign || foreign.table.deletedTime)
-      throw new ValidationError(`Field "${field.name}": foreign table ${opts.foreignTableId} not found`);
-    if (foreign.table.baseId !== here.baseId)
-      throw new ValidationError(`Field "${field.name}": the foreign table must be in the same base`);
+    // one answer for a table that does not exist and one in another base (another tenant's,
+    // perhaps): a caller learns nothing about ids outside the base it writes to
+    if (!foreign || foreign.table.deletedTime || foreign.table.baseId !== here.baseId)
+      throw new ValidationError(
+        `Field "${field.name}": foreign table ${opts.foreignTableId} not found in this base`,
+      );
   }
   const lookupFieldId = self ? here.primaryFieldId : primaryField(foreign as TableSchema).id;
   const pickerTable = self ? here.schema : foreign;

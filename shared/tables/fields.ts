@@ -35,12 +35,15 @@ import { assertNoCrossTableCycle, dependentOps, distinctBumps } from './dependen
 
 const schemaConflict = () => new ConflictError('The table changed at the same time; retry');
 
-/** A link without a name is named after its foreign table (fields.md, default names). */
-const linkDefaultName = async (input: Record<string, unknown>): Promise<string | undefined> => {
+/**
+ * A link without a name is named after its foreign table (fields.md, default names), only when
+ * that table is in the same base: the name of another base's table must not reach an answer.
+ */
+const linkDefaultName = async (input: Record<string, unknown>, baseId: string): Promise<string | undefined> => {
   const foreignTableId = (input.options as { foreignTableId?: unknown } | undefined)?.foreignTableId;
   if (input.type !== 'link' || typeof foreignTableId !== 'string') return undefined;
   const foreign = await loadSchema(foreignTableId).catch(() => undefined);
-  return foreign ? foreign.table.name : undefined;
+  return foreign && foreign.table.baseId === baseId && !foreign.table.deletedTime ? foreign.table.name : undefined;
 };
 
 /** Finds a field of the table by id, or a 404. */
@@ -63,7 +66,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
   const defined = defineField(input, {
     existing: schema.fields,
     newChoiceId: () => newId('choice'),
-    defaultName: await linkDefaultName(input),
+    defaultName: await linkDefaultName(input, schema.table.baseId),
     foreign: await linkedFields(schema, input.lookupOptions),
   });
   const order = nextFieldOrder(schema);

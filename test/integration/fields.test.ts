@@ -412,7 +412,7 @@ describe('POST /table/{tableId}/field', () => {
       options: { relationship: 'manyMany', foreignTableId: elsewhere.tableId },
     });
 
-    expect(res).toMatchObject(invalid('Field "Far": the foreign table must be in the same base'));
+    expect(res).toMatchObject(invalid(`Field "Far": foreign table ${elsewhere.tableId} not found in this base`));
   });
 
   it('an editor may not create fields; a creator may', async () => {

@@ -506,6 +506,15 @@ describe('link fields: variants', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: 400, code: 'validation_error' });
+    // the same answer as for a table that does not exist: nothing tells another base's ids apart
+    const missingId = `tbl${'0'.repeat(16)}`;
+    const missing = await call('create-field', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId },
+      body: { type: 'link', options: { relationship: 'manyMany', foreignTableId: missingId } },
+    });
+    expect(res.body.message).toBe(`Field "Link": foreign table ${there.body.id} not found in this base`);
+    expect(missing.body).toEqual({ ...res.body, message: res.body.message.replace(there.body.id, missingId) });
     const hereFields = await call('list-fields', { token: t.owner.auth, params: { tableId: t.tableId } });
     expect(hereFields.body).toHaveLength(3);
     const thereFields = await call('list-fields', {
