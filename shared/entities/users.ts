@@ -1,4 +1,4 @@
-import type { Item, TransactOp } from '#shared/db/client.ts';
+import { getItem, type Item, type TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text } from './attributes.ts';
@@ -40,3 +40,11 @@ export const claimEmailOp = (email: string, userId: string): TransactOp => ({
   put: { ...keys.userEmail(email), type: 'userEmail', userId },
   condition: NOT_EXISTS,
 });
+
+/** The user holding an email (its claim, then its profile), or undefined. */
+export const userByEmail = async (email: string): Promise<User | undefined> => {
+  const claim = await getItem(keys.userEmail(email.trim()));
+  if (typeof claim?.userId !== 'string') return undefined;
+  const profile = await getItem(keys.user(claim.userId));
+  return profile ? userOf(profile) : undefined;
+};

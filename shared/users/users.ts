@@ -1,12 +1,12 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import { scopesFor } from '#shared/auth/scopes.ts';
 import { checkMayCreateAdmin } from '#shared/auth/token-ceiling.ts';
-import { ConflictError, InternalServerError, NotFoundError } from '#shared/core/errors.ts';
+import { ConflictError, InternalServerError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { userSpaceOf } from '#shared/entities/members.ts';
-import { claimEmailOp, toUserItem, type User } from '#shared/entities/users.ts';
+import { claimEmailOp, toUserItem, type User, userByEmail } from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
 import type { PurgeJob } from '#shared/jobs/purge-job.ts';
 import { enqueuePurge, purgeJobOp } from '#shared/jobs/purge-queue.ts';
@@ -76,6 +76,35 @@ export const createUser = async (input: NewUser, now = new Date(), caller?: Prin
     index === 0 ? new ConflictError(`The email ${email} is already in use`) : new InternalServerError(),
   );
   return { ...toUser(user), token, tokenId: accessToken.id, isAdmin: user.isAdmin };
+};
+
+/**
+ * The operator's way back in (`npm run user:token`): a new personal token for an existing user,
+ * with every scope of the user's kind and no limits, for `days` days. Tokens never outlive the
+ * token that makes them (issue 27), so without this a user whose tokens all ran out could not
+ * get another one. Nothing but the operator's tools calls it: no route does.
+ */
+export const issueOperatorToken = async (email: string, days: number, now = new Date()) => {
+  if (!Number.isInteger(days) || days < 1 || days > 366) throw new ValidationError('days must be 1..366');
+  const user = await userByEmail(email);
+  if (!user) throw new NotFoundError(`No user has the email ${email.trim()}`);
+  const { accessToken, item, token } = accessTokenItem({
+    userId: user.id,
+    name: `Operator token ${now.toISOString().slice(0, 10)}`,
+    scopes: scopesFor(user.isAdmin),
+    spaceIds: null,
+    baseIds: null,
+    expiredTime: new Date(now.getTime() + days * 86_400_000).toISOString(),
+    now,
+  });
+  await transact([{ put: item }], () => new InternalServerError());
+  return {
+    user: toUser(user),
+    isAdmin: user.isAdmin,
+    token,
+    tokenId: accessToken.id,
+    expiredTime: accessToken.expiredTime,
+  };
 };
 
 /**

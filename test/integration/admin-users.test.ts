@@ -211,3 +211,47 @@ describe('the operator command infra/local/user-create.ts', () => {
     expect(failure?.stderr).toContain(`The email ${existing.email.toUpperCase()} is already in use`);
   });
 });
+
+describe('the operator command infra/local/user-token.ts', () => {
+  const userToken = (args: string[]) =>
+    run('npx', ['tsx', 'infra/local/user-token.ts', ...args, '--table', process.env.TABLE_NAME ?? ''], {
+      env: process.env,
+      cwd: process.cwd(),
+      timeout: 60_000,
+    });
+
+  it("gives an existing user (found by email, any case) a new unlimited token for --days, whatever the user's tokens", async () => {
+    const existing = await newUser();
+    const before = Date.now();
+
+    const { stdout } = await userToken(['--email', existing.email.toUpperCase(), '--days', '7']);
+
+    const line = /^Token {2}(pat_\S+) {2}\(until (\S+)\)$/m.exec(stdout);
+    expect(stdout).toMatch(new RegExp(`^User {2}${existing.id} ${existing.email}$`, 'm'));
+    expect(line?.[1]).toMatch(TOKEN);
+    const until = Date.parse(line?.[2] ?? '');
+    expect(until - before).toBeGreaterThanOrEqual(7 * 86_400_000);
+    expect(until - Date.now()).toBeLessThanOrEqual(7 * 86_400_000);
+    const me = await call('get-current-user', { token: `Bearer ${line?.[1]}` });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id: existing.id, email: existing.email });
+    const tokenId = /^pat_(acc[0-9A-Za-z]{16})_/.exec(line?.[1] ?? '')?.[1] as string;
+    const stored = await call('get-access-token', { token: `Bearer ${line?.[1]}`, params: { accessTokenId: tokenId } });
+    expect(stored.body).toMatchObject({ scopes: scopesFor(false), spaceIds: null, baseIds: null });
+  });
+
+  it.each([
+    ['an unknown email', ['--email', 'nobody-at-all@example.test'], 'No user has the email nobody-at-all@example.test'],
+    ['0 days', ['--email', 'x@example.test', '--days', '0'], 'days must be 1..366'],
+    ['no email', [], 'usage: npm run user:token'],
+  ])('fails with exit code 1 and a message for %s, printing no token', async (_, args, message) => {
+    const failure = await userToken(args).then(
+      () => undefined,
+      (error: { code?: number; stdout?: string; stderr?: string }) => error,
+    );
+
+    expect(failure?.code).toBe(1);
+    expect(failure?.stdout ?? '').not.toMatch(/Token/);
+    expect(failure?.stderr).toContain(message);
+  });
+});
