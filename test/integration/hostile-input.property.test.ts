@@ -137,6 +137,7 @@ interface Case<T> {
 }
 
 const formulaField = (expr: string) => ({ type: 'formula', name: 'F', options: { expression: expr } });
+// biome-ignore lint/suspicious/noExplicitAny: each case pairs its own generator and builder; the table holds several kinds
 const CASES: Case<any>[] = [
   {
     cls: 'formula',
