@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { tokenFields } from '#shared/auth/schemas.ts';
+import { expiryNotHere, tokenFields } from '#shared/auth/schemas.ts';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { accessTokenKey, updateAccessToken } from '#shared/users/access-tokens.ts';
 
 const params = z.object({ accessTokenId: idOf('accessToken') });
 // Each part optional; null removes a limit.
-const body = z.partial(tokenFields);
+const body = z.extend(z.partial(tokenFields), expiryNotHere);
 
 export const handler = defineHandler(
   'update-access-token',

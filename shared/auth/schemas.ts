@@ -22,3 +22,17 @@ export const tokenFields = z.object({
   spaceIds: z.optional(z.nullable(listOf(idOf('space'), 1, 100))),
   baseIds: z.optional(z.nullable(listOf(idOf('base'), 1, 100))),
 });
+
+/**
+ * `expiredTime` in the body of PATCH or PUT `/access-token/{id}`: Teable's update schema has no
+ * such part and would drop it silently, so a client could believe it moved the token's end. It is
+ * a 400 that names the route that does it.
+ */
+export const expiryNotHere = {
+  expiredTime: z.optional(
+    z.custom<never>(() => false, {
+      error:
+        'cannot be changed here: refresh the token (POST /access-token/{accessTokenId}/refresh) with a new expiredTime',
+    }),
+  ),
+};

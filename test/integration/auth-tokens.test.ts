@@ -5,7 +5,7 @@ import { NotFoundError } from '#shared/core/errors.ts';
 import { deleteItem, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId, randomBase62 } from '#shared/ids.ts';
-import { ISO, UNAUTHORIZED } from '#test/support/answers.ts';
+import { ISO, invalid, UNAUTHORIZED } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { bearer, createToken, inDays, me, storedToken } from '#test/support/tokens.ts';
@@ -388,6 +388,27 @@ describe('PATCH /access-token/{id}', () => {
 
     expect(res.status).toBe(200);
     expect(res.body).toEqual(info);
+  });
+
+  it('an expiredTime in the patch is a 400 naming the refresh route, and the token is unchanged', async () => {
+    const user = await newUser();
+    const created = await createToken(user);
+    const { token: _t, ...info } = created;
+    const later = new Date(Date.parse(created.expiredTime) - 86_400_000).toISOString();
+
+    const res = await call('update-access-token', {
+      token: user.auth,
+      params: { accessTokenId: created.id },
+      body: { name: 'Renamed', expiredTime: later },
+    });
+
+    expect(res).toMatchObject(
+      invalid(
+        'Invalid body.expiredTime: cannot be changed here: refresh the token (POST /access-token/{accessTokenId}/refresh) with a new expiredTime',
+      ),
+    );
+    const list = await call('list-access-tokens', { token: user.auth });
+    expect(list.body.find((t: { id: string }) => t.id === created.id)).toEqual(info);
   });
 
   it('sets and clears the space limits', async () => {
