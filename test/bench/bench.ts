@@ -71,6 +71,9 @@ const opsText = (ops: readonly string[]): string => {
   return runs.map(([op, n]) => (n > 1 ? `${op} ×${n}` : op)).join(', ');
 };
 
+/** The goal for module load in a fresh process, median over every bundle. */
+const LOAD_GOAL_MS = 200;
+
 const bundles = async () => {
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
@@ -99,25 +102,23 @@ const bundles = async () => {
     rows.push({ handler: route.handler, bytes, gzip, loadMs: median(loads) });
   }
   rows.sort((a, b) => b.bytes - a.bytes);
-  const over = rows.filter((r) => r.bytes >= 150 * 1024);
   const sizes = rows.map((r) => r.bytes).sort((a, b) => a - b);
   console.log(
     '\n## Lambda bundles (minified ESM; AWS SDK and Powertools external, from the runtime and the Powertools layer)\n',
   );
   console.log(
-    `${rows.length} bundles: smallest ${kb(sizes[0] ?? 0)}, median ${kb(median(sizes))}, largest ${kb(sizes.at(-1) ?? 0)}; ${over.length} at or over the 150 KB goal${over.length ? ` (${over.map((r) => r.handler).join(', ')})` : ''}.\n`,
+    `${rows.length} bundles: smallest ${kb(sizes[0] ?? 0)}, median ${kb(median(sizes))}, largest ${kb(sizes.at(-1) ?? 0)}.\n`,
   );
   console.log('| handler (the 12 largest) | bundle | gzip | module load (median of 3, fresh process) |');
   console.log('|---|---:|---:|---:|');
   for (const r of rows.slice(0, 12))
     console.log(`| ${r.handler} | ${kb(r.bytes)} | ${kb(r.gzip)} | ${r.loadMs.toFixed(1)} ms |`);
-  console.log(`\nModule load, median over all bundles: ${median(rows.map((r) => r.loadMs)).toFixed(1)} ms.`);
-  // What the size goal buys at a cold start: the load of the bundles under it against those over.
-  const under = rows.filter((r) => r.bytes < 150 * 1024);
-  const smallest = rows.at(-1);
-  const loadOf = (some: typeof rows) => `${median(some.map((r) => r.loadMs)).toFixed(1)} ms`;
+  // The measure of a bundle's weight is what a cold start pays: module load in a fresh process.
+  const loads = rows.map((r) => r.loadMs);
+  const overGoal = rows.filter((r) => r.loadMs > LOAD_GOAL_MS);
+  const slowest = [...rows].sort((a, b) => b.loadMs - a.loadMs)[0];
   console.log(
-    `Module load, median: ${loadOf(under)} for the ${under.length} bundles under 150 KB, ${over.length ? loadOf(over) : '—'} for the ${over.length} at or over it${smallest ? `; the smallest (${smallest.handler}, ${kb(smallest.bytes)}) ${smallest.loadMs.toFixed(1)} ms` : ''}.`,
+    `\nModule load, median over all bundles: ${median(loads).toFixed(1)} ms (goal: median at most ${LOAD_GOAL_MS} ms, ${median(loads) <= LOAD_GOAL_MS ? 'met' : 'not met'}); ${overGoal.length} bundles over ${LOAD_GOAL_MS} ms${slowest ? `; the slowest ${slowest.handler} (${kb(slowest.bytes)}) ${slowest.loadMs.toFixed(1)} ms` : ''}.`,
   );
 };
 
