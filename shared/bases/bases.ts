@@ -3,7 +3,6 @@ import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import { type ItemLookup, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
-import { and } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import {
   type BaseItem,
@@ -11,6 +10,7 @@ import {
   baseConditions,
   baseOf,
   baseRefOf,
+  moveBaseOp,
   readBase,
   toBaseItem,
   toBaseRefItem,
@@ -302,12 +302,64 @@ export const targetSpaceKeys = (userId: string, spaceId: string): Key[] => [
   keys.member(spaceId, userId),
 ];
 
+/** The base's own condition refused a move (a 409 unless the base turns out gone or in the trash). */
+class BaseRefused extends ConflictError {}
+
+/** Times a move reads the base and its tables again when a table was created or trashed meanwhile. */
+const MOVE_ATTEMPTS = 3;
+
+/**
+ * One try of `moveBaseToSpace` from `base` as read (before its tables and trash entries, which it
+ * reads now): a `BaseRefused` when the base's own condition fails.
+ */
+const moveOnce = async (base: BaseItem, spaceId: string, now: Date): Promise<void> => {
+  const { id: baseId, spaceId: from } = base;
+  const [tableRefs, trashEntries] = await Promise.all([
+    queryAll(keys.tablesOf(baseId)),
+    queryAll(keys.baseTrashOf(baseId)),
+  ]);
+  const tableIds = tableRefs.map(tableRefOf).map((r) => r.tableId);
+  const entries = trashEntries.map(entryOf);
+  if (tableIds.length + 2 * entries.length > MAX_MOVED_ITEMS)
+    throw new ValidationError(`Base ${baseId} holds too many tables to move (at most ${MAX_MOVED_ITEMS})`);
+  const toSpace = { ':space': spaceId };
+  // The reference's createdTime is when the base joined the space: unplaced, it sorts last.
+  const moved: BaseItem = { ...base, spaceId, createdTime: now.toISOString() };
+  const ops: TransactOp[] = [
+    moveBaseOp(base, spaceId, now),
+    { delete: keys.spaceBase(from, baseId), condition: LIVE },
+    { put: toBaseRefItem(moved), condition: baseConditions.notExists },
+    { check: keys.space(spaceId), condition: LIVE },
+    ...tableIds.map(
+      (tableId): TransactOp => ({
+        update: {
+          key: keys.table(tableId),
+          update: 'SET spaceId = :space',
+          condition: tableConditions.exists,
+          values: toSpace,
+        },
+      }),
+    ),
+    ...entries.flatMap((e) => moveTrashEntryOps(e, spaceId)),
+  ];
+  await transact(ops, (i) =>
+    i === 0
+      ? new BaseRefused('The base changed meanwhile; retry')
+      : i === 1
+        ? baseGone(baseId)
+        : i === 3
+          ? new NotFoundError(`Space ${spaceId} not found`)
+          : new ConflictError('The base changed meanwhile; retry'),
+  );
+};
+
 /**
  * Moves a base to another space (`PUT /base/{b}/move`), placed last there. The route checked
  * `space|update` on the base's space; the caller also needs `base|create` in the target space
  * (role and token, 403 otherwise; 404 for a space that is not there or in the trash). The base,
  * its two space references, its tables and its trashed tables' entries change in one
- * transaction; a base with more than `MAX_MOVED_ITEMS` of them is a 400. Moving a base to its
+ * transaction; a base with more than `MAX_MOVED_ITEMS` of them is a 400. Tables created or
+ * trashed in the base meanwhile, again and again, make it a 409, to retry. Moving a base to its
  * own space changes nothing.
  */
 export const moveBaseToSpace = async (
@@ -328,50 +380,22 @@ export const moveBaseToSpace = async (
     role: memberItem ? memberOf(memberItem)?.role : undefined,
     actions: ['base|create'],
   });
-  const from = located.spaceId;
-  if (spaceId === from) return;
-  const base = baseItemOf(located);
-  const baseId = located.id;
-  const [tableRefs, trashEntries] = await Promise.all([
-    queryAll(keys.tablesOf(baseId)),
-    queryAll(keys.baseTrashOf(baseId)),
-  ]);
-  const tableIds = tableRefs.map(tableRefOf).map((r) => r.tableId);
-  const entries = trashEntries.map(entryOf);
-  if (tableIds.length + 2 * entries.length > MAX_MOVED_ITEMS)
-    throw new ValidationError(`Base ${baseId} holds too many tables to move (at most ${MAX_MOVED_ITEMS})`);
-  const toSpace = { ':space': spaceId };
-  // The reference's createdTime is when the base joined the space: unplaced, it sorts last.
-  const moved: BaseItem = { ...base, spaceId, createdTime: now.toISOString() };
-  const ops: TransactOp[] = [
-    {
-      update: {
-        key: keys.base(baseId),
-        update: 'SET spaceId = :space, lastModifiedTime = :now',
-        condition: and(LIVE, 'spaceId = :from'),
-        values: { ...toSpace, ':from': from, ':now': now.toISOString() },
-      },
-    },
-    { delete: keys.spaceBase(from, baseId), condition: LIVE },
-    { put: toBaseRefItem(moved), condition: baseConditions.notExists },
-    { check: keys.space(spaceId), condition: LIVE },
-    ...tableIds.map(
-      (tableId): TransactOp => ({
-        update: {
-          key: keys.table(tableId),
-          update: 'SET spaceId = :space',
-          condition: tableConditions.exists,
-          values: toSpace,
-        },
-      }),
-    ),
-    ...entries.flatMap((e) => moveTrashEntryOps(e, spaceId)),
-  ];
-  await transact(ops, (i) =>
-    i <= 1
-      ? baseGone(baseId)
-      : i === 3
-        ? new NotFoundError(`Space ${spaceId} not found`)
-        : new ConflictError('The base changed meanwhile; retry'),
-  );
+  if (spaceId === located.spaceId) return;
+  // The base as the route read it, before its tables and trash entries: the move commits only if
+  // no table was created or trashed since (moveBaseOp, shared/entities/bases.ts). When one was,
+  // the base is read again, then its tables, a few times before the caller is told to retry.
+  let base = baseItemOf(located);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await moveOnce(base, spaceId, now);
+      return;
+    } catch (error) {
+      if (!(error instanceof BaseRefused)) throw error;
+      const again = await readBase(base.id);
+      if (!again || again.deletedTime || again.purgeTime) throw baseGone(base.id);
+      // Moved by another request: this one's access was checked in the space the base left.
+      if (again.spaceId !== located.spaceId || attempt >= MOVE_ATTEMPTS) throw error;
+      base = again;
+    }
+  }
 };

@@ -1,5 +1,5 @@
-import { getItem, getItems, type Item } from '#shared/db/client.ts';
-import { LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
+import { getItem, getItems, type Item, type TransactOp } from '#shared/db/client.ts';
+import { and, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull } from './attributes.ts';
 
@@ -19,6 +19,11 @@ export interface BaseItem {
   deletedBy?: string;
   trashId?: string;
   purgeTime?: string;
+  /**
+   * How many writes stamped the base's space on an item under it (a table created, a table put in
+   * the trash); absent before the first. A move commits only if it is what the move read.
+   */
+  spaceStamps?: number;
 }
 
 /** A space's reference to one of its bases. */
@@ -50,6 +55,7 @@ export const baseOf = (item: Item): BaseItem => ({
   createdTime: text(item.createdTime),
   createdBy: text(item.createdBy),
   ...marks(item),
+  ...(typeof item.spaceStamps === 'number' ? { spaceStamps: item.spaceStamps } : {}),
 });
 
 /** The reference stored in a space's item. */
@@ -80,6 +86,68 @@ export const baseConditions = {
   notExists: NOT_EXISTS,
   /** There and not in the trash. */
   live: LIVE,
+};
+
+/*
+ * Moving a base and stamping its space under it, under any interleaving.
+ *
+ * A table and a trashed table's entry carry their base's space (`spaceId`), which decides who may
+ * reach them. A move reads the base's tables and trash entries, then rewrites them with the base
+ * in one transaction; a table created (or trashed) between that read and that transaction would
+ * keep the old space, and the old space's members their access to it. So each side is made
+ * conditional on the other, with no lock and no state in between (nothing to repair after a
+ * crash):
+ * - a write that stamps the space joins `stampSpaceOp` to its transaction: it commits only while
+ *   the base is live in the space it stamps, and it counts itself on the base (`spaceStamps`);
+ * - the move (`moveBaseOp`) commits only if the base's count is still the one read with the base,
+ *   and the base was read before its tables and entries (strongly consistent reads).
+ * A stamp that commits before the base is read is counted in what the move read, so its item is
+ * among those the move read after and rewrites; one that commits after the base is read and before
+ * the move changes the count, and the move fails (409, to retry); one after the move finds the
+ * base in another space and fails (409: the retry locates the base, and checks access, there).
+ */
+
+/**
+ * The operation that makes a write stamping `spaceId` on an item under the base (a new table, a
+ * table's trash entry) conditional on the base being live in that space, and counts it. One
+ * refused is a base gone, in the trash or moved (`liveSpaceOf` tells which).
+ */
+export const stampSpaceOp = (baseId: string, spaceId: string): TransactOp => ({
+  update: {
+    key: keys.base(baseId),
+    update: 'ADD spaceStamps :one',
+    condition: and(LIVE, 'spaceId = :space'),
+    values: { ':one': 1, ':space': spaceId },
+  },
+});
+
+/**
+ * The update that moves a base's item to another space: only while it is live in the space it
+ * was read in, and no write stamped that space under it since (`seen`, the item as read before
+ * the base's tables and trash entries).
+ */
+export const moveBaseOp = (seen: BaseItem, spaceId: string, now: Date): TransactOp => ({
+  update: {
+    key: keys.base(seen.id),
+    update: 'SET spaceId = :space, lastModifiedTime = :now',
+    condition: and(
+      LIVE,
+      'spaceId = :from',
+      seen.spaceStamps === undefined ? 'attribute_not_exists(spaceStamps)' : 'spaceStamps = :stamps',
+    ),
+    values: {
+      ':space': spaceId,
+      ':from': seen.spaceId,
+      ':now': now.toISOString(),
+      ...(seen.spaceStamps === undefined ? {} : { ':stamps': seen.spaceStamps }),
+    },
+  },
+});
+
+/** The space a base is in now, undefined when it is gone or in the trash (strongly consistent). */
+export const liveSpaceOf = async (baseId: string): Promise<string | undefined> => {
+  const base = await readBase(baseId);
+  return base && !base.deletedTime && !base.purgeTime ? base.spaceId : undefined;
 };
 
 /** Reads a base's item (strongly consistent); undefined when there is none. */

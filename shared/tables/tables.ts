@@ -1,10 +1,10 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
+import { ConflictError, type HttpError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import { type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
-import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { liveSpaceOf, stampSpaceOp } from '#shared/entities/bases.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
 import { recordCountBaseItem } from '#shared/entities/record-counts.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
@@ -70,6 +70,22 @@ export const toTable = (table: Table, views: readonly View[]) => ({
   defaultViewId: views[0]?.id ?? null,
   lastModifiedTime: table.lastModifiedTime,
 });
+
+/** A refusal of the base's `stampSpaceOp`, explained by `explainRefusal` once the base is read. */
+class BaseRefused extends ConflictError {}
+
+/**
+ * Turns a refusal of the base's `stampSpaceOp` into the answer: `gone` when the base is gone or in
+ * the trash, a 409 when it moved to another space meanwhile (the retry locates it there).
+ */
+const explainRefusal =
+  (baseId: string, gone: () => HttpError) =>
+  async (error: unknown): Promise<never> => {
+    if (!(error instanceof BaseRefused)) throw error;
+    throw (await liveSpaceOf(baseId)) === undefined
+      ? gone()
+      : new ConflictError(`Base ${baseId} moved to another space meanwhile; retry`);
+  };
 
 /**
  * Creates a table: its fields (the first is the primary field), views and records, with the
@@ -154,14 +170,16 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     ...foreignOps,
     ...dependents,
     nodeOp,
-    { check: keys.base(baseId), condition: LIVE },
+    // The table carries its base's space as located: the create commits only while the base is
+    // live in it, and a move that read the base's tables before it fails (shared/entities/bases.ts).
+    stampSpaceOp(baseId, table.spaceId),
   ]);
   if (ops.length > 100) throw new ValidationError('Too many fields and views for one create call');
   await transact(ops, (i) =>
     i === ops.length - 1
-      ? new NotFoundError(`Base ${baseId} not found`)
+      ? new BaseRefused('')
       : new ConflictError('A linked table changed at the same time; retry'),
-  );
+  ).catch(explainRefusal(baseId, () => new NotFoundError(`Base ${baseId} not found`)));
   const schema: TableSchema = schemaFromItems([
     toTableItem(table),
     ...fields.map((f, i) => fieldItem(tableId, f, i)),
@@ -247,36 +265,43 @@ export const updateTable = async (
 /**
  * Moves a table to the trash: every route on it and its records answers 404 from now on. The
  * trash item is written in the same transaction (shared/entities/trash-items.ts), so every way of
- * trashing a table (its route, its project node) lists it in the base's trash. `spaceId` saves
- * a read when the caller knows it.
+ * trashing a table (its route, its project node) lists it in the base's trash. The entry carries
+ * the base's space (`spaceId` saves a read when the caller knows it): like a create, the trash
+ * commits only while the base is in that space (stampSpaceOp), so a move never misses it.
  */
 export const trashTable = async (baseId: string, tableId: string, userId: string, spaceId?: string) => {
   const now = new Date();
-  const space = spaceId ?? (await readTable(tableId))?.spaceId;
+  // the base's own space rather than the table's copy of it: the entry must carry what the base says
+  const space = spaceId ?? (await liveSpaceOf(baseId));
   if (!space) throw new NotFoundError(`Table ${tableId} not found`);
   const entry = newTrashEntry('table', tableId, { spaceId: space, baseId }, userId, now);
-  await transact(
-    [
-      {
-        update: {
-          key: keys.table(tableId),
-          update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
-          condition: tableConditions.liveIn,
-          values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id, ':base': baseId },
-        },
+  const ops: TransactOp[] = [
+    {
+      update: {
+        key: keys.table(tableId),
+        update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+        condition: tableConditions.liveIn,
+        values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id, ':base': baseId },
       },
-      {
-        update: {
-          key: keys.baseTable(baseId, tableId),
-          update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
-          condition: tableConditions.exists,
-          values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
-        },
+    },
+    {
+      update: {
+        key: keys.baseTable(baseId, tableId),
+        update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+        condition: tableConditions.exists,
+        values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
       },
-      ...putTrashOps(entry),
-    ],
-    (i) => (i <= 1 ? new NotFoundError(`Table ${tableId} not found`) : new ConflictError('retry')),
-  );
+    },
+    ...putTrashOps(entry),
+    stampSpaceOp(baseId, space),
+  ];
+  await transact(ops, (i) =>
+    i <= 1
+      ? new NotFoundError(`Table ${tableId} not found`)
+      : i === ops.length - 1
+        ? new BaseRefused('')
+        : new ConflictError('retry'),
+  ).catch(explainRefusal(baseId, () => new NotFoundError(`Table ${tableId} not found`)));
 };
 
 /**

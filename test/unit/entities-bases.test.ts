@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type BaseItem, baseOf, baseRefOf, toBaseItem, toBaseRefItem } from '#shared/entities/bases.ts';
+import {
+  type BaseItem,
+  baseOf,
+  baseRefOf,
+  moveBaseOp,
+  stampSpaceOp,
+  toBaseItem,
+  toBaseRefItem,
+} from '#shared/entities/bases.ts';
 
 const base: BaseItem = {
   id: 'bseAAAAAAAAAAAAAAAA',
@@ -20,6 +28,7 @@ describe('base entity', () => {
       deletedBy: 'u',
       trashId: 't',
       purgeTime: 'p',
+      spaceStamps: 3,
     };
     expect(baseOf(toBaseItem(marked))).toEqual(marked);
   });
@@ -46,5 +55,36 @@ describe('base entity', () => {
       createdTime: base.createdTime,
     });
     expect(baseRefOf({ ...ref, deletedTime: 'd' })).toMatchObject({ deletedTime: 'd' });
+  });
+
+  it('makes a write that stamps the space conditional on the base being live there, and counts it', () => {
+    expect(stampSpaceOp(base.id, base.spaceId)).toEqual({
+      update: {
+        key: { pk: 'BASE#bseAAAAAAAAAAAAAAAA', sk: 'BASE' },
+        update: 'ADD spaceStamps :one',
+        condition: 'attribute_exists(pk) AND attribute_not_exists(deletedTime) AND spaceId = :space',
+        values: { ':one': 1, ':space': 'spcAAAAAAAAAAAAAAAA' },
+      },
+    });
+  });
+
+  it.each([
+    ['never stamped', undefined, 'attribute_not_exists(spaceStamps)', {}],
+    ['stamped 4 times', 4, 'spaceStamps = :stamps', { ':stamps': 4 }],
+  ])('moves a base only while its stamps are as read (%s)', (_, spaceStamps, stampCondition, stampValue) => {
+    const seen: BaseItem = spaceStamps === undefined ? base : { ...base, spaceStamps };
+    expect(moveBaseOp(seen, 'spcBBBBBBBBBBBBBBBB', new Date('2026-11-02T00:00:00.000Z'))).toEqual({
+      update: {
+        key: { pk: 'BASE#bseAAAAAAAAAAAAAAAA', sk: 'BASE' },
+        update: 'SET spaceId = :space, lastModifiedTime = :now',
+        condition: `attribute_exists(pk) AND attribute_not_exists(deletedTime) AND spaceId = :from AND ${stampCondition}`,
+        values: {
+          ':space': 'spcBBBBBBBBBBBBBBBB',
+          ':from': 'spcAAAAAAAAAAAAAAAA',
+          ':now': '2026-11-02T00:00:00.000Z',
+          ...stampValue,
+        },
+      },
+    });
   });
 });
