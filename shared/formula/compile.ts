@@ -7,7 +7,14 @@
 
 import { convertValue, itemsOf, plainText, scalarOf, truthy } from './convert.ts';
 import { FUNCTIONS } from './functions/index.ts';
-import { type BinaryOp, FormulaSyntaxError, fieldRefsOf, type Node, parseFormula } from './parse.ts';
+import {
+  type BinaryOp,
+  FormulaSyntaxError,
+  fieldRefsOf,
+  type Node,
+  nodeCount,
+  parseFormula,
+} from './parse.ts';
 import { unsupportedPattern } from './patterns.ts';
 import {
   type ArgSpec,
@@ -16,6 +23,7 @@ import {
   FormulaEvalError,
   type FunctionSpec,
   MAX_EVAL_STEPS,
+  type Meter,
   type Typed,
   type Value,
 } from './types.ts';
@@ -82,8 +90,8 @@ const preparedType = (t: Typed, arg: ArgSpec): Typed => {
 };
 
 /** Prepares one evaluated argument (1.4): scalar/list handling, then conversion. */
-const prepare = (value: Value, t: Typed, arg: ArgSpec, ctx: EvalContext): Value => {
-  if (Array.isArray(value)) charge(ctx, value.length);
+const prepare = (value: Value, t: Typed, arg: ArgSpec, ctx: EvalContext, meter: Meter): Value => {
+  if (Array.isArray(value)) charge(meter, value.length);
   let v = value;
   if (arg.arrays === 'join') v = Array.isArray(v) ? itemsOf(v).map(plainText).join(', ') : v;
   else if (arg.arrays !== 'items') v = scalarOf(v);
@@ -215,13 +223,13 @@ const binaryRun = (op: BinaryOp, l: Compiled, r: Compiled, t: Typed): Run => {
   }
 };
 
-const callRun = (spec: FunctionSpec, args: Compiled[], types: Typed[]): Run => {
+const callRun = (spec: FunctionSpec, args: Compiled[], types: Typed[], meter: Meter): Run => {
   const specs = args.map((_, i) => argSpec(spec, i));
   if (spec.lazy) {
     const lazy = spec.lazy;
     return (row, ctx) =>
       lazy(
-        args.map((a, i) => () => prepare(a.run(row, ctx), a.t, specs[i] as ArgSpec, ctx)),
+        args.map((a, i) => () => prepare(a.run(row, ctx), a.t, specs[i] as ArgSpec, ctx, meter)),
         ctx,
         types,
       );
@@ -230,27 +238,17 @@ const callRun = (spec: FunctionSpec, args: Compiled[], types: Typed[]): Run => {
   if (!evaluate) throw new Error(`function ${spec.name} has neither evaluate nor lazy`);
   return (row, ctx) =>
     evaluate(
-      args.map((a, i) => prepare(a.run(row, ctx), a.t, specs[i] as ArgSpec, ctx)),
+      args.map((a, i) => prepare(a.run(row, ctx), a.t, specs[i] as ArgSpec, ctx, meter)),
       ctx,
       types,
     );
 };
 
-/** Checks and compiles a tree; every node's evaluation takes a step of the record's budget. */
-const compileNode = (node: Node, fields: FieldTypes, missing: Set<string>): Compiled => {
-  const compiled = compileBare(node, fields, missing);
-  const run = compiled.run;
-  return {
-    ...compiled,
-    run: (row, ctx) => {
-      charge(ctx, 1);
-      return run(row, ctx);
-    },
-  };
-};
-
-/** Checks and compiles one node against the table's fields; collects unknown field references. */
-const compileBare = (node: Node, fields: FieldTypes, missing: Set<string>): Compiled => {
+/**
+ * Checks and compiles a tree against the table's fields; collects unknown field references. List
+ * items handed to functions take steps from `meter`, the record's budget.
+ */
+const compileNode = (node: Node, fields: FieldTypes, missing: Set<string>, meter: Meter): Compiled => {
   switch (node.kind) {
     case 'text':
       return { t: { type: 'string', multiple: false }, run: () => node.value };
@@ -265,7 +263,7 @@ const compileBare = (node: Node, fields: FieldTypes, missing: Set<string>): Comp
       return { t: t ?? { type: 'string', multiple: false }, run: (row) => row.value(id), field: id };
     }
     case 'negate': {
-      const arg = compileNode(node.arg, fields, missing);
+      const arg = compileNode(node.arg, fields, missing, meter);
       const t: Typed = { type: 'number', multiple: false };
       if (arg.t.type !== 'number') return { t, run: () => null };
       return {
@@ -277,8 +275,8 @@ const compileBare = (node: Node, fields: FieldTypes, missing: Set<string>): Comp
       };
     }
     case 'binary': {
-      const l = compileNode(node.left, fields, missing);
-      const r = compileNode(node.right, fields, missing);
+      const l = compileNode(node.left, fields, missing, meter);
+      const r = compileNode(node.right, fields, missing, meter);
       const t = binaryType(node.op, l.t, r.t);
       return { t, run: binaryRun(node.op, l, r, t) };
     }
@@ -287,10 +285,10 @@ const compileBare = (node: Node, fields: FieldTypes, missing: Set<string>): Comp
       if (!spec) throw new FormulaError(`Unknown function ${node.name}`);
       checkCount(spec, node.args.length);
       checkLiteralPatterns(spec, node);
-      const args = node.args.map((a) => compileNode(a, fields, missing));
+      const args = node.args.map((a) => compileNode(a, fields, missing, meter));
       const types = args.map((a, i) => preparedType(a.t, argSpec(spec, i)));
       const result = spec.lazy ? spec.result(args.map((a) => a.t)) : spec.result(types);
-      const run = callRun(spec, args, types);
+      const run = callRun(spec, args, types, meter);
       // IF and SWITCH answer a branch's value in the type they infer: IF(c, 1, "a") is text "1"
       if (spec.lazy && result.type === 'string' && !result.multiple)
         return {
@@ -357,7 +355,10 @@ export const compileFormula = (expression: string, fields: FieldTypes): Compiled
     throw e;
   }
   const missing = new Set<string>();
-  const compiled = compileNode(tree, fields, missing);
+  const meter: Meter = { left: 0 };
+  const compiled = compileNode(tree, fields, missing, meter);
+  // each node runs at most once a record: its steps are known before the run
+  const nodeSteps = nodeCount(tree);
   if (missing.size) throw new FormulaError(`formula field reference ${[...missing].join(', ')} not found`);
   const type: Typed = { type: compiled.t.type, multiple: compiled.t.multiple };
   return {
@@ -365,7 +366,8 @@ export const compileFormula = (expression: string, fields: FieldTypes): Compiled
     refs: fieldRefsOf(tree),
     run(row, ctx) {
       try {
-        return storedValue(compiled.run(row, { ...ctx, meter: { left: MAX_EVAL_STEPS } }), type);
+        meter.left = MAX_EVAL_STEPS - nodeSteps;
+        return storedValue(compiled.run(row, ctx), type);
       } catch (e) {
         // an evaluation error empties the cell (1.6); so does any other failure of one
         // function on one value (a bad regex, an out-of-range date): the write still succeeds

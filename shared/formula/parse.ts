@@ -317,3 +317,16 @@ export const referencesOf = (expression: string): string[] => {
     return [];
   }
 };
+
+/** How many nodes a tree has. Iterative. */
+export const nodeCount = (root: Node): number => {
+  let n = 0;
+  const stack: Node[] = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    n++;
+    if (node.kind === 'call') stack.push(...node.args);
+    else if (node.kind === 'negate') stack.push(node.arg);
+    else if (node.kind === 'binary') stack.push(node.left, node.right);
+  }
+  return n;
+};

@@ -12,6 +12,7 @@ import { FormulaEvalError } from './types.ts';
 export const MAX_PATTERN_LENGTH = 1000;
 
 const CACHE_SIZE = 64;
+/** Compiled patterns, the oldest dropped first past `CACHE_SIZE`. */
 const cache = new Map<string, RE2JS>();
 
 /** Why a JavaScript pattern cannot run here, or undefined when it can. */
@@ -29,18 +30,15 @@ const compileNow = (source: string, flags: number): RE2JS =>
   RE2JS.compile(RE2JS.translateRegExp(source), flags);
 
 /**
- * A compiled pattern (recently used ones are kept), or a FormulaEvalError when it is not valid or
+ * A compiled pattern (the last 64 compiled are kept), or a FormulaEvalError when it is not valid or
  * uses syntax the linear-time engine does not run.
  */
 export const compilePattern = (source: string, caseInsensitive = false): RE2JS => {
   const flags = caseInsensitive ? RE2JS.CASE_INSENSITIVE : 0;
   const key = `${flags}:${source}`;
+  // a formula's pattern is mostly a literal, the same for every record: the cache serves it
   const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const why = refusal(source, flags);
   if (why !== undefined) throw new FormulaEvalError(`invalid regular expression: ${why}`);
   const compiled = compileNow(source, flags);

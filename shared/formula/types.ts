@@ -39,24 +39,23 @@ export interface EvalContext {
   now: Date;
   /** The record (RECORD_ID, AUTO_NUMBER, CREATED_TIME, LAST_MODIFIED_TIME). */
   record: { id: string; autoNumber: number; createdTime: string; lastModifiedTime: string };
-  /**
-   * The evaluation steps one record's formula may still take (set by the compiled formula for
-   * each run; see `MAX_EVAL_STEPS`).
-   */
-  meter?: { left: number };
 }
 
 /**
- * Evaluation steps one record's formula may take: one per node evaluated and one per list item
- * prepared for a function. Past it the evaluation fails (the cell is empty, as for any evaluation
- * error), so no formula over lists of any size holds a write or a backfill up for long.
+ * Evaluation steps one record's formula may take: one per node of the expression (each is
+ * evaluated at most once a record: the language has no loops) and one per list item prepared for a
+ * function. Past it the evaluation fails (the cell is empty, as for any evaluation error), so no
+ * formula over lists of any size holds a write or a backfill up for long.
  */
 export const MAX_EVAL_STEPS = 100_000;
 
+/** The steps one record's evaluation may still take (reset by the compiled formula each run). */
+export interface Meter {
+  left: number;
+}
+
 /** Takes `n` steps from the record's budget; a FormulaEvalError when it is spent. */
-export const charge = (ctx: EvalContext, n: number): void => {
-  const meter = ctx.meter;
-  if (!meter) return;
+export const charge = (meter: Meter, n: number): void => {
   meter.left -= n;
   if (meter.left < 0) throw new FormulaEvalError(`the formula took more than ${MAX_EVAL_STEPS} steps`);
 };
