@@ -37,6 +37,10 @@
  * - `ORG#<org>`: an organization (with its admins' ids) and one `DOMAIN#<domain>` item per domain
  *   it added (status, the verification code's hash and salt, expiry, wrong attempts, last mail).
  * - `DOMAIN#<domain>`: claims a verified domain for the one organization that verified it.
+ * - `LOG#<bse>`: the base's change log: `HEAD` (the last `seq` given) and one entry per change,
+ *   `SEQ#<seq, 12 digits>` (TTL: the retention).
+ * - `LOGSRC#<source>`: which change-log entry a source event (a stream record) became, so a
+ *   source handed over twice is written once (TTL: the retention).
  */
 export interface Key {
   pk: string;
@@ -63,6 +67,14 @@ export const keys = {
   user: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PROFILE' }),
   /** IAM's pattern for every user partition (tokens live there). */
   userPartitionPattern: 'USER#*',
+  changeLogHead: (baseId: string): Key => ({ pk: `LOG#${baseId}`, sk: 'HEAD' }),
+  changeEntry: (baseId: string, seq: number): Key => ({
+    pk: `LOG#${baseId}`,
+    sk: `SEQ#${String(seq).padStart(12, '0')}`,
+  }),
+  /** The partition of a base's change log; entries sort by `seq` (the head sorts before them). */
+  changeLogOf: (baseId: string) => ({ pk: `LOG#${baseId}`, skPrefix: 'SEQ#' }),
+  changeSource: (sourceId: string): Key => ({ pk: `LOGSRC#${sourceId}`, sk: 'SRC' }),
   userEmail: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
 
   accessToken: (userId: string, tokenId: string): Key => ({ pk: `USER#${userId}`, sk: `TOKEN#${tokenId}` }),

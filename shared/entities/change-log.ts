@@ -1,0 +1,230 @@
+/**
+ * The change log of a base (data-flow.md 1): entries in `seq` order (`LOG#<bse>` `SEQ#…`), the
+ * head that holds the last `seq` given (`LOG#<bse>` `HEAD`), and one marker per source event
+ * (`LOGSRC#<source>`) naming the entry it became.
+ *
+ * Appending is one transaction per chunk: the head moves from the `seq` it was read at to the
+ * last new one (conditional), each entry is put where nothing is, and each source's marker is put
+ * where nothing is. So:
+ * - `seq` has no gap a reader can see: entries and the head that covers them commit together;
+ * - two writers of one base never give one `seq` twice: the second one's head condition fails and
+ *   it reads the head again;
+ * - a source handed over twice (a retried batch, a restarted processor) is written once: its marker
+ *   is read before and checked inside the transaction.
+ */
+import { createHash } from 'node:crypto';
+import { ConflictError } from '#shared/core/errors.ts';
+import { getItem, getItems, type Item, queryRange, type TransactOp, transact } from '#shared/db/client.ts';
+import { NOT_EXISTS } from '#shared/db/conditions.ts';
+import { keys } from '#shared/db/keys.ts';
+import { count, optionalText, text } from './attributes.ts';
+
+/** The kinds of change (data-flow.md 1). */
+export const CHANGE_TYPES = [
+  'record.created',
+  'record.updated',
+  'record.deleted',
+  'field.created',
+  'field.updated',
+  'field.deleted',
+  'table.created',
+  'table.updated',
+  'table.deleted',
+  'view.created',
+  'view.updated',
+  'view.deleted',
+] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/** Who made a change: a user, or `{id: "system"}`. */
+export interface ChangeActor {
+  id: string;
+  name?: string;
+}
+
+/** A change before it has its place in the log. `sourceId` names the event it comes from. */
+export interface ChangeDraft {
+  sourceId: string;
+  type: ChangeType;
+  baseId: string;
+  tableId: string;
+  recordId?: string;
+  fieldId?: string;
+  viewId?: string;
+  actor: ChangeActor;
+  occurredAt: string;
+  txId: string;
+  computed?: boolean;
+  /** Field id → cell (`fieldKeyType=id` shape) before and after. */
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+/** An entry of the log, as the feed answers it. */
+export type ChangeEntry = Omit<ChangeDraft, 'sourceId'> & { seq: number; id: string };
+
+/** Sources per transaction: the head, an entry and a marker each (at most 100 operations). */
+export const APPEND_CHUNK = 49;
+const APPEND_TRIES = 20;
+
+/** The stable event id of a source: the same source always gives the same `evt…` id. Pure. */
+export const eventIdOf = (sourceId: string): string => {
+  const digest = createHash('sha256').update(sourceId).digest();
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  let body = '';
+  for (let i = 0; i < 16; i++) body += alphabet[(digest[i] as number) % 62];
+  return `evt${body}`;
+};
+
+/** Epoch seconds at which an entry written at `now` leaves the log. Pure. */
+export const expiryOf = (now: Date, retentionDays: number): number =>
+  Math.floor(now.getTime() / 1000) + retentionDays * 86_400;
+
+/** The stored item of an entry. Pure. */
+export const changeEntryItem = (entry: ChangeEntry, expiresAt: number): Item => {
+  const { type, ...rest } = entry;
+  const item: Item = {
+    ...keys.changeEntry(entry.baseId, entry.seq),
+    type: 'changeEntry',
+    event: type,
+    expiresAt,
+  };
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) item[k] = v;
+  return item;
+};
+
+const isChangeType = (v: unknown): v is ChangeType => CHANGE_TYPES.includes(v as ChangeType);
+const isMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The entry stored in an item. Pure. */
+export const changeEntryOf = (item: Item): ChangeEntry => {
+  const actor = isMap(item.actor) ? item.actor : {};
+  const optional = (name: string) => optionalText(item[name]);
+  const recordId = optional('recordId');
+  const fieldId = optional('fieldId');
+  const viewId = optional('viewId');
+  return {
+    seq: count(item.seq),
+    id: text(item.id),
+    type: isChangeType(item.event) ? item.event : 'record.updated',
+    baseId: text(item.baseId),
+    tableId: text(item.tableId),
+    ...(recordId === undefined ? {} : { recordId }),
+    ...(fieldId === undefined ? {} : { fieldId }),
+    ...(viewId === undefined ? {} : { viewId }),
+    actor: {
+      id: text(actor.id),
+      ...(typeof actor.name === 'string' ? { name: actor.name } : {}),
+    },
+    occurredAt: text(item.occurredAt),
+    txId: text(item.txId),
+    ...(item.computed === true ? { computed: true } : {}),
+    ...(isMap(item.before) ? { before: item.before } : {}),
+    ...(isMap(item.after) ? { after: item.after } : {}),
+  };
+};
+
+/** The operations that append `drafts` after `headSeq` in one transaction. Pure. */
+export const appendOps = (
+  baseId: string,
+  headSeq: number,
+  drafts: readonly ChangeDraft[],
+  expiresAt: number,
+): { ops: TransactOp[]; entries: ChangeEntry[] } => {
+  const entries = drafts.map(
+    ({ sourceId, ...draft }, i): ChangeEntry => ({
+      ...draft,
+      seq: headSeq + i + 1,
+      id: eventIdOf(sourceId),
+    }),
+  );
+  const last = headSeq + drafts.length;
+  const head: TransactOp = {
+    update: {
+      key: keys.changeLogHead(baseId),
+      update: 'SET seq = :last, #t = :t',
+      condition: headSeq === 0 ? 'attribute_not_exists(seq) OR seq = :zero' : 'seq = :head',
+      names: { '#t': 'type' },
+      values: {
+        ':last': last,
+        ':t': 'changeLogHead',
+        ...(headSeq === 0 ? { ':zero': 0 } : { ':head': headSeq }),
+      },
+    },
+  };
+  return {
+    entries,
+    ops: [
+      head,
+      ...entries.map(
+        (entry): TransactOp => ({ put: changeEntryItem(entry, expiresAt), condition: NOT_EXISTS }),
+      ),
+      ...drafts.map(
+        (draft, i): TransactOp => ({
+          put: {
+            ...keys.changeSource(draft.sourceId),
+            type: 'changeSource',
+            baseId,
+            seq: headSeq + i + 1,
+            expiresAt,
+          },
+          condition: NOT_EXISTS,
+        }),
+      ),
+    ],
+  };
+};
+
+/** The last `seq` of a base's log (0 when it has none). */
+export const headSeqOf = async (baseId: string): Promise<number> =>
+  count((await getItem(keys.changeLogHead(baseId)))?.seq);
+
+class LogMovedError extends ConflictError {}
+
+/**
+ * Appends the drafts of one base in their order, skipping those whose source is already in the
+ * log; answers the entries written now. Safe to run twice with the same drafts, and beside other
+ * writers of the same base.
+ */
+export const appendChanges = async (
+  baseId: string,
+  drafts: readonly ChangeDraft[],
+  expiresAt: number,
+): Promise<ChangeEntry[]> => {
+  const written: ChangeEntry[] = [];
+  let rest = [...drafts];
+  for (let attempt = 0; rest.length; attempt++) {
+    const seen = await getItems(rest.map((d) => keys.changeSource(d.sourceId)));
+    rest = rest.filter((d) => !seen.get(keys.changeSource(d.sourceId)));
+    if (!rest.length) break;
+    const chunk = rest.slice(0, APPEND_CHUNK);
+    const head = await headSeqOf(baseId);
+    const { ops, entries } = appendOps(baseId, head, chunk, expiresAt);
+    try {
+      await transact(ops, () => new LogMovedError('The change log moved meanwhile'));
+      written.push(...entries);
+      rest = rest.slice(chunk.length);
+      attempt = -1;
+    } catch (error) {
+      // another writer moved the head, or wrote one of these sources: read again and go on
+      if (!(error instanceof LogMovedError) || attempt >= APPEND_TRIES) throw error;
+    }
+  }
+  return written;
+};
+
+/** Up to `limit` entries of a base's log after `afterSeq`, in `seq` order. */
+export const changesAfter = async (
+  baseId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<ChangeEntry[]> => {
+  // the head (`HEAD`) sorts before every entry: a range above an entry holds entries only
+  const items = await queryRange({
+    pk: keys.changeLogOf(baseId).pk,
+    above: keys.changeEntry(baseId, afterSeq).sk,
+    limit,
+  });
+  return items.map(changeEntryOf);
+};
