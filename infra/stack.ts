@@ -40,6 +40,7 @@ export class WorkspaceApiStack extends Stack {
       sortKey: { name: TABLE_DEFINITION.sortKey, type: string },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE_DEFINITION.ttlAttribute,
+      stream: dynamodb.StreamViewType[TABLE_DEFINITION.streamViewType],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: config.pointInTimeRecovery },
       deletionProtection: config.deletionProtection,
       removalPolicy: config.removalPolicy,

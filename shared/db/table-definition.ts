@@ -13,12 +13,18 @@ export const TABLE_DEFINITION = {
   /** Epoch seconds; DynamoDB deletes the item some time after (idempotency, saved queries, codes). */
   ttlAttribute: 'expiresAt',
   globalSecondaryIndexes: [] as ReadonlyArray<{ name: string; partitionKey: string; sortKey: string }>,
+  /**
+   * The table's change stream, with every item's image before and after a write: the change log
+   * is captured from it (data-flow.md 1), so a request pays nothing for it.
+   */
+  streamViewType: 'NEW_AND_OLD_IMAGES',
 } as const;
 
 /** The CreateTable input for the definition (DynamoDB Local and tests; the stack uses CDK). */
 export const createTableInput = (tableName: string) => ({
   TableName: tableName,
   BillingMode: 'PAY_PER_REQUEST' as const,
+  StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_DEFINITION.streamViewType },
   AttributeDefinitions: [
     { AttributeName: TABLE_DEFINITION.partitionKey, AttributeType: 'S' as const },
     { AttributeName: TABLE_DEFINITION.sortKey, AttributeType: 'S' as const },

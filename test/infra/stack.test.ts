@@ -347,7 +347,7 @@ describe('WorkspaceApiStack (dev)', () => {
       });
   });
 
-  it('builds the table from TABLE_DEFINITION: string pk/sk, on demand, TTL, the same GSIs', () => {
+  it('builds the table from TABLE_DEFINITION: string pk/sk, on demand, TTL, its change stream, the same GSIs', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     const table = Object.values(template.findResources('AWS::DynamoDB::Table'))[0]?.Properties;
     expect(table.KeySchema).toEqual([
@@ -362,6 +362,7 @@ describe('WorkspaceApiStack (dev)', () => {
     );
     expect(table.BillingMode).toBe('PAY_PER_REQUEST');
     expect(table.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
     const gsis = (table.GlobalSecondaryIndexes ?? []) as {
       IndexName: string;
       KeySchema: { AttributeName: string; KeyType: string }[];
