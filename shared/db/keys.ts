@@ -162,6 +162,15 @@ export const keys = {
   /** The table whose records a key addresses, or undefined for any other key. */
   tableOfRecordKey: (key: Key): string | undefined =>
     key.pk.startsWith('RECORDS#') ? key.pk.slice('RECORDS#'.length) : undefined,
+  /** The table and the kind of a schema item's key (table, field, view), or undefined for any other key. */
+  schemaItemOfKey: (key: Key): { tableId: string; kind: 'table' | 'field' | 'view' } | undefined => {
+    if (!key.pk.startsWith('TABLE#')) return undefined;
+    const tableId = key.pk.slice('TABLE#'.length);
+    if (key.sk === 'TABLE') return { tableId, kind: 'table' };
+    if (key.sk.startsWith('FIELD#')) return { tableId, kind: 'field' };
+    if (key.sk.startsWith('VIEW#')) return { tableId, kind: 'view' };
+    return undefined;
+  },
   /** Whether a key addresses a view index's entry, split bounds or group count. */
   isViewIndexKey: (key: Key): boolean => key.pk.startsWith('VIDX#') || key.pk.startsWith('VGRP#'),
   /** A computed listing order's header (`H`) or one of its chunks of ids. */

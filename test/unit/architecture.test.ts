@@ -26,6 +26,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
       'shared/plugins',
       'shared/trash',
       'shared/organizations',
+      'shared/changes',
     ],
   ],
   ['http', ['shared/http', 'shared/routes']],

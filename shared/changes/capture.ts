@@ -1,0 +1,253 @@
+/**
+ * From the table's change stream to change-log drafts (data-flow.md 1): one stream record — an
+ * item before and after a write — becomes the changes a reader of the log sees. Pure: the stream
+ * shell (the Lambda handler, the local poller) reads the stream and the facts; this decides.
+ *
+ * What becomes an entry:
+ * - a record item (`type: record`): created, updated (cells that changed, before and after, by
+ *   field id), deleted (its last non-empty cells). A write of the envelope alone (the record's
+ *   place in a view's manual order, its version) changes no cell and gives no entry.
+ * - a field, view or table item: created, updated, deleted. A table moved to the trash is
+ *   `table.deleted`, one restored `table.created`; its counters (`autoNumber`, `schemaVersion`)
+ *   and times alone are no change.
+ * - every other item (order entries, indexes, counters, journals, claims, tokens…): nothing.
+ *
+ * How a write is told apart (the stamps the write path puts on the items it writes anyway, so
+ * capture costs a request no item and no round trip):
+ * - `tx` — the request id of the write: every entry of one request shares it as `txId`. An item
+ *   written without a stamp (before stamps existed, or outside a request) gets the stream
+ *   record's own id.
+ * - `txp: true` — a record written by propagation only (the other side of a link, a lookup or
+ *   rollup in another table): every change of it is `computed`.
+ * - otherwise a record's changes to computed fields (formula, lookup, rollup, system fields:
+ *   `facts.computedFields`) are a second entry with `computed: true`, beside the caller's.
+ * - the actor: a record's last editor (`mb`), a table's `createdBy`/`deletedBy`, or the `by`
+ *   stamp; `{id: "system"}` when none is known.
+ *
+ * Not captured yet: who deleted a record and in which request (a removal's stream record holds
+ * only the item as it was), so `record.deleted` has the system actor and a `txId` of its own.
+ */
+import { keys } from '#shared/db/keys.ts';
+import type { ChangeActor, ChangeDraft, ChangeType } from '#shared/entities/change-log.ts';
+
+/** One stream record, unmarshalled (the shells convert the stream's wire format). */
+export interface StreamChange {
+  /** The stream record's id: unique, the same when the record is handed over again. */
+  eventId: string;
+  kind: 'INSERT' | 'MODIFY' | 'REMOVE';
+  /** When the write happened (the stream's approximate creation time), ISO. */
+  at: string;
+  oldImage?: Readonly<Record<string, unknown>>;
+  newImage?: Readonly<Record<string, unknown>>;
+}
+
+/** What the shell knows of the item's table when it converts. */
+export interface CaptureFacts {
+  /** The base of the table the item belongs to; undefined when the table is gone for good. */
+  baseId: string | undefined;
+  /** The table's computed fields (formula, lookup, rollup, system fields). */
+  computedFields: ReadonlySet<string>;
+}
+
+type Image = Readonly<Record<string, unknown>>;
+
+/** The kind of item a stream record is about, and its table; undefined for items not captured. */
+export const capturedItem = (
+  change: StreamChange,
+): { kind: 'record' | 'field' | 'view' | 'table'; tableId: string } | undefined => {
+  const image = change.newImage ?? change.oldImage;
+  if (!image || typeof image.pk !== 'string' || typeof image.sk !== 'string') return undefined;
+  const key = { pk: image.pk, sk: image.sk };
+  const recordTable = keys.tableOfRecordKey(key);
+  if (recordTable !== undefined)
+    return image.type === 'record' ? { kind: 'record', tableId: recordTable } : undefined;
+  const schema = keys.schemaItemOfKey(key);
+  return schema && image.type === schema.kind ? schema : undefined;
+};
+
+const isFieldAttribute = (name: string) => name.startsWith('fld');
+
+/** A record image's cells, by field id. */
+const cellsOf = (image: Image | undefined): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  if (!image) return out;
+  for (const [name, value] of Object.entries(image)) if (isFieldAttribute(name)) out[name] = value;
+  return out;
+};
+
+/** Whether two stored values are the same (images are plain JSON-like data; sets compared as sorted lists). */
+export const sameValue = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
+
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) => {
+    if (x instanceof Set) return [...x].sort();
+    if (x && typeof x === 'object' && !Array.isArray(x))
+      return Object.fromEntries(
+        Object.entries(x as Record<string, unknown>).sort(([p], [q]) => (p < q ? -1 : 1)),
+      );
+    return x;
+  }) ?? 'undefined';
+
+const actorOfUser = (ref: unknown): ChangeActor | undefined => {
+  if (!ref || typeof ref !== 'object') return undefined;
+  const r = ref as { id?: unknown; title?: unknown; name?: unknown };
+  if (typeof r.id !== 'string' || r.id === '') return undefined;
+  const name = typeof r.title === 'string' ? r.title : typeof r.name === 'string' ? r.name : undefined;
+  return name ? { id: r.id, name } : { id: r.id };
+};
+
+const actorOfId = (id: unknown): ChangeActor | undefined =>
+  typeof id === 'string' && id !== '' ? { id } : undefined;
+
+const SYSTEM: ChangeActor = { id: 'system' };
+
+const txOf = (change: StreamChange, image: Image | undefined): string =>
+  typeof image?.tx === 'string' && image.tx !== '' ? image.tx : change.eventId;
+
+/** The drafts of a record item's change. */
+const recordDrafts = (change: StreamChange, tableId: string, facts: CaptureFacts & { baseId: string }) => {
+  const before = cellsOf(change.oldImage);
+  const after = cellsOf(change.newImage);
+  const image = change.newImage ?? change.oldImage;
+  const recordId = typeof image?.id === 'string' ? image.id : '';
+  const base = {
+    baseId: facts.baseId,
+    tableId,
+    recordId,
+    occurredAt: change.at,
+  };
+  if (change.kind === 'INSERT')
+    return [
+      draft(change, 0, {
+        ...base,
+        type: 'record.created',
+        actor: actorOfUser(change.newImage?.cb) ?? actorOfId(change.newImage?.by) ?? SYSTEM,
+        txId: txOf(change, change.newImage),
+        after,
+      }),
+    ];
+  if (change.kind === 'REMOVE')
+    return [
+      draft(change, 0, {
+        ...base,
+        type: 'record.deleted',
+        // a removal carries only the item as it was: who removed it, and in which request, is not
+        // in the stream record (not captured yet: the entry has the system actor and its own txId)
+        actor: SYSTEM,
+        txId: change.eventId,
+        before,
+      }),
+    ];
+  const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (f) => !sameValue(before[f], after[f]),
+  );
+  if (!changed.length) return [];
+  const propagated = change.newImage?.txp === true;
+  const isComputed = (f: string) => propagated || facts.computedFields.has(f);
+  const actor = actorOfUser(change.newImage?.mb) ?? SYSTEM;
+  const txId = txOf(change, change.newImage);
+  const part = (fields: string[], computed: boolean, index: number) =>
+    fields.length
+      ? [
+          draft(change, index, {
+            ...base,
+            type: 'record.updated',
+            actor,
+            txId,
+            ...(computed ? { computed: true } : {}),
+            before: pick(before, fields),
+            after: pick(after, fields),
+          }),
+        ]
+      : [];
+  return [
+    ...part(
+      changed.filter((f) => !isComputed(f)),
+      false,
+      0,
+    ),
+    ...part(changed.filter(isComputed), true, 1),
+  ];
+};
+
+/** The cells of `fields` that hold something (an empty cell is absent from an image). */
+const pick = (cells: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) if (cells[f] !== undefined) out[f] = cells[f];
+  return out;
+};
+
+const draft = (change: StreamChange, index: number, rest: Omit<ChangeDraft, 'sourceId'>): ChangeDraft => ({
+  sourceId: `${change.eventId}#${index}`,
+  ...rest,
+});
+
+/** Table attributes a reader cares about (counters and times move without a change of the table). */
+const TABLE_ATTRIBUTES = ['name', 'description', 'icon', 'dbTableName', 'order'] as const;
+
+/** The drafts of a field, view or table item's change. */
+const schemaDrafts = (
+  change: StreamChange,
+  kind: 'field' | 'view' | 'table',
+  tableId: string,
+  baseId: string,
+): ChangeDraft[] => {
+  const oldImage = change.oldImage;
+  const newImage = change.newImage;
+  const image = newImage ?? oldImage;
+  const txId = txOf(change, newImage ?? oldImage);
+  const common = { baseId, tableId, occurredAt: change.at, txId };
+  const by = actorOfId(newImage?.by) ?? actorOfId(image?.lastModifiedBy);
+  if (kind === 'table') {
+    const trashedBefore = typeof oldImage?.deletedTime === 'string';
+    const trashedAfter = typeof newImage?.deletedTime === 'string';
+    let type: ChangeType | undefined;
+    if (change.kind === 'INSERT') type = 'table.created';
+    else if (change.kind === 'REMOVE') type = trashedBefore ? undefined : 'table.deleted';
+    else if (!trashedBefore && trashedAfter) type = 'table.deleted';
+    else if (trashedBefore && !trashedAfter) type = 'table.created';
+    else if (TABLE_ATTRIBUTES.some((a) => !sameValue(oldImage?.[a], newImage?.[a]))) type = 'table.updated';
+    if (!type) return [];
+    const actor =
+      (type === 'table.deleted' ? actorOfId(newImage?.deletedBy) : undefined) ??
+      (type === 'table.created' && change.kind === 'INSERT' ? actorOfId(newImage?.createdBy) : undefined) ??
+      by ??
+      SYSTEM;
+    return [draft(change, 0, { ...common, type, actor })];
+  }
+  const body = kind === 'field' ? 'field' : 'view';
+  const before = oldImage?.[body] as Record<string, unknown> | undefined;
+  const after = newImage?.[body] as Record<string, unknown> | undefined;
+  const id = typeof (after ?? before)?.id === 'string' ? ((after ?? before)?.id as string) : '';
+  const ids = kind === 'field' ? { fieldId: id } : { viewId: id };
+  const type: ChangeType =
+    change.kind === 'INSERT'
+      ? `${kind}.created`
+      : change.kind === 'REMOVE'
+        ? `${kind}.deleted`
+        : `${kind}.updated`;
+  if (change.kind === 'MODIFY' && sameValue(before, after)) return [];
+  return [
+    draft(change, 0, {
+      ...common,
+      ...ids,
+      type,
+      actor: by ?? SYSTEM,
+      ...(before && change.kind !== 'INSERT' ? { before } : {}),
+      ...(after && change.kind !== 'REMOVE' ? { after } : {}),
+    }),
+  ];
+};
+
+/**
+ * The change-log drafts of one stream record, in the order a reader should see them; [] for an
+ * item that is not captured, a write that changed nothing a reader sees, or an item of a table
+ * whose base is no longer known.
+ */
+export const draftsOf = (change: StreamChange, facts: CaptureFacts): ChangeDraft[] => {
+  const item = capturedItem(change);
+  if (!item || facts.baseId === undefined) return [];
+  const baseId = facts.baseId;
+  if (item.kind === 'record') return recordDrafts(change, item.tableId, { ...facts, baseId });
+  return schemaDrafts(change, item.kind, item.tableId, baseId);
+};
