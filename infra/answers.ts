@@ -12,6 +12,7 @@
  */
 import * as z from 'zod/mini';
 import { ROLES, SCOPES } from '#shared/auth/scopes.ts';
+import { CHANGE_TYPES } from '#shared/entities/change-log.ts';
 import { PLUGIN_POSITIONS, PLUGIN_STATUSES } from '#shared/entities/plugins.ts';
 import { FIELD_TYPES } from '#shared/fields/types.ts';
 import { ID_PREFIX, type IdKind } from '#shared/ids.ts';
@@ -403,6 +404,24 @@ export const ANSWERS: Record<HandlerName, Answer> = {
   'create-base': json(BASE),
   'list-bases': json(z.array(BASE)),
   'get-base': json(BASE),
+  'list-changes': json(
+    z.object({
+      changes: z.array(
+        z.looseObject({
+          seq: z.number(),
+          id: z.string().check(z.regex(/^evt[0-9A-Za-z]{16}$/)),
+          type: z.enum(CHANGE_TYPES),
+          baseId: id('base'),
+          tableId: id('table'),
+          actor: z.looseObject({ id: z.string() }),
+          occurredAt: time,
+          txId: z.string(),
+        }),
+      ),
+      cursor: z.string(),
+      hasMore: z.boolean(),
+    }),
+  ),
   'update-base': json(BASE),
   'delete-base': NONE,
   'delete-base-permanently': NONE,

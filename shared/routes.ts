@@ -325,6 +325,13 @@ export const ROUTES = [
   },
   {
     method: 'GET',
+    path: '/base/{baseId}/changes',
+    handler: 'list-changes',
+    access: 'read',
+    actions: ['base|read'],
+  },
+  {
+    method: 'GET',
     path: '/base/{baseId}',
     handler: 'get-base',
     access: 'read',

@@ -70,6 +70,13 @@ export class ConflictError extends HttpError {
   }
 }
 
+/** Something that was there is gone for good (a change-feed cursor older than the retention). */
+export class GoneError extends HttpError {
+  constructor(code: string, message: string) {
+    super(410, code, message);
+  }
+}
+
 export class PreconditionFailedError extends HttpError {
   constructor(message = 'The resource changed since the given ETag') {
     super(412, 'precondition_failed', message);

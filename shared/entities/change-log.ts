@@ -63,6 +63,9 @@ export interface ChangeDraft {
 /** An entry of the log, as the feed answers it. */
 export type ChangeEntry = Omit<ChangeDraft, 'sourceId'> & { seq: number; id: string };
 
+/** An entry as stored: with the moment (epoch seconds) it leaves the log. */
+export type StoredChange = ChangeEntry & { expiresAt?: number };
+
 /** Sources per transaction: the head, an entry and a marker each (at most 100 operations). */
 export const APPEND_CHUNK = 49;
 const APPEND_TRIES = 20;
@@ -219,12 +222,31 @@ export const changesAfter = async (
   baseId: string,
   afterSeq: number,
   limit: number,
-): Promise<ChangeEntry[]> => {
+): Promise<StoredChange[]> => {
   // the head (`HEAD`) sorts before every entry: a range above an entry holds entries only
   const items = await queryRange({
     pk: keys.changeLogOf(baseId).pk,
     above: keys.changeEntry(baseId, afterSeq).sk,
     limit,
   });
-  return items.map(changeEntryOf);
+  return items.map((item) => {
+    const entry: StoredChange = changeEntryOf(item);
+    if (typeof item.expiresAt === 'number') entry.expiresAt = item.expiresAt;
+    return entry;
+  });
+};
+
+/**
+ * The `seq` of the oldest entry still kept (TTL removes entries some time after they expire: an
+ * expired one still there does not count), or undefined when the log keeps none.
+ */
+export const oldestRetainedSeq = async (baseId: string, now: Date): Promise<number | undefined> => {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  for (let after = 0; ; ) {
+    const page = await changesAfter(baseId, after, 100);
+    const kept = page.find((e) => e.expiresAt === undefined || e.expiresAt > nowSeconds);
+    if (kept) return kept.seq;
+    if (page.length < 100) return undefined;
+    after = page.at(-1)?.seq ?? after;
+  }
 };

@@ -200,6 +200,7 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'create-base': (w) => ({ body: { spaceId: w.spaceId, name: 'B' } }),
   'list-bases': (w) => ({ params: { spaceId: w.spaceId } }),
   'get-base': (w) => ({ params: { baseId: w.baseId } }),
+  'list-changes': (w) => ({ params: { baseId: w.baseId } }),
   'update-base': (w) => ({ params: { baseId: w.baseId }, body: { name: 'R' } }),
   'delete-base': (w) => ({ params: { baseId: w.baseId } }),
   'delete-base-permanently': (w) => ({ params: { baseId: w.baseId } }),
