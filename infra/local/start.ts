@@ -1,7 +1,8 @@
 /**
  * `npm start`: DynamoDB Local (kept data in .local/, or `--in-memory`; on any free port, or the
  * one of `--dynamodb-port`), the table from the shared definition, an instance admin on first
- * start, and the API on http://127.0.0.1:$PORT/api. When DynamoDB Local dies the API stays up,
+ * start, the stream processor that writes the change log, and the API on
+ * http://127.0.0.1:$PORT/api. When DynamoDB Local dies the API stays up,
  * answers 503 and starts it again (same port, same data folder).
  */
 import { rm, writeFile } from 'node:fs/promises';
@@ -33,9 +34,11 @@ const main = async () => {
   let afterRestart = async () => {};
   const supervisor = superviseDynamoDbLocal(dynamo, { dbPath, afterRestart: () => afterRestart() });
   let stopping = false;
+  let stopPoller = async () => {};
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    await stopPoller();
     await rm(runFile, { force: true });
     await supervisor.stop();
     process.exit(code);
@@ -63,6 +66,17 @@ const main = async () => {
     // The repair worker's schedule: interrupted large writes are finished or undone within a minute or two.
     const { startRepairTimer } = await import('./repair-timer.ts');
     startRepairTimer(undefined, supervisor.isDown);
+    // The stream processor: the same capture as the cloud's stream Lambda, over DynamoDB Local's
+    // stream; where it got to is kept beside the data, so a restart resumes there.
+    const { startStreamPoller } = await import('./stream-poller.ts');
+    const poller = startStreamPoller({
+      endpoint: dynamo.endpoint,
+      tableName,
+      ...(inMemory ? {} : { checkpointFile: join(LOCAL_DIR, 'stream-checkpoints.json') }),
+      startAt: 'TRIM_HORIZON',
+      isDown: supervisor.isDown,
+    });
+    stopPoller = () => poller.stop();
     const bound = await listen(server, port);
     console.log(
       `DynamoDB Local ${dynamo.endpoint} (${inMemory ? 'in memory, nothing kept' : `data in ${join(LOCAL_DIR, 'dynamodb')}`})`,

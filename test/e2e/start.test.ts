@@ -39,6 +39,30 @@ describe('npm start', () => {
       body: JSON.stringify({ name: 'Kept' }),
     });
     expect(created.status).toBe(201);
+    // the stream processor runs: a base's change feed shows its new table within seconds
+    const spaceId = ((await created.json()) as { id: string }).id;
+    const base = await fetch(`${api}/base`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ spaceId }),
+    });
+    const baseId = ((await base.json()) as { id: string }).id;
+    const table = await fetch(`${api}/base/${baseId}/table`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Fed' }),
+    });
+    expect(table.status).toBe(201);
+    let types: string[] = [];
+    for (let i = 0; i < 50 && !types.includes('table.created'); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const feed = await fetch(`${api}/base/${baseId}/changes`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      types = ((await feed.json()) as { changes: { type: string }[] }).changes.map((c) => c.type);
+    }
+    expect(types).toContain('table.created');
+    expect(types.filter((t) => t === 'record.created')).toHaveLength(3);
     expect(javaRunning(dataDir)).toBe(true);
     // The program waits for DynamoDB Local to exit before it exits itself.
     expect(await stopProgram(first.child)).toBe(0);
