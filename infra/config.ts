@@ -30,6 +30,8 @@ export interface StageConfig {
    * bundled (`-c powertools=bundled`, for `sam local`).
    */
   powertools: PowertoolsMode;
+  /** Days the change log keeps an entry (1..365; data-flow.md 1). */
+  changeLogDays: number;
 }
 
 /** Settings of a throwaway stage: anything may be destroyed, nothing is kept long. */
@@ -48,6 +50,7 @@ const devLike = (stage: string): StageConfig => ({
   corsOrigins: ['*'],
   alarms: { serverErrorPercent: 5, p99LatencyMs: 5000, evaluationPeriods: 3 },
   powertools: 'layer',
+  changeLogDays: 30,
 });
 
 const prod: StageConfig = {
@@ -64,6 +67,7 @@ const prod: StageConfig = {
   corsOrigins: [],
   alarms: { serverErrorPercent: 1, p99LatencyMs: 3000, evaluationPeriods: 2 },
   powertools: 'layer',
+  changeLogDays: 30,
 };
 
 /** Stage names end up in a CloudFormation stack name and in resource names: keep them plain. */

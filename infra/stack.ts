@@ -11,6 +11,7 @@ import { Monitoring } from './monitoring.ts';
 import { PurgeWorker } from './purge-worker.ts';
 import { RepairWorker } from './repair-worker.ts';
 import { groupRoutes, RouteStack, routeStackId } from './route-stacks.ts';
+import { StreamProcessor } from './stream-processor.ts';
 
 export interface WorkspaceApiStackProps extends StackProps {
   config: StageConfig;
@@ -81,6 +82,8 @@ export class WorkspaceApiStack extends Stack {
 
     // Interrupted large writes are finished or undone within two minutes, whatever stopped them.
     new RepairWorker(this, 'Repair', { config, table, functions });
+    // The change log, written from the table's stream (data-flow.md 1).
+    new StreamProcessor(this, 'Changes', { config, table, functions });
 
     // The stage is created by hand because HttpApi's automatic default stage takes no throttling.
     const api = new HttpApi(this, 'Api', {

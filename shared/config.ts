@@ -25,6 +25,8 @@ export const config = {
   purgeQueueUrl: optional(process.env.PURGE_QUEUE_URL),
   /** Delay before a purge starts, so writes that passed the permission check just before finish. */
   purgeDelaySeconds: Number(process.env.PURGE_DELAY_SECONDS || 0),
+  /** Days the change log keeps an entry (a per-stage setting, 1..365; 30 by default). */
+  changeLogDays: Math.min(365, Math.max(1, Number(process.env.CHANGE_LOG_DAYS || 30) || 30)),
   /**
    * DynamoDB Local's endpoint (local server, tests, `sam local`); unset in the cloud. The SDK's own
    * name for it, so tools that set it for the SDK (`aws dynamodb`, the tests) set it here too.

@@ -72,7 +72,12 @@ const main = async () => {
     const poller = startStreamPoller({
       endpoint: dynamo.endpoint,
       tableName,
-      ...(inMemory ? {} : { checkpointFile: join(LOCAL_DIR, 'stream-checkpoints.json') }),
+      ...(inMemory
+        ? {}
+        : {
+            checkpointFile: join(LOCAL_DIR, 'stream-checkpoints.json'),
+            failuresFile: join(LOCAL_DIR, 'stream-failures.jsonl'),
+          }),
       startAt: 'TRIM_HORIZON',
       isDown: supervisor.isDown,
     });

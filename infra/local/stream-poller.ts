@@ -4,7 +4,7 @@
  * (`captureBatch`). Where each shard got to is kept in a checkpoint file in the data folder, so a
  * restart resumes where it stopped; records handed over again are written once anyway.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -29,11 +29,19 @@ export interface StreamPollerOptions {
   isDown?: () => boolean;
   /** Days entries stay in the log. */
   retentionDays?: number;
+  /**
+   * Where a record that fails `POISON_TRIES` times in a row is kept (a line of JSON each), as the
+   * cloud's on-failure queue keeps it; the shard then goes on past it. None: only counted.
+   */
+  failuresFile?: string;
 }
+
+/** Tries of one record before the poller sets it aside and goes on (the shard never stops). */
+export const POISON_TRIES = 5;
 
 export interface StreamPoller {
   /** Records captured so far, and polls that failed. */
-  stats(): { records: number; written: number; errors: number };
+  stats(): { records: number; written: number; errors: number; setAside: number };
   /** Resolves once every record in the stream when it is called has been captured. */
   caughtUp(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -53,7 +61,10 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const idleMs = options.idleMs ?? 200;
   const dynamo = new DynamoDBClient({ endpoint });
   const streams = new DynamoDBStreamsClient({ endpoint });
-  const stats = { records: 0, written: 0, errors: 0 };
+  const stats = { records: 0, written: 0, errors: 0, setAside: 0 };
+  const tries = new Map<string, number>();
+  /** Per shard: the record the next pass starts at (one that failed). */
+  const retryAt = new Map<string, string>();
   let checkpoints: Checkpoints = { shards: {} };
   const iterators = new Map<string, string>();
   const closed = new Set<string>();
@@ -80,16 +91,23 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const iteratorOf = async (shardId: string): Promise<string | undefined> => {
     const known = iterators.get(shardId);
     if (known) return known;
+    // a record to try again first, else after the last one captured, else where the poller starts
+    const at = retryAt.get(shardId);
     const after = checkpoints.shards[shardId];
-    const type: ShardIteratorType = after ? 'AFTER_SEQUENCE_NUMBER' : (options.startAt ?? 'TRIM_HORIZON');
+    const type: ShardIteratorType = at
+      ? 'AT_SEQUENCE_NUMBER'
+      : after
+        ? 'AFTER_SEQUENCE_NUMBER'
+        : (options.startAt ?? 'TRIM_HORIZON');
     const out = await streams.send(
       new GetShardIteratorCommand({
         StreamArn: streamArn,
         ShardId: shardId,
         ShardIteratorType: type,
-        ...(after ? { SequenceNumber: after } : {}),
+        ...(at ? { SequenceNumber: at } : after ? { SequenceNumber: after } : {}),
       }),
     );
+    retryAt.delete(shardId);
     return out.ShardIterator;
   };
 
@@ -146,9 +164,20 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         if (last) checkpoints.shards[shardId] = last.sequence;
         await saveCheckpoints();
         if (outcome.firstFailed) {
-          // resume after the last record captured, next pass
-          iterators.delete(shardId);
           stats.errors++;
+          const poison = outcome.firstFailed;
+          const n = (tries.get(poison.sequence) ?? 0) + 1;
+          tries.set(poison.sequence, n);
+          if (n >= POISON_TRIES) {
+            // set aside, as the cloud's on-failure queue does, and go on past it
+            if (options.failuresFile) await appendFile(options.failuresFile, `${JSON.stringify(poison)}\n`);
+            stats.setAside++;
+            tries.delete(poison.sequence);
+            checkpoints.shards[shardId] = poison.sequence;
+            await saveCheckpoints();
+          } else retryAt.set(shardId, poison.sequence);
+          // resume after the last record captured (or set aside), next pass
+          iterators.delete(shardId);
           continue;
         }
       }

@@ -3,13 +3,11 @@
  * laptop (the local server's poller of DynamoDB Local's stream): stream records → drafts
  * (`capture.ts`) → each base's change log (`entities/change-log.ts`), in stream order.
  */
+import { config } from '#shared/config.ts';
 import type { StreamRecord } from '#shared/db/stream.ts';
 import { appendChanges, type ChangeDraft, expiryOf } from '#shared/entities/change-log.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { type CaptureFacts, capturedItem, draftsOf } from './capture.ts';
-
-/** How long entries stay in the log unless the stage says otherwise (data-flow.md 1). */
-export const DEFAULT_RETENTION_DAYS = 30;
 
 /** What one batch did: entries written, and the first record not captured (the batch resumes there). */
 export interface CaptureOutcome {
@@ -44,7 +42,7 @@ const factsOf = async (tableId: string, records: readonly StreamRecord[]): Promi
  */
 export const captureBatch = async (
   records: readonly StreamRecord[],
-  retentionDays = DEFAULT_RETENTION_DAYS,
+  retentionDays = config.changeLogDays,
   now = new Date(),
 ): Promise<CaptureOutcome> => {
   const tables = new Map<string, StreamRecord[]>();

@@ -60,8 +60,8 @@ export interface ChangeDraft {
   after?: Record<string, unknown>;
 }
 
-/** An entry of the log, as the feed answers it. */
-export type ChangeEntry = Omit<ChangeDraft, 'sourceId'> & { seq: number; id: string };
+/** An entry of the log, as the feed answers it (`cellsOmitted`: see `MAX_ENTRY_CELLS`). */
+export type ChangeEntry = Omit<ChangeDraft, 'sourceId'> & { seq: number; id: string; cellsOmitted?: boolean };
 
 /** An entry as stored: with the moment (epoch seconds) it leaves the log. */
 export type StoredChange = ChangeEntry & { expiresAt?: number };
@@ -83,9 +83,19 @@ export const eventIdOf = (sourceId: string): string => {
 export const expiryOf = (now: Date, retentionDays: number): number =>
   Math.floor(now.getTime() / 1000) + retentionDays * 86_400;
 
+/**
+ * Cells an entry carries at most, as JSON characters: an item holds 400 KB, and a record's cells
+ * before and after may hold twice that. Past it the entry says what changed (its type, ids,
+ * actor) with `cellsOmitted: true` instead of the cells; the record itself has them.
+ */
+export const MAX_ENTRY_CELLS = 300_000;
+
 /** The stored item of an entry. Pure. */
 export const changeEntryItem = (entry: ChangeEntry, expiresAt: number): Item => {
-  const { type, ...rest } = entry;
+  const { type, ...whole } = entry;
+  const tooLarge = JSON.stringify([entry.before ?? null, entry.after ?? null]).length > MAX_ENTRY_CELLS;
+  const { before: _b, after: _a, ...withoutCells } = whole;
+  const rest = tooLarge ? { ...withoutCells, cellsOmitted: true } : whole;
   const item: Item = {
     ...keys.changeEntry(entry.baseId, entry.seq),
     type: 'changeEntry',
@@ -125,6 +135,7 @@ export const changeEntryOf = (item: Item): ChangeEntry => {
     ...(item.computed === true ? { computed: true } : {}),
     ...(isMap(item.before) ? { before: item.before } : {}),
     ...(isMap(item.after) ? { after: item.after } : {}),
+    ...(item.cellsOmitted === true ? { cellsOmitted: true } : {}),
   };
 };
 

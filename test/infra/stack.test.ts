@@ -231,12 +231,15 @@ describe('WorkspaceApiStack (dev)', () => {
   );
   const [workerRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('PurgeRole'));
   const [repairRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('RepairRole'));
+  const [changesRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) =>
+    id.startsWith('ChangesRole'),
+  );
   /** The functions behind API routes (the purge worker is not one). */
   const routeFunctions = () => [...functionByRouteKey(template).values()];
 
-  it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge and repair workers)', () => {
+  it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge and repair workers and the stream processor)', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length);
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 2);
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 3);
     const routes = functionByRouteKey(template);
     expect([...routes.keys()].sort()).toEqual(ROUTES.map(routeKey).sort());
     // Every route reaches a function of its own.
@@ -265,7 +268,7 @@ describe('WorkspaceApiStack (dev)', () => {
 
   it('traces every function with X-Ray and gives it the Powertools layer of the pinned version', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(ROUTES.length + 2);
+    expect(functions).toHaveLength(ROUTES.length + 3);
     for (const fn of functions) {
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       expect(fn.Properties.Layers).toEqual([`{{resolve:ssm:${POWERTOOLS_LAYER_PARAMETER}}}`]);
@@ -276,7 +279,15 @@ describe('WorkspaceApiStack (dev)', () => {
       `/aws/service/powertools/typescript/generic/all/${POWERTOOLS_VERSION}`,
     );
     // every role may send traces: in its inline policy, with no extra policy resource
-    for (const id of [readRoleId, writeRoleId, mailRoleId, purgeRoleId, workerRoleId, repairRoleId])
+    for (const id of [
+      readRoleId,
+      writeRoleId,
+      mailRoleId,
+      purgeRoleId,
+      workerRoleId,
+      repairRoleId,
+      changesRoleId,
+    ])
       expect(roleStatements(template, id as string)).toContainEqual(
         expect.objectContaining({
           Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
@@ -307,6 +318,7 @@ describe('WorkspaceApiStack (dev)', () => {
         JWT_ISSUER: 'workspace-api-dev',
         JWT_AUDIENCE: 'workspace-api-dev',
         MAIL_FROM: stageConfig('dev').mailFrom,
+        CHANGE_LOG_DAYS: '',
         POWERTOOLS_SERVICE_NAME: 'workspace-api',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -331,12 +343,12 @@ describe('WorkspaceApiStack (dev)', () => {
       }
     }
     // The workers in the root, a function per route in the nested stacks.
-    expect(functions).toBe(ROUTES.length + 2);
+    expect(functions).toBe(ROUTES.length + 3);
   });
 
   it('gives the workers empty signing-key, token and mail variables: they read none of them', () => {
     const workers = Object.values(synthesized.root.findResources('AWS::Lambda::Function'));
-    expect(workers).toHaveLength(2);
+    expect(workers).toHaveLength(3);
     for (const worker of workers)
       expect(worker.Properties.Environment.Variables).toMatchObject({
         SIGNING_KEYS_SECRET_ARN: '',
@@ -475,9 +487,10 @@ describe('WorkspaceApiStack (dev)', () => {
     template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
   });
 
-  it('has exactly six function roles: read, write, write plus mail, write plus enqueue, the purge and repair workers', () => {
-    template.resourceCountIs('AWS::IAM::Role', 6);
+  it('has exactly seven function roles: read, write, write plus mail, write plus enqueue, the purge and repair workers, the stream processor', () => {
+    template.resourceCountIs('AWS::IAM::Role', 7);
     expect(repairRoleId).toBeDefined();
+    expect(changesRoleId).toBeDefined();
     expect(readRoleId).toBeDefined();
     expect(writeRoleId).toBeDefined();
     expect(mailRoleId).toBeDefined();
@@ -616,9 +629,9 @@ describe('WorkspaceApiStack (dev)', () => {
 
   it('hands permanent deletes to a purge worker: queue with a dead-letter queue, worker Lambda, hourly sweep', () => {
     const queues = template.findResources('AWS::SQS::Queue');
-    expect(Object.keys(queues)).toHaveLength(2);
+    expect(Object.keys(queues)).toHaveLength(3);
     const [dlqId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.includes('DeadLetters'));
-    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => !id.includes('DeadLetters'));
+    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.startsWith('PurgeQueue'));
     expect(queues[queueId as string]?.Properties).toMatchObject({
       VisibilityTimeout: 960,
       RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 },
@@ -653,6 +666,51 @@ describe('WorkspaceApiStack (dev)', () => {
     });
   });
 
+  it('writes the change log from the table stream: mapping knobs, on-failure queue, least privilege', () => {
+    const functions = template.findResources('AWS::Lambda::Function');
+    const processors = Object.entries(functions).filter(([, fn]) =>
+      String(fn.Properties?.Description).startsWith('Stream processor'),
+    );
+    expect(processors).toHaveLength(1);
+    const [processorId, processor] = processors[0] as [string, Resource];
+    const [roleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('ChangesRole'));
+    const [failuresId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) =>
+      id.startsWith('ChangesFailures'),
+    );
+    const [tableId] = logicalIdsOf(template, 'AWS::DynamoDB::Table');
+    expect(processor.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Timeout: 60,
+      Role: { 'Fn::GetAtt': [roleId, 'Arn'] },
+    });
+    expect((processor.Properties?.Environment as { Variables: object }).Variables).toMatchObject({
+      CHANGE_LOG_DAYS: '30',
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: processorId },
+      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 500,
+      MaximumBatchingWindowInSeconds: 1,
+      MaximumRetryAttempts: 10,
+      MaximumRecordAgeInSeconds: 86_400,
+      BisectBatchOnFunctionError: true,
+      ParallelizationFactor: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [failuresId, 'Arn'] } } },
+    });
+    expect(template.findResources('AWS::SQS::Queue')[failuresId as string]?.Properties).toMatchObject({
+      MessageRetentionPeriod: 1_209_600,
+    });
+    const policies = JSON.stringify(
+      (template.findResources('AWS::IAM::Role')[roleId as string] as Resource).Properties?.Policies,
+    );
+    expect(policies).toContain('dynamodb:GetRecords');
+    expect(policies).toContain('sqs:SendMessage');
+    expect(policies).not.toMatch(/ses:|secretsmanager:|sqs:ReceiveMessage/);
+  });
+
   it('repairs interrupted writes every minute: one worker, one at a time, with table access only', () => {
     const functions = template.findResources('AWS::Lambda::Function');
     const repair = Object.entries(functions).filter(([, fn]) =>
@@ -678,9 +736,11 @@ describe('WorkspaceApiStack (dev)', () => {
 
   it('lets only the routes that delete for good (and the rename) enqueue jobs, and only the worker consume them', () => {
     const queueArn = (id: string | undefined) => ({ 'Fn::GetAtt': [id, 'Arn'] });
-    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => !id.includes('DeadLetters'));
-    const sqsStatements = allStatements(template).filter((s) =>
-      actionsOf(s).some((a) => a.startsWith('sqs:')),
+    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.startsWith('PurgeQueue'));
+    // the stream processor's on-failure queue is its own (its test checks it)
+    const changesStatements = roleStatements(template, changesRoleId as string);
+    const sqsStatements = allStatements(template).filter(
+      (s) => actionsOf(s).some((a) => a.startsWith('sqs:')) && !changesStatements.includes(s),
     );
     const purgeStatements = roleStatements(template, purgeRoleId as string);
     const workerStatements = roleStatements(template, workerRoleId as string);
@@ -723,9 +783,9 @@ describe('WorkspaceApiStack (dev)', () => {
   it('puts the routes in nested stacks, each in the one its handler hashes to, and all else in the root', () => {
     expectRoutesSplit(synthesized, ROUTES);
     // The route functions reach the roles, log group, table, secret and API of the root (asserted
-    // above through the merged view); the root itself runs only the two workers.
-    synthesized.root.resourceCountIs('AWS::Lambda::Function', 2);
-    synthesized.root.resourceCountIs('AWS::IAM::Role', 6);
+    // above through the merged view); the root itself runs only the workers and the stream processor.
+    synthesized.root.resourceCountIs('AWS::Lambda::Function', 3);
+    synthesized.root.resourceCountIs('AWS::IAM::Role', 7);
     for (const { template: nested } of synthesized.nested) nested.resourceCountIs('AWS::IAM::Role', 0);
   });
 
@@ -772,7 +832,7 @@ describe('WorkspaceApiStack (prod)', () => {
       expect(env).toMatchObject({ STAGE: 'prod', POWERTOOLS_LOG_LEVEL: 'INFO' });
       // every route checks tokens; the workers (SIGNING_KEYS_SECRET_ARN empty) check none
       if (env.SIGNING_KEYS_SECRET_ARN) expect(env.JWT_ISSUER).toBe('workspace-api-prod');
-      else expect(fn.Properties.Description).toMatch(/^(Purge|Repair) worker:/);
+      else expect(fn.Properties.Description).toMatch(/^((Purge|Repair) worker|Stream processor):/);
     }
   });
 });
@@ -787,7 +847,7 @@ describe('stage configuration and app', () => {
     const functions = templates.flatMap((s) =>
       Object.values(Template.fromStack(s).findResources('AWS::Lambda::Function')),
     );
-    expect(functions).toHaveLength(ROUTES.length + 2);
+    expect(functions).toHaveLength(ROUTES.length + 3);
     for (const fn of functions) {
       expect(fn.Properties.Layers).toBeUndefined();
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
@@ -894,11 +954,12 @@ describe('resource budget', () => {
     root = mkdtempSync(path.join(tmpdir(), 'workspace-api-budget-'));
     mkdirSync(path.join(root, 'functions', 'workers'), { recursive: true });
     copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
-    // Every stack has the repair worker.
-    writeFileSync(
-      path.join(root, 'functions', 'workers', 'repair-worker.ts'),
-      'export const handler = async () => ({});\n',
-    );
+    // Every stack has the repair worker and the stream processor.
+    for (const worker of ['repair-worker.ts', 'stream-processor.ts'])
+      writeFileSync(
+        path.join(root, 'functions', 'workers', worker),
+        'export const handler = async () => ({});\n',
+      );
     // One more than the table: the stability test adds a route.
     for (let i = 0; i <= SYNTHETIC_ROUTES; i++) {
       writeFileSync(
@@ -948,10 +1009,10 @@ describe('resource budget', () => {
     synthetic = synthAll('dev', syntheticRoutes, root);
     const counts = countsOf(synthetic);
     console.log(`synthetic: ${SYNTHETIC_ROUTES} routes, resources per template: ${JSON.stringify(counts)}`);
-    // The routes plus the repair worker (the synthetic routes purge nothing: no purge worker).
-    synthetic.whole.resourceCountIs('AWS::Lambda::Function', SYNTHETIC_ROUTES + 1);
+    // The routes, the repair worker and the stream processor (the synthetic routes purge nothing: no purge worker).
+    synthetic.whole.resourceCountIs('AWS::Lambda::Function', SYNTHETIC_ROUTES + 2);
     synthetic.whole.resourceCountIs('AWS::ApiGatewayV2::Route', SYNTHETIC_ROUTES);
-    synthetic.whole.resourceCountIs('AWS::IAM::Role', 3);
+    synthetic.whole.resourceCountIs('AWS::IAM::Role', 4);
     expect(synthetic.nested).toHaveLength(ROUTE_STACK_COUNT);
     expectRoutesSplit(synthetic, syntheticRoutes);
     for (const [id, count] of Object.entries(counts)) {

@@ -2,10 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StreamPoller, startStreamPoller } from '#infra/local/stream-poller.ts';
+import { POISON_TRIES, type StreamPoller, startStreamPoller } from '#infra/local/stream-poller.ts';
 import { captureBatch } from '#shared/changes/processor.ts';
+import { putItem } from '#shared/db/client.ts';
 import type { StreamRecord } from '#shared/db/stream.ts';
 import { type ChangeEntry, changesAfter } from '#shared/entities/change-log.ts';
+import { newId } from '#shared/ids.ts';
 import { call } from '#test/support/invoke.ts';
 import { createRecords, deleteRecord, updateRecord } from '#test/support/records.ts';
 import { newTable } from '#test/support/workspace.ts';
@@ -201,5 +203,53 @@ describe('capture from the real stream', () => {
       ['while stopped'],
     ]);
     expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
+  });
+
+  it('an update too large to carry its cells keeps its place in the log with cellsOmitted', async () => {
+    const t = await newTable({
+      fields: [
+        { name: 'A', type: 'longText' },
+        { name: 'B', type: 'longText' },
+      ],
+      records: [{ fields: { A: 'a'.repeat(100_000), B: 'a'.repeat(100_000) } }],
+    });
+    const recordId = (t.table.records as { id: string }[])[0]?.id as string;
+
+    const res = await updateRecord(t, recordId, {
+      record: { fields: { A: 'b'.repeat(100_000), B: 'b'.repeat(100_000) } },
+    });
+    const log = await logOf(t.baseId);
+
+    expect(res.status).toBe(200);
+    const update = log.find((e) => e.type === 'record.updated');
+    expect(update).toMatchObject({ recordId, cellsOmitted: true });
+    expect(update?.before).toBeUndefined();
+  });
+
+  it(`a record that fails ${POISON_TRIES} times is set aside in the failures file and the shard goes on past it`, async () => {
+    const failuresFile = join(dir, 'failures.jsonl');
+    const own = startStreamPoller({ endpoint, tableName, startAt: 'LATEST', idleMs: 20, failuresFile });
+    await own.caughtUp(20_000);
+    const tableId = newId('table');
+    const baseId = newId('base');
+    // a base id too long for a key: the log of that base can never be written
+    await putItem({
+      pk: `TABLE#${tableId}`,
+      sk: 'TABLE',
+      type: 'table',
+      id: tableId,
+      baseId: 'x'.repeat(3000),
+      name: 'A',
+    });
+    await putItem({ pk: `TABLE#${tableId}`, sk: 'TABLE', type: 'table', id: tableId, baseId, name: 'B' });
+
+    for (let i = 0; i < 100 && own.stats().setAside === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await own.caughtUp(20_000);
+    await own.stop();
+
+    expect(own.stats().setAside, JSON.stringify(own.stats())).toBeGreaterThanOrEqual(1);
+    expect(await readFile(failuresFile, 'utf8')).toContain(tableId);
+    // the same item's next write, on the same shard after it, is in the log
+    expect((await changesAfter(baseId, 0, 10)).map((e) => e.type)).toEqual(['table.updated']);
   });
 });

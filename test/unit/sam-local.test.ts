@@ -93,6 +93,7 @@ describe('an empty environment variable', () => {
     'JWT_AUDIENCE',
     'PURGE_QUEUE_URL',
     'PURGE_DELAY_SECONDS',
+    'CHANGE_LOG_DAYS',
     'AWS_ENDPOINT_URL_DYNAMODB',
   ];
 
@@ -111,6 +112,7 @@ describe('an empty environment variable', () => {
       jwtAudience: 'workspace-api',
       purgeQueueUrl: undefined,
       purgeDelaySeconds: 0,
+      changeLogDays: 30,
       dynamoDbEndpoint: undefined,
     });
   });
