@@ -28,13 +28,18 @@ export interface RequestScope {
   afterWrites: Promise<void>[];
   /** Why the request may take long (`noteSlowBecause`): said in its answer should it run out of time. */
   slowBecause?: string;
+  /** The request's id: every item it writes is stamped with it (`tx`), so its changes share a txId. */
+  txId?: string;
+  /** The user the request acts for, once authenticated (`by` on the schema items it writes). */
+  actorId?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
 
 /** Runs `work` in a fresh scope with a deadline `ms` from now; answers once its `afterWrites` are done. */
-export const withRequestScope = <T>(ms: number, work: () => Promise<T>): Promise<T> => {
+export const withRequestScope = <T>(ms: number, work: () => Promise<T>, txId?: string): Promise<T> => {
   const scope: RequestScope = {
+    ...(txId === undefined ? {} : { txId }),
     deadline: Date.now() + ms,
     writesSent: 0,
     openWrites: 0,
@@ -79,6 +84,25 @@ export const remainingMs = (now = Date.now()): number => {
 export const noteSlowBecause = (reason: string): void => {
   const scope = storage.getStore();
   if (scope) scope.slowBecause ??= reason;
+};
+
+/** Notes the user the current request acts for (after authentication). */
+export const noteActor = (userId: string): void => {
+  const scope = storage.getStore();
+  if (scope) scope.actorId = userId;
+};
+
+/**
+ * The stamps of the items the current request writes (data-flow.md 1: how the change log tells
+ * requests and actors apart): `tx`, the request's id, and `by`, the user it acts for. Nothing
+ * outside a request (workers, tools): their changes get the stream record's own id.
+ */
+export const writeStamps = (): { tx?: string; by?: string } => {
+  const scope = storage.getStore();
+  return {
+    ...(scope?.txId === undefined ? {} : { tx: scope.txId }),
+    ...(scope?.actorId === undefined ? {} : { by: scope.actorId }),
+  };
 };
 
 /** Notes that a write call is about to be sent. */

@@ -1,6 +1,7 @@
 import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { writeStamps } from '#shared/db/request-scope.ts';
 import { isEmptyCell } from '#shared/fields/cells.ts';
 import type { StoredCell, UserRef } from '#shared/fields/types.ts';
 import { count, text } from './attributes.ts';
@@ -53,6 +54,18 @@ export const RECORD_ENVELOPE = [
 ] as const;
 
 export const recordKey = (tableId: string, recordId: string): Key => keys.record(tableId, recordId);
+
+/** The current request's id as a record's `tx` stamp (none outside a request). */
+export const txStamp = (): { tx?: string } => {
+  const { tx } = writeStamps();
+  return tx === undefined ? {} : { tx };
+};
+
+/**
+ * A record written by propagation alone (the other side of a link, a lookup elsewhere, a renamed
+ * choice): stamped `txp`, so the change log marks all its changes computed. Pure but for the stamp.
+ */
+export const propagatedStamp = (): { tx?: string; txp: true } => ({ ...txStamp(), txp: true });
 
 /** A check that a record is at `version`, or, with undefined, that there is no such record. */
 export const recordAtVersionCheck = (
@@ -213,6 +226,8 @@ export const newRecordItem = (
     cb: input.user,
     mb: input.user,
     version: 1,
+    // the request that wrote it (its changes in the change log share this txId); the actor is `cb`
+    ...txStamp(),
   };
   for (const [fieldId, value] of input.cells) if (!isEmptyCell(value)) item[fieldId] = value;
   return item;

@@ -1,5 +1,6 @@
 import type { Item } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { writeStamps } from '#shared/db/request-scope.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { text, textsOrNull } from './attributes.ts';
 
@@ -82,6 +83,8 @@ export const fieldItem = (tableId: string, field: Field, order: number): Item =>
   type: 'field',
   order,
   field,
+  // the request and user that wrote it (the change log's txId and actor)
+  ...writeStamps(),
 });
 
 /** The stored item of a dependent, in the schema partition of the table it reads. */
@@ -96,6 +99,8 @@ export const viewItem = (tableId: string, view: View): Item => ({
   ...keys.view(tableId, view.id),
   type: 'view',
   view,
+  // the request and user that wrote it (the change log's txId and actor)
+  ...writeStamps(),
 });
 
 export const isFieldItem = (item: Item): boolean => item.type === 'field';

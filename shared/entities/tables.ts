@@ -1,6 +1,7 @@
 import { getItem, type Item, type TransactOp } from '#shared/db/client.ts';
 import { and, EXISTS, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { writeStamps } from '#shared/db/request-scope.ts';
 import { count, optionalText, text, textOrNull } from './attributes.ts';
 
 /**
@@ -52,7 +53,13 @@ export const tableOf = (item: Item): Table => ({
 });
 
 /** The stored item of a table. */
-export const toTableItem = (table: Table): Item => ({ ...keys.table(table.id), type: 'table', ...table });
+export const toTableItem = (table: Table): Item => ({
+  ...keys.table(table.id),
+  type: 'table',
+  ...table,
+  // the request and user that wrote it (the change log's txId and actor)
+  ...writeStamps(),
+});
 
 /** The base's reference to a table (`BASE#<bse>` `TABLE#<tbl>`): name and icon kept in step for the sidebar. */
 export const toTableRefItem = (table: Table): Item => ({

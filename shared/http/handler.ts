@@ -34,7 +34,13 @@ import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts'
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import type { Key } from '#shared/db/keys.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
-import { noteRead, type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
+import {
+  noteActor,
+  noteRead,
+  type RequestScope,
+  requestScope,
+  withRequestScope,
+} from '#shared/db/request-scope.ts';
 import { tracer } from '#shared/db/tracer.ts';
 import type { Organization } from '#shared/entities/organizations.ts';
 import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
@@ -311,6 +317,7 @@ export const defineHandler = <
     ]);
     noteRead(foreignKeys.map((k) => [k, loaded.get(k)] as const));
     const principal = principalFrom(credential, loaded);
+    noteActor(principal.userId);
     // After principalFrom: a temporary token whose parent is gone is a 401 here too, not a 403.
     if (route.auth === 'personal' && credential.kind === 'temporary')
       throw new ForbiddenError(
@@ -474,7 +481,11 @@ const chainOf = (route: RouteDef, core: (event: Event, context: Context) => Prom
     .handler(core);
   // Every invocation runs in its own request scope: the data layer reads its deadline and notes its writes.
   return (event: Event, context: Context): Promise<Result> =>
-    withRequestScope(context.getRemainingTimeInMillis() - TIMEOUT_EARLY_MS, () => chain(event, context));
+    withRequestScope(
+      context.getRemainingTimeInMillis() - TIMEOUT_EARLY_MS,
+      () => chain(event, context),
+      requestIdOf(event, context),
+    );
 };
 
 /** How long before the Lambda's own time limit the chain answers. */

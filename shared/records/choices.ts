@@ -1,6 +1,6 @@
 import { ConflictError } from '#shared/core/errors.ts';
 import { bumpDataVersions, updateItem } from '#shared/db/client.ts';
-import { queryRecordParts, recordKey } from '#shared/entities/records.ts';
+import { propagatedStamp, queryRecordParts, recordKey } from '#shared/entities/records.ts';
 import type { ChoiceChanges } from '#shared/fields/define.ts';
 import type { Field } from '#shared/fields/types.ts';
 
@@ -39,16 +39,24 @@ export const rewriteChoiceCells = async (tableId: string, field: Field, changes:
   });
   const skipped = new ConflictError('The cell changed meanwhile');
   const rewrites = work.length;
+  const stamp = propagatedStamp();
   while (work.length) {
     await Promise.all(
       work.splice(0, PARALLEL).map(({ item, before, after }) =>
         updateItem(
           {
             key: recordKey(tableId, item.id),
-            update: after === undefined ? 'REMOVE #f ADD version :one' : 'SET #f = :after ADD version :one',
+            // a renamed or removed choice: the change log marks the rewrite computed (txp)
+            update: `SET ${after === undefined ? '' : '#f = :after, '}txp = :txp${stamp.tx === undefined ? '' : ', tx = :tx'}${after === undefined ? ' REMOVE #f' : ''} ADD version :one`,
             condition: '#f = :before',
             names: { '#f': field.id },
-            values: { ':before': before, ':one': 1, ...(after === undefined ? {} : { ':after': after }) },
+            values: {
+              ':before': before,
+              ':one': 1,
+              ':txp': true,
+              ...(stamp.tx === undefined ? {} : { ':tx': stamp.tx }),
+              ...(after === undefined ? {} : { ':after': after }),
+            },
           },
           () => skipped,
           'NONE',

@@ -13,7 +13,13 @@
 
 import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
-import { queryRecordParts, type RecordItem, recordIn, recordKey } from '#shared/entities/records.ts';
+import {
+  propagatedStamp,
+  queryRecordParts,
+  type RecordItem,
+  recordIn,
+  recordKey,
+} from '#shared/entities/records.ts';
 import { computeOrder, foreignInputs, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
 import { compileFieldFormula } from '#shared/fields/formula-resolve.ts';
 import { compileRollup, lookupIds } from '#shared/fields/lookup.ts';
@@ -507,7 +513,8 @@ const versionedPut = async (
   );
   return {
     op: {
-      put: { ...t.item, version: original.version + 1 },
+      // written by propagation alone: the change log marks its changes computed
+      put: { ...t.item, version: original.version + 1, ...propagatedStamp() },
       condition: 'version = :v',
       values: { ':v': original.version },
     },

@@ -10,7 +10,14 @@ import { allInOrder } from '#shared/core/in-order.ts';
 import type { Item } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
-import { getRecords, type RecordItem, recordKey, recordOf, withCells } from '#shared/entities/records.ts';
+import {
+  getRecords,
+  type RecordItem,
+  recordKey,
+  recordOf,
+  txStamp,
+  withCells,
+} from '#shared/entities/records.ts';
 import { isEmptyCell } from '#shared/fields/cells.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
@@ -71,7 +78,13 @@ export const cellUpdate = (
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':one': 1, ':now': now, ':mb': user, ':v': item.version };
   const sets = ['version = version + :one', 'lastModifiedTime = :now', 'mb = :mb'];
-  const removes: string[] = [];
+  // the caller's own write: its request's id, and no propagation mark left from an earlier write
+  const { tx } = txStamp();
+  if (tx !== undefined) {
+    sets.push('tx = :tx');
+    values[':tx'] = tx;
+  }
+  const removes: string[] = ['txp'];
   let i = 0;
   for (const [fieldId, value] of cells) {
     names[`#f${i}`] = fieldId;

@@ -39,11 +39,16 @@ const schemaConflict = () => new ConflictError('The table changed at the same ti
  * A link without a name is named after its foreign table (fields.md, default names), only when
  * that table is in the same base: the name of another base's table must not reach an answer.
  */
-const linkDefaultName = async (input: Record<string, unknown>, baseId: string): Promise<string | undefined> => {
+const linkDefaultName = async (
+  input: Record<string, unknown>,
+  baseId: string,
+): Promise<string | undefined> => {
   const foreignTableId = (input.options as { foreignTableId?: unknown } | undefined)?.foreignTableId;
   if (input.type !== 'link' || typeof foreignTableId !== 'string') return undefined;
   const foreign = await loadSchema(foreignTableId).catch(() => undefined);
-  return foreign && foreign.table.baseId === baseId && !foreign.table.deletedTime ? foreign.table.name : undefined;
+  return foreign && foreign.table.baseId === baseId && !foreign.table.deletedTime
+    ? foreign.table.name
+    : undefined;
 };
 
 /** Finds a field of the table by id, or a 404. */

@@ -4,6 +4,7 @@ import { ConflictError, type HttpError, NotFoundError, ValidationError } from '#
 import { uniqueName } from '#shared/core/names.ts';
 import { type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { writeStamps } from '#shared/db/request-scope.ts';
 import { liveSpaceOf, stampSpaceOp } from '#shared/entities/bases.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
 import { recordCountBaseItem } from '#shared/entities/record-counts.ts';
@@ -232,7 +233,8 @@ export const updateTable = async (
   const sets: string[] = ['lastModifiedTime = :now'];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': new Date().toISOString() };
-  for (const [k, v] of Object.entries(patch)) {
+  // the request and user behind the change (the change log's txId and actor)
+  for (const [k, v] of Object.entries({ ...patch, ...writeStamps() })) {
     if (v === undefined) continue;
     names[`#${k}`] = k;
     values[`:${k}`] = v;

@@ -252,4 +252,44 @@ describe('capture from the real stream', () => {
     // the same item's next write, on the same shard after it, is in the log
     expect((await changesAfter(baseId, 0, 10)).map((e) => e.type)).toEqual(['table.updated']);
   });
+
+  it("one request's changes share its request id as txId: a link written on one side, the other side computed", async () => {
+    const t = await newTable({
+      fields: [{ name: 'Name', type: 'singleLineText' }],
+      records: [{ fields: { Name: 'A1' } }],
+    });
+    const other = await call('create-table', {
+      token: t.owner.auth,
+      params: { baseId: t.baseId },
+      body: { fields: [{ name: 'Name', type: 'singleLineText' }], records: [{ fields: { Name: 'B1' } }] },
+    });
+    const link = await call('create-field', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId },
+      body: {
+        type: 'link',
+        name: 'Parts',
+        options: { relationship: 'manyMany', foreignTableId: other.body.id },
+      },
+    });
+    const a1 = (t.table.records as { id: string }[])[0]?.id as string;
+    const b1 = (other.body.records as { id: string }[])[0]?.id as string;
+
+    const res = await updateRecord(t, a1, { record: { fields: { Parts: [{ id: b1 }] } } });
+    const log = await logOf(t.baseId);
+
+    const requestId = res.headers['x-request-id'];
+    expect(requestId).toBeTruthy();
+    const caused = log.filter((e) => e.txId === requestId);
+    // the two sides are records of two tables: the log holds both, in whichever order the stream gave
+    expect(caused).toHaveLength(2);
+    expect(caused.map((e) => [e.type, e.tableId, e.recordId, e.computed ?? false])).toEqual(
+      expect.arrayContaining([
+        ['record.updated', t.tableId, a1, false],
+        ['record.updated', other.body.id, b1, true],
+      ]),
+    );
+    const created = log.find((e) => e.type === 'field.created' && e.fieldId === link.body.id);
+    expect(created).toMatchObject({ actor: { id: t.owner.id }, txId: link.headers['x-request-id'] });
+  });
 });
