@@ -65,7 +65,7 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'create-base': 'Create a base in a space',
   'list-bases': 'Bases of a space',
   'get-base': 'One base',
-  'list-changes': 'The base\'s change feed: every change in seq order, from a cursor',
+  'list-changes': "The base's change feed: every change in seq order, from a cursor",
   'update-base': 'Rename a base or change its icon',
   'delete-base': 'Move a base to the trash',
   'delete-base-permanently': 'Delete a base and everything in it for good',
