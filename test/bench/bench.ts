@@ -23,7 +23,7 @@ const RUNS = 20;
 /**
  * Sections: `BENCH_ONLY=computed,listing` prints only those, `BENCH_SKIP=bundles,purge` leaves
  * those out. Names: bundles, requests, records, listing, million (only with BENCH_LISTING_1M=1),
- * organizations, context-menu, nodes, purge, computed.
+ * organizations, context-menu, nodes, purge, computed, changes.
  */
 const sectionList = (name: string) =>
   (process.env[name] ?? '')
@@ -242,6 +242,11 @@ const requests = async () => {
     await section('computed', async () => {
       const { computedBench } = await import('./computed.ts');
       await computedBench(owner.auth);
+    });
+    // The change log (issue 28): test/bench/changes.ts.
+    await section('changes', async () => {
+      const { changesBench } = await import('./changes.ts');
+      await changesBench(owner.auth);
     });
   } finally {
     await dynamo.stop();

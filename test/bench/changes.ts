@@ -1,0 +1,134 @@
+/**
+ * Figures of the change log (issue 28): what a record write costs with the stream on (the request
+ * is the same: capture happens in the stream processor), a feed page, the time from a write's
+ * answer to its entry in the feed (the local poller, as `npm start` runs it), and the poller's
+ * throughput for a 1,000-record create and update.
+ *
+ * Run inside `npm run bench`, or alone: `tsx test/bench/changes.ts` (its own DynamoDB Local).
+ */
+import { isScript, runAlone } from './alone.ts';
+
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+
+export const changesBench = async (token: string) => {
+  const { call } = await import('#test/support/invoke.ts');
+  const { callSummary, resetCalls, itemsRead, itemsWritten } = await import('#shared/db/metrics.ts');
+  const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
+  const { changesAfter, headSeqOf } = await import('#shared/entities/change-log.ts');
+  const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
+  const tableName = process.env.TABLE_NAME as string;
+
+  const space = await call('create-space', { token, body: { name: 'Changes' } });
+  const base = await call('create-base', { token, body: { spaceId: space.body.id } });
+  const baseId = base.body.id as string;
+  const table = await call('create-table', {
+    token,
+    params: { baseId },
+    body: {
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Count', type: 'number' },
+      ],
+      records: [],
+    },
+  });
+  const tableId = table.body.id as string;
+  const onTable = { token, params: { tableId } };
+
+  console.log('\n## Change log (stream capture, the feed)\n');
+  // 1. A write's own cost, the poller stopped: capture is not the request's work.
+  type Answer = Awaited<ReturnType<typeof call>>;
+  const measureWrite = async (label: string, run: () => Promise<Answer>): Promise<Answer> => {
+    resetCalls();
+    const t = performance.now();
+    const res = await run();
+    const ms = performance.now() - t;
+    const s = callSummary();
+    console.log(
+      `| ${label} | ${res.status} | ${s.calls} | ${s.sequentialRoundTrips} | ${itemsWritten()} | ${ms.toFixed(0)} ms |`,
+    );
+    return res;
+  };
+  console.log(
+    '| request (stream on, capture out of band) | status | calls | round trips | items written | time |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|');
+  const created = await measureWrite('POST /table/{t}/record (1 record)', () =>
+    call('create-records', { ...onTable, body: { records: [{ fields: { Name: 'a', Count: 1 } }] } }),
+  );
+  const recordId = created.body.records[0]?.id as string;
+  await measureWrite('PATCH /table/{t}/record/{r} (1 cell)', () =>
+    call('update-record', {
+      token,
+      params: { tableId, recordId },
+      body: { record: { fields: { Count: 2 } } },
+    }),
+  );
+
+  const poller = startStreamPoller({ endpoint, tableName, startAt: 'TRIM_HORIZON' });
+  try {
+    await poller.caughtUp(60_000);
+    // 2. Commit → entry in the feed, sequential single-cell updates.
+    const latencies: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const before = await headSeqOf(baseId);
+      await call('update-record', {
+        token,
+        params: { tableId, recordId },
+        body: { record: { fields: { Count: 10 + i } } },
+      });
+      const t = performance.now();
+      while ((await changesAfter(baseId, before, 5)).length === 0)
+        await new Promise((r) => setTimeout(r, 10));
+      latencies.push(performance.now() - t);
+    }
+    console.log(
+      `\nCommit → entry readable in the feed (local poller idle every 200 ms, as npm start runs it; 100 single-cell updates one after another): p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms.`,
+    );
+
+    // 3. Throughput: a 1,000-record create and a 1,000-record update.
+    const throughput = async (label: string, write: () => Promise<{ status: number }>) => {
+      const before = await headSeqOf(baseId);
+      const res = await write();
+      const t = performance.now();
+      while ((await headSeqOf(baseId)) < before + 1000) await new Promise((r) => setTimeout(r, 20));
+      const ms = performance.now() - t;
+      console.log(
+        `${label}: ${res.status}; its 1,000 entries in the log ${ms.toFixed(0)} ms after the answer (${((1000 / ms) * 1000).toFixed(0)} entries/s).`,
+      );
+    };
+    let ids: string[] = [];
+    console.log('');
+    await throughput('Create 1,000 records (one call)', async () => {
+      const res = await call('create-records', {
+        ...onTable,
+        body: { records: Array.from({ length: 1000 }, (_, i) => ({ fields: { Name: `r${i}`, Count: i } })) },
+      });
+      ids = res.body.records.map((r: { id: string }) => r.id);
+      return res;
+    });
+    await throughput('Update 1,000 records (one call)', () =>
+      call('update-records', {
+        ...onTable,
+        body: { records: ids.map((id, i) => ({ id, fields: { Count: i + 1 } })) },
+      }),
+    );
+  } finally {
+    await poller.stop();
+  }
+
+  // 4. A feed page of 100 entries (authentication, the head, the oldest kept, the page).
+  resetCalls();
+  const t = performance.now();
+  const page = await call('list-changes', { token, params: { baseId }, query: 'limit=100' });
+  const ms = performance.now() - t;
+  const s = callSummary();
+  console.log(
+    `\nGET /base/{b}/changes (limit 100, ${page.body.changes.length} entries): ${page.status}, ${s.calls} calls, ${s.sequentialRoundTrips} round trips, ${itemsRead()} items read, ${ms.toFixed(0)} ms.`,
+  );
+};
+
+if (isScript(import.meta.url)) await runAlone('changes', changesBench);
