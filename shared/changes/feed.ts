@@ -57,14 +57,15 @@ export interface FeedQuery {
 export const changeFeedPage = async (baseId: string, query: FeedQuery, now = new Date()) => {
   const limit = query.limit ?? FEED_LIMIT.default;
   const types = typesOf(query.types);
-  const head = await headSeqOf(baseId);
-  if (query.cursor === 'latest') return { changes: [], cursor: cursorOf(head), hasMore: false };
+  if (query.cursor === 'latest')
+    return { changes: [], cursor: cursorOf(await headSeqOf(baseId)), hasMore: false };
+  // the head and the oldest entry kept, read side by side
+  const [head, oldest] = await Promise.all([headSeqOf(baseId), oldestRetainedSeq(baseId, now)]);
   let after = query.cursor === undefined ? 0 : seqOfCursor(query.cursor);
   if (after > head)
     throw new ValidationError('Invalid query.cursor: ahead of this base’s feed', [
       { path: 'query.cursor', message: 'ahead of this base’s feed' },
     ]);
-  const oldest = await oldestRetainedSeq(baseId, now);
   if (query.cursor !== undefined && oldest !== undefined && after + 1 < oldest)
     throw new GoneError(
       'cursor_expired',
@@ -74,7 +75,13 @@ export const changeFeedPage = async (baseId: string, query: FeedQuery, now = new
   const changes: ChangeEntry[] = [];
   const nowSeconds = Math.floor(now.getTime() / 1000);
   while (changes.length < limit && after < head) {
-    const batch = await changesAfter(baseId, after, Math.min(FEED_LIMIT.max, Math.max(limit * 2, 100)));
+    // unfiltered, a page reads what it answers; filtered, more at a time (some are left out)
+    const filtered = query.tableId !== undefined || types !== undefined;
+    const batch = await changesAfter(
+      baseId,
+      after,
+      filtered ? Math.min(FEED_LIMIT.max, Math.max(limit * 2, 100)) : limit - changes.length,
+    );
     if (!batch.length) break;
     for (const entry of batch) {
       after = entry.seq;

@@ -254,10 +254,11 @@ export const changesAfter = async (
 export const oldestRetainedSeq = async (baseId: string, now: Date): Promise<number | undefined> => {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   for (let after = 0; ; ) {
-    const page = await changesAfter(baseId, after, 100);
+    // the oldest entry is kept unless TTL has yet to remove expired ones: a small read first
+    const page = await changesAfter(baseId, after, after === 0 ? 10 : 100);
     const kept = page.find((e) => e.expiresAt === undefined || e.expiresAt > nowSeconds);
     if (kept) return kept.seq;
-    if (page.length < 100) return undefined;
+    if (page.length < (after === 0 ? 10 : 100)) return undefined;
     after = page.at(-1)?.seq ?? after;
   }
 };

@@ -19,6 +19,7 @@ export const README_SECTIONS = [
   'listing',
   'million',
   'computed',
+  'changes',
 ] as const;
 
 export const MEASURED_LINE = /^_Measured (\d{4}-\d{2}-\d{2}) by `npm run bench`/;
