@@ -348,6 +348,28 @@ export const ANSWER_BLOCKS: Readonly<Record<string, z.ZodMiniType>> = {
 
 const plugin = { pluginId: id('plugin'), pluginInstallId: id('pluginInstall') };
 
+/** Teable's record history page (`recordHistoryVoSchema`). */
+const HISTORY_STATE = z.object({
+  meta: z.looseObject({ name: z.string(), type: z.string(), cellValueType: z.string() }),
+  data: z.unknown(),
+});
+const RECORD_HISTORY = z.object({
+  historyList: z.array(
+    z.object({
+      id: z.string(),
+      tableId: id('table'),
+      recordId: id('record'),
+      fieldId: id('field'),
+      before: HISTORY_STATE,
+      after: HISTORY_STATE,
+      createdTime: time,
+      createdBy: z.string(),
+    }),
+  ),
+  userMap: z.record(z.string(), z.looseObject({ id: z.string(), name: z.string(), email: z.string() })),
+  nextCursor: z.nullable(z.string()),
+});
+
 /** Each route's success answer, by handler (the type checker wants one for every route). */
 export const ANSWERS: Record<HandlerName, Answer> = {
   // Operations and the description itself
@@ -404,6 +426,8 @@ export const ANSWERS: Record<HandlerName, Answer> = {
   'create-base': json(BASE),
   'list-bases': json(z.array(BASE)),
   'get-base': json(BASE),
+  'get-record-history': json(RECORD_HISTORY),
+  'list-record-history': json(RECORD_HISTORY),
   'list-changes': json(
     z.object({
       changes: z.array(

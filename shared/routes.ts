@@ -709,6 +709,20 @@ export const ROUTES = [
   // Records
   {
     method: 'GET',
+    path: '/table/{tableId}/record/history',
+    handler: 'list-record-history',
+    access: 'read',
+    actions: ['record|read'],
+  },
+  {
+    method: 'GET',
+    path: '/table/{tableId}/record/{recordId}/history',
+    handler: 'get-record-history',
+    access: 'read',
+    actions: ['record|read'],
+  },
+  {
+    method: 'GET',
     path: '/table/{tableId}/record/{recordId}',
     handler: 'get-record',
     schema: true,

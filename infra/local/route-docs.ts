@@ -65,6 +65,8 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'create-base': 'Create a base in a space',
   'list-bases': 'Bases of a space',
   'get-base': 'One base',
+  'get-record-history': "A record's history: each field a caller changed, newest first",
+  'list-record-history': "A table's record history: each field a caller changed, newest first",
   'list-changes': "The base's change feed: every change in seq order, from a cursor",
   'update-base': 'Rename a base or change its icon',
   'delete-base': 'Move a base to the trash',

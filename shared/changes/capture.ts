@@ -110,11 +110,15 @@ const recordDrafts = (change: StreamChange, tableId: string, facts: CaptureFacts
   const after = cellsOf(change.newImage);
   const image = change.newImage ?? change.oldImage;
   const recordId = typeof image?.id === 'string' ? image.id : '';
+  // the write's own time (milliseconds) where the caller wrote the record; the stream's (to the
+  // second) for a removal or a write by propagation, which moves no edit time
+  const stamped =
+    change.kind !== 'REMOVE' && change.newImage?.txp !== true ? change.newImage?.lastModifiedTime : undefined;
   const base = {
     baseId: facts.baseId,
     tableId,
     recordId,
-    occurredAt: change.at,
+    occurredAt: typeof stamped === 'string' && stamped !== '' ? stamped : change.at,
   };
   if (change.kind === 'INSERT')
     return [

@@ -5,7 +5,8 @@
  */
 import { config } from '#shared/config.ts';
 import type { StreamRecord } from '#shared/db/stream.ts';
-import { appendChanges, type ChangeDraft, expiryOf } from '#shared/entities/change-log.ts';
+import { appendChanges, type ChangeDraft, eventIdOf, expiryOf } from '#shared/entities/change-log.ts';
+import { type FieldMeta, type HistoryItem, putHistory } from '#shared/entities/record-history.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { type CaptureFacts, capturedItem, draftsOf } from './capture.ts';
 
@@ -15,13 +16,22 @@ export interface CaptureOutcome {
   firstFailed?: StreamRecord;
 }
 
+/** What the capture knows of a table: `CaptureFacts`, and its fields as history shows them. */
+type TableFacts = CaptureFacts & { fields: ReadonlyMap<string, FieldMeta> };
+
 /** The facts of a table as it is now: its base and computed fields; no base once it is gone for good. */
-const factsOf = async (tableId: string, records: readonly StreamRecord[]): Promise<CaptureFacts> => {
+const factsOf = async (tableId: string, records: readonly StreamRecord[]): Promise<TableFacts> => {
   try {
     const schema = await loadSchema(tableId);
     return {
       baseId: schema.table.baseId || undefined,
       computedFields: new Set(schema.fields.filter((f) => f.isComputed).map((f) => f.id)),
+      fields: new Map(
+        schema.fields.map((f) => [
+          f.id,
+          { name: f.name, type: f.type, cellValueType: f.cellValueType, options: f.options },
+        ]),
+      ),
     };
   } catch {
     // a table gone for good: its own item's last image still names its base
@@ -31,6 +41,7 @@ const factsOf = async (tableId: string, records: readonly StreamRecord[]): Promi
     return {
       baseId: typeof image?.baseId === 'string' ? image.baseId : undefined,
       computedFields: new Set(),
+      fields: new Map(),
     };
   }
 };
@@ -71,7 +82,11 @@ export const captureBatch = async (
   }
   const expiresAt = expiryOf(now, retentionDays);
   const results = await Promise.allSettled(
-    [...byBase].map(([baseId, { drafts }]) => appendChanges(baseId, drafts, expiresAt)),
+    [...byBase].map(async ([baseId, { drafts }]) => {
+      // history first: its puts are idempotent, and a draft in the log is never handed over again
+      await putHistory(historyOf(drafts, facts), expiresAt);
+      return appendChanges(baseId, drafts, expiresAt);
+    }),
   );
   let written = 0;
   let firstFailed: StreamRecord | undefined;
@@ -86,3 +101,34 @@ export const captureBatch = async (
   }
   return firstFailed ? { written, firstFailed } : { written };
 };
+
+/**
+ * The history items of drafts (data-flow.md 2): one per field a caller's update changed (not
+ * creates, deletes or computed changes), with the field as it is now; a field gone since is left
+ * out. Pure.
+ */
+export const historyOf = (
+  drafts: readonly ChangeDraft[],
+  facts: ReadonlyMap<string, { fields: ReadonlyMap<string, FieldMeta> }>,
+): HistoryItem[] =>
+  drafts.flatMap((d) => {
+    if (d.type !== 'record.updated' || d.computed || !d.recordId) return [];
+    const fields = facts.get(d.tableId)?.fields;
+    const changed = [...new Set([...Object.keys(d.before ?? {}), ...Object.keys(d.after ?? {})])];
+    return changed.flatMap((fieldId): HistoryItem[] => {
+      const meta = fields?.get(fieldId);
+      if (!meta) return [];
+      return [
+        {
+          id: eventIdOf(d.sourceId),
+          tableId: d.tableId,
+          recordId: d.recordId as string,
+          fieldId,
+          before: { meta, data: d.before?.[fieldId] ?? null },
+          after: { meta, data: d.after?.[fieldId] ?? null },
+          createdTime: d.occurredAt,
+          createdBy: d.actor.id,
+        },
+      ];
+    });
+  });

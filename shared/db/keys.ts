@@ -41,6 +41,9 @@
  *   `SEQ#<seq, 12 digits>` (TTL: the retention).
  * - `LOGSRC#<source>`: which change-log entry a source event (a stream record) became, so a
  *   source handed over twice is written once (TTL: the retention).
+ * - `HIST#<tbl>` and `HIST#<tbl>#<rec>`: record history (Teable's routes), one item per changed
+ *   field of a caller's update, in the table's and in the record's partition, sorted by time
+ *   (`<occurredAt>#<evt…>#<fld…>`; TTL: the change log's retention).
  */
 export interface Key {
   pk: string;
@@ -75,6 +78,15 @@ export const keys = {
   /** The partition of a base's change log; entries sort by `seq` (the head sorts before them). */
   changeLogOf: (baseId: string) => ({ pk: `LOG#${baseId}`, skPrefix: 'SEQ#' }),
   changeSource: (sourceId: string): Key => ({ pk: `LOGSRC#${sourceId}`, sk: 'SRC' }),
+  tableHistory: (tableId: string, sk: string): Key => ({ pk: `HIST#${tableId}`, sk }),
+  recordHistory: (tableId: string, recordId: string, sk: string): Key => ({
+    pk: `HIST#${tableId}#${recordId}`,
+    sk,
+  }),
+  /** The history partition of a table, or of one of its records. */
+  historyOf: (tableId: string, recordId?: string) => ({
+    pk: recordId === undefined ? `HIST#${tableId}` : `HIST#${tableId}#${recordId}`,
+  }),
   userEmail: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
 
   accessToken: (userId: string, tokenId: string): Key => ({ pk: `USER#${userId}`, sk: `TOKEN#${tokenId}` }),

@@ -1,4 +1,4 @@
-import { getItem, type Item, type TransactOp } from '#shared/db/client.ts';
+import { getItem, getItems, type Item, type TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text } from './attributes.ts';
@@ -47,4 +47,16 @@ export const userByEmail = async (email: string): Promise<User | undefined> => {
   if (typeof claim?.userId !== 'string') return undefined;
   const profile = await getItem(keys.user(claim.userId));
   return profile ? userOf(profile) : undefined;
+};
+
+/** Users by id, read in one batch (absent ones left out). */
+export const usersByIds = async (ids: Iterable<string>): Promise<Map<string, User>> => {
+  const wanted = [...new Set(ids)].filter((id) => id !== '');
+  const found = await getItems(wanted.map((id) => keys.user(id)));
+  const out = new Map<string, User>();
+  for (const id of wanted) {
+    const item = found.get(keys.user(id));
+    if (item) out.set(id, userOf(item));
+  }
+  return out;
 };

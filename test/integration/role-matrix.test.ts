@@ -81,6 +81,8 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
     body: { anchorId: w.recordIds[0], position: 'after', recordIds: [w.recordIds[1]] },
   }),
   'get-record': (w) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } }),
+  'get-record-history': (w) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } }),
+  'list-record-history': (w) => ({ params: { tableId: w.tableId } }),
   'list-records': (w) => ({ params: { tableId: w.tableId }, query: 'take=1' }),
   'update-record': (w) => ({
     params: { tableId: w.tableId, recordId: w.recordIds[0] },

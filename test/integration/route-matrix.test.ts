@@ -201,6 +201,8 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'list-bases': (w) => ({ params: { spaceId: w.spaceId } }),
   'get-base': (w) => ({ params: { baseId: w.baseId } }),
   'list-changes': (w) => ({ params: { baseId: w.baseId } }),
+  'list-record-history': (w) => ({ params: { tableId: w.tableId } }),
+  'get-record-history': onRecord,
   'update-base': (w) => ({ params: { baseId: w.baseId }, body: { name: 'R' } }),
   'delete-base': (w) => ({ params: { baseId: w.baseId } }),
   'delete-base-permanently': (w) => ({ params: { baseId: w.baseId } }),

@@ -127,6 +127,19 @@ describe('records', () => {
     ]);
   });
 
+  it("an entry's time is the write's own (lastModifiedTime, milliseconds), the stream's for a removal or a propagation", () => {
+    const before = record({ fldA00000000000000: 1 });
+    const own = record({ fldA00000000000000: 2 }, { lastModifiedTime: '2026-11-28T10:00:00.123Z' });
+    const propagated = record(
+      { fldA00000000000000: 2 },
+      { lastModifiedTime: '2026-11-28T09:00:00.000Z', txp: true },
+    );
+
+    expect(draftsOf(change('MODIFY', before, own), FACTS)[0]?.occurredAt).toBe('2026-11-28T10:00:00.123Z');
+    expect(draftsOf(change('MODIFY', before, propagated), FACTS)[0]?.occurredAt).toBe(AT);
+    expect(draftsOf(change('REMOVE', own), FACTS)[0]?.occurredAt).toBe(AT);
+  });
+
   it('a write of the envelope alone (a manual order, a version) is no change', () => {
     const before = record({ fldA00000000000000: 1 });
     const after = record(
@@ -235,5 +248,41 @@ describe('items that are not captured', () => {
         baseId: undefined,
       }),
     ).toEqual([]);
+  });
+});
+
+describe('history items (data-flow.md 2)', () => {
+  it("one per field of a caller's update, with the field's meta; none for creates, deletes, computed changes or fields gone", async () => {
+    const { historyOf } = await import('#shared/changes/processor.ts');
+    const meta = { name: 'A', type: 'number', cellValueType: 'number', options: {} };
+    const facts = new Map([[T, { fields: new Map([['fldA00000000000000', meta]]) }]]);
+    const drafts = [
+      ...draftsOf(
+        change(
+          'MODIFY',
+          record({ fldA00000000000000: 1, fldGONE0000000000: 1 }),
+          record({ fldA00000000000000: 2 }),
+        ),
+        FACTS,
+      ),
+      ...draftsOf(change('INSERT', undefined, record({ fldA00000000000000: 1 })), FACTS),
+      ...draftsOf(
+        change('MODIFY', record({ fldA00000000000000: 1 }), record({ fldA00000000000000: 5 }, { txp: true })),
+        FACTS,
+      ),
+    ];
+
+    expect(historyOf(drafts, facts)).toEqual([
+      {
+        id: expect.stringMatching(/^evt/),
+        tableId: T,
+        recordId: R,
+        fieldId: 'fldA00000000000000',
+        before: { meta, data: 1 },
+        after: { meta, data: 2 },
+        createdTime: AT,
+        createdBy: ADA.id,
+      },
+    ]);
   });
 });
