@@ -13,26 +13,18 @@ import {
   recordHistoryVoSchema,
   updateRecord,
 } from '@teable/openapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StreamPoller, startStreamPoller } from '#infra/local/stream-poller.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newUser } from '#test/support/fixtures.ts';
 import { useTestServer } from '#test/support/server.ts';
+import { useStreamPoller } from '#test/support/stream-poller.ts';
 
 const api = useTestServer();
-let poller: StreamPoller;
+const stream = useStreamPoller();
 
 beforeAll(async () => {
   const user = await newUser({ name: 'Compat history' });
   configApi({ token: user.token, endpoint: api.base.replace(/\/api$/, '') });
-  poller = startStreamPoller({
-    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
-    tableName: process.env.TABLE_NAME as string,
-    startAt: 'LATEST',
-    idleMs: 50,
-  });
-  await poller.caughtUp(20_000);
 });
-afterAll(() => poller.stop());
 
 describe("record history through Teable's client", () => {
   it('answers what recordHistoryVoSchema takes, for a record and for its table', async () => {
@@ -44,7 +36,7 @@ describe("record history through Teable's client", () => {
     });
     const recordId = table.data.records[0]?.id as string;
     await updateRecord(table.data.id, recordId, { record: { fields: { Name: 'after' } } });
-    await poller.caughtUp(20_000);
+    await stream.caughtUp();
 
     const one = await getRecordHistory(table.data.id, recordId, {});
     const all = await getRecordListHistory(table.data.id, {});

@@ -684,9 +684,11 @@ describe('WorkspaceApiStack (dev)', () => {
       Timeout: 60,
       Role: { 'Fn::GetAtt': [roleId, 'Arn'] },
     });
-    expect((processor.Properties?.Environment as { Variables: object }).Variables).toMatchObject({
-      CHANGE_LOG_DAYS: '30',
-    });
+    expect((processor.Properties?.Environment as { Variables: object } | undefined)?.Variables).toMatchObject(
+      {
+        CHANGE_LOG_DAYS: '30',
+      },
+    );
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: processorId },
       EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },

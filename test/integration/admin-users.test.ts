@@ -236,12 +236,19 @@ describe('the operator command infra/local/user-token.ts', () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ id: existing.id, email: existing.email });
     const tokenId = /^pat_(acc[0-9A-Za-z]{16})_/.exec(line?.[1] ?? '')?.[1] as string;
-    const stored = await call('get-access-token', { token: `Bearer ${line?.[1]}`, params: { accessTokenId: tokenId } });
+    const stored = await call('get-access-token', {
+      token: `Bearer ${line?.[1]}`,
+      params: { accessTokenId: tokenId },
+    });
     expect(stored.body).toMatchObject({ scopes: scopesFor(false), spaceIds: null, baseIds: null });
   });
 
   it.each([
-    ['an unknown email', ['--email', 'nobody-at-all@example.test'], 'No user has the email nobody-at-all@example.test'],
+    [
+      'an unknown email',
+      ['--email', 'nobody-at-all@example.test'],
+      'No user has the email nobody-at-all@example.test',
+    ],
     ['0 days', ['--email', 'x@example.test', '--days', '0'], 'days must be 1..366'],
     ['no email', [], 'usage: npm run user:token'],
   ])('fails with exit code 1 and a message for %s, printing no token', async (_, args, message) => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '#shared/routes.ts';
-import { type CallResult, call } from '#test/support/invoke.ts';
+import { isErrorBody } from '#test/support/answers.ts';
+import { call } from '#test/support/invoke.ts';
 import { newTable } from '#test/support/workspace.ts';
 
 /**
@@ -137,14 +138,6 @@ afterAll(() => {
     `bad-input property test: ${tried.calls} calls over ${ROUTES.length} routes, ${tried.held} held`,
   );
 });
-
-/** The contract's error body, with the HTTP status in it. */
-const isErrorBody = (res: CallResult) =>
-  typeof res.body === 'object' &&
-  res.body !== null &&
-  typeof res.body.message === 'string' &&
-  typeof res.body.code === 'string' &&
-  res.body.status === res.status;
 
 describe('bad input never gets a 5xx, and every error is the contract body', () => {
   it.each(ROUTES.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', async (_, route) => {

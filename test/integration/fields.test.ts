@@ -412,7 +412,9 @@ describe('POST /table/{tableId}/field', () => {
       options: { relationship: 'manyMany', foreignTableId: elsewhere.tableId },
     });
 
-    expect(res).toMatchObject(invalid(`Field "Far": foreign table ${elsewhere.tableId} not found in this base`));
+    expect(res).toMatchObject(
+      invalid(`Field "Far": foreign table ${elsewhere.tableId} not found in this base`),
+    );
   });
 
   it('an editor may not create fields; a creator may', async () => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HandlerName } from '#shared/routes.ts';
-import { type CallOptions, type CallResult, call } from '#test/support/invoke.ts';
+import { isErrorBody } from '#test/support/answers.ts';
+import { type CallOptions, call } from '#test/support/invoke.ts';
 import { newPlugin } from '#test/support/plugins.ts';
 import { newDashboard, newTable } from '#test/support/workspace.ts';
 
@@ -304,13 +305,6 @@ afterAll(() => {
       .join(', ')})`,
   );
 });
-
-const isErrorBody = (res: CallResult) =>
-  typeof res.body === 'object' &&
-  res.body !== null &&
-  typeof res.body.message === 'string' &&
-  typeof res.body.code === 'string' &&
-  res.body.status === res.status;
 
 describe('hostile input of the second probe never gets a 5xx and never hangs', () => {
   it.each(CASES.map((c, i) => [`${c.cls}: ${c.route} #${i}`, c] as const))(

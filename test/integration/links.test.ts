@@ -514,7 +514,10 @@ describe('link fields: variants', () => {
       body: { type: 'link', options: { relationship: 'manyMany', foreignTableId: missingId } },
     });
     expect(res.body.message).toBe(`Field "Link": foreign table ${there.body.id} not found in this base`);
-    expect(missing.body).toEqual({ ...res.body, message: res.body.message.replace(there.body.id, missingId) });
+    expect(missing.body).toEqual({
+      ...res.body,
+      message: res.body.message.replace(there.body.id, missingId),
+    });
     const hereFields = await call('list-fields', { token: t.owner.auth, params: { tableId: t.tableId } });
     expect(hereFields.body).toHaveLength(3);
     const thereFields = await call('list-fields', {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StreamPoller, startStreamPoller } from '#infra/local/stream-poller.ts';
+import { describe, expect, it } from 'vitest';
 import { invalid } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { deleteRecord, updateRecord } from '#test/support/records.ts';
+import { useStreamPoller } from '#test/support/stream-poller.ts';
 import { newMember, newTable } from '#test/support/workspace.ts';
 
 /**
@@ -11,17 +11,7 @@ import { newMember, newTable } from '#test/support/workspace.ts';
  * DynamoDB Local's real stream.
  */
 
-let poller: StreamPoller;
-beforeAll(async () => {
-  poller = startStreamPoller({
-    endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
-    tableName: process.env.TABLE_NAME as string,
-    startAt: 'LATEST',
-    idleMs: 50,
-  });
-  await poller.caughtUp(20_000);
-});
-afterAll(() => poller.stop());
+const stream = useStreamPoller();
 
 const setUp = async () => {
   const t = await newTable({
@@ -52,7 +42,7 @@ describe("Teable's record history", () => {
     const { t, name, count, bolt } = await setUp();
     await updateRecord(t, bolt, { record: { fields: { Count: 2 } } });
     await updateRecord(t, bolt, { record: { fields: { Name: 'Bolt M4', Count: 3 } } });
-    await poller.caughtUp(20_000);
+    await stream.caughtUp();
 
     const res = await history(t, bolt);
 
@@ -96,7 +86,7 @@ describe("Teable's record history", () => {
     const { t, bolt, nut } = await setUp();
     await updateRecord(t, bolt, { record: { fields: { Count: 7 } } });
     await updateRecord(t, nut, { record: { fields: { Count: 8 } } });
-    await poller.caughtUp(20_000);
+    await stream.caughtUp();
 
     const res = await history(t);
 
@@ -108,7 +98,7 @@ describe("Teable's record history", () => {
   it('pages of 20 with a cursor, and a date range', async () => {
     const { t, bolt } = await setUp();
     for (let i = 0; i < 23; i++) await updateRecord(t, bolt, { record: { fields: { Count: 100 + i } } });
-    await poller.caughtUp(20_000);
+    await stream.caughtUp();
 
     const first = await history(t, bolt);
     const second = await history(t, bolt, `cursor=${encodeURIComponent(first.body.nextCursor)}`);
@@ -130,7 +120,7 @@ describe("Teable's record history", () => {
     const { t, bolt } = await setUp();
     await updateRecord(t, bolt, { record: { fields: { Count: 9 } } });
     await deleteRecord(t, bolt);
-    await poller.caughtUp(20_000);
+    await stream.caughtUp();
 
     const res = await history(t, bolt);
 

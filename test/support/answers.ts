@@ -35,3 +35,15 @@ export const error = (status: number, code: string, message: string | RegExp) =>
 export const notFound = (message: string | RegExp) => error(404, 'not_found', message);
 export const invalid = (message: string | RegExp) => error(400, 'validation_error', message);
 export const forbidden = (message: string | RegExp) => error(403, 'restricted_resource', message);
+
+/** Whether an answer's body is the contract's error body, with the HTTP status in it. */
+export const isErrorBody = (res: { status: number; body: unknown }): boolean => {
+  const body = res.body as { message?: unknown; code?: unknown; status?: unknown } | null;
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof body.message === 'string' &&
+    typeof body.code === 'string' &&
+    body.status === res.status
+  );
+};

@@ -1,0 +1,24 @@
+import { afterAll, beforeAll } from 'vitest';
+import { type StreamPoller, startStreamPoller } from '#infra/local/stream-poller.ts';
+
+/**
+ * A stream poller over the test run's DynamoDB Local, started before the file's tests (from the
+ * stream's end: what they write from then on) and stopped after; `caughtUp` waits until what was
+ * written before the call is in the change log.
+ */
+export const useStreamPoller = () => {
+  let poller: StreamPoller | undefined;
+  beforeAll(async () => {
+    poller = startStreamPoller({
+      endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB as string,
+      tableName: process.env.TABLE_NAME as string,
+      startAt: 'LATEST',
+      idleMs: 50,
+    });
+    await poller.caughtUp(20_000);
+  });
+  afterAll(() => poller?.stop());
+  return {
+    caughtUp: () => (poller as StreamPoller).caughtUp(20_000),
+  };
+};
