@@ -27,8 +27,9 @@
  * Not captured yet: who deleted a record and in which request (a removal's stream record holds
  * only the item as it was), so `record.deleted` has the system actor and a `txId` of its own.
  */
-import { keys } from '#shared/db/keys.ts';
 import type { ChangeActor, ChangeDraft, ChangeType } from '#shared/entities/change-log.ts';
+import { tableOfRecordItem } from '#shared/entities/records.ts';
+import { schemaItemOf } from '#shared/entities/schema-items.ts';
 
 /** One stream record, unmarshalled (the shells convert the stream's wire format). */
 export interface StreamChange {
@@ -56,13 +57,10 @@ export const capturedItem = (
   change: StreamChange,
 ): { kind: 'record' | 'field' | 'view' | 'table'; tableId: string } | undefined => {
   const image = change.newImage ?? change.oldImage;
-  if (!image || typeof image.pk !== 'string' || typeof image.sk !== 'string') return undefined;
-  const key = { pk: image.pk, sk: image.sk };
-  const recordTable = keys.tableOfRecordKey(key);
-  if (recordTable !== undefined)
-    return image.type === 'record' ? { kind: 'record', tableId: recordTable } : undefined;
-  const schema = keys.schemaItemOfKey(key);
-  return schema && image.type === schema.kind ? schema : undefined;
+  if (!image) return undefined;
+  const recordTable = tableOfRecordItem(image);
+  if (recordTable !== undefined) return { kind: 'record', tableId: recordTable };
+  return schemaItemOf(image);
 };
 
 const isFieldAttribute = (name: string) => name.startsWith('fld');

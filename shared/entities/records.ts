@@ -55,6 +55,12 @@ export const RECORD_ENVELOPE = [
 
 export const recordKey = (tableId: string, recordId: string): Key => keys.record(tableId, recordId);
 
+/** The table of a record item (any image of one, as a stream hands it over); undefined for any other item. */
+export const tableOfRecordItem = (item: Readonly<Record<string, unknown>>): string | undefined => {
+  if (item.type !== 'record' || typeof item.pk !== 'string' || typeof item.sk !== 'string') return undefined;
+  return keys.tableOfRecordKey({ pk: item.pk, sk: item.sk });
+};
+
 /** The current request's id as a record's `tx` stamp (none outside a request). */
 export const txStamp = (): { tx?: string } => {
   const { tx } = writeStamps();

@@ -103,6 +103,18 @@ export const viewItem = (tableId: string, view: View): Item => ({
   ...writeStamps(),
 });
 
+/**
+ * The table and kind of a schema item (table, field or view; any image of one, as a stream hands
+ * it over); undefined for any other item of the schema partition (dependents, counters…).
+ */
+export const schemaItemOf = (
+  item: Readonly<Record<string, unknown>>,
+): { tableId: string; kind: 'table' | 'field' | 'view' } | undefined => {
+  if (typeof item.pk !== 'string' || typeof item.sk !== 'string') return undefined;
+  const found = keys.schemaItemOfKey({ pk: item.pk, sk: item.sk });
+  return found && item.type === found.kind ? found : undefined;
+};
+
 export const isFieldItem = (item: Item): boolean => item.type === 'field';
 export const isViewItem = (item: Item): boolean => item.type === 'view';
 export const isDependentItem = (item: Item): boolean => item.type === 'dependent';
