@@ -24,10 +24,14 @@
  * - the actor: a record's last editor (`mb`), a table's `createdBy`/`deletedBy`, or the `by`
  *   stamp; `{id: "system"}` when none is known.
  *
- * Not captured yet: who deleted a record and in which request (a removal's stream record holds
- * only the item as it was), so `record.deleted` has the system actor and a `txId` of its own.
+ * A removal's stream record holds only the item as it was: who deleted a record, and in which
+ * request, comes from the deletion note on the table's data version (`db/data-versions.ts`),
+ * another stream record; the processor joins them (`entities/record-deletions.ts`, `attributed`).
+ * Records of a table in the trash, removed when it is purged, give no entry: `table.deleted` said
+ * they went.
  */
 import type { ChangeActor, ChangeDraft, ChangeType } from '#shared/entities/change-log.ts';
+import type { DeletionNote, Removal } from '#shared/entities/record-deletions.ts';
 import { tableOfRecordItem } from '#shared/entities/records.ts';
 import { schemaItemOf } from '#shared/entities/schema-items.ts';
 
@@ -48,6 +52,8 @@ export interface CaptureFacts {
   baseId: string | undefined;
   /** The table's computed fields (formula, lookup, rollup, system fields). */
   computedFields: ReadonlySet<string>;
+  /** The table is in the trash (its records' removals are its purge). */
+  trashed?: boolean;
 }
 
 type Image = Readonly<Record<string, unknown>>;
@@ -129,17 +135,19 @@ const recordDrafts = (change: StreamChange, tableId: string, facts: CaptureFacts
       }),
     ];
   if (change.kind === 'REMOVE')
-    return [
-      draft(change, 0, {
-        ...base,
-        type: 'record.deleted',
-        // a removal carries only the item as it was: who removed it, and in which request, is not
-        // in the stream record (not captured yet: the entry has the system actor and its own txId)
-        actor: SYSTEM,
-        txId: change.eventId,
-        before,
-      }),
-    ];
+    return facts.trashed
+      ? []
+      : [
+          // a removal carries only the item as it was: the processor joins it with its deletion
+          // note (who, which request; `attributed`); until then, the system's, with its own txId
+          draft(change, 0, {
+            ...base,
+            type: 'record.deleted',
+            actor: SYSTEM,
+            txId: change.eventId,
+            before,
+          }),
+        ];
   const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
     (f) => !sameValue(before[f], after[f]),
   );
@@ -253,3 +261,29 @@ export const draftsOf = (change: StreamChange, facts: CaptureFacts): ChangeDraft
   if (item.kind === 'record') return recordDrafts(change, item.tableId, { ...facts, baseId });
   return schemaDrafts(change, item.kind, item.tableId, baseId);
 };
+
+/** The removal a `record.deleted` draft is joined by (`entities/record-deletions.ts`). Pure. */
+export const removalOf = (d: ChangeDraft): Removal => ({
+  sourceId: d.sourceId,
+  occurredAt: d.occurredAt,
+  ...(d.before ? { before: d.before } : {}),
+});
+
+/**
+ * The `record.deleted` draft of a removal, with what its deletion note says (the user and the
+ * request); without a note, the system's, with the stream record's id as `txId`. Pure.
+ */
+export const attributed = (
+  where: { baseId: string; tableId: string; recordId: string },
+  removal: Removal,
+  note: DeletionNote | undefined,
+): ChangeDraft => ({
+  sourceId: removal.sourceId,
+  type: 'record.deleted',
+  ...where,
+  actor: actorOfId(note?.by) ?? SYSTEM,
+  txId: note?.tx ?? removal.sourceId.replace(/#\d+$/, ''),
+  occurredAt: removal.occurredAt,
+  ...(removal.before ? { before: removal.before } : {}),
+  ...(removal.cellsOmitted ? { cellsOmitted: true } : {}),
+});

@@ -4,11 +4,21 @@
  * (`capture.ts`) → each base's change log (`entities/change-log.ts`), in stream order.
  */
 import { config } from '#shared/config.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
 import type { StreamRecord } from '#shared/db/stream.ts';
 import { appendChanges, type ChangeDraft, eventIdOf, expiryOf } from '#shared/entities/change-log.ts';
+import {
+  type DeletionNote,
+  forgetDeletions,
+  NOTE_GRACE_MS,
+  noteDeletion,
+  noteRemoval,
+  removalsWaiting,
+} from '#shared/entities/record-deletions.ts';
 import { type FieldMeta, type HistoryItem, putHistory } from '#shared/entities/record-history.ts';
+import { deletionNoteIn } from '#shared/entities/table-versions.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
-import { type CaptureFacts, capturedItem, draftsOf } from './capture.ts';
+import { attributed, type CaptureFacts, capturedItem, draftsOf, removalOf } from './capture.ts';
 
 /** What one batch did: entries written, and the first record not captured (the batch resumes there). */
 export interface CaptureOutcome {
@@ -26,6 +36,7 @@ const factsOf = async (tableId: string, records: readonly StreamRecord[]): Promi
     return {
       baseId: schema.table.baseId || undefined,
       computedFields: new Set(schema.fields.filter((f) => f.isComputed).map((f) => f.id)),
+      trashed: schema.table.deletedTime !== undefined && schema.table.deletedTime !== null,
       fields: new Map(
         schema.fields.map((f) => [
           f.id,
@@ -33,7 +44,9 @@ const factsOf = async (tableId: string, records: readonly StreamRecord[]): Promi
         ]),
       ),
     };
-  } catch {
+  } catch (error) {
+    // a read that failed fails the batch (it is handed over again); only a table gone is no table
+    if (!(error instanceof NotFoundError)) throw error;
     // a table gone for good: its own item's last image still names its base
     const image = records
       .map((r) => r.oldImage ?? r.newImage)
@@ -41,9 +54,83 @@ const factsOf = async (tableId: string, records: readonly StreamRecord[]): Promi
     return {
       baseId: typeof image?.baseId === 'string' ? image.baseId : undefined,
       computedFields: new Set(),
+      trashed: true,
       fields: new Map(),
     };
   }
+};
+
+/** One step of a base's capture, in stream order: drafts ready, or half of a record's deletion. */
+type Step =
+  | { kind: 'drafts'; drafts: ChangeDraft[] }
+  | { kind: 'removal'; draft: ChangeDraft }
+  | { kind: 'note'; tableId: string; recordId: string; note: DeletionNote };
+
+/** What a base's capture works from: its steps in stream order, and its first record. */
+interface BaseWork {
+  steps: Step[];
+  first: StreamRecord;
+}
+
+const keyOfStep = (step: Step): string | undefined =>
+  step.kind === 'note'
+    ? `${step.tableId}#${step.recordId}`
+    : step.kind === 'removal'
+      ? `${step.draft.tableId}#${step.draft.recordId ?? ''}`
+      : undefined;
+
+/**
+ * A base's drafts in stream order, its deletions joined (`entities/record-deletions.ts`): a removal
+ * and its note both in the batch join here, at the place of the one that came second; a half whose
+ * other half is stored joins with it, at its own place; a removal without its note waits, and one
+ * that has waited past `NOTE_GRACE_MS` is written as the system's. Answers the drafts, and the
+ * stored deletions to forget once they are written.
+ */
+const draftsOfBase = async (
+  baseId: string,
+  steps: readonly Step[],
+  now: Date,
+): Promise<{ drafts: ChangeDraft[]; joined: { tableId: string; recordId: string }[] }> => {
+  const removals = new Map<string, ChangeDraft>();
+  const notes = new Map<string, DeletionNote>();
+  const lastAt = new Map<string, number>();
+  steps.forEach((step, i) => {
+    const key = keyOfStep(step);
+    if (step.kind === 'removal') removals.set(key as string, step.draft);
+    if (step.kind === 'note') notes.set(key as string, step.note);
+    if (key) lastAt.set(key, i);
+  });
+  const joined: { tableId: string; recordId: string }[] = [];
+  const parts = await Promise.all(
+    steps.map(async (step, i): Promise<ChangeDraft[]> => {
+      if (step.kind === 'drafts') return step.drafts;
+      const key = keyOfStep(step) as string;
+      const removal = removals.get(key);
+      const note = notes.get(key);
+      const tableId = step.kind === 'note' ? step.tableId : step.draft.tableId;
+      const recordId = step.kind === 'note' ? step.recordId : (step.draft.recordId ?? '');
+      const where = { baseId, tableId, recordId };
+      if (removal && note) return lastAt.get(key) === i ? [attributed(where, removalOf(removal), note)] : [];
+      if (removal) {
+        const stored = await noteRemoval(baseId, tableId, recordId, removalOf(removal), now);
+        if (!stored) return [];
+        joined.push({ tableId, recordId });
+        return [attributed(where, removalOf(removal), stored)];
+      }
+      const stored = await noteDeletion(baseId, tableId, recordId, note as DeletionNote, now);
+      if (!stored) return [];
+      joined.push({ tableId, recordId });
+      return [attributed(where, stored, note)];
+    }),
+  );
+  const drafts = parts.flat();
+  const overdue = await removalsWaiting(baseId, new Date(now.getTime() - NOTE_GRACE_MS).toISOString());
+  for (const d of overdue) {
+    if (!d.removal) continue;
+    drafts.push(attributed({ baseId, tableId: d.tableId, recordId: d.recordId }, d.removal, undefined));
+    joined.push({ tableId: d.tableId, recordId: d.recordId });
+  }
+  return { drafts, joined };
 };
 
 /**
@@ -57,35 +144,52 @@ export const captureBatch = async (
   now = new Date(),
 ): Promise<CaptureOutcome> => {
   const tables = new Map<string, StreamRecord[]>();
+  const noteOf = new Map<StreamRecord, NonNullable<ReturnType<typeof deletionNoteIn>>>();
   for (const r of records) {
-    const item = capturedItem(r);
-    if (item) tables.set(item.tableId, [...(tables.get(item.tableId) ?? []), r]);
+    const note = deletionNoteIn(r.oldImage, r.newImage);
+    if (note) noteOf.set(r, note);
+    const tableId = note?.tableId ?? capturedItem(r)?.tableId;
+    if (tableId) tables.set(tableId, [...(tables.get(tableId) ?? []), r]);
   }
   const facts = new Map(
     await Promise.all(
       [...tables].map(async ([tableId, rs]) => [tableId, await factsOf(tableId, rs)] as const),
     ),
   );
-  const byBase = new Map<string, { drafts: ChangeDraft[]; first: StreamRecord }>();
+  const byBase = new Map<string, BaseWork>();
+  const add = (baseId: string, r: StreamRecord, step: Step) => {
+    const work = byBase.get(baseId) ?? { steps: [], first: r };
+    work.steps.push(step);
+    byBase.set(baseId, work);
+  };
   for (const r of records) {
+    const note = noteOf.get(r);
+    if (note) {
+      const baseId = facts.get(note.tableId)?.baseId;
+      if (baseId === undefined) continue;
+      const { tableId, recordIds, ...who } = note;
+      for (const recordId of recordIds) add(baseId, r, { kind: 'note', tableId, recordId, note: who });
+      continue;
+    }
     const item = capturedItem(r);
     const f = item && facts.get(item.tableId);
     if (!f) continue;
     // a table item names its base itself (a table created in this batch, or one gone since)
     const baseId = item.kind === 'table' ? (r.newImage?.baseId ?? r.oldImage?.baseId) : undefined;
     const drafts = draftsOf(r, typeof baseId === 'string' ? { ...f, baseId } : f);
-    for (const d of drafts) {
-      const group = byBase.get(d.baseId) ?? { drafts: [], first: r };
-      group.drafts.push(d);
-      byBase.set(d.baseId, group);
-    }
+    const ready = drafts.filter((d) => d.type !== 'record.deleted');
+    for (const d of drafts) if (d.type === 'record.deleted') add(d.baseId, r, { kind: 'removal', draft: d });
+    if (ready.length) add((ready[0] as ChangeDraft).baseId, r, { kind: 'drafts', drafts: ready });
   }
   const expiresAt = expiryOf(now, retentionDays);
   const results = await Promise.allSettled(
-    [...byBase].map(async ([baseId, { drafts }]) => {
+    [...byBase].map(async ([baseId, { steps }]) => {
+      const { drafts, joined } = await draftsOfBase(baseId, steps, now);
       // history first: its puts are idempotent, and a draft in the log is never handed over again
       await putHistory(historyOf(drafts, facts), expiresAt);
-      return appendChanges(baseId, drafts, expiresAt);
+      const written = await appendChanges(baseId, drafts, expiresAt);
+      await forgetDeletions(baseId, joined);
+      return written;
     }),
   );
   let written = 0;

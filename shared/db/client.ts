@@ -24,11 +24,18 @@ import {
 } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { EXISTS } from './conditions.ts';
-import { dataVersionOp, entryCountsBy, maintainedBy, tablesToBump, versionChanges } from './data-versions.ts';
+import {
+  dataVersionOp,
+  deletionsBy,
+  entryCountsBy,
+  maintainedBy,
+  tablesToBump,
+  versionChanges,
+} from './data-versions.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
 import type { Item, TransactOp, UpdateSpec } from './operations.ts';
-import { beforeAnswer, noteWriteSent, remainingMs, requestScope } from './request-scope.ts';
+import { beforeAnswer, noteWriteSent, remainingMs, requestScope, writeStamps } from './request-scope.ts';
 import { tracer } from './tracer.ts';
 
 export type { Item, TransactOp, UpdateSpec } from './operations.ts';
@@ -742,25 +749,39 @@ const applyVersionOps = async (ops: readonly TransactOp[]): Promise<void> => {
   );
 };
 
-/** What operations do to view indexes, per table: the indexes they keep and their entry counts' moves. */
+/**
+ * What operations do that a data-version increment carries, per table: the view indexes they keep,
+ * their entry counts' moves, and the records they delete (the deletion note).
+ */
 interface IndexMoves {
   maintained: Map<string, string[]>;
   counts: Map<string, Map<string, number>>;
+  deleted: Map<string, string[]>;
 }
 
-/** The view-index moves of some operations (`data-versions.ts` `maintainedBy`, `entryCountsBy`). */
+/** The moves of some operations (`data-versions.ts` `maintainedBy`, `entryCountsBy`, `deletionsBy`). */
 export const indexMovesOf = (ops: readonly TransactOp[]): IndexMoves => ({
   maintained: maintainedBy(ops),
   counts: entryCountsBy(ops),
+  deleted: deletionsBy(ops),
 });
 
-/** A table's version increment for some counters, with the view-index moves of its writes. */
+/** A table's version increment for some counters, with the view-index moves and deletions of its writes. */
 export const versionOpOf = (
   tableId: string,
   counters: Iterable<string> | undefined,
   indexes: IndexMoves,
-): TransactOp =>
-  dataVersionOp(tableId, counters, undefined, indexes.maintained.get(tableId), indexes.counts.get(tableId));
+): TransactOp => {
+  const deleted = indexes.deleted.get(tableId);
+  return dataVersionOp(
+    tableId,
+    counters,
+    undefined,
+    indexes.maintained.get(tableId),
+    indexes.counts.get(tableId),
+    deleted?.length ? { recordIds: deleted, ...writeStamps() } : undefined,
+  );
+};
 
 /** Largest number of operations DynamoDB accepts in one transaction. */
 export const MAX_TRANSACTION_ITEMS = 100;

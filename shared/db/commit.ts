@@ -369,7 +369,9 @@ export const commitSteps = async (
   // from the records while the write applied is never reused after it.
   // The view indexes' entry counts of the transactions (`transact`) move with them: the completion
   // moves those of the batched operations only.
-  const indexes = { ...indexMovesOf(ops), counts: indexMovesOf(plain.map((s) => s.op)).counts };
+  // So do the deletion notes of the batched operations (each transaction carries its own).
+  const batched = indexMovesOf(plain.map((s) => s.op));
+  const indexes = { ...indexMovesOf(ops), counts: batched.counts, deleted: batched.deleted };
   const versions = tablesWritten(ops).map((tableId) => versionOpOf(tableId, undefined, indexes));
   await new JournaledWrite(scope, chunks, plain, unitCount, [...final, ...versions], tablesTouched(ops)).run(
     onConditionFailed,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ID_PREFIX } from '#shared/ids.ts';
 import { type Key, keyOfItem, keys } from './keys.ts';
 import type { TransactOp, UpdateSpec } from './operations.ts';
@@ -82,6 +83,8 @@ export const dataVersionOp = (
   shard = Math.floor(Math.random() * DATA_VERSION_SHARDS),
   maintained: readonly string[] = [],
   counts: ReadonlyMap<string, number> = new Map(),
+  /** The records the write deletes, and its stamps: the deletion note (`DELETION_NOTE`). */
+  deleted?: { recordIds: readonly string[]; tx?: string; by?: string },
 ): TransactOp => {
   const named = [...new Set(counters)];
   const list = named.length ? named : [WHOLE];
@@ -100,14 +103,71 @@ export const dataVersionOp = (
     values[`:k${i}`] = delta;
     adds.push(`#k${i} :k${i}`);
   });
+  const sets = ['#t = :t'];
+  const removes: string[] = [];
+  for (const [attribute, name] of Object.entries(DELETION_NOTE)) names[`#${attribute}`] = name;
+  const note: Record<keyof typeof DELETION_NOTE, unknown> | undefined = deleted?.recordIds.length
+    ? { id: randomUUID(), recordIds: [...deleted.recordIds], tx: deleted.tx, by: deleted.by }
+    : undefined;
+  for (const attribute of Object.keys(DELETION_NOTE) as (keyof typeof DELETION_NOTE)[]) {
+    const value = note?.[attribute];
+    if (value === undefined) removes.push(`#${attribute}`);
+    else {
+      sets.push(`#${attribute} = :${attribute}`);
+      values[`:${attribute}`] = value;
+    }
+  }
   return {
     update: {
       key: keys.dataVersion(tableId, String(shard).padStart(2, '0')),
-      update: `ADD ${adds.join(', ')} SET #t = :t`,
+      update: `ADD ${adds.join(', ')} SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
       names,
       values,
     },
   };
+};
+
+/**
+ * The deletion note (data-flow.md 1: who deleted a record, and in which request). A removal's
+ * stream record holds only the item as it was, so the data-version increment of a transaction
+ * that deletes records names them, with the request's stamps, on its shard: `dn` (the note's id,
+ * new with every write), `dl` (the records' ids), `dtx` (the request), `dby` (the user). An
+ * increment that deletes nothing removes them, so a shard's stream record carries a note only for
+ * the write that deleted. The change-log capture joins the note with the removals
+ * (`entities/record-deletions.ts`). A note names at most the records of one transaction (100
+ * operations), so it stays small.
+ */
+export const DELETION_NOTE = { id: 'dn', recordIds: 'dl', tx: 'dtx', by: 'dby' } as const;
+
+/** The note a data-version shard's new image carries when its write deleted records. Pure. */
+export const deletionNoteOf = (
+  oldImage: Readonly<Record<string, unknown>> | undefined,
+  newImage: Readonly<Record<string, unknown>> | undefined,
+): { id: string; recordIds: string[]; tx?: string; by?: string } | undefined => {
+  const id = newImage?.[DELETION_NOTE.id];
+  const ids = newImage?.[DELETION_NOTE.recordIds];
+  if (typeof id !== 'string' || id === oldImage?.[DELETION_NOTE.id] || !Array.isArray(ids)) return undefined;
+  const tx = newImage?.[DELETION_NOTE.tx];
+  const by = newImage?.[DELETION_NOTE.by];
+  return {
+    id,
+    recordIds: ids.filter((r): r is string => typeof r === 'string'),
+    ...(typeof tx === 'string' ? { tx } : {}),
+    ...(typeof by === 'string' ? { by } : {}),
+  };
+};
+
+/** Per table, the records the operations delete (by key). Pure. */
+export const deletionsBy = (ops: readonly TransactOp[]): Map<string, string[]> => {
+  const out = new Map<string, string[]>();
+  for (const op of ops) {
+    if (!('delete' in op)) continue;
+    const table = keys.tableOfRecordKey(op.delete);
+    const recordId = keys.recordOfRecordKey(op.delete);
+    if (table === undefined || recordId === undefined) continue;
+    out.set(table, [...(out.get(table) ?? []), recordId]);
+  }
+  return out;
 };
 
 /**

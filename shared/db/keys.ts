@@ -44,6 +44,9 @@
  * - `HIST#<tbl>` and `HIST#<tbl>#<rec>`: record history (Teable's routes), one item per changed
  *   field of a caller's update, in the table's and in the record's partition, sorted by time
  *   (`<occurredAt>#<evt…>#<fld…>`; TTL: the change log's retention).
+ * - `DELJ#<bse>`: record deletions the change-log capture is joining (`<tbl>#<rec>`): the removed
+ *   record's last cells from its stream record and the deletion note (who, which request) from
+ *   the table's data version, which may reach the processor in either order (TTL: a day).
  */
 export interface Key {
   pk: string;
@@ -87,6 +90,11 @@ export const keys = {
   historyOf: (tableId: string, recordId?: string) => ({
     pk: recordId === undefined ? `HIST#${tableId}` : `HIST#${tableId}#${recordId}`,
   }),
+  recordDeletion: (baseId: string, tableId: string, recordId: string): Key => ({
+    pk: `DELJ#${baseId}`,
+    sk: `${tableId}#${recordId}`,
+  }),
+  recordDeletionsOf: (baseId: string) => ({ pk: `DELJ#${baseId}` }),
   userEmail: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
 
   accessToken: (userId: string, tokenId: string): Key => ({ pk: `USER#${userId}`, sk: `TOKEN#${tokenId}` }),
@@ -174,6 +182,8 @@ export const keys = {
   /** The table whose records a key addresses, or undefined for any other key. */
   tableOfRecordKey: (key: Key): string | undefined =>
     key.pk.startsWith('RECORDS#') ? key.pk.slice('RECORDS#'.length) : undefined,
+  /** The record a record key addresses (its sort key is the record's id). */
+  recordOfRecordKey: (key: Key): string | undefined => (key.pk.startsWith('RECORDS#') ? key.sk : undefined),
   /** The table and the kind of a schema item's key (table, field, view), or undefined for any other key. */
   schemaItemOfKey: (key: Key): { tableId: string; kind: 'table' | 'field' | 'view' } | undefined => {
     if (!key.pk.startsWith('TABLE#')) return undefined;

@@ -58,10 +58,12 @@ export interface ChangeDraft {
   /** Field id → cell (`fieldKeyType=id` shape) before and after. */
   before?: Record<string, unknown>;
   after?: Record<string, unknown>;
+  /** The cells were too large to keep on the way (see `MAX_ENTRY_CELLS`). */
+  cellsOmitted?: boolean;
 }
 
 /** An entry of the log, as the feed answers it (`cellsOmitted`: see `MAX_ENTRY_CELLS`). */
-export type ChangeEntry = Omit<ChangeDraft, 'sourceId'> & { seq: number; id: string; cellsOmitted?: boolean };
+export type ChangeEntry = Omit<ChangeDraft, 'sourceId'> & { seq: number; id: string };
 
 /** An entry as stored: with the moment (epoch seconds) it leaves the log. */
 export type StoredChange = ChangeEntry & { expiresAt?: number };
@@ -93,7 +95,9 @@ export const MAX_ENTRY_CELLS = 300_000;
 /** The stored item of an entry. Pure. */
 export const changeEntryItem = (entry: ChangeEntry, expiresAt: number): Item => {
   const { type, ...whole } = entry;
-  const tooLarge = JSON.stringify([entry.before ?? null, entry.after ?? null]).length > MAX_ENTRY_CELLS;
+  const tooLarge =
+    entry.cellsOmitted === true ||
+    JSON.stringify([entry.before ?? null, entry.after ?? null]).length > MAX_ENTRY_CELLS;
   const { before: _b, after: _a, ...withoutCells } = whole;
   const rest = tooLarge ? { ...withoutCells, cellsOmitted: true } : whole;
   const item: Item = {

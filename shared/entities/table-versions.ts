@@ -1,6 +1,11 @@
 import { queryAll } from '#shared/db/client.ts';
-import { ENTRY_COUNT_PREFIX, isCounter, MAINTAINED_PREFIX } from '#shared/db/data-versions.ts';
-import { keys } from '#shared/db/keys.ts';
+import {
+  deletionNoteOf,
+  ENTRY_COUNT_PREFIX,
+  isCounter,
+  MAINTAINED_PREFIX,
+} from '#shared/db/data-versions.ts';
+import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { count } from './attributes.ts';
 
 /**
@@ -22,4 +27,20 @@ export const readDataVersions = async (
     }),
   );
   return new Map(sums);
+};
+
+/**
+ * The deletion note a stream record of a data-version shard carries (`db/data-versions.ts`
+ * `DELETION_NOTE`): the table, the records its write deleted, the request and the user; undefined
+ * for any other item or a write that deleted nothing. Pure.
+ */
+export const deletionNoteIn = (
+  oldImage: Readonly<Record<string, unknown>> | undefined,
+  newImage: Readonly<Record<string, unknown>> | undefined,
+): { tableId: string; recordIds: string[]; tx?: string; by?: string } | undefined => {
+  const tableId = newImage && keys.tableOfDataVersionKey(keyOfItem(newImage));
+  const note = tableId ? deletionNoteOf(oldImage, newImage) : undefined;
+  if (!tableId || !note) return undefined;
+  const { id: _id, ...rest } = note;
+  return { tableId, ...rest };
 };

@@ -90,7 +90,10 @@ describe('data versions: which writes move which table', () => {
 
   it('moves the whole-table counter when told no counter', () => {
     expect(dataVersionOp('tblA', [], 1)).toMatchObject({
-      update: { update: 'ADD #c0 :one SET #t = :t', names: { '#c0': WHOLE } },
+      update: {
+        update: 'ADD #c0 :one SET #t = :t REMOVE #id, #recordIds, #tx, #by',
+        names: { '#c0': WHOLE },
+      },
     });
   });
 
@@ -134,7 +137,8 @@ describe('data versions: view indexes kept by writes', () => {
     const op = dataVersionOp('tblA', ['v', 'b01', 's:ord'], 2, ['m:x'], new Map([['n:x', -1]]));
     expect(op).toMatchObject({
       update: {
-        update: 'ADD #c0 :one, #c1 :one, #c2 :one, #m0 :n, #k0 :k0 SET #t = :t',
+        update:
+          'ADD #c0 :one, #c1 :one, #c2 :one, #m0 :n, #k0 :k0 SET #t = :t REMOVE #id, #recordIds, #tx, #by',
         names: { '#m0': 'm:x', '#k0': 'n:x' },
         values: { ':n': 3, ':k0': -1 },
       },

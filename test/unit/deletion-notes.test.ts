@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { attributed, removalOf } from '#shared/changes/capture.ts';
+import { DELETION_NOTE, dataVersionOp, deletionNoteOf, deletionsBy } from '#shared/db/data-versions.ts';
+import { keys } from '#shared/db/keys.ts';
+import type { ChangeDraft } from '#shared/entities/change-log.ts';
+import { deletionNoteIn } from '#shared/entities/table-versions.ts';
+
+/** The deletion note (who deleted records, in which request) and its join with removals: pure parts. */
+
+describe('the deletion note on a data-version increment', () => {
+  it('names the deleted records with the stamps, and clears any note when it deletes nothing', () => {
+    const noted = dataVersionOp('tblA', undefined, 2, [], new Map(), {
+      recordIds: ['rec1', 'rec2'],
+      tx: 'req',
+      by: 'usr',
+    });
+    const plain = dataVersionOp('tblA', undefined, 2);
+
+    expect(noted).toMatchObject({
+      update: {
+        update: 'ADD #c0 :one SET #t = :t, #id = :id, #recordIds = :recordIds, #tx = :tx, #by = :by',
+        names: { '#id': 'dn', '#recordIds': 'dl', '#tx': 'dtx', '#by': 'dby' },
+        values: { ':recordIds': ['rec1', 'rec2'], ':tx': 'req', ':by': 'usr', ':id': expect.any(String) },
+      },
+    });
+    expect(plain).toMatchObject({
+      update: { update: 'ADD #c0 :one SET #t = :t REMOVE #id, #recordIds, #tx, #by' },
+    });
+  });
+
+  it('outside a request (no stamps) a note still names the records, and removes the stamps it lacks', () => {
+    const op = dataVersionOp('tblA', undefined, 2, [], new Map(), { recordIds: ['rec1'] });
+    expect(op).toMatchObject({
+      update: { update: 'ADD #c0 :one SET #t = :t, #id = :id, #recordIds = :recordIds REMOVE #tx, #by' },
+    });
+  });
+
+  it('each write gets a note of its own id', () => {
+    const ids = new Set(
+      Array.from({ length: 50 }, () => {
+        const op = dataVersionOp('tblA', undefined, 1, [], new Map(), { recordIds: ['rec1'] });
+        return 'update' in op ? op.update.values?.[':id'] : undefined;
+      }),
+    );
+    expect(ids.size).toBe(50);
+  });
+
+  it('finds the records each table loses among operations (record deletes only)', () => {
+    expect(
+      deletionsBy([
+        { delete: keys.record('tblA', 'rec1') },
+        { delete: keys.record('tblB', 'rec2') },
+        { delete: keys.record('tblA', 'rec3'), condition: 'version = :v' },
+        { put: { ...keys.record('tblA', 'rec4'), id: 'rec4' } },
+        { delete: keys.recordNumber('tblA', 7) },
+      ]),
+    ).toEqual(
+      new Map([
+        ['tblA', ['rec1', 'rec3']],
+        ['tblB', ['rec2']],
+      ]),
+    );
+  });
+
+  it('a stream record carries a note only when the write set a new one', () => {
+    const shard = { ...keys.dataVersion('tblA', '03'), type: 'dataVersion', v: 1 };
+    const noted = {
+      ...shard,
+      v: 2,
+      [DELETION_NOTE.id]: 'n1',
+      [DELETION_NOTE.recordIds]: ['rec1'],
+      dtx: 'req',
+      dby: 'usr',
+    };
+
+    expect(deletionNoteIn(shard, noted)).toEqual({
+      tableId: 'tblA',
+      recordIds: ['rec1'],
+      tx: 'req',
+      by: 'usr',
+    });
+    // a later write that kept the attributes (a note is then not new) and any other item: none
+    expect(deletionNoteOf(noted, { ...noted, v: 3 })).toBeUndefined();
+    expect(
+      deletionNoteIn(undefined, { ...keys.record('tblA', 'rec1'), dn: 'x', dl: ['rec1'] }),
+    ).toBeUndefined();
+    expect(deletionNoteIn(noted, shard)).toBeUndefined();
+  });
+});
+
+describe('a removal joined with its note', () => {
+  const draft: ChangeDraft = {
+    sourceId: 'ev9#0',
+    type: 'record.deleted',
+    baseId: 'bseA',
+    tableId: 'tblA',
+    recordId: 'rec1',
+    actor: { id: 'system' },
+    occurredAt: '2026-01-01T00:00:00.000Z',
+    txId: 'ev9',
+    before: { fldA: 1 },
+  };
+  const where = { baseId: 'bseA', tableId: 'tblA', recordId: 'rec1' };
+
+  it("takes the note's user and request", () => {
+    expect(attributed(where, removalOf(draft), { tx: 'req', by: 'usr' })).toEqual({
+      ...draft,
+      actor: { id: 'usr' },
+      txId: 'req',
+    });
+  });
+
+  it('without a note (or with empty stamps) is the system’s, with the stream record’s id as txId', () => {
+    expect(attributed(where, removalOf(draft), undefined)).toEqual(draft);
+    expect(attributed(where, removalOf(draft), {})).toEqual(draft);
+  });
+
+  it('keeps that its cells were left out', () => {
+    const { before: _b, ...bare } = draft;
+    expect(attributed(where, { ...removalOf(bare), cellsOmitted: true }, undefined)).toEqual({
+      ...bare,
+      cellsOmitted: true,
+    });
+  });
+});
