@@ -27,7 +27,7 @@
  * A removal's stream record holds only the item as it was: who deleted a record, and in which
  * request, comes from the deletion note on the table's data version (`db/data-versions.ts`),
  * another stream record; the processor joins them (`entities/record-deletions.ts`, `attributed`).
- * Records of a table in the trash, removed when it is purged, give no entry: `table.deleted` said
+ * Records of a table or base in the trash, removed when it is purged, give no entry: `table.deleted` said
  * they went.
  */
 import type { ChangeActor, ChangeDraft, ChangeType } from '#shared/entities/change-log.ts';

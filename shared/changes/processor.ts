@@ -6,6 +6,7 @@
 import { config } from '#shared/config.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import type { StreamRecord } from '#shared/db/stream.ts';
+import { readBase } from '#shared/entities/bases.ts';
 import { appendChanges, type ChangeDraft, eventIdOf, expiryOf } from '#shared/entities/change-log.ts';
 import {
   type DeletionNote,
@@ -33,10 +34,12 @@ type TableFacts = CaptureFacts & { fields: ReadonlyMap<string, FieldMeta> };
 const factsOf = async (tableId: string, records: readonly StreamRecord[]): Promise<TableFacts> => {
   try {
     const schema = await loadSchema(tableId);
+    const base = schema.table.baseId ? await readBase(schema.table.baseId) : undefined;
     return {
       baseId: schema.table.baseId || undefined,
       computedFields: new Set(schema.fields.filter((f) => f.isComputed).map((f) => f.id)),
-      trashed: schema.table.deletedTime !== undefined && schema.table.deletedTime !== null,
+      // the table, or its base, in the trash (or the base gone): its records' removals are a purge
+      trashed: Boolean(schema.table.deletedTime) || !base || Boolean(base.deletedTime || base.purgeTime),
       fields: new Map(
         schema.fields.map((f) => [
           f.id,

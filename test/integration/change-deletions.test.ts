@@ -6,6 +6,7 @@ import type { StreamRecord } from '#shared/db/stream.ts';
 import { changesAfter } from '#shared/entities/change-log.ts';
 import { NOTE_GRACE_MS } from '#shared/entities/record-deletions.ts';
 import { newId } from '#shared/ids.ts';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { call } from '#test/support/invoke.ts';
 import { createRecords, deleteRecord, deleteRecords } from '#test/support/records.ts';
 import { useStreamPoller } from '#test/support/stream-poller.ts';
@@ -81,6 +82,34 @@ describe('record.deleted on the real stream', () => {
     expect(noted).toHaveLength(1);
     expect([...((noted[0]?.dl ?? []) as string[])].sort()).toEqual([a, b].sort());
     expect(noted[0]).toMatchObject({ dby: t.owner.id, dtx: expect.any(String) });
+  });
+});
+
+describe('purges', () => {
+  it('a table deleted for good: table.deleted once, no record.deleted for its records, nothing left waiting', async () => {
+    const t = await newTable({
+      fields: [{ name: 'Name', type: 'singleLineText' }],
+      records: [{ fields: { Name: 'a' } }, { fields: { Name: 'b' } }],
+    });
+    const token = t.owner.auth;
+
+    expect(
+      (await call('delete-table', { token, params: { baseId: t.baseId, tableId: t.tableId } })).status,
+    ).toBe(200);
+    const trash = await call('list-trash-items', {
+      token,
+      query: `resourceId=${t.baseId}&resourceType=base`,
+    });
+    const trashId = (trash.body.trashItems as { id: string; resourceId: string }[]).find(
+      (i) => i.resourceId === t.tableId,
+    )?.id as string;
+    expect((await call('delete-trash-item', { token, params: { trashId } })).status).toBe(200);
+    await drainPurges();
+    const log = await logOf(t.baseId);
+
+    expect(log.filter((e) => e.type === 'table.deleted')).toHaveLength(1);
+    expect(log.filter((e) => e.type === 'record.deleted')).toEqual([]);
+    expect(await queryAll({ pk: keys.recordDeletionsOf(t.baseId).pk })).toEqual([]);
   });
 });
 
