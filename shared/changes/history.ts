@@ -4,6 +4,7 @@
  * `endDate` (inclusive), and `userMap` of the editors. Read from the history items the stream
  * processor writes; a deleted record's history stays readable until the retention ends.
  */
+import { opaqueCursor } from '#shared/core/cursors.ts';
 import { ValidationError } from '#shared/core/errors.ts';
 import { type HistoryItem, historyPage, historySortKey } from '#shared/entities/record-history.ts';
 import { usersByIds } from '#shared/entities/users.ts';
@@ -17,20 +18,11 @@ export interface HistoryQuery {
   cursor?: string | null;
 }
 
-const PREFIX = 'h1.';
-
-const cursorOf = (sortKey: string) => `${PREFIX}${Buffer.from(sortKey).toString('base64url')}`;
-
-const sortKeyOf = (cursor: string): string => {
-  const key = cursor.startsWith(PREFIX)
-    ? Buffer.from(cursor.slice(PREFIX.length), 'base64url').toString()
-    : '';
-  if (!/^\d{4}-\d{2}-\d{2}T[^#]+#evt\w+#fld\w+$/.test(key))
-    throw new ValidationError('Invalid query.cursor: not a cursor of this history', [
-      { path: 'query.cursor', message: 'not a cursor of this history' },
-    ]);
-  return key;
-};
+const HISTORY_CURSOR = opaqueCursor('h1.', 'this history', (key) =>
+  /^\d{4}-\d{2}-\d{2}T[^#]+#evt\w+#fld\w+$/.test(key),
+);
+const cursorOf = HISTORY_CURSOR.encode;
+const sortKeyOf = HISTORY_CURSOR.decode;
 
 const instantOf = (text: string | undefined, name: string): number | undefined => {
   if (text === undefined || text === '') return undefined;

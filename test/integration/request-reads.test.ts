@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getItem, queryAll } from '#shared/db/client.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
 import { noteRead, oncePerRequest, readEarlier, withRequestScope } from '#shared/db/request-scope.ts';
+import { appendChanges, type ChangeDraft, expiryOf } from '#shared/entities/change-log.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallResult, call } from '#test/support/invoke.ts';
 
@@ -153,5 +154,59 @@ describe('record writes on a warm handler: round trips after authentication', ()
     // the table's data version moves (UpdateItem) while the link titles are read
     expect([...ops].sort()).toEqual(['BatchGetItem', 'BatchGetItem', 'UpdateItem', 'UpdateItem']);
     expect(afterAuth).toBe(2);
+  });
+});
+
+describe('the change feed: round trips after authentication', () => {
+  let token: string;
+  let baseId: string;
+  const tableId = 'tblFeedReads';
+
+  const measured = async (query: string) => {
+    resetCalls();
+    const answer = await call('list-changes', { token, params: { baseId }, query });
+    const s = callSummary();
+    return { answer, afterAuth: s.sequentialRoundTrips - 1 };
+  };
+
+  beforeAll(async () => {
+    const owner = await newUser();
+    token = owner.auth;
+    const space = (await call('create-space', { token, body: { name: 'Feed reads' } })).body.id;
+    baseId = (await call('create-base', { token, body: { spaceId: space } })).body.id;
+    // 250 entries written straight to the log (no stream needed to count the feed's reads)
+    const drafts: ChangeDraft[] = Array.from({ length: 250 }, (_, i) => ({
+      sourceId: `feed-reads-${baseId}-${i}`,
+      type: 'record.updated',
+      baseId,
+      tableId,
+      recordId: `rec${i}`,
+      actor: { id: owner.id },
+      occurredAt: new Date().toISOString(),
+      txId: `tx${i}`,
+      after: { fldA: i },
+    }));
+    await appendChanges(baseId, drafts, expiryOf(new Date(), 30));
+    // warm, as on a warm Lambda (what authentication caches)
+    await call('list-changes', { token, params: { baseId }, query: 'limit=1' });
+  });
+
+  it('a first page, a page from a cursor, and a poll at the end read once (auth + 1)', async () => {
+    const first = await measured('limit=100');
+    const next = await measured(`limit=100&cursor=${first.answer.body.cursor}`);
+    const last = await measured(`limit=100&cursor=${next.answer.body.cursor}`);
+    const poll = await measured(`limit=100&cursor=${last.answer.body.cursor}`);
+
+    expect([first, next, last, poll].map((p) => p.answer.body.changes.length)).toEqual([100, 100, 50, 0]);
+    expect([first, next, last, poll].map((p) => p.answer.body.hasMore)).toEqual([true, true, false, false]);
+    expect([first, next, last, poll].map((p) => p.afterAuth)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('a cursor whose entry is not there (ahead of the log) reads the head as well, and is a 400', async () => {
+    const { cursorOf } = await import('#shared/changes/feed.ts');
+    const ahead = await measured(`cursor=${cursorOf(999)}`);
+
+    expect(ahead.answer.status).toBe(400);
+    expect(ahead.afterAuth).toBe(2);
   });
 });
