@@ -2,8 +2,11 @@
  * `npm run load`: a bounded load test on loopback. Starts the API (`infra/local/start.ts
  * --in-memory`, its own DynamoDB Local) in a child process, seeds one table, then runs N clients
  * for T seconds, each looping over a mix of reads and writes, and prints requests, errors,
- * latency percentiles and the API process's memory. With `--url` and `--token` it loads a
- * server that is already running instead (memory is then not measured).
+ * latency percentiles and the API process's memory. Beside the clients, a probe measures how
+ * long a committed write takes to be readable in the change feed (data-flow.md 1: p95 ≤ 2 s
+ * locally under this load): it updates one record every 250 ms and reads the base's feed until
+ * the entry is there. With `--url` and `--token` it loads a server that is already running
+ * instead (memory is then not measured).
  *
  *   npm run load -- --clients 16 --seconds 30
  */
@@ -142,6 +145,30 @@ const main = async () => {
       return MIX[0] as (typeof MIX)[number];
     };
 
+    const baseId = baseRes.body.id as string;
+    const probeId = ids[0] as string;
+    const lags: { at: number; ms: number }[] = [];
+    let probesLost = 0;
+    /** One write by the probe: the time from its answer until the feed has its entry, or undefined. */
+    const probeOnce = async (mark: string, cursor: string): Promise<{ ms?: number; cursor: string }> => {
+      const res = await request('PATCH', `/table/${tableId}/record/${probeId}`, {
+        record: { fields: { Name: mark } },
+      });
+      if (res.status !== 200) return { cursor };
+      const committed = performance.now();
+      for (let next = cursor; performance.now() - committed < 30_000; ) {
+        const page = await request('GET', `/base/${baseId}/changes?limit=1000&cursor=${next}`);
+        if (page.status !== 200) return { cursor: next };
+        next = page.body.cursor as string;
+        const seen = (page.body.changes as { recordId?: string; after?: Record<string, unknown> }[]).some(
+          (e) => e.recordId === probeId && Object.values(e.after ?? {}).includes(mark),
+        );
+        if (seen) return { ms: performance.now() - committed, cursor: next };
+        if (!page.body.hasMore) await new Promise((r) => setTimeout(r, 20));
+      }
+      return { cursor };
+    };
+
     const samples: Sample[] = [];
     let failures = 0;
     let peakRss = (await rssMb(api?.child.pid)) ?? 0;
@@ -149,9 +176,22 @@ const main = async () => {
     const sampler = setInterval(async () => {
       peakRss = Math.max(peakRss, (await rssMb(api?.child.pid)) ?? 0);
     }, 500);
-    const end = Date.now() + SECONDS * 1000;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
+    const started = Date.now();
+    const end = started + SECONDS * 1000;
+    const probe = async () => {
+      let cursor = (await request('GET', `/base/${baseId}/changes?cursor=latest`)).body.cursor as string;
+      for (let n = 0; Date.now() < end; n++) {
+        const at = Date.now() - started;
+        const out = await probeOnce(`probe ${n}`, cursor);
+        cursor = out.cursor;
+        if (out.ms === undefined) probesLost++;
+        else lags.push({ at, ms: out.ms });
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    };
+    await Promise.all([
+      probe(),
+      ...Array.from({ length: CLIENTS }, async () => {
         while (Date.now() < end) {
           const [, kind, run] = choose();
           const started = performance.now();
@@ -163,7 +203,7 @@ const main = async () => {
           }
         }
       }),
-    );
+    ]);
     clearInterval(sampler);
     const endRss = (await rssMb(api?.child.pid)) ?? 0;
 
@@ -191,11 +231,32 @@ const main = async () => {
           samples.filter((s) => s.kind === kind),
         ),
       );
+    const lagLine = (label: string, list: { ms: number }[]) => {
+      const ms = list.map((l) => l.ms).sort((a, b) => a - b);
+      return `${label}: ${list.length} probes, p50 ${pct(ms, 50).toFixed(0)} ms, p95 ${pct(ms, 95).toFixed(0)} ms, max ${(ms.at(-1) ?? 0).toFixed(0)} ms`;
+    };
+    const half = (SECONDS * 1000) / 2;
+    console.log(
+      `\nCommit → entry readable in the change feed, under this load (a PATCH every 250 ms, the feed read until its entry is there; ${probesLost} not seen within 30 s):`,
+    );
+    console.log(`- ${lagLine('whole run', lags)}`);
+    console.log(
+      `- ${lagLine(
+        'first half',
+        lags.filter((l) => l.at < half),
+      )}`,
+    );
+    console.log(
+      `- ${lagLine(
+        'second half',
+        lags.filter((l) => l.at >= half),
+      )} (a growing lag would show here)`,
+    );
     if (api)
       console.log(
         `API process memory (RSS): ${startRss.toFixed(0)} MB at start, ${peakRss.toFixed(0)} MB peak, ${endRss.toFixed(0)} MB at end`,
       );
-    const bad = samples.filter((s) => s.status >= 500).length + failures;
+    const bad = samples.filter((s) => s.status >= 500).length + failures + probesLost;
     process.exitCode = bad ? 1 : 0;
   } finally {
     api?.child.kill('SIGTERM');

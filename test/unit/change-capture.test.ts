@@ -150,6 +150,20 @@ describe('records', () => {
     expect(draftsOf(change('MODIFY', before, after), FACTS)).toEqual([]);
   });
 
+  it('a removal is the system’s until the processor joins its deletion note; in a table in the trash (its purge) it is nothing', () => {
+    const gone = change('REMOVE', record({ fldA00000000000000: 'last' }));
+
+    expect(draftsOf(gone, FACTS)).toEqual([
+      expect.objectContaining({
+        type: 'record.deleted',
+        actor: { id: 'system' },
+        txId: 'ev1',
+        before: { fldA00000000000000: 'last' },
+      }),
+    ]);
+    expect(draftsOf(gone, { ...FACTS, trashed: true })).toEqual([]);
+  });
+
   it('cells equal but for the order of a map’s keys are no change', () => {
     const before = record({ fldU00000000000000: { id: 'u', title: 'T', email: 'e' } });
     const after = record({ fldU00000000000000: { email: 'e', title: 'T', id: 'u' } });
