@@ -154,7 +154,9 @@ const recordDrafts = (change: StreamChange, tableId: string, facts: CaptureFacts
   if (!changed.length) return [];
   const propagated = change.newImage?.txp === true;
   const isComputed = (f: string) => propagated || facts.computedFields.has(f);
-  const actor = actorOfUser(change.newImage?.mb) ?? SYSTEM;
+  // a propagated record's writer is the request's user (`by`), not the record's last editor
+  const actor =
+    (propagated ? actorOfId(change.newImage?.by) : undefined) ?? actorOfUser(change.newImage?.mb) ?? SYSTEM;
   const txId = txOf(change, change.newImage);
   const part = (fields: string[], computed: boolean, index: number) =>
     fields.length
@@ -259,28 +261,42 @@ export const draftsOf = (change: StreamChange, facts: CaptureFacts): ChangeDraft
   if (!item || facts.baseId === undefined) return [];
   const baseId = facts.baseId;
   if (item.kind === 'record') return recordDrafts(change, item.tableId, { ...facts, baseId });
+  // the fields and views of a table in the trash go when it is purged: `table.deleted` said so
+  if (change.kind === 'REMOVE' && item.kind !== 'table' && facts.trashed) return [];
   return schemaDrafts(change, item.kind, item.tableId, baseId);
 };
 
-/** The removal a `record.deleted` draft is joined by (`entities/record-deletions.ts`). Pure. */
+/** The id of what a deleted draft is about (its record, field or view). Pure. */
+export const deletedItemId = (d: ChangeDraft): string => d.recordId ?? d.fieldId ?? d.viewId ?? '';
+
+/** The removal a `….deleted` draft is joined by (`entities/record-deletions.ts`). Pure. */
 export const removalOf = (d: ChangeDraft): Removal => ({
   sourceId: d.sourceId,
+  type: d.type as Removal['type'],
   occurredAt: d.occurredAt,
   ...(d.before ? { before: d.before } : {}),
 });
 
+const ID_KEY = {
+  'record.deleted': 'recordId',
+  'field.deleted': 'fieldId',
+  'view.deleted': 'viewId',
+} as const;
+
 /**
- * The `record.deleted` draft of a removal, with what its deletion note says (the user and the
- * request); without a note, the system's, with the stream record's id as `txId`. Pure.
+ * The `….deleted` draft of a removal, with what its deletion note says (the user and the request);
+ * without a note, the system's, with the stream record's id as `txId`. Pure.
  */
 export const attributed = (
-  where: { baseId: string; tableId: string; recordId: string },
+  where: { baseId: string; tableId: string; itemId: string },
   removal: Removal,
   note: DeletionNote | undefined,
 ): ChangeDraft => ({
   sourceId: removal.sourceId,
-  type: 'record.deleted',
-  ...where,
+  type: removal.type,
+  baseId: where.baseId,
+  tableId: where.tableId,
+  [ID_KEY[removal.type]]: where.itemId,
   actor: actorOfId(note?.by) ?? SYSTEM,
   txId: note?.tx ?? removal.sourceId.replace(/#\d+$/, ''),
   occurredAt: removal.occurredAt,

@@ -9,6 +9,7 @@ import type { StreamRecord } from '#shared/db/stream.ts';
 import { readBase } from '#shared/entities/bases.ts';
 import { appendChanges, type ChangeDraft, eventIdOf, expiryOf } from '#shared/entities/change-log.ts';
 import {
+  DELETED_TYPES,
   type DeletionNote,
   forgetDeletions,
   NOTE_GRACE_MS,
@@ -17,9 +18,17 @@ import {
   removalsWaiting,
 } from '#shared/entities/record-deletions.ts';
 import { type FieldMeta, type HistoryItem, putHistory } from '#shared/entities/record-history.ts';
+import { schemaDeletionNoteIn } from '#shared/entities/schema-items.ts';
 import { deletionNoteIn } from '#shared/entities/table-versions.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
-import { attributed, type CaptureFacts, capturedItem, draftsOf, removalOf } from './capture.ts';
+import {
+  attributed,
+  type CaptureFacts,
+  capturedItem,
+  deletedItemId,
+  draftsOf,
+  removalOf,
+} from './capture.ts';
 
 /** What one batch did: entries written, and the first record not captured (the batch resumes there). */
 export interface CaptureOutcome {
@@ -63,11 +72,11 @@ const factsOf = async (tableId: string, records: readonly StreamRecord[]): Promi
   }
 };
 
-/** One step of a base's capture, in stream order: drafts ready, or half of a record's deletion. */
+/** One step of a base's capture, in stream order: drafts ready, or half of a deletion. */
 type Step =
   | { kind: 'drafts'; drafts: ChangeDraft[] }
   | { kind: 'removal'; draft: ChangeDraft }
-  | { kind: 'note'; tableId: string; recordId: string; note: DeletionNote };
+  | { kind: 'note'; tableId: string; itemId: string; note: DeletionNote };
 
 /** What a base's capture works from: its steps in stream order, and its first record. */
 interface BaseWork {
@@ -75,12 +84,15 @@ interface BaseWork {
   first: StreamRecord;
 }
 
-const keyOfStep = (step: Step): string | undefined =>
+/** The table and the item a join step is about. */
+const joinOf = (step: Step): { tableId: string; itemId: string } | undefined =>
   step.kind === 'note'
-    ? `${step.tableId}#${step.recordId}`
+    ? { tableId: step.tableId, itemId: step.itemId }
     : step.kind === 'removal'
-      ? `${step.draft.tableId}#${step.draft.recordId ?? ''}`
+      ? { tableId: step.draft.tableId, itemId: deletedItemId(step.draft) }
       : undefined;
+
+type Joined = { tableId: string; itemId: string };
 
 /**
  * A base's drafts in stream order, its deletions joined (`entities/record-deletions.ts`): a removal
@@ -93,36 +105,38 @@ const draftsOfBase = async (
   baseId: string,
   steps: readonly Step[],
   now: Date,
-): Promise<{ drafts: ChangeDraft[]; joined: { tableId: string; recordId: string }[] }> => {
+): Promise<{ drafts: ChangeDraft[]; joined: Joined[] }> => {
+  const keyOf = (j: Joined) => `${j.tableId}#${j.itemId}`;
   const removals = new Map<string, ChangeDraft>();
   const notes = new Map<string, DeletionNote>();
   const lastAt = new Map<string, number>();
   steps.forEach((step, i) => {
-    const key = keyOfStep(step);
-    if (step.kind === 'removal') removals.set(key as string, step.draft);
-    if (step.kind === 'note') notes.set(key as string, step.note);
-    if (key) lastAt.set(key, i);
+    const join = joinOf(step);
+    if (!join) return;
+    if (step.kind === 'removal') removals.set(keyOf(join), step.draft);
+    if (step.kind === 'note') notes.set(keyOf(join), step.note);
+    lastAt.set(keyOf(join), i);
   });
-  const joined: { tableId: string; recordId: string }[] = [];
+  const joined: Joined[] = [];
   const parts = await Promise.all(
     steps.map(async (step, i): Promise<ChangeDraft[]> => {
-      if (step.kind === 'drafts') return step.drafts;
-      const key = keyOfStep(step) as string;
-      const removal = removals.get(key);
-      const note = notes.get(key);
-      const tableId = step.kind === 'note' ? step.tableId : step.draft.tableId;
-      const recordId = step.kind === 'note' ? step.recordId : (step.draft.recordId ?? '');
-      const where = { baseId, tableId, recordId };
-      if (removal && note) return lastAt.get(key) === i ? [attributed(where, removalOf(removal), note)] : [];
+      const join = joinOf(step);
+      if (step.kind === 'drafts' || !join) return step.kind === 'drafts' ? step.drafts : [];
+      const { tableId, itemId } = join;
+      const removal = removals.get(keyOf(join));
+      const note = notes.get(keyOf(join));
+      const where = { baseId, tableId, itemId };
+      if (removal && note)
+        return lastAt.get(keyOf(join)) === i ? [attributed(where, removalOf(removal), note)] : [];
       if (removal) {
-        const stored = await noteRemoval(baseId, tableId, recordId, removalOf(removal), now);
+        const stored = await noteRemoval(baseId, tableId, itemId, removalOf(removal), now);
         if (!stored) return [];
-        joined.push({ tableId, recordId });
+        joined.push(join);
         return [attributed(where, removalOf(removal), stored)];
       }
-      const stored = await noteDeletion(baseId, tableId, recordId, note as DeletionNote, now);
+      const stored = await noteDeletion(baseId, tableId, itemId, note as DeletionNote, now);
       if (!stored) return [];
-      joined.push({ tableId, recordId });
+      joined.push(join);
       return [attributed(where, stored, note)];
     }),
   );
@@ -130,10 +144,26 @@ const draftsOfBase = async (
   const overdue = await removalsWaiting(baseId, new Date(now.getTime() - NOTE_GRACE_MS).toISOString());
   for (const d of overdue) {
     if (!d.removal) continue;
-    drafts.push(attributed({ baseId, tableId: d.tableId, recordId: d.recordId }, d.removal, undefined));
-    joined.push({ tableId: d.tableId, recordId: d.recordId });
+    drafts.push(attributed({ baseId, tableId: d.tableId, itemId: d.itemId }, d.removal, undefined));
+    joined.push({ tableId: d.tableId, itemId: d.itemId });
   }
   return { drafts, joined };
+};
+
+/** The deletion notes a stream record carries: of records (a data version), of fields and views (a table item). */
+const notesIn = (r: StreamRecord): { tableId: string; itemIds: string[]; who: DeletionNote }[] => {
+  const out: { tableId: string; itemIds: string[]; who: DeletionNote }[] = [];
+  const records = deletionNoteIn(r.oldImage, r.newImage);
+  if (records) {
+    const { tableId, recordIds, ...who } = records;
+    out.push({ tableId, itemIds: recordIds, who });
+  }
+  const schema = schemaDeletionNoteIn(r.oldImage, r.newImage);
+  if (schema) {
+    const { tableId, ids, ...who } = schema;
+    out.push({ tableId, itemIds: ids, who });
+  }
+  return out;
 };
 
 /**
@@ -147,12 +177,12 @@ export const captureBatch = async (
   now = new Date(),
 ): Promise<CaptureOutcome> => {
   const tables = new Map<string, StreamRecord[]>();
-  const noteOf = new Map<StreamRecord, NonNullable<ReturnType<typeof deletionNoteIn>>>();
+  const notesOf = new Map<StreamRecord, ReturnType<typeof notesIn>>();
   for (const r of records) {
-    const note = deletionNoteIn(r.oldImage, r.newImage);
-    if (note) noteOf.set(r, note);
-    const tableId = note?.tableId ?? capturedItem(r)?.tableId;
-    if (tableId) tables.set(tableId, [...(tables.get(tableId) ?? []), r]);
+    const notes = notesIn(r);
+    if (notes.length) notesOf.set(r, notes);
+    for (const tableId of new Set([...notes.map((n) => n.tableId), capturedItem(r)?.tableId]))
+      if (tableId) tables.set(tableId, [...(tables.get(tableId) ?? []), r]);
   }
   const facts = new Map(
     await Promise.all(
@@ -166,13 +196,10 @@ export const captureBatch = async (
     byBase.set(baseId, work);
   };
   for (const r of records) {
-    const note = noteOf.get(r);
-    if (note) {
-      const baseId = facts.get(note.tableId)?.baseId;
+    for (const { tableId, itemIds, who } of notesOf.get(r) ?? []) {
+      const baseId = facts.get(tableId)?.baseId;
       if (baseId === undefined) continue;
-      const { tableId, recordIds, ...who } = note;
-      for (const recordId of recordIds) add(baseId, r, { kind: 'note', tableId, recordId, note: who });
-      continue;
+      for (const itemId of itemIds) add(baseId, r, { kind: 'note', tableId, itemId, note: who });
     }
     const item = capturedItem(r);
     const f = item && facts.get(item.tableId);
@@ -180,8 +207,9 @@ export const captureBatch = async (
     // a table item names its base itself (a table created in this batch, or one gone since)
     const baseId = item.kind === 'table' ? (r.newImage?.baseId ?? r.oldImage?.baseId) : undefined;
     const drafts = draftsOf(r, typeof baseId === 'string' ? { ...f, baseId } : f);
-    const ready = drafts.filter((d) => d.type !== 'record.deleted');
-    for (const d of drafts) if (d.type === 'record.deleted') add(d.baseId, r, { kind: 'removal', draft: d });
+    const isRemoval = (d: ChangeDraft) => (DELETED_TYPES as readonly string[]).includes(d.type);
+    for (const d of drafts) if (isRemoval(d)) add(d.baseId, r, { kind: 'removal', draft: d });
+    const ready = drafts.filter((d) => !isRemoval(d));
     if (ready.length) add((ready[0] as ChangeDraft).baseId, r, { kind: 'drafts', drafts: ready });
   }
   const expiresAt = expiryOf(now, retentionDays);

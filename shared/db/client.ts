@@ -31,6 +31,7 @@ import {
   maintainedBy,
   tablesToBump,
   versionChanges,
+  withSchemaDeletionNotes,
 } from './data-versions.ts';
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
@@ -802,9 +803,10 @@ export const transact = async (
   const tables = [...tablesToBump(ops)];
   const indexes = indexMovesOf(ops);
   const inside = tables.slice(0, MAX_TRANSACTION_ITEMS - ops.length);
-  const items = [...ops, ...inside.map(([tableId, counters]) => versionOpOf(tableId, counters, indexes))].map(
-    toTransactItem,
-  );
+  const items = [
+    ...withSchemaDeletionNotes(ops, writeStamps()),
+    ...inside.map(([tableId, counters]) => versionOpOf(tableId, counters, indexes)),
+  ].map(toTransactItem);
   for (let attempt = 0; ; attempt++) {
     try {
       await send('TransactWriteItems', new TransactWriteCommand({ TransactItems: items, ...CAPACITY }));

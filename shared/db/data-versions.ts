@@ -294,3 +294,76 @@ export const tablesToBump = (ops: readonly TransactOp[]): Map<string, Set<string
   for (const table of bumped) changes.delete(table);
   return changes;
 };
+
+/**
+ * The deletion note of schema items: a transaction that deletes fields or views also updates
+ * their table's item (its schema version moves), and that update names them, with the request's
+ * stamps: `sdn` (the note's id), `sdl` (the ids), `sdtx`, `sdby` — as `DELETION_NOTE` does for
+ * records, so the change log can say who deleted a field or a view and in which request.
+ */
+export const SCHEMA_DELETION_NOTE = { id: 'sdn', ids: 'sdl', tx: 'sdtx', by: 'sdby' } as const;
+
+/** Per table, the fields and views the operations delete (their ids). Pure. */
+const schemaDeletionsBy = (ops: readonly TransactOp[]): Map<string, string[]> => {
+  const out = new Map<string, string[]>();
+  for (const op of ops) {
+    if (!('delete' in op)) continue;
+    const item = keys.schemaItemOfKey(op.delete);
+    if (!item || item.kind === 'table') continue;
+    const id = keys.schemaItemIdOfKey(op.delete);
+    if (id) out.set(item.tableId, [...(out.get(item.tableId) ?? []), id]);
+  }
+  return out;
+};
+
+/**
+ * The operations with the schema deletion note added to the update of each table item whose
+ * fields or views they delete (none when the transaction does not update that table's item: the
+ * change log then files the deletion as the system's). Pure but for the note's id.
+ */
+export const withSchemaDeletionNotes = (
+  ops: readonly TransactOp[],
+  stamps: { tx?: string; by?: string },
+): TransactOp[] => {
+  const deleted = schemaDeletionsBy(ops);
+  if (!deleted.size) return [...ops];
+  return ops.map((op) => {
+    if (!('update' in op)) return op;
+    const item = keys.schemaItemOfKey(op.update.key);
+    const ids = item?.kind === 'table' ? deleted.get(item.tableId) : undefined;
+    if (!ids) return op;
+    const note: Record<string, unknown> = { id: randomUUID(), ids, tx: stamps.tx, by: stamps.by };
+    const names: Record<string, string> = { ...op.update.names };
+    const values: Record<string, unknown> = { ...op.update.values };
+    const sets: string[] = [];
+    for (const [attribute, name] of Object.entries(SCHEMA_DELETION_NOTE)) {
+      if (note[attribute] === undefined) continue;
+      names[`#sdn_${attribute}`] = name;
+      values[`:sdn_${attribute}`] = note[attribute];
+      sets.push(`#sdn_${attribute} = :sdn_${attribute}`);
+    }
+    const expression = op.update.update;
+    const update = /\bSET\b/.test(expression)
+      ? expression.replace(/\bSET\b/, `SET ${sets.join(', ')},`)
+      : `${expression} SET ${sets.join(', ')}`;
+    return { ...op, update: { ...op.update, update, names, values } };
+  });
+};
+
+/** The schema deletion note a table item's new image carries when its write deleted fields or views. Pure. */
+export const schemaDeletionNoteOf = (
+  oldImage: Readonly<Record<string, unknown>> | undefined,
+  newImage: Readonly<Record<string, unknown>> | undefined,
+): { ids: string[]; tx?: string; by?: string } | undefined => {
+  const id = newImage?.[SCHEMA_DELETION_NOTE.id];
+  const ids = newImage?.[SCHEMA_DELETION_NOTE.ids];
+  if (typeof id !== 'string' || id === oldImage?.[SCHEMA_DELETION_NOTE.id] || !Array.isArray(ids))
+    return undefined;
+  const tx = newImage?.[SCHEMA_DELETION_NOTE.tx];
+  const by = newImage?.[SCHEMA_DELETION_NOTE.by];
+  return {
+    ids: ids.filter((r): r is string => typeof r === 'string'),
+    ...(typeof tx === 'string' ? { tx } : {}),
+    ...(typeof by === 'string' ? { by } : {}),
+  };
+};

@@ -185,6 +185,11 @@ export const keys = {
   /** The record a record key addresses (its sort key is the record's id). */
   recordOfRecordKey: (key: Key): string | undefined => (key.pk.startsWith('RECORDS#') ? key.sk : undefined),
   /** The table and the kind of a schema item's key (table, field, view), or undefined for any other key. */
+  /** The id of the field or view a schema item's key addresses. */
+  schemaItemIdOfKey: (key: Key): string | undefined =>
+    key.pk.startsWith('TABLE#') && (key.sk.startsWith('FIELD#') || key.sk.startsWith('VIEW#'))
+      ? key.sk.slice(key.sk.indexOf('#') + 1)
+      : undefined,
   schemaItemOfKey: (key: Key): { tableId: string; kind: 'table' | 'field' | 'view' } | undefined => {
     if (!key.pk.startsWith('TABLE#')) return undefined;
     const tableId = key.pk.slice('TABLE#'.length);

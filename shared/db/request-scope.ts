@@ -105,6 +105,59 @@ export const writeStamps = (): { tx?: string; by?: string } => {
   };
 };
 
+/**
+ * The stamps as parts of an update expression, for an item that is updated rather than put whole
+ * (a table moved to the trash, restored, purged): `SET` assignments of `tx` and `by`, and, outside
+ * a request, their removal, so an entry never carries an earlier request's id.
+ */
+export const stampUpdate = (): {
+  set: string[];
+  remove: string[];
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+} => {
+  const stamps = writeStamps();
+  const out = {
+    set: [] as string[],
+    remove: [] as string[],
+    names: {} as Record<string, string>,
+    values: {} as Record<string, unknown>,
+  };
+  for (const name of ['tx', 'by'] as const) {
+    out.names[`#stamp_${name}`] = name;
+    const value = stamps[name];
+    if (value === undefined) out.remove.push(`#stamp_${name}`);
+    else {
+      out.set.push(`#stamp_${name} = :stamp_${name}`);
+      out.values[`:stamp_${name}`] = value;
+    }
+  }
+  return out;
+};
+
+/**
+ * An update expression of `set` assignments and `remove` names (each may be empty), with the
+ * stamps (`stampUpdate`) added. Pure but for the stamps.
+ */
+export const withStamps = (
+  set: readonly string[],
+  remove: readonly string[] = [],
+): { update: string; names: Record<string, string>; values: Record<string, unknown> } => {
+  const stamps = stampUpdate();
+  const sets = [...set, ...stamps.set];
+  const removes = [...remove, ...stamps.remove];
+  return {
+    update: [
+      sets.length ? `SET ${sets.join(', ')}` : '',
+      removes.length ? `REMOVE ${removes.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+    names: stamps.names,
+    values: stamps.values,
+  };
+};
+
 /** Notes that a write call is about to be sent. */
 export const noteWriteSent = (): void => {
   const scope = storage.getStore();

@@ -1,11 +1,12 @@
 /**
- * Record deletions the change-log capture is joining (`DELJ#<bse>` `<tbl>#<rec>`, data-flow.md 1).
- * A record's removal reaches the stream processor with the record's last cells and nothing about
- * who removed it; the deletion note (`db/data-versions.ts` `DELETION_NOTE`, on the table's data
- * version, in the same transaction) says who and in which request. The two come as different
+ * Deletions the change-log capture is joining (`DELJ#<bse>` `<tbl>#<id>`, data-flow.md 1): of
+ * records, fields and views. A removal reaches the stream processor with the item as it was and
+ * nothing about who removed it; the deletion note, written in the same transaction (for records
+ * on the table's data version, `db/data-versions.ts` `DELETION_NOTE`; for fields and views on the
+ * table item, `SCHEMA_DELETION_NOTE`), says who and in which request. The two come as different
  * stream records, on different shards in the cloud, in either order. Each half is written with
  * one update that answers the item as it now is: whichever half is written second finds the
- * other, and the `record.deleted` entry is written with both; the item is then removed. A removal
+ * other, and the `….deleted` entry is written with both; the item is then removed. A removal
  * no note joins (a write that deleted records without one: the undo of an interrupted write) is
  * written alone, with the system actor, once it has waited `NOTE_GRACE_MS`. TTL: a day.
  */
@@ -14,18 +15,23 @@ import { deleteItems, type Item, queryRange, updateItem } from '#shared/db/clien
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text } from './attributes.ts';
 
-/** The removal of a record, as its stream record gave it. */
+/** What a removal becomes in the log. */
+export const DELETED_TYPES = ['record.deleted', 'field.deleted', 'view.deleted'] as const;
+export type DeletedType = (typeof DELETED_TYPES)[number];
+
+/** The removal of a record, field or view, as its stream record gave it. */
 export interface Removal {
   /** The stream record's source id: the entry's, whichever half completes the join. */
   sourceId: string;
+  type: DeletedType;
   /** When the record was removed (the stream record's time), ISO. */
   occurredAt: string;
-  /** The record's last cells; absent with `cellsOmitted` when they would not fit an item. */
+  /** The record's last cells (the field or view as it was); absent with `cellsOmitted` when too large. */
   before?: Record<string, unknown>;
   cellsOmitted?: true;
 }
 
-/** Who deleted a record, and in which request (either may be unknown). */
+/** Who deleted it, and in which request (either may be unknown). */
 export interface DeletionNote {
   tx?: string;
   by?: string;
@@ -34,7 +40,8 @@ export interface DeletionNote {
 /** A deletion, either half of it. */
 export interface Deletion {
   tableId: string;
-  recordId: string;
+  /** The record's, field's or view's id. */
+  itemId: string;
   removal?: Removal;
   note?: DeletionNote;
 }
@@ -56,11 +63,12 @@ export const deletionOf = (item: Item): Deletion => {
   const by = optionalText(n?.by);
   return {
     tableId: text(item.tableId),
-    recordId: text(item.recordId),
+    itemId: text(item.itemId),
     ...(r
       ? {
           removal: {
             sourceId: text(r.sourceId),
+            type: DELETED_TYPES.includes(r.type as DeletedType) ? (r.type as DeletedType) : 'record.deleted',
             occurredAt: text(r.occurredAt),
             ...(isMap(r.before) ? { before: r.before } : {}),
             ...(r.cellsOmitted === true ? { cellsOmitted: true as const } : {}),
@@ -74,21 +82,21 @@ export const deletionOf = (item: Item): Deletion => {
 const writeHalf = async (
   baseId: string,
   tableId: string,
-  recordId: string,
+  itemId: string,
   half: { removal: Removal } | { note: DeletionNote },
   now: Date,
 ): Promise<Deletion> => {
   const [name, value] = Object.entries(half)[0] as [string, unknown];
   const item = await updateItem(
     {
-      key: keys.recordDeletion(baseId, tableId, recordId),
-      update: 'SET #h = :h, #t = :t, tableId = :tbl, recordId = :rec, expiresAt = :e',
+      key: keys.recordDeletion(baseId, tableId, itemId),
+      update: 'SET #h = :h, #t = :t, tableId = :tbl, itemId = :id, expiresAt = :e',
       names: { '#h': name, '#t': 'type' },
       values: {
         ':h': value,
         ':t': 'recordDeletion',
         ':tbl': tableId,
-        ':rec': recordId,
+        ':id': itemId,
         ':e': Math.floor(now.getTime() / 1000) + TTL_SECONDS,
       },
     },
@@ -97,38 +105,36 @@ const writeHalf = async (
   return deletionOf(item);
 };
 
-/** Writes a record's removal; answers the note when it was there already. */
+/** Writes a removal; answers the note when it was there already. */
 export const noteRemoval = async (
   baseId: string,
   tableId: string,
-  recordId: string,
+  itemId: string,
   removal: Removal,
   now = new Date(),
 ): Promise<DeletionNote | undefined> => {
   const fits = !removal.before || JSON.stringify(removal.before).length <= MAX_CELLS;
   const { before, ...rest } = removal;
   const kept: Removal = fits ? removal : { ...rest, cellsOmitted: true };
-  return (await writeHalf(baseId, tableId, recordId, { removal: kept }, now)).note;
+  return (await writeHalf(baseId, tableId, itemId, { removal: kept }, now)).note;
 };
 
-/** Writes a record's deletion note; answers the removal when it was there already. */
+/** Writes a deletion note; answers the removal when it was there already. */
 export const noteDeletion = async (
   baseId: string,
   tableId: string,
-  recordId: string,
+  itemId: string,
   note: DeletionNote,
   now = new Date(),
-): Promise<Removal | undefined> => (await writeHalf(baseId, tableId, recordId, { note }, now)).removal;
+): Promise<Removal | undefined> => (await writeHalf(baseId, tableId, itemId, { note }, now)).removal;
 
 /** Removes joined deletions (best effort: TTL removes what stays). */
 export const forgetDeletions = async (
   baseId: string,
-  done: readonly Pick<Deletion, 'tableId' | 'recordId'>[],
+  done: readonly Pick<Deletion, 'tableId' | 'itemId'>[],
 ): Promise<void> => {
   if (!done.length) return;
-  await deleteItems(done.map((d) => keys.recordDeletion(baseId, d.tableId, d.recordId))).catch(
-    () => undefined,
-  );
+  await deleteItems(done.map((d) => keys.recordDeletion(baseId, d.tableId, d.itemId))).catch(() => undefined);
 };
 
 /** Removals of a base that have waited for their note since before `before` (ISO), up to `limit`. */

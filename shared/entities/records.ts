@@ -69,9 +69,13 @@ export const txStamp = (): { tx?: string } => {
 
 /**
  * A record written by propagation alone (the other side of a link, a lookup elsewhere, a renamed
- * choice): stamped `txp`, so the change log marks all its changes computed. Pure but for the stamp.
+ * choice): stamped `txp`, so the change log marks all its changes computed, and `by`, the user
+ * whose request caused it. Pure but for the stamp.
  */
-export const propagatedStamp = (): { tx?: string; txp: true } => ({ ...txStamp(), txp: true });
+export const propagatedStamp = (): { tx?: string; by?: string; txp: true } => {
+  const { by } = writeStamps();
+  return { ...txStamp(), ...(by === undefined ? {} : { by }), txp: true };
+};
 
 /** A check that a record is at `version`, or, with undefined, that there is no such record. */
 export const recordAtVersionCheck = (

@@ -1,4 +1,5 @@
 import type { Item } from '#shared/db/client.ts';
+import { schemaDeletionNoteOf } from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -113,6 +114,20 @@ export const schemaItemOf = (
   if (typeof item.pk !== 'string' || typeof item.sk !== 'string') return undefined;
   const found = keys.schemaItemOfKey({ pk: item.pk, sk: item.sk });
   return found && item.type === found.kind ? found : undefined;
+};
+
+/**
+ * The schema deletion note a stream record of a table item carries (`db/data-versions.ts`
+ * `SCHEMA_DELETION_NOTE`): the fields and views its write deleted, the request and the user;
+ * undefined for any other item or a write that deleted none. Pure.
+ */
+export const schemaDeletionNoteIn = (
+  oldImage: Readonly<Record<string, unknown>> | undefined,
+  newImage: Readonly<Record<string, unknown>> | undefined,
+): { tableId: string; ids: string[]; tx?: string; by?: string } | undefined => {
+  const item = newImage ? schemaItemOf(newImage) : undefined;
+  const note = item?.kind === 'table' ? schemaDeletionNoteOf(oldImage, newImage) : undefined;
+  return item && note ? { tableId: item.tableId, ...note } : undefined;
 };
 
 export const isFieldItem = (item: Item): boolean => item.type === 'field';

@@ -3,6 +3,7 @@ import { logger } from '#shared/core/logger.ts';
 import type { Item, TransactOp } from '#shared/db/client.ts';
 import { NOT_PURGED } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { withStamps } from '#shared/db/request-scope.ts';
 import { JOB_KINDS, type PurgeJob, type PurgeQueue } from './purge-job.ts';
 
 /** The durable job item, to join the transaction that marks the resource. */
@@ -25,15 +26,23 @@ export const purgeJobOp = (
  * The update that makes a space, base or table invisible for good (`purgeTime`), keeping when and
  * by whom it was first deleted; fails if it is gone or already being purged.
  */
-export const markPurgedOp = (key: Key, userId: string, now: Date): TransactOp => ({
-  update: {
-    key,
-    update:
-      'SET deletedTime = if_not_exists(deletedTime, :now), deletedBy = if_not_exists(deletedBy, :by), purgeTime = :now',
-    condition: NOT_PURGED,
-    values: { ':now': now.toISOString(), ':by': userId },
-  },
-});
+export const markPurgedOp = (key: Key, userId: string, now: Date): TransactOp => {
+  // stamped: a table deleted for good is a `table.deleted` of this request in the change log
+  const stamped = withStamps([
+    'deletedTime = if_not_exists(deletedTime, :now)',
+    'deletedBy = if_not_exists(deletedBy, :by)',
+    'purgeTime = :now',
+  ]);
+  return {
+    update: {
+      key,
+      update: stamped.update,
+      names: stamped.names,
+      condition: NOT_PURGED,
+      values: { ...stamped.values, ':now': now.toISOString(), ':by': userId },
+    },
+  };
+};
 
 /** True when a message body is a purge job (anything else is dropped by the worker). */
 export const isPurgeJob = (value: unknown): value is PurgeJob => {

@@ -47,14 +47,15 @@ export const rewriteChoiceCells = async (tableId: string, field: Field, changes:
           {
             key: recordKey(tableId, item.id),
             // a renamed or removed choice: the change log marks the rewrite computed (txp)
-            update: `SET ${after === undefined ? '' : '#f = :after, '}txp = :txp${stamp.tx === undefined ? '' : ', tx = :tx'}${after === undefined ? ' REMOVE #f' : ''} ADD version :one`,
+            update: `SET ${after === undefined ? '' : '#f = :after, '}txp = :txp${stamp.tx === undefined ? '' : ', tx = :tx'}${stamp.by === undefined ? '' : ', #by = :by'}${after === undefined ? ' REMOVE #f' : ''} ADD version :one`,
             condition: '#f = :before',
-            names: { '#f': field.id },
+            names: { '#f': field.id, ...(stamp.by === undefined ? {} : { '#by': 'by' }) },
             values: {
               ':before': before,
               ':one': 1,
               ':txp': true,
               ...(stamp.tx === undefined ? {} : { ':tx': stamp.tx }),
+              ...(stamp.by === undefined ? {} : { ':by': stamp.by }),
               ...(after === undefined ? {} : { ':after': after }),
             },
           },

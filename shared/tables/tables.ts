@@ -4,7 +4,7 @@ import { ConflictError, type HttpError, NotFoundError, ValidationError } from '#
 import { uniqueName } from '#shared/core/names.ts';
 import { type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { writeStamps } from '#shared/db/request-scope.ts';
+import { withStamps, writeStamps } from '#shared/db/request-scope.ts';
 import { liveSpaceOf, stampSpaceOp } from '#shared/entities/bases.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
 import { recordCountBaseItem } from '#shared/entities/record-counts.ts';
@@ -277,13 +277,21 @@ export const trashTable = async (baseId: string, tableId: string, userId: string
   const space = spaceId ?? (await liveSpaceOf(baseId));
   if (!space) throw new NotFoundError(`Table ${tableId} not found`);
   const entry = newTrashEntry('table', tableId, { spaceId: space, baseId }, userId, now);
+  const stampedTrash = withStamps(['deletedTime = :now', 'deletedBy = :by', 'trashId = :trs']);
   const ops: TransactOp[] = [
     {
       update: {
         key: keys.table(tableId),
-        update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+        // stamped: the change log's `table.deleted` names this request
+        ...stampedTrash,
         condition: tableConditions.liveIn,
-        values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id, ':base': baseId },
+        values: {
+          ...stampedTrash.values,
+          ':now': entry.deletedTime,
+          ':by': userId,
+          ':trs': entry.id,
+          ':base': baseId,
+        },
       },
     },
     {

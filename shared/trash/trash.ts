@@ -6,6 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/error
 import { getItems, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { and, LIVE, NOT_PURGED } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
+import { withStamps } from '#shared/db/request-scope.ts';
 import { baseOf } from '#shared/entities/bases.ts';
 import { type UserSpace, userSpaceOf } from '#shared/entities/members.ts';
 import { type Space, spaceOf } from '#shared/entities/spaces.ts';
@@ -169,7 +170,21 @@ export const restoreTrashItem = async ({ entry, items }: LocatedTrashItem): Prom
         ? [keys.space(spaceId)]
         : [keys.space(spaceId), keys.base(entry.baseId ?? '')];
   const ops: TransactOp[] = [
-    ...marked.map((key) => ({ update: { key, update: CLEAR, condition: MARKED, values } })),
+    ...marked.map((key) => {
+      // the table item stamped: the change log's `table.created` names this request and its user
+      if (type !== 'table' || key.sk !== keys.table(id).sk)
+        return { update: { key, update: CLEAR, condition: MARKED, values } };
+      const stamped = withStamps([], ['deletedTime', 'deletedBy', 'trashId']);
+      return {
+        update: {
+          key,
+          update: stamped.update,
+          names: stamped.names,
+          condition: MARKED,
+          values: { ...values, ...stamped.values },
+        },
+      };
+    }),
     ...removeTrashOps(entry),
     ...parents.map((key) => ({ check: key, condition: LIVE })),
   ];

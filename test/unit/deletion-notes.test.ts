@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { attributed, removalOf } from '#shared/changes/capture.ts';
-import { DELETION_NOTE, dataVersionOp, deletionNoteOf, deletionsBy } from '#shared/db/data-versions.ts';
+import {
+  DELETION_NOTE,
+  dataVersionOp,
+  deletionNoteOf,
+  deletionsBy,
+  withSchemaDeletionNotes,
+} from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { noteActor, withRequestScope, withStamps } from '#shared/db/request-scope.ts';
 import type { ChangeDraft } from '#shared/entities/change-log.ts';
+import { schemaDeletionNoteIn } from '#shared/entities/schema-items.ts';
 import { deletionNoteIn } from '#shared/entities/table-versions.ts';
 
 /** The deletion note (who deleted records, in which request) and its join with removals: pure parts. */
@@ -100,7 +108,7 @@ describe('a removal joined with its note', () => {
     txId: 'ev9',
     before: { fldA: 1 },
   };
-  const where = { baseId: 'bseA', tableId: 'tblA', recordId: 'rec1' };
+  const where = { baseId: 'bseA', tableId: 'tblA', itemId: 'rec1' };
 
   it("takes the note's user and request", () => {
     expect(attributed(where, removalOf(draft), { tx: 'req', by: 'usr' })).toEqual({
@@ -120,6 +128,94 @@ describe('a removal joined with its note', () => {
     expect(attributed(where, { ...removalOf(bare), cellsOmitted: true }, undefined)).toEqual({
       ...bare,
       cellsOmitted: true,
+    });
+  });
+});
+
+describe('the schema deletion note on the table item', () => {
+  const bump = {
+    update: {
+      key: keys.table('tblA'),
+      update: 'SET schemaVersion = :next, lastModifiedTime = :now',
+      values: { ':next': 2, ':now': 'now' },
+    },
+  };
+
+  it('is added to the update of the table item whose fields and views the transaction deletes', () => {
+    const [del, , other, table] = withSchemaDeletionNotes(
+      [
+        { delete: keys.field('tblA', 'fldX') },
+        { delete: keys.view('tblA', 'viwY') },
+        { update: { key: keys.table('tblB'), update: 'ADD schemaVersion :one', values: { ':one': 1 } } },
+        bump,
+      ],
+      { tx: 'req', by: 'usr' },
+    );
+
+    expect(del).toEqual({ delete: keys.field('tblA', 'fldX') });
+    expect(other).toEqual({
+      update: { key: keys.table('tblB'), update: 'ADD schemaVersion :one', values: { ':one': 1 } },
+    });
+    expect(table).toMatchObject({
+      update: {
+        update:
+          'SET #sdn_id = :sdn_id, #sdn_ids = :sdn_ids, #sdn_tx = :sdn_tx, #sdn_by = :sdn_by, schemaVersion = :next, lastModifiedTime = :now',
+        names: { '#sdn_id': 'sdn', '#sdn_ids': 'sdl', '#sdn_tx': 'sdtx', '#sdn_by': 'sdby' },
+        values: { ':sdn_ids': ['fldX', 'viwY'], ':sdn_tx': 'req', ':sdn_by': 'usr', ':next': 2 },
+      },
+    });
+  });
+
+  it('an ADD-only update gains a SET clause; a transaction that deletes no field or view is left as it was', () => {
+    const [, added] = withSchemaDeletionNotes(
+      [
+        { delete: keys.field('tblB', 'fldX') },
+        { update: { key: keys.table('tblB'), update: 'ADD schemaVersion :one', values: { ':one': 1 } } },
+      ],
+      {},
+    );
+    expect(added).toMatchObject({
+      update: { update: 'ADD schemaVersion :one SET #sdn_id = :sdn_id, #sdn_ids = :sdn_ids' },
+    });
+    expect(withSchemaDeletionNotes([bump], { tx: 'req' })).toEqual([bump]);
+  });
+
+  it("a table item's stream record carries the note only when its write set a new one", () => {
+    const table = { ...keys.table('tblA'), type: 'table', id: 'tblA' };
+    const noted = { ...table, sdn: 'n1', sdl: ['fldX'], sdtx: 'req', sdby: 'usr' };
+
+    expect(schemaDeletionNoteIn(table, noted)).toEqual({
+      tableId: 'tblA',
+      ids: ['fldX'],
+      tx: 'req',
+      by: 'usr',
+    });
+    expect(schemaDeletionNoteIn(noted, { ...noted, name: 'renamed' })).toBeUndefined();
+    expect(
+      schemaDeletionNoteIn(undefined, { ...keys.field('tblA', 'fldX'), type: 'field', sdn: 'x', sdl: [] }),
+    ).toBeUndefined();
+  });
+});
+
+describe('stamps on an updated item', () => {
+  it("sets the request's id and user, and outside a request removes stale ones", async () => {
+    const inside = await withRequestScope(
+      1000,
+      async () => {
+        noteActor('usr1');
+        return withStamps(['a = :a'], ['b']);
+      },
+      'req-9',
+    );
+    expect(inside).toEqual({
+      update: 'SET a = :a, #stamp_tx = :stamp_tx, #stamp_by = :stamp_by REMOVE b',
+      names: { '#stamp_tx': 'tx', '#stamp_by': 'by' },
+      values: { ':stamp_tx': 'req-9', ':stamp_by': 'usr1' },
+    });
+    expect(withStamps([], ['b'])).toEqual({
+      update: 'REMOVE b, #stamp_tx, #stamp_by',
+      names: { '#stamp_tx': 'tx', '#stamp_by': 'by' },
+      values: {},
     });
   });
 });
