@@ -426,6 +426,28 @@ export const ANSWERS: Record<HandlerName, Answer> = {
   'create-base': json(BASE),
   'list-bases': json(z.array(BASE)),
   'get-base': json(BASE),
+  'sign-attachment-upload': json(
+    z.object({
+      url: z.string(),
+      uploadMethod: z.string(),
+      token: z.string(),
+      requestHeaders: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  'upload-attachment-file': NONE,
+  'notify-attachment': json(
+    z.object({
+      token: z.string(),
+      size: z.number(),
+      url: z.string(),
+      path: z.string(),
+      mimetype: z.string(),
+      width: z.optional(z.number()),
+      height: z.optional(z.number()),
+      presignedUrl: z.string(),
+    }),
+  ),
+  'read-attachment': NONE,
   'get-record-history': json(RECORD_HISTORY),
   'list-record-history': json(RECORD_HISTORY),
   'list-changes': json(

@@ -32,4 +32,13 @@ export const config = {
    * name for it, so tools that set it for the SDK (`aws dynamodb`, the tests) set it here too.
    */
   dynamoDbEndpoint: optional(process.env.AWS_ENDPOINT_URL_DYNAMODB),
+  /** The stage's attachments bucket; unset, attachment routes answer that files are not configured. */
+  attachmentsBucket: optional(process.env.ATTACHMENTS_BUCKET),
+  /** The local S3-compatible server's endpoint (local server, tests); unset in the cloud. The SDK's own name. */
+  s3Endpoint: optional(process.env.AWS_ENDPOINT_URL_S3),
+  /** Largest file an upload may be, in bytes (data-flow.md 6: 100 MB by default). */
+  attachmentMaxBytes: Math.max(
+    1,
+    Number(process.env.ATTACHMENT_MAX_BYTES || 100 * 1024 * 1024) || 100 * 1024 * 1024,
+  ),
 } as const;

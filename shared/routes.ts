@@ -41,6 +41,12 @@ export interface RouteDef {
   purges?: boolean;
   resource?: ResourceDecl;
   schema?: boolean;
+  /**
+   * The route writes, reads or deletes objects of the attachments bucket (`write`: put, get,
+   * delete): its Lambda alone gets that grant. Download URLs every record answer carries are
+   * signed with the `read` grant that all Lambdas have on the bucket's objects.
+   */
+  files?: 'write';
 }
 
 export type ResourceKind = 'space' | 'base' | 'table' | 'organization' | 'trashItem' | 'node';
@@ -704,6 +710,44 @@ export const ROUTES = [
     schema: true,
     access: 'read',
     actions: ['view|read'],
+  },
+
+  // Attachments (data-flow.md 6): a file of a base is signed, uploaded, confirmed, then read
+  {
+    method: 'POST',
+    path: '/attachments/signature',
+    handler: 'sign-attachment-upload',
+    access: 'write',
+    actions: ['record|update'],
+    resource: { kind: 'base', param: 'baseId', in: 'body' },
+    files: 'write',
+    status: 201,
+  },
+  {
+    method: 'PUT',
+    path: '/attachments/upload/{token}',
+    handler: 'upload-attachment-file',
+    access: 'read',
+    actions: ['record|update'],
+    files: 'write',
+    status: 201,
+  },
+  {
+    method: 'POST',
+    path: '/attachments/notify/{token}',
+    handler: 'notify-attachment',
+    access: 'write',
+    actions: ['record|update'],
+    files: 'write',
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/attachments/{token}',
+    handler: 'read-attachment',
+    access: 'read',
+    actions: ['record|read'],
+    status: 302,
   },
 
   // Records

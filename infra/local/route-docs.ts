@@ -65,6 +65,13 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'create-base': 'Create a base in a space',
   'list-bases': 'Bases of a space',
   'get-base': 'One base',
+  'sign-attachment-upload': 'Sign an upload of a file to a base: the URL to PUT its bytes to, and its token',
+  'upload-attachment-file':
+    "Upload a signed file's bytes through the API (small files; the signature's URL takes any size)",
+  'notify-attachment':
+    "Confirm an upload: its real size, its type read from its bytes, an image's width and height",
+  'read-attachment':
+    'Download a file (a redirect to a short-lived URL), for its uploader or a reader of its base',
   'get-record-history': "A record's history: each field a caller changed, newest first",
   'list-record-history': "A table's record history: each field a caller changed, newest first",
   'list-changes': "The base's change feed: every change in seq order, from a cursor",

@@ -1,7 +1,8 @@
 /**
  * `npm start`: DynamoDB Local (kept data in .local/, or `--in-memory`; on any free port, or the
  * one of `--dynamodb-port`), the table from the shared definition, an instance admin on first
- * start, the stream processor that writes the change log, and the API on
+ * start, the stream processor that writes the change log, a local S3-compatible server for
+ * attachments (files in .local/s3), and the API on
  * http://127.0.0.1:$PORT/api. When DynamoDB Local dies the API stays up,
  * answers 503 and starts it again (same port, same data folder).
  */
@@ -35,10 +36,12 @@ const main = async () => {
   const supervisor = superviseDynamoDbLocal(dynamo, { dbPath, afterRestart: () => afterRestart() });
   let stopping = false;
   let stopPoller = async () => {};
+  let stopS3 = async () => {};
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     await stopPoller();
+    await stopS3();
     await rm(runFile, { force: true });
     await supervisor.stop();
     process.exit(code);
@@ -52,6 +55,11 @@ const main = async () => {
       signingKeysFile: await ensureSigningKeys(LOCAL_DIR),
     });
     process.env.LOCAL_OUTBOX_DIR ??= join(LOCAL_DIR, 'outbox');
+    // Attachments: a real S3-compatible server, its files beside the data (or a temporary folder).
+    const { startS3Local, s3Environment } = await import('./s3-local.ts');
+    const s3 = await startS3Local(inMemory ? {} : { directory: join(LOCAL_DIR, 's3') });
+    stopS3 = s3.stop;
+    Object.assign(process.env, s3Environment(s3));
     if (!inMemory)
       await writeFile(runFile, JSON.stringify({ endpoint: dynamo.endpoint, pid: process.pid, tableName }));
     await ensureTable(tableName, dynamo.endpoint);
@@ -91,6 +99,9 @@ const main = async () => {
       console.log(
         `  from a container: http://host.docker.internal:${dynamo.port} (it listens on every interface)`,
       );
+    console.log(
+      `S3   ${s3.endpoint} (bucket ${s3.bucket}; ${inMemory ? 'in memory, nothing kept' : `files in ${s3.directory}`})`,
+    );
     console.log(`Admin ${admin.email}`);
     console.log(`API  http://127.0.0.1:${bound}/api`);
     console.log(`Token  ${admin.token}`);

@@ -44,6 +44,8 @@
  * - `HIST#<tbl>` and `HIST#<tbl>#<rec>`: record history (Teable's routes), one item per changed
  *   field of a caller's update, in the table's and in the record's partition, sorted by time
  *   (`<occurredAt>#<evt…>#<fld…>`; TTL: the change log's retention).
+ * - `ATT#<token>`: an uploaded file (`ATT`): its state (pending until notified), path, size, type,
+ *   uploader and base (TTL while pending).
  * - `DELJ#<bse>`: record deletions the change-log capture is joining (`<tbl>#<rec>`): the removed
  *   record's last cells from its stream record and the deletion note (who, which request) from
  *   the table's data version, which may reach the processor in either order (TTL: a day).
@@ -90,6 +92,8 @@ export const keys = {
   historyOf: (tableId: string, recordId?: string) => ({
     pk: recordId === undefined ? `HIST#${tableId}` : `HIST#${tableId}#${recordId}`,
   }),
+  /** An uploaded file (`entities/attachments.ts`), by its token. */
+  attachment: (token: string): Key => ({ pk: `ATT#${token}`, sk: 'ATT' }),
   recordDeletion: (baseId: string, tableId: string, recordId: string): Key => ({
     pk: `DELJ#${baseId}`,
     sk: `${tableId}#${recordId}`,

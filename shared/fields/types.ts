@@ -95,6 +95,23 @@ export interface WriteContext {
   collaborators: readonly UserRef[];
   /** New select choices get ids from here (`cho…`). */
   newChoiceId: () => string;
+  /**
+   * The uploaded files the written attachment cells may name, by token: those confirmed and
+   * belonging to the table's base (read before converting when attachment cells are written). A
+   * cell naming any other token is refused; its path, size, type and image size come from here.
+   */
+  attachments?: ReadonlyMap<string, AttachmentFacts>;
+}
+
+/** What the service knows of an uploaded file (`entities/attachments.ts`). */
+export interface AttachmentFacts {
+  token: string;
+  path: string;
+  size: number;
+  mimetype: string;
+  name?: string;
+  width?: number;
+  height?: number;
 }
 
 /** The outcome of converting one written value. */

@@ -15,6 +15,7 @@ import {
 import { checkNodeDelete, nodeKeys } from '#shared/auth/node-access.ts';
 import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
 import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
+import type { Scope } from '#shared/auth/scopes.ts';
 import { ADMIN_SCOPE } from '#shared/auth/scopes.ts';
 import { type LocatedTrashItem, locateTrashItem, trashItemKeys } from '#shared/auth/trash-access.ts';
 import {
@@ -129,6 +130,8 @@ export interface Request<P, Q, B, N extends HandlerName> extends Input<P, Q, B> 
   /** Items read with authentication (`spec.preload`). */
   loaded: ItemLookup;
   headers: Record<string, string | undefined>;
+  /** The request's body as bytes (a route with no body schema that takes a file). */
+  rawBody: () => Buffer;
   requestId: string;
   route: RouteDef;
 }
@@ -359,6 +362,8 @@ export const defineHandler = <
       schema: schema as Request<P, Q, B, N>['schema'],
       loaded,
       headers: event.headers ?? {},
+      rawBody: () =>
+        event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0),
       requestId: requestIdOf(event, context),
       route,
     };
@@ -517,4 +522,24 @@ const logRequest = (route: RouteDef, status: number | undefined, internal: Recor
   const db = callSummary();
   logger.info('request', { status, durationMs, db });
   publishRequestMetrics({ route: route.handler, status, durationMs, db });
+};
+
+/**
+ * The permission check of a route, for a resource a handler learns only from data (an attachment's
+ * base): located as the chain locates a route's resource (at most two reads), then checked.
+ */
+export const checkAccessTo = async (
+  principal: Principal,
+  ref: ResourceRef,
+  actions: readonly Scope[],
+): Promise<Located> => {
+  let loaded = await getItems(resourceKeys(ref, principal.userId));
+  let found = locate(ref, principal.userId, loaded);
+  if ('need' in found) {
+    loaded = combineLookups(loaded, await getItems(found.need));
+    found = locate(ref, principal.userId, loaded);
+  }
+  if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
+  checkAccess({ principal, resource: found.located, role: found.located.role, actions });
+  return found.located;
 };

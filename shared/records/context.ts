@@ -5,6 +5,7 @@ import { NotFoundError } from '#shared/core/errors.ts';
 import { queryAll, updateItem } from '#shared/db/client.ts';
 import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { attachmentFactsFor } from '#shared/entities/attachments.ts';
 import { memberOf } from '#shared/entities/members.ts';
 import type { UserRef, WriteContext } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
@@ -30,12 +31,21 @@ export const writeContextFor = async (
   located: Located,
   schema: TableSchema,
   withCollaborators = true,
-): Promise<WriteContext> => ({
-  now: new Date(),
-  user: userRefOf(principal),
-  collaborators: withCollaborators ? await collaboratorsFor(schema, located.spaceId) : [],
-  newChoiceId: () => newId('choice'),
-});
+  /** The tokens written attachment cells name: their uploads are read (with the collaborators). */
+  attachmentTokens: readonly string[] = [],
+): Promise<WriteContext> => {
+  const [collaborators, attachments] = await Promise.all([
+    withCollaborators ? collaboratorsFor(schema, located.spaceId) : [],
+    attachmentTokens.length ? attachmentFactsFor(attachmentTokens, schema.table.baseId) : undefined,
+  ]);
+  return {
+    now: new Date(),
+    user: userRefOf(principal),
+    collaborators,
+    newChoiceId: () => newId('choice'),
+    ...(attachments ? { attachments } : {}),
+  };
+};
 
 /** Whether the caller may update cells and delete records here (role and token scope). */
 export const recordRights = (principal: Principal, located: Located) => {

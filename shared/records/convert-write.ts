@@ -1,5 +1,6 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
+import { tokensOfAttachmentValue } from '#shared/fields/kinds/attachment.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { convertRecords, fieldKeyOf } from './cells.ts';
 import { writeContextFor } from './context.ts';
@@ -24,7 +25,18 @@ export const convertWrite = async (
   const writesUsers =
     userFields.some((f) => namesOthers(f.options.defaultValue)) ||
     records.some((r) => Object.keys(r.fields).some((k) => userKeys.has(k)));
-  const ctx = await writeContextFor(principal, located, schema, writesUsers);
+  // The uploads the attachment cells name are read only when such cells are written.
+  const attachmentKeys = new Set(
+    schema.fields.filter((f) => f.type === 'attachment').map((f) => fieldKeyOf(f, options.fieldKeyType)),
+  );
+  const tokens = attachmentKeys.size
+    ? records.flatMap((r) =>
+        Object.entries(r.fields).flatMap(([k, v]) =>
+          attachmentKeys.has(k) ? tokensOfAttachmentValue(v) : [],
+        ),
+      )
+    : [];
+  const ctx = await writeContextFor(principal, located, schema, writesUsers, tokens);
   const converted = convertRecords(
     schema.fields,
     records.map((r) => r.fields),

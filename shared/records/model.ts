@@ -3,6 +3,7 @@ import { lookupToJson, lookupToText } from '#shared/fields/lookup-cells.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
 import { type FieldKeyType, primaryField, type TableSchema } from '#shared/schema/schema.ts';
+import { downloadUrl } from '#shared/storage/download.ts';
 import { fieldKeyOf } from './cells.ts';
 
 /** The value of a field in a record, including the computed system fields. Pure. */
@@ -44,18 +45,37 @@ export const recordName = (item: RecordItem, schema: TableSchema, ctx: ReadConte
   return value === undefined ? '' : fieldKind(primary.type).toText(value, primary, ctx);
 };
 
-/** A stored cell as answered: JSON or text; a lookup item by item as its looked-up type. Pure. */
+/** A stored cell as answered: JSON or text; a lookup item by item as its looked-up type; attachments with download URLs. */
 export const renderCell = (
   value: StoredCell,
   field: Field,
   cellFormat: 'json' | 'text',
   ctx: ReadContext,
 ): unknown => {
-  if (field.isLookup)
-    return cellFormat === 'text' ? lookupToText(value, field, ctx) : lookupToJson(value, field, ctx);
+  if (field.isLookup) {
+    if (cellFormat === 'text') return lookupToText(value, field, ctx);
+    const json = lookupToJson(value, field, ctx);
+    return field.type === 'attachment' ? withDownloadUrls(json) : json;
+  }
   const kind = fieldKind(field.type);
-  return cellFormat === 'text' ? kind.toText(value, field, ctx) : kind.toJson(value, field, ctx);
+  if (cellFormat === 'text') return kind.toText(value, field, ctx);
+  const json = kind.toJson(value, field, ctx);
+  return field.type === 'attachment' ? withDownloadUrls(json) : json;
 };
+
+/**
+ * Attachment items with their short-lived download URL (`presignedUrl`): signed here, as the record
+ * is answered to someone who may read it, without a round trip (`storage/objects.ts`).
+ */
+const withDownloadUrls = (json: unknown): unknown =>
+  Array.isArray(json)
+    ? json.map((item) => {
+        const path = (item as { path?: unknown })?.path;
+        return typeof path === 'string' && path !== ''
+          ? { ...(item as object), presignedUrl: downloadUrl(path) ?? '' }
+          : item;
+      })
+    : json;
 
 /** The API record (fields.md, "The record"). Empty cells are left out. Pure. */
 export const toRecordOut = (

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { invalid } from '#test/support/answers.ts';
+import { pngOf, uploadFile } from '#test/support/attachments.ts';
 import { type Cells, type FieldAnswer, newBase, q } from '#test/support/computed.ts';
 import { call } from '#test/support/invoke.ts';
 
@@ -130,6 +131,7 @@ describe('lookups through every relationship', () => {
  */
 const everyType = async () => {
   const b = await newBase();
+  const png = await uploadFile(b.token, b.baseId, pngOf(2, 2), 'image/png', 'a.png');
   const third = await b.table(
     'Third',
     [
@@ -165,7 +167,7 @@ const everyType = async () => {
         Done: true,
         Pick: 'x',
         Tags: ['rap', 'rock'],
-        Files: [{ name: 'a.png', token: 'tok1', size: 3, mimetype: 'image/png', path: 'att/a.png' }],
+        Files: [{ name: 'a.png', token: png.token }],
       },
       { Name: 'A2', Num: 2, Pick: 'y', Tags: ['rap', 'hiphop'] },
     ],
@@ -185,7 +187,7 @@ const everyType = async () => {
   });
   await b.update(src.id, src.r('A1'), { Thirds: [{ id: third.r('T1') }, { id: third.r('T2') }] });
   await b.update(src.id, src.r('A2'), { Thirds: [{ id: third.r('T2') }] });
-  return { b, third, src, host, many, one, thirds };
+  return { b, third, src, host, many, one, thirds, png };
 };
 
 describe('lookups of every field type', () => {
@@ -247,7 +249,7 @@ describe('lookups of every field type', () => {
   });
 
   it('user and attachment answer their items as the looked-up type does', async () => {
-    const { b, src, host, many } = await everyType();
+    const { b, src, host, many, png } = await everyType();
     const who = await b.lookup(host.id, many, src.f('Who'), 'user');
     expect(await b.cells(host.id, who.name)).toEqual([
       [{ id: b.owner.id, title: b.owner.name, email: b.owner.email, avatarUrl: null }],
@@ -256,9 +258,22 @@ describe('lookups of every field type', () => {
     const files = await b.lookup(host.id, many, src.f('Files'), 'attachment');
     const [first] = await b.cells(host.id, files.name);
     expect(first).toMatchObject([
-      { name: 'a.png', token: 'tok1', size: 3, mimetype: 'image/png', path: 'att/a.png' },
+      {
+        name: 'a.png',
+        token: png.token,
+        size: png.size,
+        mimetype: 'image/png',
+        path: png.path,
+        width: 2,
+        height: 2,
+      },
     ]);
-    expect(await b.cells(host.id, files.name, 'cellFormat=text')).toEqual(['a.png (tok1)', undefined]);
+    // a looked-up file carries its own download URL, as the source cell does
+    expect((first as { presignedUrl: string }[])[0]?.presignedUrl).toMatch(/X-Amz-Signature=/);
+    expect(await b.cells(host.id, files.name, 'cellFormat=text')).toEqual([
+      `a.png (${png.token})`,
+      undefined,
+    ]);
   });
 
   it('link: {id, title} items with current titles; formula and rollup: their values and options', async () => {

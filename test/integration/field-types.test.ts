@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { type Field, ISO, id } from '#test/support/answers.ts';
+import { pngOf, signAndPut, uploadFile } from '#test/support/attachments.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallResult, call } from '#test/support/invoke.ts';
 import { newWorkspace } from '#test/support/workspace.ts';
@@ -193,32 +194,72 @@ describe('valid values without typecast: JSON cell and text rendering', () => {
     expect(asText.fields).toEqual({ [name]: resolve(text, t) });
   });
 
-  it('stores attachments with an id each and answers path, size, mimetype and presignedUrl', async () => {
+  it("stores attachments of the base's uploads with an id each, answering path, size, mimetype and a download URL", async () => {
     const t = await typesTable();
+    const png = await uploadFile(t.owner.auth, t.baseId, pngOf(4, 3), 'image/png', 'a.png');
+    const txt = await uploadFile(
+      t.owner.auth,
+      t.baseId,
+      new TextEncoder().encode('hello'),
+      'text/plain',
+      'b.txt',
+    );
     const files = [
-      {
-        name: 'a.png',
-        token: 'tok1',
-        size: 10,
-        mimetype: 'image/png',
-        path: 'att/a.png',
-        width: 4,
-        height: 3,
-      },
-      { name: 'b.txt', token: 'tok2', id: 'actKeepMyIdPlease1' },
+      // what the caller says of path, size and type is not what is stored: the upload's facts are
+      { name: 'a.png', token: png.token, size: 1, mimetype: 'text/html', path: 'elsewhere' },
+      { name: 'b.txt', token: txt.token, id: 'actKeepMyIdPlease1' },
     ];
 
     const created = await createOne(t, { Files: files });
 
+    const url = expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/attachments\/table\/.+X-Amz-Signature=/);
     const expected = [
-      { ...files[0], id: expect.stringMatching(/^act[0-9A-Za-z]{16}$/), presignedUrl: 'att/a.png' },
-      { ...files[1], path: '', size: 0, mimetype: '', presignedUrl: '' },
+      {
+        id: expect.stringMatching(/^act[0-9A-Za-z]{16}$/),
+        name: 'a.png',
+        token: png.token,
+        path: png.path,
+        size: png.size,
+        mimetype: 'image/png',
+        width: 4,
+        height: 3,
+        presignedUrl: url,
+      },
+      {
+        id: 'actKeepMyIdPlease1',
+        name: 'b.txt',
+        token: txt.token,
+        path: txt.path,
+        size: 5,
+        mimetype: 'text/plain',
+        presignedUrl: url,
+      },
     ];
     expect(created.fields.Files).toEqual(expected);
-    expect((await readRecord(t, created.id)).fields.Files).toEqual(created.fields.Files);
+    expect((await readRecord(t, created.id)).fields.Files).toEqual(expected);
     expect((await readRecord(t, created.id, 'cellFormat=text')).fields.Files).toBe(
-      'a.png (tok1),b.txt (tok2)',
+      `a.png (${png.token}),b.txt (${txt.token})`,
     );
+    // the URL downloads the bytes
+    const download = await fetch(created.fields.Files[1].presignedUrl);
+    expect(await download.text()).toBe('hello');
+  });
+
+  it('refuses a token uploaded to another base, one not yet confirmed, and one never uploaded; writes nothing', async () => {
+    const t = await typesTable();
+    const other = await typesTable();
+    const elsewhere = await uploadFile(other.owner.auth, other.baseId);
+    const unconfirmed = await signAndPut(t.owner.auth, t.baseId, new TextEncoder().encode('x'), 'text/plain');
+
+    for (const token of [elsewhere.token, unconfirmed.token, 'y'.repeat(32)]) {
+      const res = await createRecords(t, [{ Title: 'fine' }, { Files: [{ name: 'f', token }] }]);
+      expect(res.body).toEqual({
+        status: 400,
+        code: 'validation_error',
+        message: `Field "Files" (${t.field('Files').id}): item 0: no uploaded file ${token} in this base (upload it first: POST /attachments/signature, then notify)`,
+      });
+    }
+    expect(await storedRecords(t)).toBe(0);
   });
 
   it('clears a cell with null and with "" for text and single select', async () => {
@@ -264,20 +305,12 @@ describe('invalid values without typecast: a 400 naming the field, nothing writt
     ['Who', (t) => ({ email: t.member.email }), 'expected {id} of a collaborator'],
     ['Who', (t) => [{ id: t.owner.id }, { id: t.member.id }], 'expected {id} of a collaborator'],
     ['Team', [], 'expected a non-empty list of {id} of collaborators'],
-    [
-      'Files',
-      [],
-      'expected a non-empty list of {name, token, id?, path?, size?, mimetype?, width?, height?}',
-    ],
-    [
-      'Files',
-      [{ name: 'a.png' }],
-      'item 0: expected {name, token, id?, path?, size?, mimetype?, width?, height?} with text name and token',
-    ],
+    ['Files', [], 'expected a non-empty list of {token, name?, id?}'],
+    ['Files', [{ name: 'a.png' }], 'item 0: expected {token, name?, id?} with a text token'],
     [
       'Files',
       [{ name: 'a', token: 't', size: -1 }],
-      'item 0: expected {name, token, id?, path?, size?, mimetype?, width?, height?} with text name and token',
+      'item 0: expected {token, name?, id?} with a text token',
     ],
   ];
 
@@ -459,28 +492,34 @@ describe('typecast', () => {
     expect(field.body.options.choices.map((c: { name: string }) => c.name)).toEqual(['a', 'b']);
   });
 
-  it('wraps a single attachment into a list and drops items without name and token', async () => {
+  it('typecast: a single attachment or a token becomes a list; items without a token of this base are dropped', async () => {
     const t = await typesTable();
+    const file = await uploadFile(
+      t.owner.auth,
+      t.baseId,
+      new TextEncoder().encode('abc'),
+      'text/plain',
+      'up.txt',
+    );
 
-    const one = await createOne(t, { Files: { name: 'a.png', token: 'tok' } }, { typecast: true });
+    const one = await createOne(t, { Files: { name: 'a.txt', token: file.token } }, { typecast: true });
+    const byToken = await createOne(t, { Files: file.token }, { typecast: true });
     const mixed = await createOne(
       t,
-      { Files: [{ name: 'b' }, { name: 'c', token: 'k' }] },
+      { Files: [{ name: 'b' }, { name: 'c', token: 'k' }, { name: 'd', token: file.token }] },
       { typecast: true },
     );
 
-    expect(one.fields.Files).toEqual([
-      {
-        id: expect.any(String),
-        name: 'a.png',
-        token: 'tok',
-        path: '',
-        size: 0,
-        mimetype: '',
-        presignedUrl: '',
-      },
-    ]);
-    expect(mixed.fields.Files.map((f: { name: string }) => f.name)).toEqual(['c']);
+    const item = {
+      token: file.token,
+      path: file.path,
+      size: 3,
+      mimetype: 'text/plain',
+      presignedUrl: expect.any(String),
+    };
+    expect(one.fields.Files).toEqual([{ id: expect.any(String), name: 'a.txt', ...item }]);
+    expect(byToken.fields.Files).toEqual([{ id: expect.any(String), name: 'up.txt', ...item }]);
+    expect(mixed.fields.Files.map((f: { name: string }) => f.name)).toEqual(['d']);
   });
 });
 

@@ -7,6 +7,7 @@ import { keys } from '#shared/db/keys.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';
+import { signAndPut, uploadFile } from '#test/support/attachments.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, call } from '#test/support/invoke.ts';
 import { latestCode } from '#test/support/outbox.ts';
@@ -45,6 +46,8 @@ interface World {
 }
 
 const future = () => new Date(Date.now() + 86_400_000).toISOString();
+/** A token of the form uploads have, naming no upload. */
+const UNKNOWN_FILE = 'x'.repeat(32);
 
 const onTable = (w: World) => ({ params: { tableId: w.tableId } });
 const onBaseTable = (w: World) => ({ params: { baseId: w.baseId, tableId: w.tableId } });
@@ -201,6 +204,12 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   'list-bases': (w) => ({ params: { spaceId: w.spaceId } }),
   'get-base': (w) => ({ params: { baseId: w.baseId } }),
   'list-changes': (w) => ({ params: { baseId: w.baseId } }),
+  'sign-attachment-upload': (w) => ({
+    body: { contentType: 'text/plain', contentLength: 5, type: 1, baseId: w.baseId },
+  }),
+  'upload-attachment-file': () => ({ params: { token: UNKNOWN_FILE }, rawBody: 'hello' }),
+  'notify-attachment': () => ({ params: { token: UNKNOWN_FILE } }),
+  'read-attachment': () => ({ params: { token: UNKNOWN_FILE } }),
   'list-record-history': (w) => ({ params: { tableId: w.tableId } }),
   'get-record-history': onRecord,
   'update-base': (w) => ({ params: { baseId: w.baseId }, body: { name: 'R' } }),
@@ -536,6 +545,27 @@ describe('route matrix', () => {
  * to, a notification, a mailed code, a date field, a started job. Admin routes get an admin's token.
  */
 const SUCCEEDING: Partial<Record<HandlerName, (w: World) => Promise<CallOptions>>> = {
+  'upload-attachment-file': async (w) => {
+    const signature = await call('sign-attachment-upload', {
+      token: w.owner.auth,
+      body: { contentType: 'text/plain', contentLength: 5, type: 1, baseId: w.baseId },
+    });
+    return {
+      params: { token: signature.body.token },
+      rawBody: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    };
+  },
+  'notify-attachment': async (w) => {
+    const { token } = await signAndPut(
+      w.owner.auth,
+      w.baseId,
+      new TextEncoder().encode('hello'),
+      'text/plain',
+    );
+    return { params: { token } };
+  },
+  'read-attachment': async (w) => ({ params: { token: (await uploadFile(w.owner.auth, w.baseId)).token } }),
   'update-table-order': async (w) => {
     const other = await call('create-table', {
       token: w.owner.auth,

@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { configureEnvironment, ensureSigningKeys } from '#infra/local/environment.ts';
+import { s3Environment, startS3Local } from '#infra/local/s3-local.ts';
 import { ensureTable } from '#infra/local/table.ts';
 
 /**
  * Starts the real DynamoDB Local in memory for the run, creates the table from the shared
- * definition and hands the endpoint to the test workers through the environment.
+ * definition, starts the real local S3-compatible server (files in a temporary folder) and hands
+ * both endpoints to the test workers through the environment.
  */
 export default async function setup() {
   const dynamo = await startDynamoDbLocal();
@@ -20,7 +22,10 @@ export default async function setup() {
   });
   process.env.LOCAL_OUTBOX_DIR = join(dir, 'outbox');
   await ensureTable(tableName, dynamo.endpoint);
+  const s3 = await startS3Local();
+  Object.assign(process.env, s3Environment(s3));
   return async () => {
+    await s3.stop();
     await dynamo.stop();
     await rm(dir, { recursive: true, force: true });
   };

@@ -14,7 +14,7 @@ export interface CallOptions {
   params?: Record<string, string>;
   query?: string;
   body?: unknown;
-  rawBody?: string;
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
   /** The Lambda's time left when the call starts (29 s, as locally, by default). */
   timeoutMs?: number;

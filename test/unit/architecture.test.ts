@@ -11,7 +11,7 @@ import { cyclesOf, importsOf, ROOT, unitOf } from '#test/support/import-graph.ts
 const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['core', ['shared/core', 'shared/ids', 'shared/config']],
   ['pure logic', ['shared/ordering', 'shared/formula', 'shared/fields', 'shared/query']],
-  ['data', ['shared/db', 'shared/entities', 'shared/jobs', 'shared/mail']],
+  ['data', ['shared/db', 'shared/storage', 'shared/entities', 'shared/jobs', 'shared/mail']],
   ['access', ['shared/auth', 'shared/users']],
   ['schema', ['shared/schema']],
   ['records', ['shared/records', 'shared/listing']],
@@ -27,6 +27,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
       'shared/trash',
       'shared/organizations',
       'shared/changes',
+      'shared/attachments',
     ],
   ],
   ['http', ['shared/http', 'shared/routes']],

@@ -110,6 +110,7 @@ describe('route access declarations', () => {
       'DELETE /space/{spaceId}/permanent',
       'DELETE /trash/reset-items',
       'GET /trash/items',
+      'POST /attachments/signature',
       'POST /base',
     ]);
   });

@@ -94,7 +94,10 @@ describe('an empty environment variable', () => {
     'PURGE_QUEUE_URL',
     'PURGE_DELAY_SECONDS',
     'CHANGE_LOG_DAYS',
+    'ATTACHMENTS_BUCKET',
+    'ATTACHMENT_MAX_BYTES',
     'AWS_ENDPOINT_URL_DYNAMODB',
+    'AWS_ENDPOINT_URL_S3',
   ];
 
   it('reads as unset in the configuration', async () => {
@@ -114,6 +117,9 @@ describe('an empty environment variable', () => {
       purgeDelaySeconds: 0,
       changeLogDays: 30,
       dynamoDbEndpoint: undefined,
+      attachmentsBucket: undefined,
+      s3Endpoint: undefined,
+      attachmentMaxBytes: 100 * 1024 * 1024,
     });
   });
 

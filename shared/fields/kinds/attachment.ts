@@ -1,7 +1,12 @@
-/** attachment (fields.md "Types"): files already uploaded, referenced by token. */
+/**
+ * attachment (fields.md "Types", data-flow.md 6): files uploaded to the table's base, named by
+ * token. A written item names a confirmed upload of this base (`WriteContext.attachments`); the
+ * stored item keeps the caller's name and id and takes the file's path, size, type and image size
+ * from the upload, never from the caller.
+ */
 import { randomBase62 } from '#shared/ids.ts';
 import { cellError, isNothing, isRecord, readOptions } from '../cells.ts';
-import type { FieldKind, StoredCell } from '../types.ts';
+import type { AttachmentFacts, Field, FieldKind, StoredCell, WriteContext } from '../types.ts';
 
 /** What one attachment item holds once stored. */
 export interface Attachment {
@@ -21,33 +26,81 @@ const newAttachmentId = (): string => `act${randomBase62(16)}`;
 const nonEmptyText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 const size = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
-/** One written item as stored, or undefined when it lacks `name` and `token` or a field has the wrong type. */
-export const attachmentOf = (item: unknown): Attachment | undefined => {
-  if (!isRecord(item) || !nonEmptyText(item.name) || !nonEmptyText(item.token)) return undefined;
+/**
+ * One written item in its shape (`{token, name?, id?, path?, size?, mimetype?, width?, height?}`,
+ * the facts optional and checked for their types only), or undefined.
+ */
+const writtenItemOf = (item: unknown): { token: string; name?: string; id?: string } | undefined => {
+  if (!isRecord(item) || !nonEmptyText(item.token)) return undefined;
   if (!isNothing(item.id) && !nonEmptyText(item.id)) return undefined;
-  const out: Attachment = {
-    id: nonEmptyText(item.id) ? item.id : newAttachmentId(),
-    name: item.name,
+  if (!isNothing(item.name) && typeof item.name !== 'string') return undefined;
+  for (const key of ['path', 'mimetype'] as const)
+    if (!isNothing(item[key]) && typeof item[key] !== 'string') return undefined;
+  for (const key of ['size', 'width', 'height'] as const)
+    if (!isNothing(item[key]) && !size(item[key])) return undefined;
+  return {
     token: item.token,
+    ...(nonEmptyText(item.name) ? { name: item.name } : {}),
+    ...(nonEmptyText(item.id) ? { id: item.id } : {}),
   };
-  for (const key of ['path', 'mimetype'] as const) {
-    if (isNothing(item[key])) continue;
-    if (typeof item[key] !== 'string') return undefined;
-    out[key] = item[key] as string;
-  }
-  for (const key of ['size', 'width', 'height'] as const) {
-    if (isNothing(item[key])) continue;
-    if (!size(item[key])) return undefined;
-    out[key] = item[key] as number;
-  }
-  return out;
 };
+
+/** The stored item of a written one and its upload's facts. Pure but for a new id. */
+const storedOf = (
+  written: { token: string; name?: string; id?: string },
+  facts: AttachmentFacts,
+): Attachment => ({
+  id: written.id ?? newAttachmentId(),
+  name: written.name ?? facts.name ?? facts.token,
+  token: facts.token,
+  path: facts.path,
+  size: facts.size,
+  mimetype: facts.mimetype,
+  ...(facts.width === undefined ? {} : { width: facts.width }),
+  ...(facts.height === undefined ? {} : { height: facts.height }),
+});
 
 const itemsOf = (value: StoredCell): Record<string, unknown>[] =>
   Array.isArray(value) ? (value as unknown[]).filter(isRecord) : [];
 
-const ITEM = '{name, token, id?, path?, size?, mimetype?, width?, height?}';
+const ITEM = '{token, name?, id?}';
 const MESSAGE = `expected a non-empty list of ${ITEM}`;
+
+const factsFor = (token: string, ctx: WriteContext): AttachmentFacts | undefined =>
+  ctx.attachments?.get(token);
+
+/** The items of a typecast value: attachment objects, or tokens (a list, or text separated by commas). */
+const typecastItems = (value: unknown): unknown[] => {
+  const list = Array.isArray(value) ? value : [value];
+  return list.flatMap((v) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean)
+          .map((token) => ({ token }))
+      : [v],
+  );
+};
+
+/** The tokens a written attachment value names (what the write must read first). Pure. */
+export const tokensOfAttachmentValue = (value: unknown): string[] =>
+  typecastItems(value).flatMap((item) => (isRecord(item) && nonEmptyText(item.token) ? [item.token] : []));
+
+const validateItems = (value: unknown, field: Field, ctx: WriteContext) => {
+  if (!Array.isArray(value) || value.length === 0) throw cellError(field, MESSAGE);
+  return value.map((item, i) => {
+    const written = writtenItemOf(item);
+    if (!written) throw cellError(field, `item ${i}: expected ${ITEM} with a text token`);
+    const facts = factsFor(written.token, ctx);
+    if (!facts)
+      throw cellError(
+        field,
+        `item ${i}: no uploaded file ${written.token} in this base (upload it first: POST /attachments/signature, then notify)`,
+      );
+    return storedOf(written, facts);
+  });
+};
 
 /** A list of attachments `[{id, name, path, token, size, mimetype, width?, height?, presignedUrl}]`. */
 export const attachment: FieldKind = {
@@ -61,19 +114,16 @@ export const attachment: FieldKind = {
   },
   cellValueType: () => 'string',
   isMultipleCellValue: () => true,
-  validate(value, field) {
+  validate(value, field, ctx) {
     if (isNothing(value)) return { value: undefined };
-    if (!Array.isArray(value) || value.length === 0) throw cellError(field, MESSAGE);
-    const items = value.map((item, i) => {
-      const stored = attachmentOf(item);
-      if (!stored) throw cellError(field, `item ${i}: expected ${ITEM} with text name and token`);
-      return stored;
-    });
-    return { value: items as unknown as Record<string, unknown>[] };
+    return { value: validateItems(value, field, ctx) as unknown as Record<string, unknown>[] };
   },
-  typecast(value) {
-    const list = Array.isArray(value) ? value : [value];
-    const items = list.map(attachmentOf).filter((a) => a !== undefined);
+  typecast(value, _field, ctx) {
+    const items = typecastItems(value).flatMap((item) => {
+      const written = writtenItemOf(item);
+      const facts = written && factsFor(written.token, ctx);
+      return written && facts ? [storedOf(written, facts)] : [];
+    });
     return { value: items.length ? (items as unknown as Record<string, unknown>[]) : undefined };
   },
   defaultValue: () => undefined,
@@ -83,9 +133,8 @@ export const attachment: FieldKind = {
       path: typeof a.path === 'string' ? a.path : '',
       size: typeof a.size === 'number' ? a.size : 0,
       mimetype: typeof a.mimetype === 'string' ? a.mimetype : '',
-      // no object store yet: the path is where the file is served from
-      presignedUrl:
-        typeof a.presignedUrl === 'string' ? a.presignedUrl : typeof a.path === 'string' ? a.path : '',
+      // the download URL is signed where the record is answered (`records/model.ts`): '' until then
+      presignedUrl: '',
     })),
   toText: (value) =>
     itemsOf(value)

@@ -1,0 +1,168 @@
+/**
+ * Uploads (data-flow.md 6, Teable's `attachments/*` routes): a signature names a new file of a base
+ * and answers where to `PUT` its bytes (a presigned S3 URL: large files never pass through a
+ * Lambda); the bytes go there (or, up to the request size limit, through `PUT /attachments/upload/
+ * {token}`); `notify` confirms the upload from what the bucket holds (real size, type read from the
+ * bytes, an image's size); from then on attachment cells of that base may name the token.
+ */
+import { randomBytes } from 'node:crypto';
+import { config } from '#shared/config.ts';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '#shared/core/errors.ts';
+import {
+  markAttachmentReady,
+  putPendingAttachment,
+  readAttachment,
+  type StoredAttachment,
+  TOKEN_PATTERN,
+} from '#shared/entities/attachments.ts';
+import { downloadUrl } from '#shared/storage/download.ts';
+import { deleteObjects, headObject, objectHead, presignUpload, putObject } from '#shared/storage/objects.ts';
+import { HEAD_BYTES, sniff } from './sniff.ts';
+
+/** Teable's upload kinds (`UploadType`): the folder a file is kept in. */
+const KIND_FOLDERS: Record<number, string> = {
+  1: 'table',
+  2: 'avatar',
+  3: 'form',
+  4: 'oauth',
+  5: 'import',
+  6: 'plugin',
+  7: 'comment',
+  8: 'logo',
+  9: 'export',
+  10: 'template',
+  11: 'chat',
+  12: 'app',
+  13: 'chat',
+  14: 'automation',
+};
+
+/** Seconds a signature is valid by default, and at most. */
+export const SIGNATURE_SECONDS = { default: 3600, max: 86_400 } as const;
+
+const tooLarge = (size: number) =>
+  new PayloadTooLargeError(
+    `The file is ${size} bytes; the limit is ${config.attachmentMaxBytes} bytes (${Math.floor(config.attachmentMaxBytes / 1048576)} MB)`,
+  );
+
+const notConfigured = () => {
+  if (!config.attachmentsBucket)
+    throw new NotFoundError('Attachments are not configured on this server (no ATTACHMENTS_BUCKET)');
+};
+
+export interface SignatureRequest {
+  contentType: string;
+  contentLength: number;
+  expiresIn?: number;
+  type: number;
+  baseId: string;
+}
+
+/** `POST /attachments/signature`: a new token of `baseId` and where to upload its bytes. */
+export const signUpload = async (userId: string, request: SignatureRequest, now = new Date()) => {
+  notConfigured();
+  if (request.contentLength > config.attachmentMaxBytes) throw tooLarge(request.contentLength);
+  if (request.contentLength <= 0) throw new ValidationError('Invalid body.contentLength: the file is empty');
+  const token = randomBytes(24).toString('base64url');
+  const path = `${KIND_FOLDERS[request.type] ?? 'table'}/${token}`;
+  await putPendingAttachment(
+    {
+      token,
+      state: 'pending',
+      path,
+      userId,
+      baseId: request.baseId,
+      mimetype: request.contentType,
+      size: request.contentLength,
+      createdTime: now.toISOString(),
+    },
+    now,
+  );
+  const expiresIn = Math.min(request.expiresIn ?? SIGNATURE_SECONDS.default, SIGNATURE_SECONDS.max);
+  return {
+    url: await presignUpload(path, request.contentType, request.contentLength, expiresIn),
+    uploadMethod: 'PUT',
+    token,
+    requestHeaders: { 'Content-Type': request.contentType },
+  };
+};
+
+/** The upload of a token, if the caller signed it (anyone else learns nothing: 404). */
+const ownUpload = async (userId: string, token: string): Promise<StoredAttachment> => {
+  notConfigured();
+  const attachment = TOKEN_PATTERN.test(token) ? await readAttachment(token) : undefined;
+  if (!attachment || attachment.userId !== userId) throw new NotFoundError(`Upload ${token} not found`);
+  return attachment;
+};
+
+/** `PUT /attachments/upload/{token}`: the bytes of a signed upload, through the API (small files). */
+export const uploadThroughApi = async (userId: string, token: string, bytes: Uint8Array): Promise<void> => {
+  const attachment = await ownUpload(userId, token);
+  if (attachment.state === 'ready') throw new ValidationError(`Upload ${token} is already confirmed`);
+  if (bytes.length > config.attachmentMaxBytes) throw tooLarge(bytes.length);
+  if (bytes.length === 0) throw new ValidationError('The file is empty');
+  await putObject(attachment.path, bytes, attachment.mimetype, bytes.length);
+};
+
+/** The notify answer of Teable's client (`notifyVoSchema`). */
+const notifyAnswer = (a: StoredAttachment) => ({
+  token: a.token,
+  size: a.size,
+  url: `/${config.attachmentsBucket}/${a.path}`,
+  path: a.path,
+  mimetype: a.mimetype,
+  ...(a.width === undefined ? {} : { width: a.width }),
+  ...(a.height === undefined ? {} : { height: a.height }),
+  presignedUrl: downloadUrl(a.path, a.name) ?? '',
+});
+
+/**
+ * `POST /attachments/notify/{token}`: confirms an upload from what the bucket holds. Nothing there
+ * is a 400; over the limit a 413, empty or bytes that are not the declared type a 400 — each
+ * removes the object (the token may not be used). Repeated, it answers the same.
+ */
+export const notifyUpload = async (userId: string, token: string, filename?: string) => {
+  const attachment = await ownUpload(userId, token);
+  if (attachment.state === 'ready') return notifyAnswer(attachment);
+  const head = await headObject(attachment.path);
+  if (!head)
+    throw new ValidationError(
+      `Nothing was uploaded for ${token}: upload the file to the signature's url first`,
+    );
+  const refuse = async (error: Error) => {
+    await deleteObjects([attachment.path]);
+    return error;
+  };
+  if (head.size > config.attachmentMaxBytes) throw await refuse(tooLarge(head.size));
+  if (head.size === 0) throw await refuse(new ValidationError('The uploaded file is empty'));
+  const sniffed = await sniff(
+    await objectHead(attachment.path, Math.min(HEAD_BYTES, head.size)),
+    attachment.mimetype,
+  );
+  if (!sniffed.ok)
+    throw await refuse(
+      new ValidationError(
+        `The uploaded bytes are ${sniffed.detected ?? 'text or an unknown format'}, not the declared ${sniffed.declared}`,
+      ),
+    );
+  const { ok: _, ...facts } = sniffed;
+  return notifyAnswer(
+    await markAttachmentReady(token, {
+      size: head.size,
+      ...facts,
+      ...(filename === undefined ? {} : { name: filename }),
+    }),
+  );
+};
+
+/** A confirmed upload by token (the caller's right to it is checked by the route), or 404. */
+export const confirmedAttachment = async (token: string): Promise<StoredAttachment> => {
+  notConfigured();
+  const attachment = TOKEN_PATTERN.test(token) ? await readAttachment(token) : undefined;
+  if (attachment?.state !== 'ready') throw new NotFoundError(`Attachment ${token} not found`);
+  return attachment;
+};
+
+/** `GET /attachments/{token}`: where to download it (a short-lived URL). */
+export const downloadLocation = (attachment: StoredAttachment, filename?: string): string =>
+  downloadUrl(attachment.path, filename ?? attachment.name) ?? '';

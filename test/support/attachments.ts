@@ -1,0 +1,71 @@
+import { call } from './invoke.ts';
+
+/** A tiny PNG (1 × 1 pixel) and a PNG of `width` × `height` pixels, for uploads. */
+export const pngOf = (width = 1, height = 1): Uint8Array => {
+  // signature, IHDR with the size (the CRC is not checked by the readers used here), IEND
+  const header = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write('IHDR', 4, 'ascii');
+  ihdr.writeUInt32BE(width, 8);
+  ihdr.writeUInt32BE(height, 12);
+  ihdr.writeUInt8(8, 16);
+  ihdr.writeUInt8(6, 17);
+  const iend = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+  return new Uint8Array(Buffer.concat([header, ihdr, iend]));
+};
+
+/** Signs an upload to `baseId`, PUTs the bytes to the signature's URL (the S3-compatible server), answers the signature. */
+export const signAndPut = async (
+  auth: string,
+  baseId: string,
+  bytes: Uint8Array,
+  contentType: string,
+  declaredLength = bytes.length,
+) => {
+  const signature = await call('sign-attachment-upload', {
+    token: auth,
+    body: { contentType, contentLength: declaredLength, type: 1, baseId },
+  });
+  if (signature.status !== 201)
+    throw new Error(`signature: ${signature.status} ${JSON.stringify(signature.body)}`);
+  const put = await fetch(signature.body.url, {
+    method: signature.body.uploadMethod,
+    headers: signature.body.requestHeaders,
+    body: bytes,
+  });
+  if (!put.ok) throw new Error(`upload: ${put.status} ${await put.text()}`);
+  return signature.body as {
+    url: string;
+    uploadMethod: string;
+    token: string;
+    requestHeaders: Record<string, string>;
+  };
+};
+
+/** Uploads a file to a base the way Teable's client does (signature, PUT, notify); answers the notify body. */
+export const uploadFile = async (
+  auth: string,
+  baseId: string,
+  bytes: Uint8Array = new TextEncoder().encode('hello, file'),
+  contentType = 'text/plain',
+  filename = 'hello.txt',
+) => {
+  const { token } = await signAndPut(auth, baseId, bytes, contentType);
+  const notified = await call('notify-attachment', {
+    token: auth,
+    params: { token },
+    query: `filename=${encodeURIComponent(filename)}`,
+  });
+  if (notified.status !== 201) throw new Error(`notify: ${notified.status} ${JSON.stringify(notified.body)}`);
+  return notified.body as {
+    token: string;
+    size: number;
+    url: string;
+    path: string;
+    mimetype: string;
+    width?: number;
+    height?: number;
+    presignedUrl: string;
+  };
+};
