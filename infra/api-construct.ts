@@ -6,6 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -53,6 +54,8 @@ export interface ApiFunctionsProps {
   /** Names of the table's global secondary indexes: their ARNs get the same grants as the table. */
   indexNames: readonly string[];
   signingKeys: ISecret;
+  /** The attachments bucket: every Lambda reads its objects (download URLs), `files` routes write them. */
+  bucket: s3.IBucket;
   /** Repository root: holds `functions/`, `package.json` and `package-lock.json`. */
   projectRoot: string;
 }
@@ -146,7 +149,9 @@ export class ApiFunctions extends Construct {
         ? this.mailRole(route.access)
         : route.purges
           ? this.purgeRole(route.access)
-          : this.bindTable(route.access),
+          : route.files
+            ? this.filesRole(route.access)
+            : this.bindTable(route.access),
       bundling: bundlingFor(route.handler),
       environment: {
         TABLE_NAME: table.tableName,
@@ -199,6 +204,7 @@ export class ApiFunctions extends Construct {
       environment: lambdaEnvironment({
         STAGE: config.stage,
         POWERTOOLS_LOG_LEVEL: config.logLevel,
+        ATTACHMENTS_BUCKET: this.props.bucket.bucketName,
         ...spec.environment,
       }),
     });
@@ -275,6 +281,34 @@ export class ApiFunctions extends Construct {
 
   private mailRoleOf: iam.Role | undefined;
 
+  private filesRoleOf: iam.Role | undefined;
+
+  /**
+   * The role of routes that write files (`files: 'write'`): write access to the table plus putting
+   * and deleting objects of the attachments bucket, and nothing else of S3. One role for all such
+   * routes; no other Lambda may write to the bucket.
+   */
+  filesRole(access: TableAccess): iam.IRole {
+    if (access !== 'write') throw new Error('routes that write files are write routes');
+    this.filesRoleOf ??= new iam.Role(this, 'FilesRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Workspace API ${this.props.config.stage}: Lambdas that write files`,
+      inlinePolicies: {
+        Access: new iam.PolicyDocument({
+          statements: [
+            ...this.statementsFor(access),
+            new iam.PolicyStatement({
+              sid: 'WriteFiles',
+              actions: ['s3:PutObject', 's3:DeleteObject'],
+              resources: [this.props.bucket.arnForObjects('*')],
+            }),
+          ],
+        }),
+      },
+    });
+    return this.filesRoleOf;
+  }
+
   private mailStatements(): iam.PolicyStatement[] {
     const from = this.props.config.mailFrom;
     const identity = (name: string) =>
@@ -309,6 +343,12 @@ export class ApiFunctions extends Construct {
         sid: 'Table',
         actions: access === 'write' ? WRITE_ACTIONS : READ_ACTIONS,
         resources: tableResources,
+      }),
+      // the download URLs of attachment cells are signed with this grant (no S3 call is made)
+      new iam.PolicyStatement({
+        sid: 'ReadFiles',
+        actions: ['s3:GetObject'],
+        resources: [this.props.bucket.arnForObjects('*')],
       }),
     ];
     if (access === 'read') {

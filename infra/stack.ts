@@ -6,6 +6,7 @@ import type { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { ApiFunctions, corsPreflightFor } from './api-construct.ts';
+import { AttachmentsBucket } from './attachments-bucket.ts';
 import type { StageConfig } from './config.ts';
 import { Monitoring } from './monitoring.ts';
 import { PurgeWorker } from './purge-worker.ts';
@@ -68,9 +69,13 @@ export class WorkspaceApiStack extends Stack {
       removalPolicy: config.removalPolicy,
     });
 
+    // Files of attachment cells (data-flow.md 6).
+    const attachments = new AttachmentsBucket(this, 'Attachments', { config });
+
     const functions = new ApiFunctions(this, 'Functions', {
       config,
       table,
+      bucket: attachments.bucket,
       indexNames: TABLE_DEFINITION.globalSecondaryIndexes.map((gsi) => gsi.name),
       signingKeys,
       projectRoot,
@@ -106,5 +111,6 @@ export class WorkspaceApiStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.apiEndpoint}${API_PREFIX}` });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'AttachmentsBucket', { value: attachments.bucket.bucketName });
   }
 }

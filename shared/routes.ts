@@ -727,7 +727,7 @@ export const ROUTES = [
     method: 'PUT',
     path: '/attachments/upload/{token}',
     handler: 'upload-attachment-file',
-    access: 'read',
+    access: 'write',
     actions: ['record|update'],
     files: 'write',
     status: 201,

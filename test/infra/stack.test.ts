@@ -231,6 +231,7 @@ describe('WorkspaceApiStack (dev)', () => {
   );
   const [workerRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('PurgeRole'));
   const [repairRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('RepairRole'));
+  const [filesRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.includes('FilesRole'));
   const [changesRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) =>
     id.startsWith('ChangesRole'),
   );
@@ -287,6 +288,7 @@ describe('WorkspaceApiStack (dev)', () => {
       workerRoleId,
       repairRoleId,
       changesRoleId,
+      filesRoleId,
     ])
       expect(roleStatements(template, id as string)).toContainEqual(
         expect.objectContaining({
@@ -300,6 +302,7 @@ describe('WorkspaceApiStack (dev)', () => {
   it('gives every function the environment the handlers read', () => {
     const [tableId] = logicalIdsOf(template, 'AWS::DynamoDB::Table');
     const [secretId] = logicalIdsOf(template, 'AWS::SecretsManager::Secret');
+    const [bucketId] = logicalIdsOf(template, 'AWS::S3::Bucket');
     const byKey = functionByRouteKey(template);
     const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.includes('Queue'));
     for (const route of ROUTES) {
@@ -319,6 +322,9 @@ describe('WorkspaceApiStack (dev)', () => {
         JWT_AUDIENCE: 'workspace-api-dev',
         MAIL_FROM: stageConfig('dev').mailFrom,
         CHANGE_LOG_DAYS: '',
+        ATTACHMENTS_BUCKET: { Ref: bucketId },
+        ATTACHMENT_MAX_BYTES: '',
+        AWS_ENDPOINT_URL_S3: '',
         POWERTOOLS_SERVICE_NAME: 'workspace-api',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -487,8 +493,9 @@ describe('WorkspaceApiStack (dev)', () => {
     template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
   });
 
-  it('has exactly seven function roles: read, write, write plus mail, write plus enqueue, the purge and repair workers, the stream processor', () => {
-    template.resourceCountIs('AWS::IAM::Role', 7);
+  it('has exactly eight function roles: read, write, write plus mail, write plus enqueue, write plus files, the purge and repair workers, the stream processor', () => {
+    template.resourceCountIs('AWS::IAM::Role', 8);
+    expect(filesRoleId).toBeDefined();
     expect(repairRoleId).toBeDefined();
     expect(changesRoleId).toBeDefined();
     expect(readRoleId).toBeDefined();
@@ -500,8 +507,10 @@ describe('WorkspaceApiStack (dev)', () => {
     template.resourceCountIs('AWS::IAM::Policy', 0);
   });
 
-  it('has no IAM statement with a wildcard action', () => {
-    const actions = allStatements(template).flatMap(actionsOf);
+  it('has no IAM statement with a wildcard action (but the bucket policy that denies anything without TLS)', () => {
+    const actions = allStatements(template)
+      .filter((s) => !((s as { Effect?: string }).Effect === 'Deny'))
+      .flatMap(actionsOf);
     expect(actions.length).toBeGreaterThan(0);
     expect(actions.filter((a) => a.includes('*'))).toEqual([]);
   });
@@ -577,11 +586,86 @@ describe('WorkspaceApiStack (dev)', () => {
         ? mailRoleId
         : (route as RouteDef).purges
           ? purgeRoleId
-          : route.access === 'read'
-            ? readRoleId
-            : writeRoleId;
+          : (route as RouteDef).files
+            ? filesRoleId
+            : route.access === 'read'
+              ? readRoleId
+              : writeRoleId;
       expect(fn?.Properties?.Role, routeKey(route)).toEqual({ 'Fn::GetAtt': [role, 'Arn'] });
     }
+  });
+
+  it('keeps files in a private, encrypted bucket with CORS for browser uploads and a lifecycle for abandoned uploads', () => {
+    template.resourceCountIs('AWS::S3::Bucket', 1);
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+        },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+        CorsConfiguration: {
+          CorsRules: [
+            Match.objectLike({
+              AllowedMethods: ['PUT', 'GET', 'HEAD'],
+              AllowedHeaders: ['*'],
+              ExposedHeaders: ['ETag'],
+            }),
+          ],
+        },
+        LifecycleConfiguration: {
+          Rules: [
+            Match.objectLike({
+              AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+              Status: 'Enabled',
+            }),
+          ],
+        },
+      }),
+    });
+    // TLS only
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+    template.hasOutput('AttachmentsBucket', { Value: { Ref: Match.anyValue() } });
+  });
+
+  it('lets every route read files (to sign download URLs) and only the routes that declare files write them', () => {
+    const [bucketId] = logicalIdsOf(template, 'AWS::S3::Bucket');
+    const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] };
+    const writers = ROUTES.filter((r) => (r as RouteDef).files).map((r) => r.handler);
+    expect(writers.sort()).toEqual(['notify-attachment', 'sign-attachment-upload', 'upload-attachment-file']);
+    for (const roleId of [readRoleId, writeRoleId, mailRoleId, purgeRoleId, filesRoleId]) {
+      const statements = roleStatements(template, roleId as string);
+      expect(statements, roleId).toContainEqual(
+        expect.objectContaining({ Sid: 'ReadFiles', Action: 's3:GetObject', Resource: objects }),
+      );
+      const writes = statements.filter((st) =>
+        actionsOf(st).some((a) => a === 's3:PutObject' || a === 's3:DeleteObject'),
+      );
+      expect(writes.length, roleId).toBe(roleId === filesRoleId ? 1 : 0);
+    }
+    expect(roleStatements(template, filesRoleId as string)).toContainEqual(
+      expect.objectContaining({
+        Sid: 'WriteFiles',
+        Action: ['s3:DeleteObject', 's3:PutObject'],
+        Resource: objects,
+      }),
+    );
   });
 
   it('lets only the send-verification-email Lambda send mail, from the stage sender identity only', () => {
@@ -787,7 +871,7 @@ describe('WorkspaceApiStack (dev)', () => {
     // The route functions reach the roles, log group, table, secret and API of the root (asserted
     // above through the merged view); the root itself runs only the workers and the stream processor.
     synthesized.root.resourceCountIs('AWS::Lambda::Function', 3);
-    synthesized.root.resourceCountIs('AWS::IAM::Role', 7);
+    synthesized.root.resourceCountIs('AWS::IAM::Role', 8);
     for (const { template: nested } of synthesized.nested) nested.resourceCountIs('AWS::IAM::Role', 0);
   });
 
