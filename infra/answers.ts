@@ -448,6 +448,7 @@ export const ANSWERS: Record<HandlerName, Answer> = {
     }),
   ),
   'read-attachment': NONE,
+  'upload-record-attachment': json(RECORD),
   'get-record-history': json(RECORD_HISTORY),
   'list-record-history': json(RECORD_HISTORY),
   'list-changes': json(

@@ -782,6 +782,16 @@ export const ROUTES = [
     actions: ['record|update'],
   },
   {
+    method: 'POST',
+    path: '/table/{tableId}/record/{recordId}/{fieldId}/uploadAttachment',
+    handler: 'upload-record-attachment',
+    schema: true,
+    access: 'write',
+    actions: ['record|update'],
+    files: 'write',
+    status: 201,
+  },
+  {
     method: 'DELETE',
     path: '/table/{tableId}/record/{recordId}',
     handler: 'delete-record',

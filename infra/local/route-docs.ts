@@ -72,6 +72,8 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
     "Confirm an upload: its real size, its type read from its bytes, an image's width and height",
   'read-attachment':
     'Download a file (a redirect to a short-lived URL), for its uploader or a reader of its base',
+  'upload-record-attachment':
+    "Add a file to a record's attachment cell: a multipart form's file, or one fetched from fileUrl",
   'get-record-history': "A record's history: each field a caller changed, newest first",
   'list-record-history': "A table's record history: each field a caller changed, newest first",
   'list-changes': "The base's change feed: every change in seq order, from a cursor",

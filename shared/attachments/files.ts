@@ -11,6 +11,7 @@ import { NotFoundError, PayloadTooLargeError, ValidationError } from '#shared/co
 import {
   markAttachmentReady,
   putPendingAttachment,
+  putReadyAttachment,
   readAttachment,
   type StoredAttachment,
   TOKEN_PATTERN,
@@ -166,3 +167,39 @@ export const confirmedAttachment = async (token: string): Promise<StoredAttachme
 /** `GET /attachments/{token}`: where to download it (a short-lived URL). */
 export const downloadLocation = (attachment: StoredAttachment, filename?: string): string =>
   downloadUrl(attachment.path, filename ?? attachment.name) ?? '';
+
+/**
+ * Stores a file the service received itself (`uploadAttachment`: a form's file, or the bytes at a
+ * `fileUrl`) as a confirmed upload of `baseId`, with the same checks as notify. Answers its token.
+ */
+export const storeReceivedFile = async (
+  userId: string,
+  baseId: string,
+  file: { bytes: Uint8Array; mimeType: string; filename: string },
+  now = new Date(),
+): Promise<string> => {
+  notConfigured();
+  if (file.bytes.length > config.attachmentMaxBytes) throw tooLarge(file.bytes.length);
+  if (file.bytes.length === 0) throw new ValidationError('The file is empty');
+  const sniffed = await sniff(file.bytes.subarray(0, HEAD_BYTES), file.mimeType);
+  if (!sniffed.ok)
+    throw new ValidationError(
+      `The file's bytes are ${sniffed.detected ?? 'text or an unknown format'}, not the declared ${sniffed.declared}`,
+    );
+  const { ok: _, ...facts } = sniffed;
+  const token = randomBytes(24).toString('base64url');
+  const path = `table/${token}`;
+  await putObject(path, file.bytes, facts.mimetype, file.bytes.length);
+  await putReadyAttachment({
+    token,
+    state: 'ready',
+    path,
+    userId,
+    baseId,
+    size: file.bytes.length,
+    name: file.filename,
+    createdTime: now.toISOString(),
+    ...facts,
+  });
+  return token;
+};

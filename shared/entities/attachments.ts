@@ -150,3 +150,14 @@ export const attachmentFactsFor = async (
 
 /** A token's form (32 base64url characters): anything else names no upload, without a read. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+/** Records a file stored by the service itself (`uploadAttachment`): ready at once, its token new. */
+export const putReadyAttachment = async (attachment: StoredAttachment): Promise<void> => {
+  await applyOne(
+    {
+      put: { ...keys.attachment(attachment.token), type: 'attachment', ...attachment },
+      condition: NOT_EXISTS,
+    },
+    () => new ConflictError('An upload with this token exists; try again'),
+  );
+};

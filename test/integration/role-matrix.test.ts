@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '#shared/auth/scopes.ts';
 import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
+import { uploadForm } from '#test/support/attachments.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, call } from '#test/support/invoke.ts';
 import { FIRST_CELL, PASTE_INTO_FIRST_CELL } from '#test/support/selections.ts';
@@ -35,6 +36,8 @@ interface World {
   fieldId: string;
   /** A date field (the calendar route needs one). */
   dateFieldId: string;
+  /** An attachment field (the upload route needs one). */
+  filesFieldId: string;
   viewId: string;
   /** The table's first view (the sample view is the second). */
   firstViewId: string;
@@ -89,6 +92,10 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
     body: { record: { fields: { Name: 'x' } } },
   }),
   'delete-record': (w) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } }),
+  'upload-record-attachment': (w) => ({
+    params: { tableId: w.tableId, recordId: w.recordIds[0], fieldId: w.filesFieldId },
+    ...uploadForm({ file: new TextEncoder().encode('hello'), filename: 'a.txt', contentType: 'text/plain' }),
+  }),
   'create-records': (w) => ({ params: { tableId: w.tableId }, body: { records: [{ fields: {} }] } }),
   'update-records': (w) => ({
     params: { tableId: w.tableId },
@@ -228,12 +235,18 @@ const worldFor = async (role: Role) => {
     params: { tableId: table.body.id },
     body: { type: 'date', name: 'When' },
   });
+  const files = await call('create-field', {
+    token: owner.auth,
+    params: { tableId: table.body.id },
+    body: { type: 'attachment', name: 'Files' },
+  });
   const w: World = {
     baseId: base.body.id,
     tableId: table.body.id,
     otherTableId: other.body.id,
     fieldId: table.body.fields[1].id,
     dateFieldId: date.body.id,
+    filesFieldId: files.body.id,
     viewId: table.body.views[1].id,
     firstViewId: table.body.views[0].id,
     recordIds: [table.body.records[0].id, table.body.records[1].id],

@@ -7,7 +7,7 @@ import { keys } from '#shared/db/keys.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';
-import { signAndPut, uploadFile } from '#test/support/attachments.ts';
+import { signAndPut, uploadFile, uploadForm } from '#test/support/attachments.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, call } from '#test/support/invoke.ts';
 import { latestCode } from '#test/support/outbox.ts';
@@ -208,6 +208,10 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     body: { contentType: 'text/plain', contentLength: 5, type: 1, baseId: w.baseId },
   }),
   'upload-attachment-file': () => ({ params: { token: UNKNOWN_FILE }, rawBody: 'hello' }),
+  'upload-record-attachment': (w) => ({
+    params: { tableId: w.tableId, recordId: w.recordIds[0], fieldId: w.fieldId },
+    ...uploadForm({ file: new TextEncoder().encode('hello'), filename: 'a.txt', contentType: 'text/plain' }),
+  }),
   'notify-attachment': () => ({ params: { token: UNKNOWN_FILE } }),
   'read-attachment': () => ({ params: { token: UNKNOWN_FILE } }),
   'list-record-history': (w) => ({ params: { tableId: w.tableId } }),
@@ -566,6 +570,21 @@ const SUCCEEDING: Partial<Record<HandlerName, (w: World) => Promise<CallOptions>
     return { params: { token } };
   },
   'read-attachment': async (w) => ({ params: { token: (await uploadFile(w.owner.auth, w.baseId)).token } }),
+  'upload-record-attachment': async (w) => {
+    const files = await call('create-field', {
+      token: w.owner.auth,
+      params: { tableId: w.tableId },
+      body: { type: 'attachment', name: 'Files' },
+    });
+    return {
+      params: { tableId: w.tableId, recordId: w.recordIds[0], fieldId: files.body.id },
+      ...uploadForm({
+        file: new TextEncoder().encode('hello'),
+        filename: 'a.txt',
+        contentType: 'text/plain',
+      }),
+    };
+  },
   'update-table-order': async (w) => {
     const other = await call('create-table', {
       token: w.owner.auth,

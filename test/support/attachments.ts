@@ -69,3 +69,23 @@ export const uploadFile = async (
     presignedUrl: string;
   };
 };
+
+/** A multipart form as Teable's `uploadAttachment` sends it: a `file` part, or a `fileUrl` field. */
+export const uploadForm = (
+  part: { file: Uint8Array; filename: string; contentType: string } | { fileUrl: string },
+): { rawBody: Uint8Array; headers: Record<string, string> } => {
+  const boundary = `----form${Math.random().toString(16).slice(2)}`;
+  const head =
+    'file' in part
+      ? `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`
+      : `--${boundary}\r\nContent-Disposition: form-data; name="fileUrl"\r\n\r\n${part.fileUrl}`;
+  const body = Buffer.concat([
+    Buffer.from(head),
+    'file' in part ? Buffer.from(part.file) : Buffer.alloc(0),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return {
+    rawBody: new Uint8Array(body),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+};
