@@ -60,7 +60,10 @@ describe.skipIf(!TOOLS)("the README's quickstart", () => {
     // stale ETag, delete of the copy, table to the trash, restored (a POST: 201)
     expect(lines.slice(3, 7)).toEqual(['412', '200', '200', '201']);
     expect(JSON.parse(lines[7] as string)).toEqual({ rowCount: 3 });
-    expect(lines).toHaveLength(8);
+    // a file uploaded with a signature, confirmed, put in a cell and downloaded; then a second by form
+    expect(lines[8]).toBe('hello, file');
+    expect(JSON.parse(lines[9] as string)).toEqual(['hello.txt', 'second.txt']);
+    expect(lines).toHaveLength(10);
   }, 90_000);
 });
 
