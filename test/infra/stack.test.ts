@@ -648,7 +648,12 @@ describe('WorkspaceApiStack (dev)', () => {
     const [bucketId] = logicalIdsOf(template, 'AWS::S3::Bucket');
     const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] };
     const writers = ROUTES.filter((r) => (r as RouteDef).files).map((r) => r.handler);
-    expect(writers.sort()).toEqual(['notify-attachment', 'sign-attachment-upload', 'upload-attachment-file']);
+    expect(writers.sort()).toEqual([
+      'notify-attachment',
+      'sign-attachment-upload',
+      'upload-attachment-file',
+      'upload-record-attachment',
+    ]);
     for (const roleId of [readRoleId, writeRoleId, mailRoleId, purgeRoleId, filesRoleId]) {
       const statements = roleStatements(template, roleId as string);
       expect(statements, roleId).toContainEqual(
