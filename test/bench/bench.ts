@@ -23,7 +23,7 @@ const RUNS = 20;
 /**
  * Sections: `BENCH_ONLY=computed,listing` prints only those, `BENCH_SKIP=bundles,purge` leaves
  * those out. Names: bundles, requests, records, listing, million (only with BENCH_LISTING_1M=1),
- * organizations, context-menu, nodes, purge, computed, changes.
+ * organizations, context-menu, nodes, purge, computed, changes, attachments.
  */
 const sectionList = (name: string) =>
   (process.env[name] ?? '')
@@ -124,6 +124,7 @@ const bundles = async () => {
 
 const requests = async () => {
   const dynamo = await startDynamoDbLocal();
+  let stopS3 = async () => {};
   try {
     const tableName = `bench-${Date.now()}`;
     configureEnvironment({
@@ -134,6 +135,11 @@ const requests = async () => {
     process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
     process.env.LOCAL_OUTBOX_DIR = join(outDir, 'outbox'); // mail goes to files, never to SES
     await ensureTable(tableName, dynamo.endpoint);
+    // attachments: the local S3-compatible server, before shared code reads its configuration
+    const { startS3Local, s3Environment } = await import('#infra/local/s3-local.ts');
+    const s3 = await startS3Local();
+    stopS3 = s3.stop;
+    Object.assign(process.env, s3Environment(s3));
     await import('#test/support/in-process-purges.ts');
     const { call } = await import('#test/support/invoke.ts');
     const { newUser } = await import('#test/support/fixtures.ts');
@@ -248,7 +254,13 @@ const requests = async () => {
       const { changesBench } = await import('./changes.ts');
       await changesBench(owner.auth);
     });
+    // Attachments (issue 29): test/bench/attachments.ts.
+    await section('attachments', async () => {
+      const { attachmentsBench } = await import('./attachments.ts');
+      await attachmentsBench(owner.auth);
+    });
   } finally {
+    await stopS3();
     await dynamo.stop();
   }
 };

@@ -20,6 +20,7 @@ export const README_SECTIONS = [
   'million',
   'computed',
   'changes',
+  'attachments',
 ] as const;
 
 export const MEASURED_LINE = /^_Measured (\d{4}-\d{2}-\d{2}) by `npm run bench`/;
