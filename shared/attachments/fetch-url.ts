@@ -116,8 +116,9 @@ export const fetchFile = async (
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     if (cause?.code === 'EADDRNOTALLOWED')
       throw new ValidationError('Invalid fileUrl: it leads to an address this service does not fetch from');
+    // undici's own refusals (a port fetch never uses, a redirect loop) have a message but no code
     throw new ValidationError(
-      `Invalid fileUrl: it could not be fetched (${cause?.code ?? (error as Error).name})`,
+      `Invalid fileUrl: it could not be fetched (${cause?.code ?? cause?.message ?? (error as Error).name})`,
     );
   }
   if (!res.ok) throw new ValidationError(`Invalid fileUrl: it answered ${res.status}`);
@@ -141,7 +142,14 @@ export const fetchFile = async (
     if (error instanceof PayloadTooLargeError) throw error;
     throw new ValidationError('Invalid fileUrl: the download failed or took too long');
   }
-  const name = decodeURIComponent(parsed.pathname.split('/').filter(Boolean).pop() ?? '') || 'file';
+  const segment = parsed.pathname.split('/').filter(Boolean).pop() ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(segment) || 'file';
+  } catch {
+    // not valid percent-encoding (`%zz`): the name as written
+    name = segment;
+  }
   return {
     bytes: Buffer.concat(chunks),
     mimeType: res.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream',

@@ -16,12 +16,17 @@ export const readUploadForm = (
   body: Buffer,
   maxBytes: number,
 ): Promise<UploadForm> => {
-  if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) throw new UnsupportedMediaTypeError();
+  if (!contentType || !/^multipart\/form-data\b/i.test(contentType))
+    throw new UnsupportedMediaTypeError(
+      'The body must be a multipart form (Content-Type: multipart/form-data)',
+    );
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
+        // browsers and form-data write a file name's UTF-8 bytes as they are (busboy reads latin1 by default)
+        defParamCharset: 'utf8',
         limits: { files: 1, fileSize: maxBytes, fields: 10 },
       });
     } catch {

@@ -2,8 +2,13 @@
  * Attachments (issue 29) through Teable's own client (`@teable/openapi` 1.10.0) against the local
  * server and its real S3-compatible server: `getSignature`, the bytes `PUT` to the signature's URL
  * with its `requestHeaders` (plain `fetch`, as the browser's upload manager does), `notify`, then
- * `createRecords` with the cell by token and `getRecord`. `uploadAttachment` (multipart) is not built.
+ * `createRecords` with the cell by token and `getRecord`; `uploadAttachment` (its `form-data` body)
+ * with a file stream, a Buffer and a URL served by a loopback server of the test's own.
  */
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { attachmentCellValueSchema, recordSchema } from '@teable/core';
 import {
   configApi,
@@ -17,10 +22,11 @@ import {
   notifyVoSchema,
   signatureVoSchema,
   UploadType,
+  uploadAttachment,
   uploadFile,
 } from '@teable/openapi';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { pngOf } from '#test/support/attachments.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngOf, startFileServer } from '#test/support/attachments.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { useTestServer } from '#test/support/server.ts';
 
@@ -44,7 +50,8 @@ const filesTable = async () => {
     ],
     records: [],
   });
-  return { baseId: base.data.id, tableId: table.data.id };
+  const fieldIds = Object.fromEntries(table.data.fields.map((f) => [f.name, f.id]));
+  return { baseId: base.data.id, tableId: table.data.id, filesId: fieldIds.Files as string };
 };
 
 /** Signature, the bytes to its URL, notify: the browser client's flow; answers both answers. */
@@ -186,5 +193,118 @@ describe("attachments through Teable's client", () => {
     await expect(
       getSignature({ type: UploadType.Table, contentType: 'video/mp4', contentLength: 2 ** 40, baseId }),
     ).rejects.toMatchObject({ status: 413, code: 'payload_too_large' });
+  });
+});
+
+describe("uploadAttachment through Teable's client", () => {
+  const png = pngOf(6, 9);
+  let files: Awaited<ReturnType<typeof startFileServer>>;
+  let dir: string;
+  beforeAll(async () => {
+    files = await startFileServer({
+      '/shared/diagram.png': { headers: { 'content-type': 'image/png' }, body: png },
+    });
+    dir = await mkdtemp(join(tmpdir(), 'compat-upload-'));
+  });
+  afterAll(async () => {
+    await files.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A `Files` table with one record whose cell is empty. */
+  const oneRecord = async () => {
+    const t = await filesTable();
+    const created = await createRecords(t.tableId, { records: [{ fields: { Name: 'R' } }] });
+    return { ...t, recordId: created.data.records[0]?.id as string };
+  };
+
+  it('a file stream (form-data names it after its path and types it by extension), then a Buffer: 201, recordSchema parses, the cell grows', async () => {
+    const t = await oneRecord();
+    const path = join(dir, 'scan.png');
+    await writeFile(path, png);
+    const text = Buffer.from('a Buffer has no name');
+
+    const first = await uploadAttachment(t.tableId, t.recordId, t.filesId, createReadStream(path));
+    const second = await uploadAttachment(t.tableId, t.recordId, t.filesId, text);
+
+    expect(first.status).toBe(201);
+    expect(recordSchema.parse(first.data)).toEqual(first.data);
+    expect(first.data.id).toBe(t.recordId);
+    const [image] = attachmentCellValueSchema.parse(first.data.fields[t.filesId]);
+    expect(image).toEqual({
+      id: expect.stringMatching(/^act[0-9A-Za-z]{16}$/),
+      name: 'scan.png',
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+      path: expect.stringMatching(/^table\/[A-Za-z0-9_-]{32}$/),
+      size: png.length,
+      mimetype: 'image/png',
+      width: 6,
+      height: 9,
+      presignedUrl: expect.any(String),
+    });
+    expect(second.status).toBe(201);
+    expect(recordSchema.parse(second.data)).toEqual(second.data);
+    const cell = attachmentCellValueSchema.parse(second.data.fields[t.filesId]);
+    // form-data sends a Buffer as an application/octet-stream part without a file name
+    expect(cell).toEqual([
+      { ...image, presignedUrl: expect.any(String) },
+      {
+        id: expect.stringMatching(/^act[0-9A-Za-z]{16}$/),
+        name: 'file',
+        token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+        path: expect.stringMatching(/^table\/[A-Za-z0-9_-]{32}$/),
+        size: text.length,
+        mimetype: 'application/octet-stream',
+        presignedUrl: expect.any(String),
+      },
+    ]);
+    expect(await bytesAt(cell[0]?.presignedUrl as string)).toEqual(png);
+    expect(await bytesAt(cell[1]?.presignedUrl as string)).toEqual(new Uint8Array(text));
+    const read = await getRecord(t.tableId, t.recordId, { fieldKeyType: 'id' as never });
+    expect(attachmentCellValueSchema.parse(read.data.fields[t.filesId]).map((a) => a.token)).toEqual(
+      cell.map((a) => a.token),
+    );
+  });
+
+  it('a URL string (fileUrl) served by a loopback server: fetched, named after the path, typed from the bytes', async () => {
+    const t = await oneRecord();
+
+    const res = await uploadAttachment(t.tableId, t.recordId, t.filesId, files.url('/shared/diagram.png'));
+
+    expect(res.status).toBe(201);
+    expect(recordSchema.parse(res.data)).toEqual(res.data);
+    const cell = attachmentCellValueSchema.parse(res.data.fields[t.filesId]);
+    expect(cell).toEqual([
+      {
+        id: expect.stringMatching(/^act[0-9A-Za-z]{16}$/),
+        name: 'diagram.png',
+        token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+        path: expect.stringMatching(/^table\/[A-Za-z0-9_-]{32}$/),
+        size: png.length,
+        mimetype: 'image/png',
+        width: 6,
+        height: 9,
+        presignedUrl: expect.any(String),
+      },
+    ]);
+    expect(await bytesAt(cell[0]?.presignedUrl as string)).toEqual(png);
+    expect(files.requests).toContain('/shared/diagram.png');
+  });
+
+  it('a URL of a private address is a 400 the client reports; no file at all (an empty body) is a 400 too', async () => {
+    const t = await oneRecord();
+
+    await expect(
+      uploadAttachment(t.tableId, t.recordId, t.filesId, 'http://10.1.2.3/x'),
+    ).rejects.toMatchObject({
+      status: 400,
+      code: 'validation_error',
+      message: 'Invalid fileUrl: it leads to an address this service does not fetch from',
+    });
+    // form-data declares Content-Length 0 for a form with no part: the body arrives empty
+    await expect(uploadAttachment(t.tableId, t.recordId, t.filesId)).rejects.toMatchObject({
+      status: 400,
+      message: 'The body is not a valid multipart form',
+    });
   });
 });

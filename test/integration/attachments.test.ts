@@ -1,14 +1,23 @@
 /**
  * Attachments (issue 29, data-flow.md 6): Teable's upload flow — signature, the bytes to the
  * presigned URL (the real local S3-compatible server) or through `PUT /attachments/upload/{token}`,
- * notify, read — and attachment cells naming the uploads; every bad input of item 5 that is built.
+ * notify, read — attachment cells naming the uploads, and `uploadAttachment` (a form's file or a
+ * `fileUrl` fetched from a loopback server; SSRF refusals); every bad input of item 5 that is built.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#shared/config.ts';
 import { readAttachment } from '#shared/entities/attachments.ts';
 import { headObject } from '#shared/storage/objects.ts';
-import { error, forbidden, invalid, notFound } from '#test/support/answers.ts';
-import { pngOf, signAndPut, uploadFile } from '#test/support/attachments.ts';
+import { error, forbidden, ISO, invalid, notFound } from '#test/support/answers.ts';
+import {
+  type FormPart,
+  multipartForm,
+  pngOf,
+  signAndPut,
+  startFileServer,
+  uploadFile,
+  uploadForm,
+} from '#test/support/attachments.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { newMember, newTable, newWorkspace } from '#test/support/workspace.ts';
@@ -548,5 +557,428 @@ describe('attachment cells', () => {
       },
     ]);
     expect(await download(cell[0].presignedUrl)).toEqual(bytes);
+  });
+});
+
+describe('POST /table/{tableId}/record/{recordId}/{fieldId}/uploadAttachment', () => {
+  /** A `Files` table with one record named `R` whose cell is empty; field ids by name. */
+  const oneRecord = async () => {
+    const t = await newTable({
+      fields: [
+        { type: 'singleLineText', name: 'Name' },
+        { type: 'attachment', name: 'Files' },
+      ],
+      records: [{ fields: { Name: 'R' } }],
+    });
+    const ids = Object.fromEntries(
+      (t.table.fields as { id: string; name: string }[]).map((f) => [f.name, f.id]),
+    ) as Record<'Name' | 'Files', string>;
+    return { ...t, recordId: t.table.records[0].id as string, nameId: ids.Name, filesId: ids.Files };
+  };
+  type OneRecord = Awaited<ReturnType<typeof oneRecord>>;
+
+  const upload = (
+    t: OneRecord,
+    form: { rawBody: Uint8Array; headers: Record<string, string> },
+    options: { caller?: Caller; recordId?: string; fieldId?: string } = {},
+  ) =>
+    call('upload-record-attachment', {
+      token: (options.caller ?? t.owner).auth,
+      params: {
+        tableId: t.tableId,
+        recordId: options.recordId ?? t.recordId,
+        fieldId: options.fieldId ?? t.filesId,
+      },
+      ...form,
+    });
+
+  const fileForm = (bytes: Uint8Array, filename: string, contentType: string) =>
+    uploadForm({ file: bytes, filename, contentType });
+
+  /** The record's `Files` cell, as the owner reads it (keyed by field id). */
+  const cellOf = async (t: OneRecord) => {
+    const res = await call('get-record', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId, recordId: t.recordId },
+      query: 'fieldKeyType=id',
+    });
+    expect(res.status).toBe(200);
+    return res.body.fields[t.filesId] as Record<string, unknown>[] | undefined;
+  };
+
+  /** An item of the cell as answered, for the file of `token`. */
+  const item = async (token: string, facts: Record<string, unknown>) => ({
+    id: expect.stringMatching(/^act[0-9A-Za-z]{16}$/),
+    token,
+    path: await pathOf(token),
+    presignedUrl: expect.stringMatching(DOWNLOAD_URL),
+    ...facts,
+  });
+
+  describe('a file in the form', () => {
+    it('appends to an empty cell, then appends a second: 201, the record by field ids, URLs that download the bytes; the PNG gets its size', async () => {
+      const t = await oneRecord();
+      const text = bytesOf('first file');
+      const png = pngOf(20, 10);
+
+      const first = await upload(t, fileForm(text, 'notes.txt', 'text/plain'));
+      const second = await upload(t, fileForm(png, 'pic.png', 'image/png'));
+
+      expect(first.status).toBe(201);
+      const [textItem] = first.body.fields[t.filesId];
+      expect(first.body).toEqual({
+        id: t.recordId,
+        name: 'R',
+        fields: {
+          [t.nameId]: 'R',
+          [t.filesId]: [
+            await item(textItem.token, { name: 'notes.txt', size: text.length, mimetype: 'text/plain' }),
+          ],
+        },
+        autoNumber: 1,
+        createdTime: t.table.records[0].createdTime,
+        lastModifiedTime: expect.stringMatching(ISO),
+        createdBy: t.owner.name,
+        lastModifiedBy: t.owner.name,
+        permissions: {
+          [t.nameId]: { read: true, update: true },
+          [t.filesId]: { read: true, update: true },
+        },
+        undeletable: false,
+      });
+      expect(second.status).toBe(201);
+      const cell = second.body.fields[t.filesId];
+      expect(cell).toEqual([
+        { ...textItem, presignedUrl: expect.stringMatching(DOWNLOAD_URL) },
+        await item(cell[1].token, {
+          name: 'pic.png',
+          size: png.length,
+          mimetype: 'image/png',
+          width: 20,
+          height: 10,
+        }),
+      ]);
+      expect(await download(cell[0].presignedUrl)).toEqual(text);
+      expect(await download(cell[1].presignedUrl)).toEqual(png);
+      const stored = await readAttachment(cell[1].token);
+      expect(stored).toMatchObject({ state: 'ready', baseId: t.baseId, userId: t.owner.id, name: 'pic.png' });
+      const withoutUrls = (items: Record<string, unknown>[] | undefined) =>
+        items?.map(({ presignedUrl: _, ...rest }) => rest);
+      expect(withoutUrls(await cellOf(t))).toEqual(withoutUrls(cell));
+    });
+
+    it('takes the type from the bytes when the part declares none that says anything (application/octet-stream)', async () => {
+      const t = await oneRecord();
+      const png = pngOf(4, 3);
+
+      const res = await upload(t, fileForm(png, 'unnamed.bin', 'application/octet-stream'));
+
+      expect(res.status).toBe(201);
+      expect(res.body.fields[t.filesId]).toEqual([
+        await item(res.body.fields[t.filesId][0].token, {
+          name: 'unnamed.bin',
+          size: png.length,
+          mimetype: 'image/png',
+          width: 4,
+          height: 3,
+        }),
+      ]);
+    });
+
+    it('keeps a UTF-8 file name as sent (browsers and form-data write it raw in the part header)', async () => {
+      const t = await oneRecord();
+
+      const res = await upload(t, fileForm(bytesOf('résumé'), 'résumé 日本.txt', 'text/plain'));
+
+      expect(res.status).toBe(201);
+      expect(res.body.fields[t.filesId][0].name).toBe('résumé 日本.txt');
+    });
+
+    it('refuses an HTML page declared image/png (400); the cell stays as it was', async () => {
+      const t = await oneRecord();
+      const kept = await upload(t, fileForm(bytesOf('keep me'), 'keep.txt', 'text/plain'));
+      const before = await cellOf(t);
+
+      const res = await upload(t, fileForm(HTML, 'fake.png', 'image/png'));
+
+      expect(res).toMatchObject(
+        invalid("The file's bytes are text or an unknown format, not the declared image/png"),
+      );
+      const after = await cellOf(t);
+      expect(after?.map((a) => a.token)).toEqual([kept.body.fields[t.filesId][0].token]);
+      expect(after?.map(({ presignedUrl: _, ...a }) => a)).toEqual(
+        before?.map(({ presignedUrl: _, ...a }) => a),
+      );
+    });
+
+    it('refuses an empty file (400); the cell stays empty', async () => {
+      const t = await oneRecord();
+
+      const res = await upload(t, fileForm(new Uint8Array(), 'empty.txt', 'text/plain'));
+
+      expect(res).toMatchObject(invalid('The file is empty'));
+      expect(await cellOf(t)).toBeUndefined();
+    });
+
+    it('refuses a body over the 6 MB a Lambda takes (413) before reading the form', async () => {
+      const t = await oneRecord();
+      const big = new Uint8Array(6 * 1024 * 1024 + 1);
+
+      const res = await upload(t, fileForm(big, 'big.bin', 'application/octet-stream'));
+
+      expect(res).toMatchObject(error(413, 'payload_too_large', 'The request body is larger than 6 MB'));
+      expect(await cellOf(t)).toBeUndefined();
+    });
+  });
+
+  describe('a fileUrl', () => {
+    const png = pngOf(8, 6);
+    let files: Awaited<ReturnType<typeof startFileServer>>;
+    beforeAll(async () => {
+      files = await startFileServer({
+        '/docs/report%20final.txt': {
+          headers: { 'content-type': 'text/plain; charset=utf-8' },
+          body: 'fetched text',
+        },
+        '/pics/photo.png': { headers: { 'content-type': 'application/octet-stream' }, body: png },
+        '/pics/untyped': { body: png },
+        '/fake.png': { headers: { 'content-type': 'image/png' }, body: HTML },
+        '/moved.png': { status: 302, headers: { location: '/pics/photo.png' } },
+        '/to-metadata': {
+          status: 302,
+          headers: { location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' },
+        },
+        '/to-private': { status: 307, headers: { location: 'http://10.1.2.3/x' } },
+        '/gone': { status: 404 },
+        '/broken': { status: 500, body: 'oops' },
+        '/bad%zz.txt': { headers: { 'content-type': 'text/plain' }, body: 'odd name' },
+      });
+    });
+    afterAll(() => files.close());
+
+    const urlForm = (fileUrl: string) => uploadForm({ fileUrl });
+
+    it('fetches the file from a loopback server, names it after the URL path and types it from the headers', async () => {
+      const t = await oneRecord();
+
+      const res = await upload(t, urlForm(files.url('/docs/report%20final.txt')));
+
+      expect(res.status).toBe(201);
+      const cell = res.body.fields[t.filesId];
+      expect(cell).toEqual([
+        await item(cell[0].token, { name: 'report final.txt', size: 12, mimetype: 'text/plain' }),
+      ]);
+      expect(await download(cell[0].presignedUrl)).toEqual(bytesOf('fetched text'));
+    });
+
+    it.each([
+      ['application/octet-stream', '/pics/photo.png', 'photo.png'],
+      ['no Content-Type', '/pics/untyped', 'untyped'],
+    ])('types a PNG served with %s from its bytes, with its size', async (_, path, name) => {
+      const t = await oneRecord();
+
+      const res = await upload(t, urlForm(files.url(path)));
+
+      expect(res.status).toBe(201);
+      const cell = res.body.fields[t.filesId];
+      expect(cell).toEqual([
+        await item(cell[0].token, { name, size: png.length, mimetype: 'image/png', width: 8, height: 6 }),
+      ]);
+      expect(await download(cell[0].presignedUrl)).toEqual(png);
+    });
+
+    it('follows a redirect to another loopback path (the name is the given URL’s)', async () => {
+      const t = await oneRecord();
+      const before = files.requests.length;
+
+      const res = await upload(t, urlForm(files.url('/moved.png')));
+
+      expect(res.status).toBe(201);
+      expect(res.body.fields[t.filesId][0]).toMatchObject({ name: 'moved.png', mimetype: 'image/png' });
+      expect(files.requests.slice(before)).toEqual(['/moved.png', '/pics/photo.png']);
+    });
+
+    it('names a file whose URL path is not valid percent-encoding after the path as written', async () => {
+      const t = await oneRecord();
+
+      const res = await upload(t, urlForm(files.url('/bad%zz.txt')));
+
+      expect(res.status).toBe(201);
+      expect(res.body.fields[t.filesId][0]).toMatchObject({ name: 'bad%zz.txt', mimetype: 'text/plain' });
+    });
+
+    it.each([
+      ['404', '/gone', 'Invalid fileUrl: it answered 404'],
+      ['500', '/broken', 'Invalid fileUrl: it answered 500'],
+    ])('refuses a URL that answers %s (400)', async (_, path, message) => {
+      const t = await oneRecord();
+
+      const res = await upload(t, urlForm(files.url(path)));
+
+      expect(res).toMatchObject(invalid(message));
+      expect(await cellOf(t)).toBeUndefined();
+    });
+
+    it('refuses bytes that contradict the served type (HTML served as image/png, 400); the cell stays empty', async () => {
+      const t = await oneRecord();
+
+      const res = await upload(t, urlForm(files.url('/fake.png')));
+
+      expect(res).toMatchObject(
+        invalid("The file's bytes are text or an unknown format, not the declared image/png"),
+      );
+      expect(await cellOf(t)).toBeUndefined();
+    });
+
+    it.each([
+      ['to the metadata address', '/to-metadata'],
+      ['to a private address', '/to-private'],
+    ])('refuses a redirect %s (400) without following it', async (_, path) => {
+      const t = await oneRecord();
+      const before = files.requests.length;
+
+      const res = await upload(t, urlForm(files.url(path)));
+
+      expect(res).toMatchObject(
+        invalid('Invalid fileUrl: it leads to an address this service does not fetch from'),
+      );
+      expect(files.requests.slice(before)).toEqual([path]);
+      expect(await cellOf(t)).toBeUndefined();
+    });
+
+    it.each([
+      'http://10.1.2.3/x',
+      'http://[::ffff:10.0.0.1]/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://192.168.1.1/',
+      'http://172.31.255.255/',
+      'http://100.64.0.1/',
+      'http://0.0.0.0/',
+      'http://[fd00::1]/',
+      'http://[fe80::1]/',
+    ])('refuses %s (400): an address this service does not fetch from', async (url) => {
+      const t = await oneRecord();
+
+      const res = await upload(t, urlForm(url));
+
+      expect(res).toMatchObject(
+        invalid('Invalid fileUrl: it leads to an address this service does not fetch from'),
+      );
+    });
+
+    it.each([
+      ['ftp://example.com/file.txt', 'Invalid fileUrl: only https or http URLs are fetched'],
+      ['file:///etc/passwd', 'Invalid fileUrl: only https or http URLs are fetched'],
+      ['not a url', 'Invalid fileUrl: not a URL'],
+    ])('refuses %s (400)', async (url, message) => {
+      const t = await oneRecord();
+
+      const res = await upload(t, urlForm(url));
+
+      expect(res).toMatchObject(invalid(message));
+    });
+  });
+
+  describe('refusals', () => {
+    const ONE = 'Send either a file (the form part "file") or a fileUrl, and only one';
+
+    it.each<[string, FormPart[]]>([
+      [
+        'both a file and a fileUrl',
+        [
+          { name: 'file', filename: 'a.txt', contentType: 'text/plain', bytes: bytesOf('a') },
+          { name: 'fileUrl', value: 'http://127.0.0.1:1/a.txt' },
+        ],
+      ],
+      ['neither (another field only)', [{ name: 'other', value: 'x' }]],
+      ['neither (an empty form)', []],
+      ['an empty fileUrl', [{ name: 'fileUrl', value: '' }]],
+      [
+        'a file under another part name',
+        [{ name: 'upload', filename: 'a.txt', contentType: 'text/plain', bytes: bytesOf('a') }],
+      ],
+    ])('refuses a form with %s (400); the cell stays empty', async (_, parts) => {
+      const t = await oneRecord();
+
+      const res = await upload(t, multipartForm(parts));
+
+      expect(res).toMatchObject(invalid(ONE));
+      expect(await cellOf(t)).toBeUndefined();
+    });
+
+    it('refuses a body that is not a multipart form (415), JSON or none', async () => {
+      const t = await oneRecord();
+      const base = {
+        token: t.owner.auth,
+        params: { tableId: t.tableId, recordId: t.recordId, fieldId: t.filesId },
+      };
+
+      const json = await call('upload-record-attachment', {
+        ...base,
+        body: { fileUrl: 'http://127.0.0.1/' },
+      });
+      const none = await call('upload-record-attachment', base);
+
+      for (const res of [json, none])
+        expect(res).toMatchObject(
+          error(
+            415,
+            'unsupported_media_type',
+            'The body must be a multipart form (Content-Type: multipart/form-data)',
+          ),
+        );
+    });
+
+    it('refuses a multipart content type without a boundary, an empty body and a truncated form (400)', async () => {
+      const t = await oneRecord();
+      const form = fileForm(bytesOf('cut short'), 'a.txt', 'text/plain');
+
+      const noBoundary = await upload(t, {
+        rawBody: bytesOf('x'),
+        headers: { 'content-type': 'multipart/form-data' },
+      });
+      const empty = await upload(t, { rawBody: new Uint8Array(), headers: form.headers });
+      const truncated = await upload(t, { rawBody: form.rawBody.subarray(0, 80), headers: form.headers });
+
+      expect(noBoundary).toMatchObject(invalid('The body is not a multipart form'));
+      expect(empty).toMatchObject(invalid('The body is not a valid multipart form'));
+      expect(truncated).toMatchObject(invalid('The body is not a valid multipart form'));
+      expect(await cellOf(t)).toBeUndefined();
+    });
+
+    it('refuses a field that is not an attachment field (400) and an unknown field (404)', async () => {
+      const t = await oneRecord();
+      const form = fileForm(bytesOf('a'), 'a.txt', 'text/plain');
+
+      const text = await upload(t, form, { fieldId: t.nameId });
+      const unknown = await upload(t, form, { fieldId: 'fldAAAAAAAAAAAAAAAA' });
+
+      expect(text).toMatchObject(invalid(`Field ${t.nameId} is not an attachment field`));
+      expect(unknown).toMatchObject(notFound('Field fldAAAAAAAAAAAAAAAA not found'));
+    });
+
+    it('refuses an unknown record (404)', async () => {
+      const t = await oneRecord();
+
+      const res = await upload(t, fileForm(bytesOf('a'), 'a.txt', 'text/plain'), {
+        recordId: 'recAAAAAAAAAAAAAAAA',
+      });
+
+      expect(res).toMatchObject(notFound('Record recAAAAAAAAAAAAAAAA not found'));
+    });
+
+    it('refuses a viewer (403: no record|update) and a stranger (403); the cell stays empty', async () => {
+      const t = await oneRecord();
+      const viewer = await newMember(t, 'viewer');
+      const stranger = await newUser();
+      const form = fileForm(bytesOf('a'), 'a.txt', 'text/plain');
+
+      const asViewer = await upload(t, form, { caller: viewer });
+      const asStranger = await upload(t, form, { caller: stranger });
+
+      expect(asViewer).toMatchObject(forbidden(`not allowed to operate record|update on ${t.tableId}`));
+      expect(asStranger).toMatchObject(forbidden(/^not a collaborator of the space that holds /));
+      expect(await cellOf(t)).toBeUndefined();
+    });
   });
 });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { call } from './invoke.ts';
 
 /** A tiny PNG (1 × 1 pixel) and a PNG of `width` × `height` pixels, for uploads. */
@@ -87,5 +89,71 @@ export const uploadForm = (
   return {
     rawBody: new Uint8Array(body),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+};
+
+/** A part of a multipart form: a field, or a file. */
+export type FormPart =
+  | { name: string; value: string }
+  | { name: string; filename: string; contentType: string; bytes: Uint8Array };
+
+/** Any multipart form (several parts, both a file and a fileUrl, none): `{ rawBody, headers }` for `call()`. */
+export const multipartForm = (
+  parts: FormPart[],
+): { rawBody: Uint8Array; headers: Record<string, string> } => {
+  const boundary = `----form${Math.random().toString(16).slice(2)}`;
+  const chunks = parts.flatMap((part) =>
+    'value' in part
+      ? [
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`,
+          ),
+        ]
+      : [
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType}\r\n\r\n`,
+          ),
+          Buffer.from(part.bytes),
+          Buffer.from('\r\n'),
+        ],
+  );
+  return {
+    rawBody: new Uint8Array(Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)])),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+};
+
+/** What the file server answers on a path: a status (200), headers and a body. */
+export interface Served {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: Uint8Array | string;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 (a free port) answering `served` by request target (path and
+ * query, as sent), 404 otherwise: what a `fileUrl` names in tests. `requests` lists every target
+ * asked for, in order.
+ */
+export const startFileServer = async (served: Record<string, Served>) => {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const target = req.url ?? '';
+    requests.push(target);
+    const answer = served[target] ?? { status: 404, body: 'not here' };
+    res.writeHead(answer.status ?? 200, answer.headers ?? {});
+    res.end(answer.body === undefined ? undefined : Buffer.from(answer.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    /** The URL of a path on this server. */
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 };
