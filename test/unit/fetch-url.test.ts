@@ -62,6 +62,10 @@ describe('isAllowedAddress', () => {
     ['255.255.255.255', false, false],
     // IPv4-mapped IPv6 of refused IPv4 addresses, dotted and in hex
     ['::ffff:10.0.0.1', false, false],
+    // IPv4-compatible (deprecated) and site-local (deprecated) addresses are refused too
+    ['::7f00:1', false, false],
+    ['::a00:1', false, false],
+    ['fec0::1', false, false],
     ['::ffff:a00:1', false, false],
     ['::ffff:169.254.169.254', false, false],
     ['::ffff:192.168.1.1', false, false],
