@@ -255,6 +255,11 @@ export class ApiFunctions extends Construct {
     return this.purgeRoleOf;
   }
 
+  /** The ARN of every object of the attachments bucket (for workers that remove files). */
+  fileObjectsArn(): string {
+    return this.props.bucket.arnForObjects('*');
+  }
+
   /** The statements of a role with this table access (the purge worker's role builds on them). */
   tableStatements(access: TableAccess): iam.PolicyStatement[] {
     return this.statementsFor(access);

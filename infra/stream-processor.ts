@@ -61,6 +61,12 @@ export class StreamProcessor extends Construct {
               ],
               resources: [streamArn],
             }),
+            // the objects of uploads signed and never confirmed go when their item expires
+            new iam.PolicyStatement({
+              sid: 'ReleaseAbandonedUploads',
+              actions: ['s3:DeleteObject'],
+              resources: [functions.fileObjectsArn()],
+            }),
             new iam.PolicyStatement({
               sid: 'KeepFailures',
               actions: ['sqs:SendMessage', 'sqs:GetQueueAttributes'],

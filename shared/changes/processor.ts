@@ -1,8 +1,10 @@
 /**
  * The stream processor's work, the same in the cloud (a Lambda fed by the table's stream) and on a
  * laptop (the local server's poller of DynamoDB Local's stream): stream records → drafts
- * (`capture.ts`) → each base's change log (`entities/change-log.ts`), in stream order.
+ * (`capture.ts`) → each base's change log (`entities/change-log.ts`), in stream order; and the
+ * objects of uploads whose pending item expired are removed (`attachments/abandoned.ts`).
  */
+import { releaseAbandonedUploads } from '#shared/attachments/abandoned.ts';
 import { config } from '#shared/config.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import type { StreamRecord } from '#shared/db/stream.ts';
@@ -223,6 +225,8 @@ export const captureBatch = async (
       return written;
     }),
   );
+  // uploads signed and never confirmed: their item expired, their object goes too (best effort)
+  await releaseAbandonedUploads(records);
   let written = 0;
   let firstFailed: StreamRecord | undefined;
   const groups = [...byBase.values()];

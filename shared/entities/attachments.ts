@@ -161,3 +161,15 @@ export const putReadyAttachment = async (attachment: StoredAttachment): Promise<
     () => new ConflictError('An upload with this token exists; try again'),
   );
 };
+
+/**
+ * The object of an upload whose item, as a stream hands it over, was still pending (signed, never
+ * confirmed): what remains to remove once the item is gone. Undefined for any other item. Pure.
+ */
+export const abandonedUploadPath = (image: Readonly<Record<string, unknown>>): string | undefined =>
+  image.type === 'attachment' &&
+  image.state === 'pending' &&
+  typeof image.path === 'string' &&
+  image.path !== ''
+    ? image.path
+    : undefined;

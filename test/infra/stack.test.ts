@@ -664,6 +664,17 @@ describe('WorkspaceApiStack (dev)', () => {
       );
       expect(writes.length, roleId).toBe(roleId === filesRoleId ? 1 : 0);
     }
+    // the stream processor removes the objects of uploads never confirmed (their item expired), nothing else
+    const changes = roleStatements(template, changesRoleId as string).filter((st) =>
+      actionsOf(st).some((a) => a.startsWith('s3:') && a !== 's3:GetObject'),
+    );
+    expect(changes).toEqual([
+      expect.objectContaining({
+        Sid: 'ReleaseAbandonedUploads',
+        Action: 's3:DeleteObject',
+        Resource: objects,
+      }),
+    ]);
     expect(roleStatements(template, filesRoleId as string)).toContainEqual(
       expect.objectContaining({
         Sid: 'WriteFiles',
