@@ -69,6 +69,22 @@ describe('record.deleted on the real stream', () => {
     expect(new Set(deleted.map((e) => e.actor.id))).toEqual(new Set([editor.id]));
   });
 
+  it('a delete too large for one transaction (journaled): every record.deleted has the user and the request', async () => {
+    const t = await newTable({ fields: [{ name: 'Name', type: 'singleLineText' }], records: [] });
+    const created = await createRecords(t, {
+      records: Array.from({ length: 150 }, (_, i) => ({ fields: { Name: `r${i}` } })),
+    });
+    const ids = (created.body as { records: { id: string }[] }).records.map((r) => r.id);
+
+    const res = await deleteRecords(t, ids.map((id) => `recordIds[]=${id}`).join('&'));
+    const deleted = (await logOf(t.baseId)).filter((e) => e.type === 'record.deleted');
+
+    expect(res.status).toBe(200);
+    expect(deleted.map((e) => e.recordId).sort()).toEqual([...ids].sort());
+    expect(new Set(deleted.map((e) => e.txId))).toEqual(new Set([requestIdOf(res)]));
+    expect(new Set(deleted.map((e) => e.actor.id))).toEqual(new Set([t.owner.id]));
+  });
+
   it('the delete transaction names the records in its data-version note, with the user and the request', async () => {
     const t = await newTable({ fields: [{ name: 'Name', type: 'singleLineText' }], records: [] });
     const created = await createRecords(t, {
