@@ -90,10 +90,39 @@ export const signUpload = async (userId: string, request: SignatureRequest, now 
 
 /** The upload of a token, if the caller signed it (anyone else learns nothing: 404). */
 const ownUpload = async (userId: string, token: string): Promise<StoredAttachment> => {
-  notConfigured();
-  const attachment = TOKEN_PATTERN.test(token) ? await readAttachment(token) : undefined;
+  const attachment = await uploadOf(token);
   if (!attachment || attachment.userId !== userId) throw new NotFoundError(`Upload ${token} not found`);
   return attachment;
+};
+
+/** The upload of a token; none for a token of another form (no read). */
+const uploadOf = (token: string): Promise<StoredAttachment | undefined> => {
+  notConfigured();
+  return TOKEN_PATTERN.test(token) ? readAttachment(token) : Promise.resolve(undefined);
+};
+
+/**
+ * What a file of `size` bytes is, from its first bytes and its declared type (`sniff`), or the
+ * error that refuses it: over the limit, empty, or bytes that are not the declared type. `words`
+ * name the file in the messages.
+ */
+const contentOf = async (
+  size: number,
+  head: () => Promise<Uint8Array>,
+  declared: string,
+  words: { file: string; bytes: string },
+): Promise<{ facts: { mimetype: string; width?: number; height?: number } } | { error: Error }> => {
+  if (size > config.attachmentMaxBytes) return { error: tooLarge(size) };
+  if (size === 0) return { error: new ValidationError(`${words.file} is empty`) };
+  const sniffed = await sniff(await head(), declared);
+  if (!sniffed.ok)
+    return {
+      error: new ValidationError(
+        `${words.bytes} are ${sniffed.detected ?? 'text or an unknown format'}, not the declared ${sniffed.declared}`,
+      ),
+    };
+  const { ok: _, ...facts } = sniffed;
+  return { facts };
 };
 
 /** `PUT /attachments/upload/{token}`: the bytes of a signed upload, through the API (small files). */
@@ -130,23 +159,17 @@ export const notifyUpload = async (userId: string, token: string, filename?: str
     throw new ValidationError(
       `Nothing was uploaded for ${token}: upload the file to the signature's url first`,
     );
-  const refuse = async (error: Error) => {
-    await deleteObjects([attachment.path]);
-    return error;
-  };
-  if (head.size > config.attachmentMaxBytes) throw await refuse(tooLarge(head.size));
-  if (head.size === 0) throw await refuse(new ValidationError('The uploaded file is empty'));
-  const sniffed = await sniff(
-    await objectHead(attachment.path, Math.min(HEAD_BYTES, head.size)),
+  const content = await contentOf(
+    head.size,
+    () => objectHead(attachment.path, Math.min(HEAD_BYTES, head.size)),
     attachment.mimetype,
+    { file: 'The uploaded file', bytes: 'The uploaded bytes' },
   );
-  if (!sniffed.ok)
-    throw await refuse(
-      new ValidationError(
-        `The uploaded bytes are ${sniffed.detected ?? 'text or an unknown format'}, not the declared ${sniffed.declared}`,
-      ),
-    );
-  const { ok: _, ...facts } = sniffed;
+  if ('error' in content) {
+    await deleteObjects([attachment.path]);
+    throw content.error;
+  }
+  const { facts } = content;
   return notifyAnswer(
     await markAttachmentReady(token, {
       size: head.size,
@@ -158,8 +181,7 @@ export const notifyUpload = async (userId: string, token: string, filename?: str
 
 /** A confirmed upload by token (the caller's right to it is checked by the route), or 404. */
 export const confirmedAttachment = async (token: string): Promise<StoredAttachment> => {
-  notConfigured();
-  const attachment = TOKEN_PATTERN.test(token) ? await readAttachment(token) : undefined;
+  const attachment = await uploadOf(token);
   if (attachment?.state !== 'ready') throw new NotFoundError(`Attachment ${token} not found`);
   return attachment;
 };
@@ -179,14 +201,14 @@ export const storeReceivedFile = async (
   now = new Date(),
 ): Promise<string> => {
   notConfigured();
-  if (file.bytes.length > config.attachmentMaxBytes) throw tooLarge(file.bytes.length);
-  if (file.bytes.length === 0) throw new ValidationError('The file is empty');
-  const sniffed = await sniff(file.bytes.subarray(0, HEAD_BYTES), file.mimeType);
-  if (!sniffed.ok)
-    throw new ValidationError(
-      `The file's bytes are ${sniffed.detected ?? 'text or an unknown format'}, not the declared ${sniffed.declared}`,
-    );
-  const { ok: _, ...facts } = sniffed;
+  const content = await contentOf(
+    file.bytes.length,
+    async () => file.bytes.subarray(0, HEAD_BYTES),
+    file.mimeType,
+    { file: 'The file', bytes: "The file's bytes" },
+  );
+  if ('error' in content) throw content.error;
+  const { facts } = content;
   const token = randomBytes(24).toString('base64url');
   const path = `table/${token}`;
   await putObject(path, file.bytes, facts.mimetype, file.bytes.length);

@@ -94,9 +94,10 @@ export const markAttachmentReady = async (
 ): Promise<StoredAttachment> => {
   const sets = ['#s = :ready', 'size = :size', 'mimetype = :mime'];
   const values: Record<string, unknown> = { ':ready': 'ready', ':size': facts.size, ':mime': facts.mimetype };
-  const names: Record<string, string> = { '#s': 'state', '#n': 'name' };
+  const names: Record<string, string> = { '#s': 'state' };
   if (facts.name !== undefined) {
     sets.push('#n = :name');
+    names['#n'] = 'name';
     values[':name'] = facts.name;
   }
   for (const dimension of ['width', 'height'] as const) {
@@ -110,7 +111,7 @@ export const markAttachmentReady = async (
       key: keys.attachment(token),
       update: `SET ${sets.join(', ')} REMOVE expiresAt`,
       condition: EXISTS,
-      names: facts.name === undefined ? { '#s': 'state' } : names,
+      names,
       values,
     },
     () => new NotFoundError(`Attachment ${token} not found`),

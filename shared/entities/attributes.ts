@@ -19,3 +19,7 @@ export const textsOrNull = (value: unknown): string[] | null =>
 
 /** A number attribute; `0` when absent. */
 export const count = (value: unknown): number => (typeof value === 'number' ? value : 0);
+
+/** A map attribute (an object that is not a list). */
+export const isMap = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -17,7 +17,7 @@ import { ConflictError } from '#shared/core/errors.ts';
 import { getItem, getItems, type Item, queryRange, type TransactOp, transact } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
-import { count, optionalText, text } from './attributes.ts';
+import { count, isMap, optionalText, text } from './attributes.ts';
 
 /** The kinds of change (data-flow.md 1). */
 export const CHANGE_TYPES = [
@@ -111,9 +111,6 @@ export const changeEntryItem = (entry: ChangeEntry, expiresAt: number): Item => 
 };
 
 const isChangeType = (v: unknown): v is ChangeType => CHANGE_TYPES.includes(v as ChangeType);
-const isMap = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The entry stored in an item. Pure. */
 export const changeEntryOf = (item: Item): ChangeEntry => {
   const actor = isMap(item.actor) ? item.actor : {};

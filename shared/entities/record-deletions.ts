@@ -13,7 +13,7 @@
 import { ConflictError } from '#shared/core/errors.ts';
 import { deleteItems, type Item, queryRange, updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { optionalText, text } from './attributes.ts';
+import { isMap, optionalText, text } from './attributes.ts';
 
 /** What a removal becomes in the log. */
 export const DELETED_TYPES = ['record.deleted', 'field.deleted', 'view.deleted'] as const;
@@ -51,9 +51,6 @@ export const NOTE_GRACE_MS = 60_000;
 const TTL_SECONDS = 86_400;
 /** Cells a removal keeps at most (JSON characters; an item holds 400 KB). */
 const MAX_CELLS = 300_000;
-
-const isMap = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The deletion stored in an item. Pure. */
 export const deletionOf = (item: Item): Deletion => {

@@ -340,13 +340,8 @@ export const defineHandler = <
       resource = await locateTrashItem(principal, loaded, resourceRefOf(decl, input).id);
     } else if (decl) {
       const ref = locatedRefOf(decl, input);
-      let found = locate(ref, userId, loaded);
-      // A cold Lambda learns where a base or table lives first, then reads its space and membership.
-      if ('need' in found) {
-        loaded = combineLookups(loaded, await getItems(found.need));
-        found = locate(ref, userId, loaded);
-      }
-      if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
+      const found = await locateReading(ref, userId, loaded);
+      loaded = found.loaded;
       resource = found.located;
       checkAccess({ principal, resource: found.located, role: found.located.role, actions: route.actions });
       if (decl.kind === 'node')
@@ -525,6 +520,24 @@ const logRequest = (route: RouteDef, status: number | undefined, internal: Recor
 };
 
 /**
+ * Locates a resource among loaded items; a cold Lambda learns where a base or table lives first,
+ * then reads its space and membership (one read more). Answers it and all that was read.
+ */
+const locateReading = async (
+  ref: ResourceRef,
+  userId: string,
+  loaded: ItemLookup,
+): Promise<{ located: Located; loaded: ItemLookup }> => {
+  let found = locate(ref, userId, loaded);
+  if ('need' in found) {
+    loaded = combineLookups(loaded, await getItems(found.need));
+    found = locate(ref, userId, loaded);
+  }
+  if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
+  return { located: found.located, loaded };
+};
+
+/**
  * The permission check of a route, for a resource a handler learns only from data (an attachment's
  * base): located as the chain locates a route's resource (at most two reads), then checked.
  */
@@ -533,13 +546,11 @@ export const checkAccessTo = async (
   ref: ResourceRef,
   actions: readonly Scope[],
 ): Promise<Located> => {
-  let loaded = await getItems(resourceKeys(ref, principal.userId));
-  let found = locate(ref, principal.userId, loaded);
-  if ('need' in found) {
-    loaded = combineLookups(loaded, await getItems(found.need));
-    found = locate(ref, principal.userId, loaded);
-  }
-  if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
-  checkAccess({ principal, resource: found.located, role: found.located.role, actions });
-  return found.located;
+  const { located } = await locateReading(
+    ref,
+    principal.userId,
+    await getItems(resourceKeys(ref, principal.userId)),
+  );
+  checkAccess({ principal, resource: located, role: located.role, actions });
+  return located;
 };
