@@ -160,6 +160,8 @@ export class ApiFunctions extends Construct {
         JWT_AUDIENCE: issuer,
         MAIL_FROM: config.mailFrom,
         ...(route.purges ? this.purgeEnvironment() : {}),
+        // routes that confirm files send the worker their images' thumbnails to make
+        ...(route.files ? { PURGE_QUEUE_URL: this.requirePurgeQueue().queueUrl } : {}),
       },
     });
   }
@@ -181,6 +183,8 @@ export class ApiFunctions extends Construct {
       bundling: BundlingOptions;
       environment: FunctionEnvironment;
       reservedConcurrentExecutions?: number;
+      /** More than the stage's memory (a worker that decodes images). */
+      memorySize?: number;
     },
   ): NodejsFunction {
     const { config, projectRoot } = this.props;
@@ -192,7 +196,7 @@ export class ApiFunctions extends Construct {
       description: spec.description,
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: config.lambda.memoryMb,
+      memorySize: Math.max(spec.memorySize ?? 0, config.lambda.memoryMb),
       timeout: spec.timeout,
       ...(spec.reservedConcurrentExecutions === undefined
         ? {}
@@ -290,8 +294,9 @@ export class ApiFunctions extends Construct {
 
   /**
    * The role of routes that write files (`files: 'write'`): write access to the table plus putting
-   * and deleting objects of the attachments bucket, and nothing else of S3. One role for all such
-   * routes; no other Lambda may write to the bucket.
+   * and deleting objects of the attachments bucket, and nothing else of S3, and sending the purge
+   * worker the thumbnails to make of a confirmed image. One role for all such routes; no other
+   * route may write to the bucket.
    */
   filesRole(access: TableAccess): iam.IRole {
     if (access !== 'write') throw new Error('routes that write files are write routes');
@@ -306,6 +311,11 @@ export class ApiFunctions extends Construct {
               sid: 'WriteFiles',
               actions: ['s3:PutObject', 's3:DeleteObject'],
               resources: [this.props.bucket.arnForObjects('*')],
+            }),
+            new iam.PolicyStatement({
+              sid: 'StartThumbnails',
+              actions: ['sqs:SendMessage'],
+              resources: [this.requirePurgeQueue().queueArn],
             }),
           ],
         }),

@@ -44,6 +44,18 @@ export const LAMBDA_BUNDLING: BundlingOptions = {
 };
 
 /**
+ * The bundling of the purge worker: as every Lambda's, but sharp (thumbnails) is not bundled — it
+ * loads a native libvips — and is installed beside the bundle for the function's platform: Linux
+ * on arm64 with glibc (`npm_config_*` choose sharp's prebuilt `@img/sharp-linux-arm64` package,
+ * whatever machine runs `cdk deploy`).
+ */
+export const WORKER_BUNDLING: BundlingOptions = {
+  ...LAMBDA_BUNDLING,
+  nodeModules: ['sharp'],
+  environment: { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' },
+};
+
+/**
  * The `define` of a route's Lambda: `BUNDLED_ROUTE`, the JSON text of its route, which
  * `shared/routes.ts` `routeOf` answers instead of searching the table, so each bundle carries one
  * route rather than all of them. Empty for code that serves no route (workers).

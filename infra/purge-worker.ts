@@ -8,7 +8,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ApiFunctions } from './api-construct.ts';
-import { LAMBDA_BUNDLING } from './bundling.ts';
+import { WORKER_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './config.ts';
 
 export interface PurgeWorkerProps {
@@ -60,16 +60,24 @@ export class PurgeWorker extends Construct {
               ],
               resources: [this.queue.queueArn],
             }),
+            // thumbnails of uploaded images are written beside them; released files are deleted
+            new iam.PolicyStatement({
+              sid: 'WriteFiles',
+              actions: ['s3:PutObject', 's3:DeleteObject'],
+              resources: [functions.fileObjectsArn()],
+            }),
           ],
         }),
       },
     });
     this.worker = functions.lambda(this, 'Worker', {
       entry: 'workers/purge-worker.ts',
-      description: 'Purge worker: empties what permanent deletes left',
+      description: 'Purge worker: empties what permanent deletes left, makes thumbnails, releases files',
       timeout: PURGE_WORKER_TIMEOUT,
       role,
-      bundling: LAMBDA_BUNDLING,
+      bundling: WORKER_BUNDLING,
+      // decoding a large image takes memory: sharp keeps the decoded pixels of one image
+      memorySize: 2048,
       // No signing keys, no mail: those variables are declared empty (lambdaEnvironment).
       environment: {
         TABLE_NAME: table.tableName,

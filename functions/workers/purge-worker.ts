@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/core/logger.ts';
 import { isPurgeJob, purgeQueue } from '#shared/jobs/purge-queue.ts';
-import { budgetOf, runPurgeJob, sweepPurgeJobs } from '#shared/trash/purge-worker.ts';
+import { budgetOf, runPurgeJob, sweepWorker } from '#shared/trash/purge-worker.ts';
 
 /** Time kept back from the Lambda's timeout: a page of deletes in flight finishes within it. */
 const MARGIN_MS = 60_000;
@@ -11,7 +11,8 @@ const MARGIN_MS = 60_000;
  * Lambda's remaining time less a margin) is spent, then is sent again and continues from what is
  * left. A failing job is reported alone (partial batch response), retried by SQS and moved to the
  * dead-letter queue after a few receives; its job item stays, so the sweep sends it again later.
- * A scheduled invocation (no `Records`) only sweeps.
+ * Every invocation then sweeps (`sweepWorker`: lost jobs sent again, files no cell holds released);
+ * a scheduled invocation (no `Records`) only sweeps.
  */
 export const handler = async (event: Partial<SQSEvent>, context: Context): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
@@ -29,10 +30,7 @@ export const handler = async (event: Partial<SQSEvent>, context: Context): Promi
       failures.push({ itemIdentifier: record.messageId });
     }
   }
-  const swept = await sweepPurgeJobs().catch((error: unknown) => {
-    logger.error('purge sweep failed', error as Error);
-    return 0;
-  });
-  if (swept) logger.info('sent stale purge jobs again', { swept });
+  const { resent } = await sweepWorker();
+  if (resent) logger.info('sent stale purge jobs again', { resent });
   return { batchItemFailures: failures };
 };

@@ -71,6 +71,9 @@ const main = async () => {
     // Permanent deletes a previous run left unfinished (the in-process purge queue died with it).
     const { sweepPurgeJobs } = await import('#shared/trash/purge-worker.ts');
     await sweepPurgeJobs(Date.now(), 0);
+    // The purge worker's schedule: lost jobs sent again, files no cell has held for a day released.
+    const { startSweepTimer } = await import('./sweep-timer.ts');
+    startSweepTimer(undefined, supervisor.isDown);
     // The repair worker's schedule: interrupted large writes are finished or undone within a minute or two.
     const { startRepairTimer } = await import('./repair-timer.ts');
     startRepairTimer(undefined, supervisor.isDown);

@@ -8,14 +8,18 @@
 import { randomBytes } from 'node:crypto';
 import { config } from '#shared/config.ts';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '#shared/core/errors.ts';
+import type { TransactOp } from '#shared/db/client.ts';
 import {
-  markAttachmentReady,
+  type ConfirmedFacts,
+  confirmUpload,
   putPendingAttachment,
   putReadyAttachment,
   readAttachment,
   type StoredAttachment,
   TOKEN_PATTERN,
 } from '#shared/entities/attachments.ts';
+import { thumbnailSizesFor } from '#shared/fields/kinds/attachment.ts';
+import { purgeJobOp, purgeQueue } from '#shared/jobs/purge-queue.ts';
 import { downloadUrl } from '#shared/storage/download.ts';
 import { deleteObjects, headObject, objectHead, presignUpload, putObject } from '#shared/storage/objects.ts';
 import { HEAD_BYTES, sniff } from './sniff.ts';
@@ -169,14 +173,34 @@ export const notifyUpload = async (userId: string, token: string, filename?: str
     await deleteObjects([attachment.path]);
     throw content.error;
   }
-  const { facts } = content;
-  return notifyAnswer(
-    await markAttachmentReady(token, {
-      size: head.size,
-      ...facts,
-      ...(filename === undefined ? {} : { name: filename }),
-    }),
-  );
+  const facts: ConfirmedFacts = {
+    size: head.size,
+    ...content.facts,
+    ...(filename === undefined ? {} : { name: filename }),
+  };
+  const now = new Date();
+  const thumbnails = thumbnailJob(attachment, facts, now);
+  const confirmed = await confirmUpload(attachment, facts, now, thumbnails.ops);
+  await thumbnails.send();
+  return notifyAnswer(confirmed);
+};
+
+/**
+ * The thumbnails job of a file just confirmed, if it is an image that needs any: its durable item
+ * (to join the confirming transaction) and the message to send once that committed.
+ */
+const thumbnailJob = (
+  file: { token: string; userId: string; baseId?: string },
+  facts: { mimetype: string; height?: number },
+  now: Date,
+): { ops: TransactOp[]; send: () => Promise<void> } => {
+  if (!thumbnailSizesFor(facts).length) return { ops: [], send: async () => {} };
+  const job = { kind: 'thumbnails', resourceId: file.token } as const;
+  return {
+    ops: [purgeJobOp(job, { userId: file.userId, ...(file.baseId ? { baseId: file.baseId } : {}) }, now)],
+    // no grace delay (that is for permanent deletes): the thumbnails are wanted now
+    send: async () => (await purgeQueue()).send(job),
+  };
 };
 
 /** A confirmed upload by token (the caller's right to it is checked by the route), or 404. */
@@ -212,16 +236,22 @@ export const storeReceivedFile = async (
   const token = randomBytes(24).toString('base64url');
   const path = `table/${token}`;
   await putObject(path, file.bytes, facts.mimetype, file.bytes.length);
-  await putReadyAttachment({
-    token,
-    state: 'ready',
-    path,
-    userId,
-    baseId,
-    size: file.bytes.length,
-    name: file.filename,
-    createdTime: now.toISOString(),
-    ...facts,
-  });
+  const thumbnails = thumbnailJob({ token, userId, baseId }, facts, now);
+  await putReadyAttachment(
+    {
+      token,
+      state: 'ready',
+      path,
+      userId,
+      baseId,
+      size: file.bytes.length,
+      name: file.filename,
+      createdTime: now.toISOString(),
+      ...facts,
+    },
+    now,
+    thumbnails.ops,
+  );
+  await thumbnails.send();
   return token;
 };

@@ -1,10 +1,12 @@
 /**
  * The stream processor's work, the same in the cloud (a Lambda fed by the table's stream) and on a
  * laptop (the local server's poller of DynamoDB Local's stream): stream records → drafts
- * (`capture.ts`) → each base's change log (`entities/change-log.ts`), in stream order; and the
- * objects of uploads whose pending item expired are removed (`attachments/abandoned.ts`).
+ * (`capture.ts`) → each base's change log (`entities/change-log.ts`), in stream order; the files
+ * records hold are tracked (`attachments/references.ts`); and the objects of uploads whose
+ * pending item expired are removed (`attachments/abandoned.ts`).
  */
 import { releaseAbandonedUploads } from '#shared/attachments/abandoned.ts';
+import { trackReferences } from '#shared/attachments/references.ts';
 import { config } from '#shared/config.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import type { StreamRecord } from '#shared/db/stream.ts';
@@ -178,6 +180,8 @@ export const captureBatch = async (
   retentionDays = config.changeLogDays,
   now = new Date(),
 ): Promise<CaptureOutcome> => {
+  // first, and throwing on a fault (the batch is handed over again): a missed reference could release a held file
+  await trackReferences(records, now);
   const tables = new Map<string, StreamRecord[]>();
   const notesOf = new Map<StreamRecord, ReturnType<typeof notesIn>>();
   for (const r of records) {

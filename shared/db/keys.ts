@@ -94,6 +94,18 @@ export const keys = {
   }),
   /** An uploaded file (`entities/attachments.ts`), by its token. */
   attachment: (token: string): Key => ({ pk: `ATT#${token}`, sk: 'ATT' }),
+  /** A record whose cells hold a file (`entities/attachment-references.ts`), in the file's partition. */
+  attachmentReference: (token: string, tableId: string, recordId: string): Key => ({
+    pk: `ATTREF#${token}`,
+    sk: `${tableId}#${recordId}`,
+  }),
+  attachmentReferencesOf: (token: string) => ({ pk: `ATTREF#${token}` }),
+  /** A file no cell holds, due for release (`entities/file-releases.ts`): one of a few shards, by due time. */
+  fileRelease: (shard: number, dueTime: string, token: string): Key => ({
+    pk: `FREL#${shard}`,
+    sk: `${dueTime}#${token}`,
+  }),
+  fileReleasesOf: (shard: number) => ({ pk: `FREL#${shard}` }),
   recordDeletion: (baseId: string, tableId: string, recordId: string): Key => ({
     pk: `DELJ#${baseId}`,
     sk: `${tableId}#${recordId}`,
@@ -360,13 +372,13 @@ export const keys = {
   baseTrash: (baseId: string, trashId: string): Key => ({ pk: `BASE#${baseId}`, sk: `TRASH#${trashId}` }),
   baseTrashOf: (baseId: string) => ({ pk: `BASE#${baseId}`, skPrefix: 'TRASH#' }),
   /** A job the purge worker has not finished (a permanent delete, a rename); one partition, so unfinished jobs can be listed. */
-  purgeJob: (kind: 'space' | 'base' | 'table' | 'userCells', resourceId: string): Key => ({
+  purgeJob: (kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails', resourceId: string): Key => ({
     pk: 'PURGE',
     sk: `${kind}#${resourceId}`,
   }),
   purgeJobs: () => ({ pk: 'PURGE' }),
   /** A job the purge worker finished: kept a week (TTL) so its starter can read that it is done. */
-  finishedJob: (kind: 'space' | 'base' | 'table' | 'userCells', resourceId: string): Key => ({
+  finishedJob: (kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails', resourceId: string): Key => ({
     pk: `JOB#${kind}#${resourceId}`,
     sk: 'DONE',
   }),

@@ -1,18 +1,31 @@
 /**
  * Attachments (data-flow.md 6): one item per uploaded file (`ATT#<token>` `ATT`), from the moment
  * its upload is signed (`pending`, kept a day unless notified) to the moment its upload is
- * confirmed (`ready`: the real size, the type read from its bytes, an image's width and height).
+ * confirmed (`ready`: the real size, the type read from its bytes, an image's width and height,
+ * later the thumbnails made of it). A ready file that no cell holds carries `releaseAfter`: a day
+ * after its upload or after the last cell let it go, the purge worker's sweep releases it
+ * (`attachments/release.ts`); a cell that takes it again clears the mark.
  * The token is the file's name in the bucket's `<kind>/<token>` and the only way to reach it:
  * 32 random characters, never listed. The uploader may always reach their file; once it belongs
  * to a base (named at the signature, or by the first cell that holds it), so may whoever may read
  * that base.
  */
 import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
-import { applyOne, getItem, getItems, type Item, updateItem } from '#shared/db/client.ts';
-import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
+import {
+  applyOne,
+  getItem,
+  getItems,
+  type Item,
+  type TransactOp,
+  transact,
+  updateItem,
+} from '#shared/db/client.ts';
+import { and, EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
+import { THUMBNAIL_SIZES, type ThumbnailSize } from '#shared/fields/kinds/attachment.ts';
 import type { AttachmentFacts } from '#shared/fields/types.ts';
 import { count, optionalText, text } from './attributes.ts';
+import { fileReleaseOp } from './file-releases.ts';
 
 export type AttachmentState = 'pending' | 'ready';
 
@@ -33,8 +46,21 @@ export interface StoredAttachment {
   name?: string;
   width?: number;
   height?: number;
+  /** The thumbnails made of an image (none yet, or none possible: `[]`). */
+  thumbnails?: ThumbnailSize[];
+  /** When a ready file no cell holds is released (ISO); absent while a cell holds it. */
+  releaseAfter?: string;
   createdTime: string;
 }
+
+/** How long a ready file no cell holds is kept: a day (an undo, a cell written later, a stream that lags). */
+export const RELEASE_GRACE_MS = 86_400_000;
+/** A file this close to its release is no longer handed to new cells (its mark could not be cleared in time). */
+export const RELEASE_MARGIN_MS = 300_000;
+
+/** When a file no cell holds from `now` on is released. Pure. */
+export const releaseTimeFrom = (now: Date): string =>
+  new Date(now.getTime() + RELEASE_GRACE_MS).toISOString();
 
 /** How long a signed upload waits for its notify before TTL removes its item (the object: the bucket's lifecycle). */
 export const PENDING_SECONDS = 86_400;
@@ -47,6 +73,9 @@ export const attachmentOf = (item: Item): StoredAttachment => {
   const name = optionalText(item.name);
   const width = number(item.width);
   const height = number(item.height);
+  const releaseAfter = optionalText(item.releaseAfter);
+  const made = item.thumbnails;
+  const thumbnails = Array.isArray(made) ? THUMBNAIL_SIZES.filter((s) => made.includes(s)) : undefined;
   return {
     token: text(item.token),
     state: item.state === 'ready' ? 'ready' : 'pending',
@@ -58,6 +87,8 @@ export const attachmentOf = (item: Item): StoredAttachment => {
     ...(name === undefined ? {} : { name }),
     ...(width === undefined ? {} : { width }),
     ...(height === undefined ? {} : { height }),
+    ...(thumbnails === undefined ? {} : { thumbnails }),
+    ...(releaseAfter === undefined ? {} : { releaseAfter }),
     createdTime: text(item.createdTime),
   };
 };
@@ -84,16 +115,34 @@ export const readAttachment = async (token: string): Promise<StoredAttachment | 
   return item ? attachmentOf(item) : undefined;
 };
 
+/** What notify learned of an upload's bytes. */
+export interface ConfirmedFacts {
+  size: number;
+  mimetype: string;
+  name?: string;
+  width?: number;
+  height?: number;
+}
+
 /**
- * Marks an upload confirmed with what its bytes are (idempotent: a second notify writes the same);
- * it then stays until the purge releases it.
+ * The operations that confirm a pending upload with what its bytes are, and start its release
+ * clock (no cell holds it yet): to join a transaction. Its condition fails when the upload is gone
+ * or no longer pending (a notify that came first). Answers the confirmed upload as it will be. Pure.
  */
-export const markAttachmentReady = async (
-  token: string,
-  facts: { size: number; mimetype: string; name?: string; width?: number; height?: number },
-): Promise<StoredAttachment> => {
-  const sets = ['#s = :ready', 'size = :size', 'mimetype = :mime'];
-  const values: Record<string, unknown> = { ':ready': 'ready', ':size': facts.size, ':mime': facts.mimetype };
+export const confirmUploadOps = (
+  pending: StoredAttachment,
+  facts: ConfirmedFacts,
+  now: Date,
+): { ops: TransactOp[]; confirmed: StoredAttachment } => {
+  const releaseAfter = releaseTimeFrom(now);
+  const sets = ['#s = :ready', 'size = :size', 'mimetype = :mime', 'releaseAfter = :release'];
+  const values: Record<string, unknown> = {
+    ':ready': 'ready',
+    ':pending': 'pending',
+    ':size': facts.size,
+    ':mime': facts.mimetype,
+    ':release': releaseAfter,
+  };
   const names: Record<string, string> = { '#s': 'state' };
   if (facts.name !== undefined) {
     sets.push('#n = :name');
@@ -106,26 +155,44 @@ export const markAttachmentReady = async (
     sets.push(`${dimension} = :${dimension}`);
     values[`:${dimension}`] = value;
   }
-  const item = await updateItem(
-    {
-      key: keys.attachment(token),
+  const update: TransactOp = {
+    update: {
+      key: keys.attachment(pending.token),
       update: `SET ${sets.join(', ')} REMOVE expiresAt`,
-      condition: EXISTS,
+      condition: and(EXISTS, '#s = :pending'),
       names,
       values,
     },
-    () => new NotFoundError(`Attachment ${token} not found`),
+  };
+  return {
+    ops: [update, fileReleaseOp(releaseAfter, pending.token, pending.path)],
+    confirmed: { ...pending, ...facts, state: 'ready', releaseAfter },
+  };
+};
+
+/** Confirms a pending upload (`confirmUploadOps`) with `more` operations in the same transaction. */
+export const confirmUpload = async (
+  pending: StoredAttachment,
+  facts: ConfirmedFacts,
+  now: Date,
+  more: readonly TransactOp[] = [],
+): Promise<StoredAttachment> => {
+  const { ops, confirmed } = confirmUploadOps(pending, facts, now);
+  await transact(
+    [...ops, ...more],
+    () => new ConflictError(`Upload ${pending.token} was confirmed or removed meanwhile`),
   );
-  return attachmentOf(item);
+  return confirmed;
 };
 
 /**
  * The confirmed uploads of a base among `tokens` (one batch read), as attachment cells take them:
- * a token not uploaded, not yet notified or of another base is not there.
+ * a token not uploaded, not yet notified, of another base or minutes from its release is not there.
  */
 export const attachmentFactsFor = async (
   tokens: readonly string[],
   baseId: string,
+  now = new Date(),
 ): Promise<Map<string, AttachmentFacts>> => {
   const out = new Map<string, AttachmentFacts>();
   const unique = [...new Set(tokens)].filter((t) => TOKEN_PATTERN.test(t));
@@ -136,6 +203,9 @@ export const attachmentFactsFor = async (
     if (!item) continue;
     const a = attachmentOf(item);
     if (a.state !== 'ready' || a.baseId !== baseId) continue;
+    // about to be released: the stream could not clear its mark before the sweep comes
+    if (a.releaseAfter !== undefined && Date.parse(a.releaseAfter) - now.getTime() < RELEASE_MARGIN_MS)
+      continue;
     out.set(token, {
       token,
       path: a.path,
@@ -152,15 +222,133 @@ export const attachmentFactsFor = async (
 /** A token's form (32 base64url characters): anything else names no upload, without a read. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 
-/** Records a file stored by the service itself (`uploadAttachment`): ready at once, its token new. */
-export const putReadyAttachment = async (attachment: StoredAttachment): Promise<void> => {
-  await applyOne(
-    {
-      put: { ...keys.attachment(attachment.token), type: 'attachment', ...attachment },
-      condition: NOT_EXISTS,
-    },
+/**
+ * Records a file stored by the service itself (`uploadAttachment`): ready at once, its token new,
+ * its release clock started (the cell that takes it clears it), with `more` operations in the same
+ * transaction.
+ */
+export const putReadyAttachment = async (
+  attachment: StoredAttachment,
+  now: Date,
+  more: readonly TransactOp[] = [],
+): Promise<void> => {
+  const releaseAfter = releaseTimeFrom(now);
+  await transact(
+    [
+      {
+        put: { ...keys.attachment(attachment.token), type: 'attachment', ...attachment, releaseAfter },
+        condition: NOT_EXISTS,
+      },
+      fileReleaseOp(releaseAfter, attachment.token, attachment.path),
+      ...more,
+    ],
     () => new ConflictError('An upload with this token exists; try again'),
   );
+};
+
+/** Records the thumbnails made of an image (`[]`: none could be made); nothing when the file is gone. */
+export const markThumbnails = async (token: string, made: readonly ThumbnailSize[]): Promise<void> => {
+  await updateItem(
+    {
+      key: keys.attachment(token),
+      update: 'SET thumbnails = :made',
+      condition: EXISTS,
+      values: { ':made': [...made] },
+    },
+    () => new NotFoundError(`Attachment ${token} not found`),
+    'NONE',
+  ).catch((error: unknown) => {
+    if (!(error instanceof NotFoundError)) throw error;
+  });
+};
+
+/** The thumbnails made so far of images by token (one batch read; tokens of no file are left out). */
+export const thumbnailsOf = async (tokens: readonly string[]): Promise<Map<string, ThumbnailSize[]>> => {
+  const out = new Map<string, ThumbnailSize[]>();
+  const unique = [...new Set(tokens)].filter((t) => TOKEN_PATTERN.test(t));
+  if (!unique.length) return out;
+  const found = await getItems(
+    unique.map((t) => keys.attachment(t)),
+    ['thumbnails'],
+  );
+  for (const token of unique) {
+    const thumbnails = found.get(keys.attachment(token))?.thumbnails;
+    if (Array.isArray(thumbnails))
+      out.set(
+        token,
+        THUMBNAIL_SIZES.filter((s) => thumbnails.includes(s)),
+      );
+  }
+  return out;
+};
+
+/**
+ * Marks files as held by a cell again: their release mark goes (files without one, or gone, are
+ * left as they are). One conditional update each, in parallel.
+ */
+export const markHeld = async (tokens: readonly string[]): Promise<void> => {
+  await Promise.all(
+    [...new Set(tokens)].map((token) =>
+      updateItem(
+        {
+          key: keys.attachment(token),
+          update: 'REMOVE releaseAfter',
+          condition: 'attribute_exists(releaseAfter)',
+        },
+        () => new NotFoundError('not marked'),
+        'NONE',
+      ).catch((error: unknown) => {
+        if (!(error instanceof NotFoundError)) throw error;
+      }),
+    ),
+  );
+};
+
+/**
+ * Marks a ready file as held by no cell from `now` on: released after the grace unless a cell
+ * takes it again (the mark and its entry in the release list, in one transaction). Nothing for a
+ * file gone or still pending (its own expiry applies).
+ */
+export const markReleasable = async (token: string, path: string, now: Date): Promise<void> => {
+  const releaseAfter = releaseTimeFrom(now);
+  await transact(
+    [
+      {
+        update: {
+          key: keys.attachment(token),
+          update: 'SET releaseAfter = :release',
+          condition: and(EXISTS, '#s = :ready'),
+          names: { '#s': 'state' },
+          values: { ':release': releaseAfter, ':ready': 'ready' },
+        },
+      },
+      fileReleaseOp(releaseAfter, token, path),
+    ],
+    () => new NotFoundError('not a ready file'),
+  ).catch((error: unknown) => {
+    if (!(error instanceof NotFoundError)) throw error;
+  });
+};
+
+/**
+ * Removes a file's item if it is still due for release at `releaseAfter` (a cell that took it
+ * since cleared or moved the mark): true when removed.
+ */
+export const removeReleasedAttachment = async (token: string, releaseAfter: string): Promise<boolean> => {
+  try {
+    await applyOne(
+      {
+        delete: keys.attachment(token),
+        condition: 'releaseAfter = :release',
+        values: { ':release': releaseAfter },
+      },
+      () => new NotFoundError('no longer due'),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
 };
 
 /**

@@ -131,6 +131,11 @@ export interface Converted {
 export interface ReadContext {
   /** Titles of linked records by id (the foreign primary field's text); unknown ids are dropped. */
   linkTitle: (fieldId: string, recordId: string) => string | undefined;
+  /**
+   * The thumbnails made so far of an uploaded image (`sm`, `lg`), by its token; undefined when not
+   * known (an answer then points the thumbnail URLs at the file itself, as Teable does).
+   */
+  thumbnails?: (token: string) => readonly ('sm' | 'lg')[] | undefined;
 }
 
 /**

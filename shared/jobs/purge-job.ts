@@ -2,8 +2,8 @@ import type { TrashType } from '#shared/entities/trash-items.ts';
 
 /**
  * A background job of the purge worker: a permanent delete it still has to empty (`space`,
- * `base`, `table`), or a renamed user's name to carry into the records (`userCells`, the user's
- * id). The request writes the job item (`keys.purgeJob`) in the same transaction as its own
+ * `base`, `table`), a renamed user's name to carry into the records (`userCells`, the user's
+ * id), or an uploaded image's thumbnails to make (`thumbnails`, the file's token). The request writes the job item (`keys.purgeJob`) in the same transaction as its own
  * change, then sends this message; the worker deletes the job item when the job is done.
  */
 export interface PurgeJob {
@@ -11,9 +11,15 @@ export interface PurgeJob {
   resourceId: string;
 }
 
-export type JobKind = TrashType | 'userCells';
+export type JobKind = TrashType | 'userCells' | 'thumbnails';
 /** Every kind of background job. */
-export const JOB_KINDS = ['space', 'base', 'table', 'userCells'] as const satisfies readonly JobKind[];
+export const JOB_KINDS = [
+  'space',
+  'base',
+  'table',
+  'userCells',
+  'thumbnails',
+] as const satisfies readonly JobKind[];
 
 /** Where permanent deletes are handed to the purge worker. */
 export interface PurgeQueue {

@@ -1,4 +1,5 @@
 import { type RecordItem, type RecordPart, storedCell } from '#shared/entities/records.ts';
+import { type ThumbnailSize, thumbnailPath } from '#shared/fields/kinds/attachment.ts';
 import { lookupToJson, lookupToText } from '#shared/fields/lookup-cells.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
@@ -55,25 +56,41 @@ export const renderCell = (
   if (field.isLookup) {
     if (cellFormat === 'text') return lookupToText(value, field, ctx);
     const json = lookupToJson(value, field, ctx);
-    return field.type === 'attachment' ? withDownloadUrls(json) : json;
+    return field.type === 'attachment' ? withDownloadUrls(json, ctx) : json;
   }
   const kind = fieldKind(field.type);
   if (cellFormat === 'text') return kind.toText(value, field, ctx);
   const json = kind.toJson(value, field, ctx);
-  return field.type === 'attachment' ? withDownloadUrls(json) : json;
+  return field.type === 'attachment' ? withDownloadUrls(json, ctx) : json;
 };
 
 /**
- * Attachment items with their short-lived download URL (`presignedUrl`): signed here, as the record
- * is answered to someone who may read it, without a round trip (`storage/objects.ts`).
+ * Attachment items with their short-lived download URLs, signed here, as the record is answered to
+ * someone who may read it, without a round trip (`storage/download.ts`): `presignedUrl`, and for
+ * an image `smThumbnailUrl` and `lgThumbnailUrl` — the thumbnail once made (`ctx.thumbnails`),
+ * the image itself until then or when it is no taller than the thumbnail (as Teable answers).
  */
-const withDownloadUrls = (json: unknown): unknown =>
+const withDownloadUrls = (json: unknown, ctx: ReadContext): unknown =>
   Array.isArray(json)
     ? json.map((item) => {
-        const path = (item as { path?: unknown })?.path;
-        return typeof path === 'string' && path !== ''
-          ? { ...(item as object), presignedUrl: downloadUrl(path) ?? '' }
-          : item;
+        const { path, token, mimetype } = (item ?? {}) as {
+          path?: unknown;
+          token?: unknown;
+          mimetype?: unknown;
+        };
+        if (typeof path !== 'string' || path === '') return item;
+        const presignedUrl = downloadUrl(path) ?? '';
+        if (typeof mimetype !== 'string' || !mimetype.startsWith('image/'))
+          return { ...(item as object), presignedUrl };
+        const made = typeof token === 'string' ? (ctx.thumbnails?.(token) ?? []) : [];
+        const urlOf = (size: ThumbnailSize) =>
+          made.includes(size) ? (downloadUrl(thumbnailPath(path, size)) ?? '') : presignedUrl;
+        return {
+          ...(item as object),
+          presignedUrl,
+          smThumbnailUrl: urlOf('sm'),
+          lgThumbnailUrl: urlOf('lg'),
+        };
       })
     : json;
 

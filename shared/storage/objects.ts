@@ -73,6 +73,18 @@ export const objectHead = async (key: string, length: number): Promise<Uint8Arra
   return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
 };
 
+/** An object's bytes as a stream (read as it is consumed: memory stays flat in its size); undefined when missing. */
+export const objectStream = async (key: string): Promise<Readable | undefined> => {
+  try {
+    const out = await s3().send(new GetObjectCommand({ Bucket: bucket(), Key: key }));
+    return out.Body as Readable | undefined;
+  } catch (error) {
+    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+    if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return undefined;
+    throw error;
+  }
+};
+
 /** Writes an object from bytes or a stream of known length. */
 export const putObject = async (
   key: string,

@@ -1,3 +1,5 @@
+import { releaseDueFiles } from '#shared/attachments/release.ts';
+import { makeThumbnails } from '#shared/attachments/thumbnails.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import {
@@ -120,7 +122,10 @@ export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Pr
     done = await purgeTable(job.resourceId, budget);
   } else if (job.kind === 'base') done = await purgeBase(job.resourceId, budget);
   else if (job.kind === 'space') done = await purgeSpace(job.resourceId, budget);
-  else done = await renameUserInRecords(job.resourceId, budget);
+  else if (job.kind === 'thumbnails') {
+    await makeThumbnails(job.resourceId); // one run; a failure throws and the job runs again
+    done = true;
+  } else done = await renameUserInRecords(job.resourceId, budget);
   const durationMs = Math.round(performance.now() - started);
   if (!done) {
     logger.info('background job paused: its time was spent, the rest runs next', { job, run, durationMs });
@@ -146,4 +151,26 @@ export const sweepPurgeJobs = async (now = Date.now(), staleMs = STALE_JOB_MS): 
     .filter((j): j is StoredPurgeJob => j !== undefined && now - Date.parse(j.lastTouched) >= staleMs);
   for (const { kind, resourceId } of stale) await enqueuePurge({ kind, resourceId });
   return stale.length;
+};
+
+/**
+ * The worker's scheduled sweep (hourly in the stack, every few minutes under `npm start`): jobs
+ * whose message was lost are sent again, and files no cell has held for a day are released. Each
+ * half runs even if the other fails (logged). Answers what each did.
+ */
+export const sweepWorker = async (now = new Date()): Promise<{ resent: number; released: number }> => {
+  const [resent, released] = await Promise.all([
+    sweepPurgeJobs(now.getTime()).catch((error: unknown) => {
+      logger.error('purge sweep failed', error as Error);
+      return 0;
+    }),
+    releaseDueFiles(now).then(
+      (r) => r.released,
+      (error: unknown) => {
+        logger.error('file release sweep failed', error as Error);
+        return 0;
+      },
+    ),
+  ]);
+  return { resent, released };
 };

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundlingFor, esbuildOptionsFor, LAMBDA_BUNDLING, routeDefine } from '#infra/bundling.ts';
+import {
+  bundlingFor,
+  esbuildOptionsFor,
+  LAMBDA_BUNDLING,
+  routeDefine,
+  WORKER_BUNDLING,
+} from '#infra/bundling.ts';
 import { routeOf } from '#shared/routes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -88,5 +94,14 @@ describe('Lambda bundling', () => {
       routeOf('get-space'),
     );
     expect(bundlingFor().define).toEqual({});
+  });
+
+  it("ships the purge worker's sharp as an installed package for Linux on arm64 (the function's platform), not bundled", () => {
+    expect(WORKER_BUNDLING).toMatchObject({ ...LAMBDA_BUNDLING, nodeModules: ['sharp'] });
+    expect(WORKER_BUNDLING.environment).toEqual({
+      npm_config_os: 'linux',
+      npm_config_cpu: 'arm64',
+      npm_config_libc: 'glibc',
+    });
   });
 });

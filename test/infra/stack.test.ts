@@ -311,7 +311,10 @@ describe('WorkspaceApiStack (dev)', () => {
       expect(env, routeKey(route)).toEqual({
         ...((route as RouteDef).purges
           ? { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '30' }
-          : { PURGE_QUEUE_URL: '', PURGE_DELAY_SECONDS: '' }),
+          : (route as RouteDef).files
+            ? // routes that confirm files send thumbnail jobs, at once
+              { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '' }
+            : { PURGE_QUEUE_URL: '', PURGE_DELAY_SECONDS: '' }),
         SIGNING_KEYS_FILE: '',
         LOCAL_OUTBOX_DIR: '',
         AWS_ENDPOINT_URL_DYNAMODB: '',
@@ -654,7 +657,7 @@ describe('WorkspaceApiStack (dev)', () => {
       'upload-attachment-file',
       'upload-record-attachment',
     ]);
-    for (const roleId of [readRoleId, writeRoleId, mailRoleId, purgeRoleId, filesRoleId]) {
+    for (const roleId of [readRoleId, writeRoleId, mailRoleId, purgeRoleId, filesRoleId, workerRoleId]) {
       const statements = roleStatements(template, roleId as string);
       expect(statements, roleId).toContainEqual(
         expect.objectContaining({ Sid: 'ReadFiles', Action: 's3:GetObject', Resource: objects }),
@@ -662,8 +665,16 @@ describe('WorkspaceApiStack (dev)', () => {
       const writes = statements.filter((st) =>
         actionsOf(st).some((a) => a === 's3:PutObject' || a === 's3:DeleteObject'),
       );
-      expect(writes.length, roleId).toBe(roleId === filesRoleId ? 1 : 0);
+      expect(writes.length, roleId).toBe(roleId === filesRoleId || roleId === workerRoleId ? 1 : 0);
     }
+    // the purge worker writes thumbnails beside the images and deletes released files
+    expect(roleStatements(template, workerRoleId as string)).toContainEqual(
+      expect.objectContaining({
+        Sid: 'WriteFiles',
+        Action: ['s3:DeleteObject', 's3:PutObject'],
+        Resource: objects,
+      }),
+    );
     // the stream processor removes the objects of uploads never confirmed (their item expired), nothing else
     const changes = roleStatements(template, changesRoleId as string).filter((st) =>
       actionsOf(st).some((a) => a.startsWith('s3:') && a !== 's3:GetObject'),
@@ -748,6 +759,8 @@ describe('WorkspaceApiStack (dev)', () => {
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       Timeout: 900,
+      // it decodes uploaded images for their thumbnails
+      MemorySize: 2048,
       Role: { 'Fn::GetAtt': [workerRoleId, 'Arn'] },
     });
     expect((worker.Properties?.Environment as { Variables: object } | undefined)?.Variables).toMatchObject({
@@ -846,12 +859,18 @@ describe('WorkspaceApiStack (dev)', () => {
     );
     const purgeStatements = roleStatements(template, purgeRoleId as string);
     const workerStatements = roleStatements(template, workerRoleId as string);
-    const enqueue = purgeStatements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
-    const consume = workerStatements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
-    expect(sqsStatements).toEqual([...enqueue, ...consume]);
-    expect(enqueue).toEqual([
-      expect.objectContaining({ Action: 'sqs:SendMessage', Resource: queueArn(queueId) }),
-    ]);
+    const filesStatements = roleStatements(template, filesRoleId as string);
+    const sqsOf = (statements: Statement[]) =>
+      statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
+    const enqueue = sqsOf(purgeStatements);
+    const consume = sqsOf(workerStatements);
+    // routes that confirm files send thumbnail jobs: the same single grant
+    const thumbnails = sqsOf(filesStatements);
+    expect(new Set(sqsStatements)).toEqual(new Set([...enqueue, ...consume, ...thumbnails]));
+    for (const grant of [enqueue, thumbnails])
+      expect(grant).toEqual([
+        expect.objectContaining({ Action: 'sqs:SendMessage', Resource: queueArn(queueId) }),
+      ]);
     expect(actionsOf(consume[0] as Statement).sort()).toEqual([
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',

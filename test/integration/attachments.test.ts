@@ -515,6 +515,9 @@ describe('attachment cells', () => {
         width: 12,
         height: 34,
         presignedUrl: expect.stringMatching(DOWNLOAD_URL),
+        // no taller than a thumbnail: the image is its own (Teable answers both for every image)
+        smThumbnailUrl: cell[0].presignedUrl,
+        lgThumbnailUrl: cell[0].presignedUrl,
       },
     ]);
     expect(await download(cell[0].presignedUrl)).toEqual(png);
@@ -607,11 +610,18 @@ describe('POST /table/{tableId}/record/{recordId}/{fieldId}/uploadAttachment', (
   };
 
   /** An item of the cell as answered, for the file of `token`. */
+  // an image (all of these are small) answers its thumbnail URLs as the file itself
   const item = async (token: string, facts: Record<string, unknown>) => ({
     id: expect.stringMatching(/^act[0-9A-Za-z]{16}$/),
     token,
     path: await pathOf(token),
     presignedUrl: expect.stringMatching(DOWNLOAD_URL),
+    ...(String(facts.mimetype).startsWith('image/')
+      ? {
+          smThumbnailUrl: expect.stringMatching(DOWNLOAD_URL),
+          lgThumbnailUrl: expect.stringMatching(DOWNLOAD_URL),
+        }
+      : {}),
     ...facts,
   });
 

@@ -142,3 +142,37 @@ export const attachment: FieldKind = {
       .join(','),
   query: { valueClass: 'attachment', searchedByDefault: true, searchCost: 5 },
 };
+
+/**
+ * Thumbnails of images (Teable's geometry): `sm` 56 and `lg` 525 pixels high, each made only for
+ * an image taller than that (a smaller image is its own thumbnail), kept beside the file at
+ * `<path>_sm` and `<path>_lg`.
+ */
+export const THUMBNAIL_HEIGHTS = { sm: 56, lg: 525 } as const;
+export type ThumbnailSize = keyof typeof THUMBNAIL_HEIGHTS;
+export const THUMBNAIL_SIZES = Object.keys(THUMBNAIL_HEIGHTS) as ThumbnailSize[];
+
+/** The thumbnails an upload gets: none unless it is an image taller than the size. Pure. */
+export const thumbnailSizesFor = (file: { mimetype: string; height?: number }): ThumbnailSize[] =>
+  file.mimetype.startsWith('image/') && file.height !== undefined
+    ? THUMBNAIL_SIZES.filter((size) => (file.height as number) > THUMBNAIL_HEIGHTS[size])
+    : [];
+
+/** Where a thumbnail of the file at `path` is kept. Pure. */
+export const thumbnailPath = (path: string, size: ThumbnailSize): string => `${path}_${size}`;
+
+/** The tokens of the files in a cell (attachment items, or a lookup's) that have thumbnails. Pure. */
+export const thumbnailTokensIn = (value: unknown): string[] =>
+  Array.isArray(value)
+    ? value.flatMap((item) =>
+        isRecord(item) &&
+        nonEmptyText(item.token) &&
+        typeof item.mimetype === 'string' &&
+        thumbnailSizesFor({
+          mimetype: item.mimetype,
+          ...(typeof item.height === 'number' ? { height: item.height } : {}),
+        }).length > 0
+          ? [item.token]
+          : [],
+      )
+    : [];
