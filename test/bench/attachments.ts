@@ -3,7 +3,8 @@
  * (signature, PUT to the presigned URL, notify, the cell written), with each request's round
  * trips and time; the memory of the process through it (the bytes never pass through the API);
  * `uploadAttachment` with a 1 MB form; a page of 100 records with a file each (download URLs are
- * signed in process: no round trip per file).
+ * signed in process: no round trip per file); the thumbnails of a 4,000 × 3,000 JPEG; a page of
+ * images (their thumbnails' state read once).
  *
  * Run inside `npm run bench`, or alone: `tsx test/bench/attachments.ts` (its own DynamoDB Local
  * and S3-compatible server).
@@ -151,6 +152,69 @@ export const attachmentsBench = async (token: string) => {
   const withUrls = await page(true);
   console.log(
     `\nGET /table/{t}/record?take=100: with a file in every record (100 download URLs signed) ${withUrls.trips} round trips, ${withUrls.ms.toFixed(0)} ms; the same page without the file field ${plain.trips} round trips, ${plain.ms.toFixed(0)} ms.`,
+  );
+
+  // 4. thumbnails of a 4,000 × 3,000 JPEG (a phone photo's size), made by the worker after notify
+  const { default: sharp } = await import('sharp');
+  const { makeThumbnails } = await import('#shared/attachments/thumbnails.ts');
+  const { drainPurges } = await import('#shared/jobs/purge-queue.ts');
+  const photo = new Uint8Array(
+    await sharp({
+      create: {
+        width: 4000,
+        height: 3000,
+        channels: 3,
+        background: '#557799',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+  );
+  const signature = await call('sign-attachment-upload', {
+    token,
+    body: { contentType: 'image/jpeg', contentLength: photo.length, type: 1, baseId },
+  });
+  await fetch(signature.body.url, { method: 'PUT', headers: signature.body.requestHeaders, body: photo });
+  const notifyStarted = performance.now();
+  const notified = await call('notify-attachment', {
+    token,
+    params: { token: signature.body.token },
+    query: 'filename=photo.jpg',
+  });
+  const notifyMs = performance.now() - notifyStarted;
+  await drainPurges();
+  const runs: number[] = [];
+  let peak = 0;
+  for (let i = 0; i < 5; i++) {
+    const rss = process.memoryUsage().rss;
+    const t = performance.now();
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss - rss);
+    }, 5);
+    await makeThumbnails(signature.body.token);
+    clearInterval(timer);
+    runs.push(performance.now() - t);
+  }
+  runs.sort((a, b) => a - b);
+  console.log(
+    `\nThumbnails of a 4,000 × 3,000 JPEG (${(photo.length / 1048576).toFixed(1)} MB; sm 56 px and lg 525 px high, read from and written to the S3-compatible server): median ${runs[2]?.toFixed(0)} ms over 5 runs (min ${runs[0]?.toFixed(0)}, max ${runs[4]?.toFixed(0)}), memory up to +${(peak / 1048576).toFixed(0)} MB; notify itself answered in ${notifyMs.toFixed(0)} ms (${notified.status}) — the thumbnails are made after it, by the worker.`,
+  );
+
+  // 5. a page whose records hold images: their thumbnails' state is one batch read, beside the link titles
+  await call('update-records', {
+    token,
+    params: { tableId },
+    body: {
+      records: (many.body.records as { id: string }[]).map((r) => ({
+        id: r.id,
+        fields: { Files: [{ token: signature.body.token, name: 'photo.jpg' }] },
+      })),
+    },
+  });
+  const images = await page(true);
+  console.log(
+    `GET /table/{t}/record?take=100 with the photo in every record (presigned URL and two thumbnail URLs each): ${images.trips} round trips, ${images.ms.toFixed(0)} ms.`,
   );
 };
 

@@ -145,11 +145,15 @@ describe("attachments through Teable's client", () => {
         width: 9,
         height: 4,
         presignedUrl: expect.any(String),
+        smThumbnailUrl: expect.any(String),
+        lgThumbnailUrl: expect.any(String),
       },
     ]);
     // the same items (each answer signs its own URLs)
     const withoutUrls = (items: unknown) =>
-      (items as { presignedUrl?: string }[]).map(({ presignedUrl: _, ...item }) => item);
+      (items as { presignedUrl?: string; smThumbnailUrl?: string; lgThumbnailUrl?: string }[]).map(
+        ({ presignedUrl: _, smThumbnailUrl: _sm, lgThumbnailUrl: _lg, ...item }) => item,
+      );
     expect(withoutUrls(created.data.records[0]?.fields.Files)).toEqual(withoutUrls(cell));
     expect(await bytesAt(cell[0]?.presignedUrl as string)).toEqual(bytes);
     expect(await bytesAt(cell[1]?.presignedUrl as string)).toEqual(png);
@@ -241,13 +245,20 @@ describe("uploadAttachment through Teable's client", () => {
       width: 6,
       height: 9,
       presignedUrl: expect.any(String),
+      smThumbnailUrl: expect.any(String),
+      lgThumbnailUrl: expect.any(String),
     });
     expect(second.status).toBe(201);
     expect(recordSchema.parse(second.data)).toEqual(second.data);
     const cell = attachmentCellValueSchema.parse(second.data.fields[t.filesId]);
     // form-data sends a Buffer as an application/octet-stream part without a file name
     expect(cell).toEqual([
-      { ...image, presignedUrl: expect.any(String) },
+      {
+        ...image,
+        presignedUrl: expect.any(String),
+        smThumbnailUrl: expect.any(String),
+        lgThumbnailUrl: expect.any(String),
+      },
       {
         id: expect.stringMatching(/^act[0-9A-Za-z]{16}$/),
         name: 'file',
@@ -285,6 +296,8 @@ describe("uploadAttachment through Teable's client", () => {
         width: 6,
         height: 9,
         presignedUrl: expect.any(String),
+        smThumbnailUrl: expect.any(String),
+        lgThumbnailUrl: expect.any(String),
       },
     ]);
     expect(await bytesAt(cell[0]?.presignedUrl as string)).toEqual(png);

@@ -224,6 +224,9 @@ describe('valid values without typecast: JSON cell and text rendering', () => {
         width: 4,
         height: 3,
         presignedUrl: url,
+        // an image answers both thumbnail URLs (this one is smaller than either: itself)
+        smThumbnailUrl: url,
+        lgThumbnailUrl: url,
       },
       {
         id: 'actKeepMyIdPlease1',

@@ -90,7 +90,7 @@ describe('rendering thumbnail URLs', () => {
 
   it('points at the thumbnails once made, and at the file itself before', () => {
     const before = (
-      renderCell(cell as never, field, 'json', { linkTitle: () => undefined }) as never[]
+      renderCell(cell as never, field, 'json', { linkTitle: () => undefined }) as Record<string, string>[]
     )[0] as Record<string, string>;
     expect(before.smThumbnailUrl).toBe(before.presignedUrl);
     expect(before.lgThumbnailUrl).toBe(before.presignedUrl);
@@ -98,7 +98,7 @@ describe('rendering thumbnail URLs', () => {
       renderCell(cell as never, field, 'json', {
         linkTitle: () => undefined,
         thumbnails: (t) => (t === 'tall' ? ['sm', 'lg'] : undefined),
-      }) as never[]
+      }) as Record<string, string>[]
     )[0] as Record<string, string>;
     expect(after.presignedUrl).toContain('table/tall?');
     expect(after.smThumbnailUrl).toContain('table/tall_sm?');
