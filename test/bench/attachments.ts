@@ -214,7 +214,7 @@ export const attachmentsBench = async (token: string) => {
   });
   const images = await page(true);
   console.log(
-    `GET /table/{t}/record?take=100 with the photo in every record (presigned URL and two thumbnail URLs each): ${images.trips} round trips, ${images.ms.toFixed(0)} ms.`,
+    `\nGET /table/{t}/record?take=100 with the photo in every record (presigned URL and two thumbnail URLs each): ${images.trips} round trips, ${images.ms.toFixed(0)} ms.`,
   );
 };
 
