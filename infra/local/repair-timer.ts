@@ -1,5 +1,6 @@
 import { REPAIR_EVERY_SECONDS, repairInterrupted } from '#shared/db/commit.ts';
 import { buildWantedIndexes } from '#shared/records/view-index-build.ts';
+import { every } from './every.ts';
 
 /** Locally, twice as often as in the stack: the local server is also where people try crashes. */
 export const LOCAL_REPAIR_MS = (REPAIR_EVERY_SECONDS * 1000) / 2;
@@ -14,11 +15,8 @@ export const startRepairTimer = (
   everyMs = LOCAL_REPAIR_MS,
   /** While true (the database is known to be down) a tick is skipped rather than logged as failed. */
   paused: () => boolean = () => false,
-): (() => void) => {
-  let running = false;
-  const tick = async () => {
-    if (running || paused()) return;
-    running = true;
+): (() => void) =>
+  every(everyMs, paused, async () => {
     try {
       const report = await repairInterrupted();
       if (report.undone || report.completed)
@@ -31,12 +29,5 @@ export const startRepairTimer = (
       console.error(
         `Repair worker run (interrupted writes, view indexes) failed (retried in ${everyMs / 1000} s): ${(error as Error).message}`,
       );
-    } finally {
-      running = false;
     }
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
-};
+  });

@@ -1,4 +1,5 @@
 import { sweepWorker } from '#shared/trash/purge-worker.ts';
+import { every } from './every.ts';
 
 /** Locally every five minutes (the stack's schedule is hourly): lost jobs sent again, due files released. */
 export const LOCAL_SWEEP_MS = 5 * 60_000;
@@ -10,21 +11,9 @@ export const LOCAL_SWEEP_MS = 5 * 60_000;
 export const startSweepTimer = (
   everyMs = LOCAL_SWEEP_MS,
   paused: () => boolean = () => false,
-): (() => void) => {
-  let running = false;
-  const tick = async () => {
-    if (running || paused()) return;
-    running = true;
-    try {
-      const { resent, released } = await sweepWorker();
-      if (resent) console.log(`Sent ${resent} unfinished background job(s) again`);
-      if (released) console.log(`Released ${released} file(s) no cell has held for a day`);
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
-};
+): (() => void) =>
+  every(everyMs, paused, async () => {
+    const { resent, released } = await sweepWorker();
+    if (resent) console.log(`Sent ${resent} unfinished background job(s) again`);
+    if (released) console.log(`Released ${released} file(s) no cell has held for a day`);
+  });

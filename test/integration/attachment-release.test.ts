@@ -7,10 +7,9 @@ import { RELEASE_GRACE_MS, readAttachment } from '#shared/entities/attachments.t
 import { shardOf } from '#shared/entities/file-releases.ts';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { headObject, putObject } from '#shared/storage/objects.ts';
-import { uploadFile } from '#test/support/attachments.ts';
+import { type FilesTable, filesTable, uploadFile } from '#test/support/attachments.ts';
 import { call } from '#test/support/invoke.ts';
 import { useStreamPoller } from '#test/support/stream-poller.ts';
-import { newTable } from '#test/support/workspace.ts';
 
 /**
  * Files are released when no cell holds them (issue 29, lifecycle; data-flow.md 6): the stream
@@ -22,15 +21,6 @@ import { newTable } from '#test/support/workspace.ts';
 
 const poller = useStreamPoller();
 const DAY_AFTER = () => new Date(Date.now() + RELEASE_GRACE_MS + 60_000);
-
-const filesTable = () =>
-  newTable({
-    fields: [
-      { type: 'singleLineText', name: 'Name' },
-      { type: 'attachment', name: 'Files' },
-    ],
-  });
-type FilesTable = Awaited<ReturnType<typeof filesTable>>;
 
 const ok = <T extends { status: number; body: unknown }>(res: T, what: string, status = [200, 201]) => {
   if (!status.includes(res.status)) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readAttachment } from '#shared/entities/attachments.ts';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { headObject } from '#shared/storage/objects.ts';
-import { pngOf, uploadFile, uploadForm } from '#test/support/attachments.ts';
+import { type FilesTable, filesTable, pngOf, uploadFile, uploadForm } from '#test/support/attachments.ts';
 import { call } from '#test/support/invoke.ts';
 import { newTable } from '#test/support/workspace.ts';
 
@@ -18,15 +18,6 @@ const jpegOf = (width: number, height: number) =>
     .jpeg()
     .toBuffer()
     .then((b) => new Uint8Array(b));
-
-const filesTable = () =>
-  newTable({
-    fields: [
-      { type: 'singleLineText', name: 'Name' },
-      { type: 'attachment', name: 'Files' },
-    ],
-  });
-type FilesTable = Awaited<ReturnType<typeof filesTable>>;
 
 /** The attachment item of a new record holding `token`, as the record answers it. */
 const cellWith = async (t: FilesTable, token: string) => {

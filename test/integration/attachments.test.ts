@@ -10,7 +10,9 @@ import { readAttachment } from '#shared/entities/attachments.ts';
 import { headObject } from '#shared/storage/objects.ts';
 import { error, forbidden, ISO, invalid, notFound } from '#test/support/answers.ts';
 import {
+  type FilesTable,
   type FormPart,
+  filesTable,
   multipartForm,
   pngOf,
   signAndPut,
@@ -57,16 +59,6 @@ const pathOf = async (token: string) => {
   if (!stored) throw new Error(`no attachment ${token}`);
   return stored.path;
 };
-
-/** A table (in a fresh workspace) with a text primary field and an attachment field `Files`. */
-const filesTable = () =>
-  newTable({
-    fields: [
-      { type: 'singleLineText', name: 'Name' },
-      { type: 'attachment', name: 'Files' },
-    ],
-  });
-type FilesTable = Awaited<ReturnType<typeof filesTable>>;
 
 /** Creates one record whose `Files` cell names `token`. */
 const createWithFile = (t: FilesTable, token: string) =>

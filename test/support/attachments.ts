@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { call } from './invoke.ts';
+import { newTable } from './workspace.ts';
 
 /** A tiny PNG (1 × 1 pixel) and a PNG of `width` × `height` pixels, for uploads. */
 export const pngOf = (width = 1, height = 1): Uint8Array => {
@@ -157,3 +158,13 @@ export const startFileServer = async (served: Record<string, Served>) => {
       }),
   };
 };
+
+/** A table (in a fresh workspace) with a text primary field `Name` and an attachment field `Files`. */
+export const filesTable = () =>
+  newTable({
+    fields: [
+      { type: 'singleLineText', name: 'Name' },
+      { type: 'attachment', name: 'Files' },
+    ],
+  });
+export type FilesTable = Awaited<ReturnType<typeof filesTable>>;
