@@ -448,6 +448,8 @@ export const ANSWERS: Record<HandlerName, Answer> = {
     }),
   ),
   'read-attachment': NONE,
+  // small exports answer the CSV; larger ones a 302 to the file in the bucket
+  'export-table-csv': text('text/csv'),
   'upload-record-attachment': json(RECORD),
   'get-record-history': json(RECORD_HISTORY),
   'list-record-history': json(RECORD_HISTORY),

@@ -149,9 +149,11 @@ export class ApiFunctions extends Construct {
         ? this.mailRole(route.access)
         : route.purges
           ? this.purgeRole(route.access)
-          : route.files
+          : route.files === 'write'
             ? this.filesRole(route.access)
-            : this.bindTable(route.access),
+            : route.files === 'export'
+              ? this.exportRole(route.access)
+              : this.bindTable(route.access),
       bundling: bundlingFor(route.handler),
       environment: {
         TABLE_NAME: table.tableName,
@@ -161,7 +163,7 @@ export class ApiFunctions extends Construct {
         MAIL_FROM: config.mailFrom,
         ...(route.purges ? this.purgeEnvironment() : {}),
         // routes that confirm files send the worker their images' thumbnails to make
-        ...(route.files ? { PURGE_QUEUE_URL: this.requirePurgeQueue().queueUrl } : {}),
+        ...(route.files === 'write' ? { PURGE_QUEUE_URL: this.requirePurgeQueue().queueUrl } : {}),
       },
     });
   }
@@ -322,6 +324,34 @@ export class ApiFunctions extends Construct {
       },
     });
     return this.filesRoleOf;
+  }
+
+  private exportRoleOf: iam.Role | undefined;
+
+  /**
+   * The role of routes that write exports (`files: 'export'`): read access to the table plus
+   * writing objects under `export/` of the attachments bucket (in parts: put, and abort), nothing
+   * else of S3. One role for all such routes.
+   */
+  exportRole(access: TableAccess): iam.IRole {
+    if (access !== 'read') throw new Error('routes that export are read routes');
+    this.exportRoleOf ??= new iam.Role(this, 'ExportRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Workspace API ${this.props.config.stage}: Lambdas that write exports`,
+      inlinePolicies: {
+        Access: new iam.PolicyDocument({
+          statements: [
+            ...this.statementsFor(access),
+            new iam.PolicyStatement({
+              sid: 'WriteExports',
+              actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
+              resources: [this.props.bucket.arnForObjects('export/*')],
+            }),
+          ],
+        }),
+      },
+    });
+    return this.exportRoleOf;
   }
 
   private mailStatements(): iam.PolicyStatement[] {

@@ -43,10 +43,11 @@ export interface RouteDef {
   schema?: boolean;
   /**
    * The route writes, reads or deletes objects of the attachments bucket (`write`: put, get,
-   * delete): its Lambda alone gets that grant. Download URLs every record answer carries are
-   * signed with the `read` grant that all Lambdas have on the bucket's objects.
+   * delete), or writes exports (`export`: put under `export/` only): its Lambda alone gets that
+   * grant. Download URLs every record answer carries are signed with the `read` grant that all
+   * Lambdas have on the bucket's objects.
    */
-  files?: 'write';
+  files?: 'write' | 'export';
 }
 
 export type ResourceKind = 'space' | 'base' | 'table' | 'organization' | 'trashItem' | 'node';
@@ -748,6 +749,17 @@ export const ROUTES = [
     access: 'read',
     actions: ['record|read'],
     status: 302,
+  },
+
+  // Bulk data out (data-flow.md 7): a table or view as CSV
+  {
+    method: 'GET',
+    path: '/export/{tableId}',
+    handler: 'export-table-csv',
+    schema: true,
+    access: 'read',
+    actions: ['record|read'],
+    files: 'export',
   },
 
   // Records

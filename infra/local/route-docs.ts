@@ -70,6 +70,8 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
     "Upload a signed file's bytes through the API (small files; the signature's URL takes any size)",
   'notify-attachment':
     "Confirm an upload: its real size, its type read from its bytes, an image's width and height",
+  'export-table-csv':
+    'A table, or a view of it, as CSV (UTF-8 with BOM, RFC 4180, cells as text); a large one redirects to a download',
   'read-attachment':
     'Download a file (a redirect to a short-lived URL), for its uploader or a reader of its base',
   'upload-record-attachment':

@@ -67,11 +67,14 @@ export type Result = APIGatewayProxyStructuredResultV2;
 /** Lambda's synchronous payload limit; a larger body is a 413. */
 export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 
-/** A success answer with a status or headers other than the route's defaults. */
+/**
+ * A success answer with a status or headers other than the route's defaults; `raw`: the body is
+ * text answered as it is (its `content-type` among the headers), not JSON.
+ */
 export class Reply {
   constructor(
     readonly body: unknown,
-    readonly init: { status?: number; headers?: Record<string, string> } = {},
+    readonly init: { status?: number; headers?: Record<string, string>; raw?: boolean } = {},
   ) {}
 }
 
@@ -362,13 +365,19 @@ export const defineHandler = <
       requestId: requestIdOf(event, context),
       route,
     };
-    const answer = async (): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> => {
+    const answer = async (): Promise<{
+      status: number;
+      body: unknown;
+      headers?: Record<string, string>;
+      raw?: boolean;
+    }> => {
       const result = await run(request);
       return result instanceof Reply
         ? {
             status: result.init.status ?? route.status ?? 200,
             body: result.body,
             headers: result.init.headers,
+            ...(result.init.raw ? { raw: true } : {}),
           }
         : { status: route.status ?? 200, body: result };
     };
@@ -386,12 +395,11 @@ export const defineHandler = <
         : answer(),
       shouldTouch(token) ? touchAccessToken(userId, credential.tokenId).catch(() => undefined) : undefined,
     ]);
+    const headers = 'headers' in out ? (out.headers as Record<string, string> | undefined) : undefined;
     return fitResponse(
-      json(
-        out.status,
-        out.body,
-        'headers' in out ? (out.headers as Record<string, string> | undefined) : undefined,
-      ),
+      'raw' in out && out.raw
+        ? { statusCode: out.status, headers: { ...headers }, body: String(out.body ?? '') }
+        : json(out.status, out.body, headers),
       event.headers?.['accept-encoding'],
       request.requestId,
     );

@@ -7,11 +7,15 @@
  */
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '#shared/config.ts';
@@ -113,3 +117,81 @@ export const deleteObjects = async (objectKeys: readonly string[]): Promise<void
       }),
     );
 };
+
+/** The smallest part of a multipart upload but the last (S3's rule). */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+
+/**
+ * An object written in parts as its bytes come (S3 multipart upload): memory holds one part at a
+ * time, whatever the object's size. `write` buffers until a part is full and sends it; `finish`
+ * sends the rest and completes the object; `abort` gives the parts up (nothing is left).
+ */
+export class ObjectWriter {
+  private uploadId: string | undefined;
+  private readonly parts: { ETag: string; PartNumber: number }[] = [];
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** Bytes written so far. */
+  size = 0;
+
+  constructor(
+    readonly key: string,
+    readonly contentType: string,
+    readonly partBytes = MIN_PART_BYTES,
+  ) {}
+
+  async write(bytes: Buffer): Promise<void> {
+    this.chunks.push(bytes);
+    this.buffered += bytes.length;
+    this.size += bytes.length;
+    if (this.buffered >= this.partBytes) await this.sendPart();
+  }
+
+  private async sendPart(): Promise<void> {
+    this.uploadId ??= (
+      await s3().send(
+        new CreateMultipartUploadCommand({ Bucket: bucket(), Key: this.key, ContentType: this.contentType }),
+      )
+    ).UploadId;
+    const body = Buffer.concat(this.chunks);
+    this.chunks = [];
+    this.buffered = 0;
+    const PartNumber = this.parts.length + 1;
+    const out = await s3().send(
+      new UploadPartCommand({
+        Bucket: bucket(),
+        Key: this.key,
+        UploadId: this.uploadId,
+        PartNumber,
+        Body: body,
+        ContentLength: body.length,
+      }),
+    );
+    this.parts.push({ ETag: out.ETag ?? '', PartNumber });
+  }
+
+  async finish(): Promise<void> {
+    if (!this.uploadId) {
+      const body = Buffer.concat(this.chunks);
+      await putObject(this.key, body, this.contentType, body.length);
+      return;
+    }
+    if (this.buffered > 0) await this.sendPart();
+    await s3().send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket(),
+        Key: this.key,
+        UploadId: this.uploadId,
+        MultipartUpload: { Parts: this.parts },
+      }),
+    );
+  }
+
+  async abort(): Promise<void> {
+    this.chunks = [];
+    if (this.uploadId)
+      await s3()
+        .send(new AbortMultipartUploadCommand({ Bucket: bucket(), Key: this.key, UploadId: this.uploadId }))
+        .catch(() => undefined);
+  }
+}

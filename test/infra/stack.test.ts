@@ -232,6 +232,7 @@ describe('WorkspaceApiStack (dev)', () => {
   const [workerRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('PurgeRole'));
   const [repairRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.startsWith('RepairRole'));
   const [filesRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.includes('FilesRole'));
+  const [exportRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.includes('ExportRole'));
   const [changesRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) =>
     id.startsWith('ChangesRole'),
   );
@@ -311,7 +312,7 @@ describe('WorkspaceApiStack (dev)', () => {
       expect(env, routeKey(route)).toEqual({
         ...((route as RouteDef).purges
           ? { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '30' }
-          : (route as RouteDef).files
+          : (route as RouteDef).files === 'write'
             ? // routes that confirm files send thumbnail jobs, at once
               { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '' }
             : { PURGE_QUEUE_URL: '', PURGE_DELAY_SECONDS: '' }),
@@ -496,9 +497,10 @@ describe('WorkspaceApiStack (dev)', () => {
     template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
   });
 
-  it('has exactly eight function roles: read, write, write plus mail, write plus enqueue, write plus files, the purge and repair workers, the stream processor', () => {
-    template.resourceCountIs('AWS::IAM::Role', 8);
+  it('has exactly nine function roles: read, write, write plus mail, write plus enqueue, write plus files, read plus exports, the purge and repair workers, the stream processor', () => {
+    template.resourceCountIs('AWS::IAM::Role', 9);
     expect(filesRoleId).toBeDefined();
+    expect(exportRoleId).toBeDefined();
     expect(repairRoleId).toBeDefined();
     expect(changesRoleId).toBeDefined();
     expect(readRoleId).toBeDefined();
@@ -589,9 +591,11 @@ describe('WorkspaceApiStack (dev)', () => {
         ? mailRoleId
         : (route as RouteDef).purges
           ? purgeRoleId
-          : (route as RouteDef).files
+          : (route as RouteDef).files === 'write'
             ? filesRoleId
-            : route.access === 'read'
+            : (route as RouteDef).files === 'export'
+              ? exportRoleId
+              : route.access === 'read'
               ? readRoleId
               : writeRoleId;
       expect(fn?.Properties?.Role, routeKey(route)).toEqual({ 'Fn::GetAtt': [role, 'Arn'] });
@@ -628,6 +632,8 @@ describe('WorkspaceApiStack (dev)', () => {
               AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
               Status: 'Enabled',
             }),
+            // exports too large to answer directly are removed a day later
+            Match.objectLike({ Prefix: 'export/', ExpirationInDays: 1, Status: 'Enabled' }),
           ],
         },
       }),
@@ -650,12 +656,26 @@ describe('WorkspaceApiStack (dev)', () => {
   it('lets every route read files (to sign download URLs) and only the routes that declare files write them', () => {
     const [bucketId] = logicalIdsOf(template, 'AWS::S3::Bucket');
     const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] };
-    const writers = ROUTES.filter((r) => (r as RouteDef).files).map((r) => r.handler);
+    const writers = ROUTES.filter((r) => (r as RouteDef).files === 'write').map((r) => r.handler);
     expect(writers.sort()).toEqual([
       'notify-attachment',
       'sign-attachment-upload',
       'upload-attachment-file',
       'upload-record-attachment',
+    ]);
+    // the export route writes under export/ only, in parts, and nothing else of S3
+    expect(ROUTES.filter((r) => (r as RouteDef).files === 'export').map((r) => r.handler)).toEqual([
+      'export-table-csv',
+    ]);
+    const exportWrites = roleStatements(template, exportRoleId as string).filter((st) =>
+      actionsOf(st).some((a) => a.startsWith('s3:') && a !== 's3:GetObject'),
+    );
+    expect(exportWrites).toEqual([
+      expect.objectContaining({
+        Sid: 'WriteExports',
+        Action: ['s3:AbortMultipartUpload', 's3:PutObject'],
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/export/*']] },
+      }),
     ]);
     for (const roleId of [readRoleId, writeRoleId, mailRoleId, purgeRoleId, filesRoleId, workerRoleId]) {
       const statements = roleStatements(template, roleId as string);
@@ -906,7 +926,7 @@ describe('WorkspaceApiStack (dev)', () => {
     // The route functions reach the roles, log group, table, secret and API of the root (asserted
     // above through the merged view); the root itself runs only the workers and the stream processor.
     synthesized.root.resourceCountIs('AWS::Lambda::Function', 3);
-    synthesized.root.resourceCountIs('AWS::IAM::Role', 8);
+    synthesized.root.resourceCountIs('AWS::IAM::Role', 9);
     for (const { template: nested } of synthesized.nested) nested.resourceCountIs('AWS::IAM::Role', 0);
   });
 

@@ -172,6 +172,7 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
     body: PASTE_INTO_FIRST_CELL,
   }),
   'get-row-count': (w) => ({ params: { tableId: w.tableId } }),
+  'export-table-csv': (w) => ({ params: { tableId: w.tableId } }),
   'get-aggregations': (w) => ({ params: { tableId: w.tableId }, query: `field[count][]=${w.fieldId}` }),
   'get-group-points': (w) => ({
     params: { tableId: w.tableId },

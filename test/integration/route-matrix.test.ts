@@ -142,6 +142,7 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     body: PASTE_INTO_FIRST_CELL,
   }),
   'get-row-count': (w) => ({ ...onTable(w) }),
+  'export-table-csv': (w) => ({ ...onTable(w) }),
   'get-aggregations': (w) => ({ ...onTable(w), query: `field[count][]=${w.fieldId}` }),
   'get-group-points': (w) => ({
     ...onTable(w),

@@ -28,6 +28,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
       'shared/organizations',
       'shared/changes',
       'shared/attachments',
+      'shared/bulk',
     ],
   ],
   ['http', ['shared/http', 'shared/routes']],
