@@ -150,7 +150,7 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'get-record': 'One record (ETag)',
   'update-record': 'Update one record (If-Match)',
   'delete-record': 'Delete one record for good (If-Match)',
-  'create-records': 'Create 0..1000 records (Idempotency-Key)',
+  'create-records': 'Create 0..1000 records, or with performUpsert create or update each by its key (Idempotency-Key)',
   'update-records': 'Update 1..1000 records (Idempotency-Key)',
   'delete-records':
     'Delete 1..1000 records for good: ids in the query (`recordIds[]=…`) or in a JSON body `{"recordIds": [...]}` (large batches), not both',

@@ -70,6 +70,13 @@ export class ConflictError extends HttpError {
   }
 }
 
+/** A request well formed that the data makes impossible to apply (an upsert key matching two records). */
+export class UnprocessableError extends HttpError {
+  constructor(code: string, message: string, details?: ErrorDetail[]) {
+    super(422, code, message, details);
+  }
+}
+
 /** Something that was there is gone for good (a change-feed cursor older than the retention). */
 export class GoneError extends HttpError {
   constructor(code: string, message: string) {

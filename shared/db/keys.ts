@@ -331,6 +331,9 @@ export const keys = {
     sk: `${fieldId}#${value}`,
   }),
   uniqueValuesOf: (tableId: string) => ({ pk: `UNIQ#${tableId}` }),
+  /** An upsert's short lease on a key it creates a record for (`entities/upsert-leases.ts`). */
+  upsertLease: (tableId: string, keyHash: string): Key => ({ pk: `UPSERT#${tableId}`, sk: keyHash }),
+  upsertLeasesOf: (tableId: string) => ({ pk: `UPSERT#${tableId}` }),
 
   /** A remembered answer: in the table's partition for a table route, else in the user's. */
   // Saved listing parameters (shared/listing/saved-queries.ts)

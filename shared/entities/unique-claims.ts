@@ -1,4 +1,4 @@
-import type { Item, TransactOp } from '#shared/db/client.ts';
+import { getItems, type Item, type TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
@@ -37,3 +37,18 @@ export const releaseClaim = (key: Key, recordId: string): { op: TransactOp; undo
   op: { delete: key, ...mine(recordId) },
   undo: { put: claimItem(key, recordId) },
 });
+
+/** The records holding claims of one field's values (one batch read), by claimed text; free values are left out. */
+export const claimHolders = async (
+  tableId: string,
+  fieldId: string,
+  claimedTexts: readonly string[],
+): Promise<Map<string, string>> => {
+  const found = await getItems(claimedTexts.map((t) => claimKey(tableId, fieldId, t)));
+  const out = new Map<string, string>();
+  for (const t of claimedTexts) {
+    const holder = claimHolder(found.get(claimKey(tableId, fieldId, t)));
+    if (holder) out.set(t, holder);
+  }
+  return out;
+};

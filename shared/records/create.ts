@@ -27,6 +27,10 @@ export interface CreateInput {
   order?: Placement;
   /** Leave empty cells empty instead of filling `defaultValue` (a duplicate copies cells as they are). */
   keepEmpty?: boolean;
+  /** The ids of the new records, when the caller chose them (an upsert leases keys for them first). */
+  ids?: readonly string[];
+  /** More steps of the same write (an upsert's leases), committed with it or not at all. */
+  alsoSteps?: readonly Step[];
 }
 
 /**
@@ -48,7 +52,7 @@ export const createRecords = async (
     ? converted.changes
     : converted.changes.map((c) => applyDefaults(fields, c, ctx));
   for (const c of cells) assertNotNull(fields, (id) => c.get(id));
-  const ids = cells.map(() => newId('record'));
+  const ids = input.ids ? [...input.ids] : cells.map(() => newId('record'));
   // A write this large goes through the journal: look for interrupted ones while numbers are
   // allocated (a write refused after that leaves a gap, as any failed write does).
   const large = ids.length * 2 > MAX_TRANSACTION_ITEMS;
@@ -126,6 +130,7 @@ export const createRecords = async (
       }),
     ),
     ...unique,
+    ...(input.alsoSteps ?? []),
     ...computed.steps,
     ...cellTagSteps(
       {

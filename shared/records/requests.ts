@@ -22,10 +22,12 @@ const writeOptions = {
 // More than 1000 records is a 413, answered by the shared write functions, not a 400 here.
 const ANY = Number.MAX_SAFE_INTEGER;
 
-/** Body of `POST /table/{tableId}/record` (create records). */
+/** Body of `POST /table/{tableId}/record` (create records; with `performUpsert`, create or update by key). */
 export const createRecordsBody = z.object({
   records: listOf(z.object({ fields: jsonObject }), 0, ANY),
   ...writeOptions,
+  // 1..3 fields: checked with the schema (`records/upsert.ts`), so the message can name them
+  performUpsert: z.optional(z.object({ fieldsToMergeOn: z.array(z.string()) })),
 });
 
 /** Body of `PATCH /table/{tableId}/record` (update records in a batch). */

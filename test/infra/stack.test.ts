@@ -596,8 +596,8 @@ describe('WorkspaceApiStack (dev)', () => {
             : (route as RouteDef).files === 'export'
               ? exportRoleId
               : route.access === 'read'
-              ? readRoleId
-              : writeRoleId;
+                ? readRoleId
+                : writeRoleId;
       expect(fn?.Properties?.Role, routeKey(route)).toEqual({ 'Fn::GetAtt': [role, 'Arn'] });
     }
   });
