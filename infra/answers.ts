@@ -493,6 +493,25 @@ export const ANSWERS: Record<HandlerName, Answer> = {
     }),
   ),
   'list-tables': json(z.array(TABLE)),
+  'analyze-import-file': json(
+    z.object({
+      worksheets: z.record(
+        z.string(),
+        z.object({ name: z.string(), columns: z.array(z.object({ type: z.string(), name: z.string() })) }),
+      ),
+    }),
+  ),
+  'import-table-from-file': json(
+    z.array(
+      z.extend(TABLE, {
+        fields: z.array(FIELD),
+        views: z.array(VIEW),
+        records: z.array(RECORD),
+        total: count,
+      }),
+    ),
+  ),
+  'inplace-import-table': NONE,
   'get-table': json(TABLE),
   'update-table': json(TABLE),
   'delete-table': NONE,

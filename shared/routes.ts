@@ -762,6 +762,32 @@ export const ROUTES = [
     files: 'export',
   },
 
+  // Bulk data in (data-flow.md 7): an uploaded CSV analyzed, imported as a new table or appended
+  {
+    method: 'GET',
+    path: '/import/analyze',
+    handler: 'analyze-import-file',
+    access: 'read',
+    actions: [],
+  },
+  {
+    method: 'POST',
+    path: '/import/{baseId}',
+    handler: 'import-table-from-file',
+    access: 'write',
+    actions: ['table|create', 'record|create'],
+    purges: true,
+  },
+  {
+    method: 'PATCH',
+    path: '/import/{baseId}/{tableId}',
+    handler: 'inplace-import-table',
+    schema: true,
+    access: 'write',
+    actions: ['record|create'],
+    purges: true,
+  },
+
   // Records
   {
     method: 'GET',

@@ -70,6 +70,11 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
     "Upload a signed file's bytes through the API (small files; the signature's URL takes any size)",
   'notify-attachment':
     "Confirm an upload: its real size, its type read from its bytes, an image's width and height",
+  'analyze-import-file': "The columns of an uploaded CSV's head, with the types an import would give them",
+  'import-table-from-file':
+    'A new table from an uploaded CSV; its rows are imported in the background (GET /job/import/{tableId})',
+  'inplace-import-table':
+    "An uploaded CSV's rows appended to a table through a column map, in the background",
   'export-table-csv':
     'A table, or a view of it, as CSV (UTF-8 with BOM, RFC 4180, cells as text); a large one redirects to a download',
   'read-attachment':
@@ -150,7 +155,8 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'get-record': 'One record (ETag)',
   'update-record': 'Update one record (If-Match)',
   'delete-record': 'Delete one record for good (If-Match)',
-  'create-records': 'Create 0..1000 records, or with performUpsert create or update each by its key (Idempotency-Key)',
+  'create-records':
+    'Create 0..1000 records, or with performUpsert create or update each by its key (Idempotency-Key)',
   'update-records': 'Update 1..1000 records (Idempotency-Key)',
   'delete-records':
     'Delete 1..1000 records for good: ids in the query (`recordIds[]=…`) or in a JSON body `{"recordIds": [...]}` (large batches), not both',

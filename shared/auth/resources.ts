@@ -1,5 +1,5 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import type { Item, ItemLookup } from '#shared/db/client.ts';
+import { combineLookups, getItems, type Item, type ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { baseOf } from '#shared/entities/bases.ts';
 import { memberOf } from '#shared/entities/members.ts';
@@ -96,4 +96,16 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
       role: roleOf(loaded.get(keys.member(spaceId, userId))),
     },
   };
+};
+
+/** Locates a resource for a user outside a request (a worker acting for them): at most two reads. */
+export const locateNow = async (ref: ResourceRef, userId: string): Promise<Located> => {
+  let loaded = await getItems(resourceKeys(ref, userId));
+  let found = locate(ref, userId, loaded);
+  if ('need' in found) {
+    loaded = combineLookups(loaded, await getItems(found.need));
+    found = locate(ref, userId, loaded);
+  }
+  if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
+  return found.located;
 };

@@ -375,13 +375,19 @@ export const keys = {
   baseTrash: (baseId: string, trashId: string): Key => ({ pk: `BASE#${baseId}`, sk: `TRASH#${trashId}` }),
   baseTrashOf: (baseId: string) => ({ pk: `BASE#${baseId}`, skPrefix: 'TRASH#' }),
   /** A job the purge worker has not finished (a permanent delete, a rename); one partition, so unfinished jobs can be listed. */
-  purgeJob: (kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails', resourceId: string): Key => ({
+  purgeJob: (
+    kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails' | 'import',
+    resourceId: string,
+  ): Key => ({
     pk: 'PURGE',
     sk: `${kind}#${resourceId}`,
   }),
   purgeJobs: () => ({ pk: 'PURGE' }),
   /** A job the purge worker finished: kept a week (TTL) so its starter can read that it is done. */
-  finishedJob: (kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails', resourceId: string): Key => ({
+  finishedJob: (
+    kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails' | 'import',
+    resourceId: string,
+  ): Key => ({
     pk: `JOB#${kind}#${resourceId}`,
     sk: 'DONE',
   }),

@@ -1,6 +1,7 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import type { Item, TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { IMPORT_ATTRIBUTES } from './import-jobs.ts';
 import type { JobKind, PurgeJob } from './purge-job.ts';
 
 /** How long a finished job can still be read as done (then DynamoDB's TTL removes its item). */
@@ -21,7 +22,28 @@ export interface JobStatus {
   /** When a worker last ran it. */
   lastRunTime?: string;
   finishedTime?: string;
+  /** An import's progress: data rows written and (once counted) in the file. */
+  progress?: { rowsDone: number; rowsTotal?: number };
+  /** An import's rows taken otherwise than given (the first 1,000; `errorCount` counts them all). */
+  errors?: unknown[];
+  errorCount?: number;
+  /** Why an import stopped without writing anything. */
+  failure?: string;
 }
+
+/** An import's progress and report, from its item (nothing for other jobs). */
+const importFacts = (item: Item): Partial<JobStatus> =>
+  item.kind === 'import'
+    ? {
+        progress: {
+          rowsDone: typeof item.rowsDone === 'number' ? item.rowsDone : 0,
+          ...(typeof item.rowsTotal === 'number' ? { rowsTotal: item.rowsTotal } : {}),
+        },
+        errors: Array.isArray(item.rowErrors) ? item.rowErrors : [],
+        errorCount: typeof item.errorCount === 'number' ? item.errorCount : 0,
+        ...(typeof item.failure === 'string' ? { failure: item.failure } : {}),
+      }
+    : {};
 
 /** The two items that tell a job's state: the unfinished job, and the finished one. */
 export const jobStatusKeys = (job: PurgeJob) => [
@@ -48,6 +70,10 @@ export const finishJobOps = (job: PurgeJob, pending: Item, now: Date): TransactO
       runs: typeof pending.runs === 'number' ? pending.runs : 0,
       finishedTime: now.toISOString(),
       expiresAt: Math.floor(now.getTime() / 1000) + FINISHED_JOB_TTL_SECONDS,
+      // an import's report stays readable with its end
+      ...Object.fromEntries(
+        IMPORT_ATTRIBUTES.filter((a) => pending[a] !== undefined).map((a) => [a, pending[a]]),
+      ),
     },
   },
 ];
@@ -70,7 +96,14 @@ export const jobStatusOf = (
   const runs = typeof item.runs === 'number' ? item.runs : 0;
   const createdTime = text(item.createdTime) ?? '';
   if (item === finished)
-    return { ...job, state: 'done', runs, createdTime, finishedTime: text(finished.finishedTime) };
+    return {
+      ...job,
+      state: 'done',
+      runs,
+      createdTime,
+      finishedTime: text(finished.finishedTime),
+      ...importFacts({ ...finished, kind: job.kind }),
+    };
   const lastRunTime = text(item.updatedTime);
   return {
     ...job,
@@ -78,5 +111,6 @@ export const jobStatusOf = (
     runs,
     createdTime,
     ...(lastRunTime ? { lastRunTime } : {}),
+    ...importFacts(item),
   };
 };

@@ -1,5 +1,6 @@
 import { releaseDueFiles } from '#shared/attachments/release.ts';
 import { makeThumbnails } from '#shared/attachments/thumbnails.ts';
+import { runImport } from '#shared/bulk/import.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import {
@@ -122,6 +123,7 @@ export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Pr
     done = await purgeTable(job.resourceId, budget);
   } else if (job.kind === 'base') done = await purgeBase(job.resourceId, budget);
   else if (job.kind === 'space') done = await purgeSpace(job.resourceId, budget);
+  else if (job.kind === 'import') done = await runImport(job.resourceId, budget);
   else if (job.kind === 'thumbnails') {
     await makeThumbnails(job.resourceId); // one run; a failure throws and the job runs again
     done = true;
@@ -131,7 +133,9 @@ export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Pr
     logger.info('background job paused: its time was spent, the rest runs next', { job, run, durationMs });
     return 'more';
   }
-  await transact(finishJobOps(job, pending, new Date()), () => new NotFoundError('purge job finished'));
+  // an import's item moved with its chunks: its report is what the finished item keeps
+  const latest = job.kind === 'import' ? ((await getItems([jobKey])).get(jobKey) ?? pending) : pending;
+  await transact(finishJobOps(job, latest, new Date()), () => new NotFoundError('purge job finished'));
   logger.info('background job finished', { job, runs: run, durationMs });
   return 'done';
 };

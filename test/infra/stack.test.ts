@@ -869,7 +869,7 @@ describe('WorkspaceApiStack (dev)', () => {
     expect(actions).not.toMatch(/sqs:|ses:|secretsmanager:/);
   });
 
-  it('lets only the routes that delete for good (and the rename) enqueue jobs, and only the worker consume them', () => {
+  it('lets only the routes that delete for good (and the rename and imports) enqueue jobs, and only the worker consume them', () => {
     const queueArn = (id: string | undefined) => ({ 'Fn::GetAtt': [id, 'Arn'] });
     const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.startsWith('PurgeQueue'));
     // the stream processor's on-failure queue is its own (its test checks it)
@@ -916,6 +916,9 @@ describe('WorkspaceApiStack (dev)', () => {
       'delete-space-permanently',
       'delete-table-permanently',
       'delete-trash-item',
+      // imports run on the worker
+      'import-table-from-file',
+      'inplace-import-table',
       'rename-user',
       'reset-trash-items',
     ]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Role } from '#shared/auth/scopes.ts';
 import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
-import { uploadForm } from '#test/support/attachments.ts';
+import { uploadFile, uploadForm } from '#test/support/attachments.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { type CallOptions, call } from '#test/support/invoke.ts';
 import { FIRST_CELL, PASTE_INTO_FIRST_CELL } from '#test/support/selections.ts';
@@ -38,6 +38,8 @@ interface World {
   dateFieldId: string;
   /** An attachment field (the upload route needs one). */
   filesFieldId: string;
+  /** A CSV uploaded by the owner to the base (the import routes read one). */
+  csvToken: string;
   viewId: string;
   /** The table's first view (the sample view is the second). */
   firstViewId: string;
@@ -173,6 +175,18 @@ const SAMPLES: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
   }),
   'get-row-count': (w) => ({ params: { tableId: w.tableId } }),
   'export-table-csv': (w) => ({ params: { tableId: w.tableId } }),
+  'inplace-import-table': (w) => ({
+    params: { baseId: w.baseId, tableId: w.tableId },
+    body: {
+      attachmentUrl: w.csvToken,
+      fileType: 'csv',
+      insertConfig: {
+        sourceWorkSheetKey: 'Import Table',
+        excludeFirstRow: true,
+        sourceColumnMap: { [w.fieldId]: 0 },
+      },
+    },
+  }),
   'get-aggregations': (w) => ({ params: { tableId: w.tableId }, query: `field[count][]=${w.fieldId}` }),
   'get-group-points': (w) => ({
     params: { tableId: w.tableId },
@@ -248,6 +262,9 @@ const worldFor = async (role: Role) => {
     fieldId: table.body.fields[1].id,
     dateFieldId: date.body.id,
     filesFieldId: files.body.id,
+    csvToken: (
+      await uploadFile(owner.auth, base.body.id, new TextEncoder().encode('A\nx\n'), 'text/csv', 'a.csv')
+    ).token,
     viewId: table.body.views[1].id,
     firstViewId: table.body.views[0].id,
     recordIds: [table.body.records[0].id, table.body.records[1].id],

@@ -215,6 +215,34 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
   }),
   'notify-attachment': () => ({ params: { token: UNKNOWN_FILE } }),
   'read-attachment': () => ({ params: { token: UNKNOWN_FILE } }),
+  'analyze-import-file': () => ({ query: `attachmentUrl=${UNKNOWN_FILE}&fileType=csv` }),
+  'import-table-from-file': (w) => ({
+    params: { baseId: w.baseId },
+    body: {
+      worksheets: {
+        'Import Table': {
+          name: 'T',
+          columns: [{ type: 'singleLineText', name: 'A', sourceColumnIndex: 0 }],
+          useFirstRowAsHeader: true,
+          importData: true,
+        },
+      },
+      attachmentUrl: UNKNOWN_FILE,
+      fileType: 'csv',
+    },
+  }),
+  'inplace-import-table': (w) => ({
+    params: { baseId: w.baseId, tableId: w.tableId },
+    body: {
+      attachmentUrl: UNKNOWN_FILE,
+      fileType: 'csv',
+      insertConfig: {
+        sourceWorkSheetKey: 'Import Table',
+        excludeFirstRow: true,
+        sourceColumnMap: { [w.fieldId]: 0 },
+      },
+    },
+  }),
   'list-record-history': (w) => ({ params: { tableId: w.tableId } }),
   'get-record-history': onRecord,
   'update-base': (w) => ({ params: { baseId: w.baseId }, body: { name: 'R' } }),
@@ -570,6 +598,40 @@ const SUCCEEDING: Partial<Record<HandlerName, (w: World) => Promise<CallOptions>
     );
     return { params: { token } };
   },
+  'analyze-import-file': async (w) => ({
+    query: `attachmentUrl=${(await uploadFile(w.owner.auth, w.baseId, new TextEncoder().encode('A,B\n1,2\n'), 'text/csv', 'a.csv')).token}&fileType=csv`,
+  }),
+  'import-table-from-file': async (w) => ({
+    params: { baseId: w.baseId },
+    body: {
+      worksheets: {
+        'Import Table': {
+          name: 'T',
+          columns: [{ type: 'singleLineText', name: 'A', sourceColumnIndex: 0 }],
+          useFirstRowAsHeader: true,
+          importData: true,
+        },
+      },
+      attachmentUrl: (
+        await uploadFile(w.owner.auth, w.baseId, new TextEncoder().encode('A\nx\n'), 'text/csv', 'a.csv')
+      ).token,
+      fileType: 'csv',
+    },
+  }),
+  'inplace-import-table': async (w) => ({
+    params: { baseId: w.baseId, tableId: w.tableId },
+    body: {
+      attachmentUrl: (
+        await uploadFile(w.owner.auth, w.baseId, new TextEncoder().encode('A\nx\n'), 'text/csv', 'a.csv')
+      ).token,
+      fileType: 'csv',
+      insertConfig: {
+        sourceWorkSheetKey: 'Import Table',
+        excludeFirstRow: true,
+        sourceColumnMap: { [w.fieldId]: 0 },
+      },
+    },
+  }),
   'read-attachment': async (w) => ({ params: { token: (await uploadFile(w.owner.auth, w.baseId)).token } }),
   'upload-record-attachment': async (w) => {
     const files = await call('create-field', {

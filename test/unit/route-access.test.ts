@@ -23,6 +23,7 @@ const NO_ACTIONS_ALLOWED: Record<string, string> = {
   'GET /auth/user': 'answers the calling user only',
   'PATCH /user/name': 'renames the caller only (personal token)',
   'GET /job/{kind}/{resourceId}': "a background job the caller started (404 for another's)",
+  'GET /import/analyze': "a file the caller uploaded (404 for another's)",
   'GET /base/access/all': "the caller's own bases, within the token's limits and its base|read scope",
   // Tokens: the token ceiling (shared/auth/token-ceiling.ts) bounds what a token may give.
   'GET /auth/temp-token': "a copy of the calling token's own scopes and limits",

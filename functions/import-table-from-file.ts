@@ -1,0 +1,56 @@
+import * as z from 'zod/mini';
+import { importFileOf, startTableImport } from '#shared/bulk/import.ts';
+import { ValidationError } from '#shared/core/errors.ts';
+import { idOf, text } from '#shared/core/validation.ts';
+import { defineHandler } from '#shared/http/handler.ts';
+import { createTable, toCreatedTable } from '#shared/tables/tables.ts';
+
+const params = z.object({ baseId: idOf('base') });
+const column = z.object({
+  type: z.string(),
+  name: text(255),
+  sourceColumnIndex: z.number().check(z.int(), z.gte(0)),
+});
+const body = z.object({
+  worksheets: z.record(
+    z.string(),
+    z.object({
+      name: text(255),
+      columns: z.array(column).check(z.minLength(1), z.maxLength(500)),
+      useFirstRowAsHeader: z.boolean(),
+      importData: z.boolean(),
+    }),
+  ),
+  attachmentUrl: text(4096),
+  fileType: z.enum(['csv', 'excel']),
+  notification: z.optional(z.boolean()),
+  tz: z.optional(z.string()),
+});
+
+/** A new table per worksheet (a CSV has one), answered at once; its rows are imported by the worker. */
+export const handler = defineHandler(
+  'import-table-from-file',
+  { params, body },
+  async ({ principal, resource, body }) => {
+    const sheets = Object.values(body.worksheets);
+    if (sheets.length !== 1) throw new ValidationError('worksheets: a CSV file has one worksheet');
+    const file = await importFileOf(principal, body.attachmentUrl, body.fileType, resource.id);
+    const tables = [];
+    for (const sheet of sheets) {
+      const { schema } = await createTable(principal, resource, {
+        name: sheet.name,
+        fields: sheet.columns.map((c) => ({ name: c.name, type: c.type })),
+        records: [],
+      });
+      if (sheet.importData)
+        await startTableImport(principal, resource, {
+          file,
+          schema,
+          columns: sheet.columns,
+          useFirstRowAsHeader: sheet.useFirstRowAsHeader,
+        });
+      tables.push(toCreatedTable(schema, []));
+    }
+    return tables;
+  },
+);

@@ -1,0 +1,357 @@
+/**
+ * Import (data-flow.md 7, Teable's `import/*` routes): a CSV uploaded as an attachment (signature,
+ * upload, notify) is analyzed — its head read, its columns' types proposed (`infer.ts`) — then
+ * imported into a new table or appended to an existing one through a column map. Excel files are
+ * not read yet (a 400 that says so).
+ *
+ * An import runs as a background job of the purge worker, so a file of any size never holds a
+ * request: the request checks the options, creates the table (a new-table import), writes the job
+ * and answers at once; `GET /api/job/import/{tableId}` tells its progress and, at the end, its
+ * report. The worker first reads the whole file once without writing (a file that cannot be read —
+ * not UTF-8, a quote never closed, a row over 1 MB, over 500 columns, no rows — fails the import
+ * before any row is written), then writes it in chunks of 500 rows, each chunk's records created in
+ * the same write as the job's progress: an import stopped by a crash or by the worker's time budget
+ * resumes after the last chunk written (resumable, never a row twice). Values go through typecast;
+ * a value typecast cannot take (a number column's `abc`) leaves its cell empty and is reported
+ * (row, column, reason), as is a row with more cells than columns; no row is dropped.
+ */
+import type { Readable } from 'node:stream';
+import { confirmedAttachment } from '#shared/attachments/files.ts';
+import type { Principal } from '#shared/auth/permission.ts';
+import { type Located, locateNow } from '#shared/auth/resources.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
+import { SCOPES } from '#shared/core/rights.ts';
+import { transact } from '#shared/db/client.ts';
+import { TOKEN_PATTERN } from '#shared/entities/attachments.ts';
+import { fieldKind } from '#shared/fields/registry.ts';
+import type { Field } from '#shared/fields/types.ts';
+import {
+  failImport,
+  type ImportJob,
+  importProgressStep,
+  type RowError,
+  readImportJob,
+  setImportTotal,
+  startImportOp,
+} from '#shared/jobs/import-jobs.ts';
+import { purgeQueue } from '#shared/jobs/purge-queue.ts';
+import { createRecords } from '#shared/records/create.ts';
+import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
+import { objectStream } from '#shared/storage/objects.ts';
+import { csvRows } from './csv-read.ts';
+import { type InferredType, inferColumns, numberOf } from './infer.ts';
+
+/** Rows an analysis reads to propose types. */
+export const SAMPLE_ROWS = 1000;
+/** Rows written per chunk (one write each). */
+export const IMPORT_CHUNK = 500;
+
+export type FileType = 'csv' | 'excel';
+
+/**
+ * The uploaded file an `attachmentUrl` names: the notify answer's `presignedUrl` (or `url`, or the
+ * token itself) of a file the caller uploaded — or, importing into a base (`baseId`, whose rights the
+ * route checked), a file of that base. Any other URL is a 400: the service reads only files uploaded
+ * to it, never a URL elsewhere. Any other file is a 404.
+ */
+export const importFileOf = async (
+  principal: Principal,
+  attachmentUrl: string,
+  fileType: FileType,
+  baseId?: string,
+) => {
+  if (fileType === 'excel')
+    throw new ValidationError(
+      'fileType: Excel files cannot be imported yet; save the sheet as CSV (UTF-8) and import that',
+    );
+  const token = tokenOfUrl(attachmentUrl);
+  if (!token)
+    throw new ValidationError(
+      'attachmentUrl: give the presignedUrl (or token) of a file uploaded to this service',
+    );
+  const file = await confirmedAttachment(token);
+  if (file.userId !== principal.userId && (baseId === undefined || file.baseId !== baseId))
+    throw new NotFoundError(`Attachment ${token} not found`);
+  if (
+    file.mimetype.startsWith('image/') ||
+    file.mimetype.startsWith('video/') ||
+    file.mimetype.startsWith('audio/') ||
+    file.mimetype === 'application/pdf' ||
+    file.mimetype === 'application/zip'
+  )
+    throw new ValidationError(`The file is ${file.mimetype}, not CSV`);
+  return file;
+};
+
+/** The token a URL of an uploaded file ends with (its object key's last segment), if any. Pure. */
+export const tokenOfUrl = (url: string): string | undefined => {
+  if (TOKEN_PATTERN.test(url)) return url;
+  let path: string;
+  try {
+    path = new URL(url, 'http://relative.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+  const last = decodeURIComponent(path.split('/').pop() ?? '');
+  return TOKEN_PATTERN.test(last) ? last : undefined;
+};
+
+const rowsOf = async (path: string): Promise<AsyncGenerator<string[]>> => {
+  const stream = await objectStream(path);
+  if (!stream) throw new ValidationError('The uploaded file is gone');
+  return csvRows(stream as Readable);
+};
+
+/** Teable's field type of an inferred column type. */
+const fieldTypeOf = (type: InferredType): string => type;
+
+/** `GET /import/analyze`: the columns of the file's head, with proposed types (Teable's `analyzeVo`). */
+export const analyzeFile = async (principal: Principal, attachmentUrl: string, fileType: FileType) => {
+  const file = await importFileOf(principal, attachmentUrl, fileType);
+  const rows: string[][] = [];
+  for await (const row of await rowsOf(file.path)) {
+    rows.push(row);
+    if (rows.length > SAMPLE_ROWS) break;
+  }
+  const [header, ...sample] = rows;
+  const width = Math.max(...rows.map((r) => r.length));
+  const columns = inferColumns(header, sample, width).map((c) => ({
+    type: fieldTypeOf(c.type),
+    name: c.name,
+  }));
+  return { worksheets: { [SHEET_KEY]: { name: sheetNameOf(file.name), columns } } };
+};
+
+/** A CSV has one sheet; Teable names its key so. */
+export const SHEET_KEY = 'Import Table';
+
+const sheetNameOf = (name: string | undefined) =>
+  (name ? name.replace(/\.[^.]+$/, '') : 'Import') || 'Import';
+
+/** Sends the worker an import written by `op` (with `more` in the same transaction). */
+const startImport = async (job: Omit<ImportJob, 'rowsDone' | 'rowErrors' | 'errorCount'>) => {
+  await transact(
+    [startImportOp(job, new Date())],
+    () => new ConflictError('An import into this table is running; wait for it to end'),
+  );
+  await (await purgeQueue()).send({ kind: 'import', resourceId: job.tableId });
+};
+
+/** The column map of a new-table import: each column its field, by position. */
+export const startTableImport = async (
+  principal: Principal,
+  base: Located,
+  input: {
+    file: { token: string; path: string };
+    schema: TableSchema;
+    columns: { sourceColumnIndex: number }[];
+    useFirstRowAsHeader: boolean;
+  },
+): Promise<void> => {
+  const fields = input.schema.fields.filter((f) => !f.isComputed);
+  await startImport({
+    tableId: input.schema.table.id,
+    baseId: base.id,
+    userId: principal.userId,
+    userName: principal.name,
+    userEmail: principal.email,
+    token: input.file.token,
+    path: input.file.path,
+    columns: input.columns.flatMap((c, i) => {
+      const field = fields[i];
+      return field ? [{ fieldId: field.id, index: c.sourceColumnIndex }] : [];
+    }),
+    skipFirst: input.useFirstRowAsHeader,
+  });
+};
+
+/** `PATCH /import/{baseId}/{tableId}`: rows appended to a table through `sourceColumnMap` (field id → column). */
+export const startInplaceImport = async (
+  principal: Principal,
+  schema: TableSchema,
+  input: {
+    file: { token: string; path: string };
+    sourceColumnMap: Record<string, number | null>;
+    excludeFirstRow: boolean;
+  },
+): Promise<void> => {
+  const columns = Object.entries(input.sourceColumnMap).flatMap(([fieldId, index]) => {
+    if (index === null) return [];
+    const field = schema.fields.find((f) => f.id === fieldId);
+    if (!field) throw new ValidationError(`insertConfig.sourceColumnMap: no field ${fieldId} in this table`);
+    if (field.isComputed)
+      throw new ValidationError(
+        `insertConfig.sourceColumnMap: field "${field.name}" is computed and cannot be imported into`,
+      );
+    if (!Number.isInteger(index) || index < 0)
+      throw new ValidationError(`insertConfig.sourceColumnMap.${fieldId}: a column index (0 or more)`);
+    return [{ fieldId, index }];
+  });
+  if (!columns.length)
+    throw new ValidationError('insertConfig.sourceColumnMap: map at least one column to a field');
+  await startImport({
+    tableId: schema.table.id,
+    baseId: schema.table.baseId,
+    userId: principal.userId,
+    userName: principal.name,
+    userEmail: principal.email,
+    token: input.file.token,
+    path: input.file.path,
+    columns,
+    skipFirst: input.excludeFirstRow,
+  });
+};
+
+/** The principal a worker acts as for the import's starter (the start was checked with their token). */
+const starterOf = (job: ImportJob): Principal => ({
+  userId: job.userId,
+  name: job.userName,
+  email: job.userEmail,
+  isAdmin: false,
+  tokenId: 'import',
+  kind: 'personal',
+  scopes: new Set(SCOPES),
+});
+
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  date: 'a date',
+  rating: 'a rating',
+  percent: 'a number',
+  currency: 'a number',
+};
+
+/** Kinds whose typecast needs more than the value (users, links, files): their drops are not checked here. */
+const UNCHECKED = new Set(['user', 'link', 'attachment']);
+
+/** One data row as the fields' written values, and what typecast would not take. Pure but for the kinds. */
+export const rowValues = (
+  row: readonly string[],
+  line: number,
+  columns: readonly { field: Field; index: number }[],
+  width: number,
+): { fields: Record<string, unknown>; errors: RowError[] } => {
+  const fields: Record<string, unknown> = {};
+  const errors: RowError[] = [];
+  if (row.length > width)
+    errors.push({
+      row: line,
+      reason: `the row has ${row.length} cells, the file's columns are ${width}: the extra cells are left out`,
+    });
+  for (const { field, index } of columns) {
+    const text = row[index] ?? '';
+    if (text.trim() === '') continue;
+    let value: unknown = text;
+    if (field.type === 'number' || field.type === 'rating') value = numberOf(text);
+    if (typeof value === 'number' && Number.isNaN(value)) {
+      errors.push({
+        row: line,
+        column: field.name,
+        reason: `"${text.slice(0, 50)}" is not ${TYPE_WORDS[field.type] ?? 'a number'}`,
+      });
+      continue;
+    }
+    // a checkbox's empty cell is its false: typecast leaving it empty drops nothing
+    if (!UNCHECKED.has(field.type) && field.type !== 'checkbox') {
+      const converted = fieldKind(field.type).typecast(value, field, PURE_CONTEXT);
+      if (converted.value === undefined) {
+        errors.push({
+          row: line,
+          column: field.name,
+          reason: `"${text.slice(0, 50)}" is not ${TYPE_WORDS[field.type] ?? `a value of a ${field.type} field`}`,
+        });
+        continue;
+      }
+    }
+    fields[field.id] = value;
+  }
+  return { fields, errors };
+};
+
+const PURE_CONTEXT = {
+  now: new Date(0),
+  user: { id: '', title: '', email: '' },
+  collaborators: [],
+  newChoiceId: () => 'choProbe',
+};
+
+/**
+ * Runs an import as far as `budget` allows: true when done (written, or failed before writing),
+ * false when the budget ran out (the worker sends the job again; it resumes after the last chunk).
+ */
+export const runImport = async (tableId: string, budget: () => boolean): Promise<boolean> => {
+  let job = await readImportJob(tableId);
+  if (!job || job.failure) return true;
+  let schema: TableSchema;
+  let located: Located;
+  try {
+    [schema, located] = await Promise.all([
+      loadSchema(tableId),
+      locateNow({ kind: 'table', id: tableId }, job.userId),
+    ]);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await failImport(tableId, 'The table is gone');
+    return true;
+  }
+  const columns = job.columns.flatMap(({ fieldId, index }) => {
+    const field = schema.fields.find((f) => f.id === fieldId);
+    return field && !field.isComputed ? [{ field, index }] : [];
+  });
+  // 1. the whole file once, writing nothing: what cannot be read fails the import before any row
+  if (job.rowsTotal === undefined) {
+    let rows = 0;
+    try {
+      for await (const _ of await rowsOf(job.path)) rows++;
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      await failImport(tableId, error.message);
+      return true;
+    }
+    const total = Math.max(0, rows - (job.skipFirst ? 1 : 0));
+    await setImportTotal(tableId, total);
+    job = { ...job, rowsTotal: total };
+  }
+  // 2. the rows, a chunk a write, each with the progress
+  const principal = starterOf(job);
+  let line = 0;
+  let chunk: { fields: Record<string, unknown> }[] = [];
+  let errors: RowError[] = [];
+  const skip = job.rowsDone + (job.skipFirst ? 1 : 0);
+  const flush = async () => {
+    const current = job as ImportJob;
+    const to = current.rowsDone + chunk.length;
+    await createRecords(principal, located, schema, {
+      records: chunk,
+      fieldKeyType: 'id',
+      typecast: true,
+      alsoSteps: [importProgressStep(current, to, errors)],
+    });
+    job = {
+      ...current,
+      rowsDone: to,
+      rowErrors: [...current.rowErrors, ...errors],
+      errorCount: current.errorCount + errors.length,
+    };
+    chunk = [];
+    errors = [];
+    // a new select choice may have been added: later chunks convert against the schema as it is
+    schema = await loadSchema(tableId);
+  };
+  let fileWidth = 0;
+  for await (const row of await rowsOf(job.path)) {
+    line++;
+    // the file's columns: its first row's (the header's, when it has one)
+    if (line === 1) fileWidth = Math.max(row.length, ...columns.map((c) => c.index + 1));
+    if (line <= skip) continue;
+    const values = rowValues(row, line, columns, fileWidth);
+    chunk.push({ fields: values.fields });
+    errors.push(...values.errors);
+    if (chunk.length >= IMPORT_CHUNK) {
+      await flush();
+      if (!budget()) return false;
+    }
+  }
+  if (chunk.length) await flush();
+  return true;
+};

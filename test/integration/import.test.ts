@@ -1,0 +1,305 @@
+import { describe, expect, it } from 'vitest';
+import { IMPORT_CHUNK, runImport } from '#shared/bulk/import.ts';
+import { ConflictError } from '#shared/core/errors.ts';
+import { transact } from '#shared/db/client.ts';
+import { readAttachment } from '#shared/entities/attachments.ts';
+import { startImportOp } from '#shared/jobs/import-jobs.ts';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
+import { invalid, notFound } from '#test/support/answers.ts';
+import { pngOf, uploadFile } from '#test/support/attachments.ts';
+import { call } from '#test/support/invoke.ts';
+import { newTable, newWorkspace } from '#test/support/workspace.ts';
+
+/**
+ * CSV import (issue 30, data-flow.md 7): analyze, import into a new table, append through a column
+ * map; run by the worker (in this process, awaited with `drainPurges`); files that cannot be read
+ * fail the import before any row is written; values typecast cannot take are reported.
+ */
+
+type Caller = { auth: string };
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const upload = async (ws: { owner: Caller; baseId: string }, bytes: Uint8Array, name = 'data.csv') =>
+  (await uploadFile(ws.owner.auth, ws.baseId, bytes, 'text/csv', name)).token;
+
+const analyze = (caller: Caller, token: string, fileType = 'csv') =>
+  call('analyze-import-file', { token: caller.auth, query: `attachmentUrl=${token}&fileType=${fileType}` });
+
+const importNew = (
+  ws: { owner: Caller; baseId: string },
+  token: string,
+  columns: { type: string; name: string; sourceColumnIndex: number }[],
+  useFirstRowAsHeader = true,
+) =>
+  call('import-table-from-file', {
+    token: ws.owner.auth,
+    params: { baseId: ws.baseId },
+    body: {
+      worksheets: { 'Import Table': { name: 'Imported', columns, useFirstRowAsHeader, importData: true } },
+      attachmentUrl: token,
+      fileType: 'csv',
+      tz: 'UTC',
+    },
+  });
+
+const job = (caller: Caller, tableId: string) =>
+  call('get-job', { token: caller.auth, params: { kind: 'import', resourceId: tableId } });
+
+const rowsOf = async (caller: Caller, tableId: string) => {
+  const res = await call('list-records', {
+    token: caller.auth,
+    params: { tableId },
+    query: 'take=1000&cellFormat=text',
+  });
+  return (res.body.records as { fields: Record<string, string> }[]).map((r) => r.fields);
+};
+
+const PRODUCTS =
+  'Name,Price,Added,Active,Notes\r\nBolt,1.50,2024-01-02,true,"line one\nline two"\r\nNut,"1,200",2024-02-03,false,plain\r\n';
+
+describe('CSV import', () => {
+  it('analyze proposes names and types from the head of the file', async () => {
+    const ws = await newWorkspace();
+    const rows = Array.from({ length: 30 }, (_, i) => `r${i},${i % 3 === 0 ? 'red' : 'blue'},${i}`).join(
+      '\n',
+    );
+    const token = await upload(ws, utf8(`Name,Color,Count\n${rows}\n`), 'colors.csv');
+
+    const res = await analyze(ws.owner, token);
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({
+      worksheets: {
+        'Import Table': {
+          name: 'colors',
+          columns: [
+            { type: 'singleLineText', name: 'Name' },
+            { type: 'singleSelect', name: 'Color' },
+            { type: 'number', name: 'Count' },
+          ],
+        },
+      },
+    });
+    const types = await analyze(ws.owner, await upload(ws, utf8(PRODUCTS)));
+    expect(types.body.worksheets['Import Table'].columns.map((c: { type: string }) => c.type)).toEqual([
+      'singleLineText',
+      'number',
+      'date',
+      'checkbox',
+      'longText',
+    ]);
+  });
+
+  it('imports into a new table: answered at once, rows written by the worker, progress and report readable', async () => {
+    const ws = await newWorkspace();
+    const token = await upload(ws, utf8(`${PRODUCTS}Washer,abc,2024-03-04,true,bad price\r\n`));
+    // analyze would make Price text (it holds "abc"): the caller chooses number
+    const columns = [
+      { type: 'singleLineText', name: 'Name' },
+      { type: 'number', name: 'Price' },
+      { type: 'date', name: 'Added' },
+      { type: 'checkbox', name: 'Active' },
+      { type: 'longText', name: 'Notes' },
+    ].map((c, i) => ({ ...c, sourceColumnIndex: i }));
+
+    const res = await importNew(ws, token, columns);
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toHaveLength(1);
+    const table = res.body[0];
+    expect(table.fields.map((f: { name: string; type: string }) => [f.name, f.type])).toEqual([
+      ['Name', 'singleLineText'],
+      ['Price', 'number'],
+      ['Added', 'date'],
+      ['Active', 'checkbox'],
+      ['Notes', 'longText'],
+    ]);
+    await drainPurges();
+    const rows = await rowsOf(ws.owner, table.id);
+    expect(rows.map((r) => [r.Name, r.Price, r.Active ?? '', r.Notes ?? ''])).toEqual([
+      ['Bolt', '1.50', 'true', 'line one\nline two'],
+      ['Nut', '1200.00', '', 'plain'],
+      ['Washer', undefined, 'true', 'bad price'],
+    ]);
+    const status = await job(ws.owner, table.id);
+    expect(status.body).toMatchObject({
+      kind: 'import',
+      state: 'done',
+      progress: { rowsDone: 3, rowsTotal: 3 },
+      errorCount: 1,
+      errors: [{ row: 4, column: 'Price', reason: '"abc" is not a number' }],
+    });
+  });
+
+  it('appends through a column map (a column skipped, the header excluded), reporting a row too wide', async () => {
+    const t = await newTable({
+      fields: [
+        { type: 'singleLineText', name: 'Title' },
+        { type: 'number', name: 'Qty' },
+      ],
+      records: [{ fields: { Title: 'kept', Qty: 1 } }],
+    });
+    const token = await upload(t, utf8('qty,ignored,title\n5,x,five\n6,y,six,extra\n'));
+    const fields = t.table.fields as { id: string; name: string }[];
+    const id = (name: string) => fields.find((f) => f.name === name)?.id as string;
+
+    const res = await call('inplace-import-table', {
+      token: t.owner.auth,
+      params: { baseId: t.baseId, tableId: t.tableId },
+      body: {
+        attachmentUrl: token,
+        fileType: 'csv',
+        insertConfig: {
+          sourceWorkSheetKey: 'Import Table',
+          excludeFirstRow: true,
+          sourceColumnMap: { [id('Title')]: 2, [id('Qty')]: 0 },
+        },
+      },
+    });
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await drainPurges();
+    const rows = await rowsOf(t.owner, t.tableId);
+    expect(rows.map((r) => `${r.Title}=${r.Qty}`)).toEqual(['kept=1.00', 'five=5.00', 'six=6.00']);
+    expect((await job(t.owner, t.tableId)).body).toMatchObject({
+      state: 'done',
+      progress: { rowsDone: 2, rowsTotal: 2 },
+      errors: [{ row: 3, reason: expect.stringContaining('4 cells') }],
+    });
+  });
+
+  it('files that cannot be read fail the import before any row is written, saying why', async () => {
+    const ws = await newWorkspace();
+    const cases: [string, Uint8Array, RegExp][] = [
+      ['latin-1', new Uint8Array([0x4e, 0x61, 0x6d, 0x65, 0x0a, 0x43, 0x61, 0x66, 0xe9, 0x0a]), /not UTF-8/],
+      ['a quote never closed', utf8('A,B\n1,"open\n2,3\n'), /quoted field is never closed/],
+      ['a 5 MB line', utf8(`A\n${'x'.repeat(5 * 1024 * 1024)}\n`), /longer than 1 MB/],
+      [
+        '2,000 columns',
+        utf8(`${Array.from({ length: 2000 }, (_, i) => `c${i}`).join(',')}\n`),
+        /2000 columns/,
+      ],
+      ['blank lines only', utf8('\n\n\n'), /no rows/],
+    ];
+    for (const [what, bytes, reason] of cases) {
+      const token = await upload(ws, bytes);
+      const analyzed = await analyze(ws.owner, token);
+      expect(analyzed, what).toMatchObject(invalid(reason));
+      const res = await importNew(ws, token, [{ type: 'singleLineText', name: 'A', sourceColumnIndex: 0 }]);
+      expect(res.status, what).toBe(200);
+      await drainPurges();
+      const tableId = res.body[0].id as string;
+      expect((await job(ws.owner, tableId)).body, what).toMatchObject({
+        state: 'done',
+        failure: expect.stringMatching(reason),
+      });
+      expect(await rowsOf(ws.owner, tableId), what).toEqual([]);
+    }
+  });
+
+  it('refuses what is no CSV upload of the caller: an image, Excel, a URL elsewhere, another user’s file', async () => {
+    const ws = await newWorkspace();
+    const png = (await uploadFile(ws.owner.auth, ws.baseId, pngOf(2, 2), 'image/png', 'a.png')).token;
+    expect(await analyze(ws.owner, png)).toMatchObject(invalid(/image\/png, not CSV/));
+    const csv = await upload(ws, utf8('A\n1\n'));
+    expect(await analyze(ws.owner, csv, 'excel')).toMatchObject(invalid(/Excel/));
+    expect(await analyze(ws.owner, 'https://example.com/data.csv')).toMatchObject(
+      invalid(/uploaded to this service/),
+    );
+    const other = await newWorkspace();
+    expect(await analyze(other.owner, csv)).toMatchObject(notFound(/Attachment/));
+    // the notify answer's presignedUrl names the file too
+    const stored = await readAttachment(csv);
+    const url = `http://127.0.0.1:1/attachments/${stored?.path}?X-Amz-Signature=x`;
+    expect((await analyze(ws.owner, encodeURIComponent(url))).status).toBe(200);
+  });
+
+  it('resumes after a stop between chunks: every row once', async () => {
+    const t = await newTable({ fields: [{ type: 'singleLineText', name: 'N' }], records: [] });
+    const rows = IMPORT_CHUNK * 2 + 7;
+    const token = await upload(
+      t,
+      utf8(`N\n${Array.from({ length: rows }, (_, i) => `row${i}`).join('\n')}\n`),
+    );
+    const file = await readAttachment(token);
+    const fieldId = (t.table.fields as { id: string }[])[0]?.id as string;
+    // the job written as the route writes it, run by hand: a budget spent after the first chunk
+    await transact(
+      [
+        startImportOp(
+          {
+            tableId: t.tableId,
+            baseId: t.baseId,
+            userId: t.owner.id,
+            userName: 'Owner',
+            userEmail: 'owner@example.com',
+            token,
+            path: file?.path as string,
+            columns: [{ fieldId, index: 0 }],
+            skipFirst: true,
+          },
+          new Date(),
+        ),
+      ],
+      () => new ConflictError('exists'),
+    );
+
+    expect(await runImport(t.tableId, () => false)).toBe(false);
+    const halfway = await rowsOf(t.owner, t.tableId);
+    expect(halfway).toHaveLength(IMPORT_CHUNK);
+    expect(await runImport(t.tableId, () => true)).toBe(true);
+
+    const all = await call('get-row-count', { token: t.owner.auth, params: { tableId: t.tableId } });
+    expect(all.body.rowCount).toBe(rows);
+    const names = new Set<string>();
+    for (let skip = 0; skip < rows; skip += 1000) {
+      const page = await call('list-records', {
+        token: t.owner.auth,
+        params: { tableId: t.tableId },
+        query: `take=1000&skip=${skip}`,
+      });
+      for (const r of page.body.records) names.add(r.fields.N);
+    }
+    expect(names.size).toBe(rows);
+  });
+
+  it('one import into a table at a time: a second while one runs is a 409', async () => {
+    const t = await newTable({ fields: [{ type: 'singleLineText', name: 'N' }], records: [] });
+    const token = await upload(t, utf8('N\na\n'));
+    const file = await readAttachment(token);
+    const fieldId = (t.table.fields as { id: string }[])[0]?.id as string;
+    await transact(
+      [
+        startImportOp(
+          {
+            tableId: t.tableId,
+            baseId: t.baseId,
+            userId: t.owner.id,
+            userName: 'O',
+            userEmail: 'o@example.com',
+            token,
+            path: file?.path as string,
+            columns: [{ fieldId, index: 0 }],
+            skipFirst: true,
+          },
+          new Date(),
+        ),
+      ],
+      () => new ConflictError('exists'),
+    );
+    const res = await call('inplace-import-table', {
+      token: t.owner.auth,
+      params: { baseId: t.baseId, tableId: t.tableId },
+      body: {
+        attachmentUrl: token,
+        fileType: 'csv',
+        insertConfig: {
+          sourceWorkSheetKey: 'Import Table',
+          excludeFirstRow: true,
+          sourceColumnMap: { [fieldId]: 0 },
+        },
+      },
+    });
+    expect(res.status).toBe(409);
+    await runImport(t.tableId, () => true);
+  });
+});
