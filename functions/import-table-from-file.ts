@@ -49,7 +49,13 @@ export const handler = defineHandler(
           columns: sheet.columns,
           useFirstRowAsHeader: sheet.useFirstRowAsHeader,
         });
-      tables.push(toCreatedTable(schema, []));
+      // as `tableVoSchema` types it: a description or icon not set is absent, not null
+      const { description, icon, ...table } = toCreatedTable(schema, []);
+      tables.push({
+        ...table,
+        ...(description == null ? {} : { description }),
+        ...(icon == null ? {} : { icon }),
+      });
     }
     return tables;
   },
