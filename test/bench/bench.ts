@@ -255,6 +255,10 @@ const requests = async () => {
       await changesBench(owner.auth);
     });
     // Attachments (issue 29): test/bench/attachments.ts.
+    await section('bulk', async () => {
+      const { bulkBench } = await import('./bulk.ts');
+      await bulkBench(owner.auth);
+    });
     await section('attachments', async () => {
       const { attachmentsBench } = await import('./attachments.ts');
       await attachmentsBench(owner.auth);

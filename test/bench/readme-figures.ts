@@ -21,6 +21,7 @@ export const README_SECTIONS = [
   'computed',
   'changes',
   'attachments',
+  'bulk',
 ] as const;
 
 export const MEASURED_LINE = /^_Measured (\d{4}-\d{2}-\d{2}) by `npm run bench`/;

@@ -63,7 +63,14 @@ describe.skipIf(!TOOLS)("the README's quickstart", () => {
     // a file uploaded with a signature, confirmed, put in a cell and downloaded; then a second by form
     expect(lines[8]).toBe('hello, file');
     expect(JSON.parse(lines[9] as string)).toEqual(['hello.txt', 'second.txt']);
-    expect(lines).toHaveLength(10);
+    // an upsert (one match updated, one new), the export's header, the imported rows
+    expect(JSON.parse(lines[10] as string)).toEqual({ created: 1, updated: 1 });
+    expect(lines[11]).toBe('Title,Hours,Status,Files');
+    expect(JSON.parse(lines[12] as string)).toEqual([
+      { Name: 'bolt', Qty: 4 },
+      { Name: 'nut', Qty: 9 },
+    ]);
+    expect(lines).toHaveLength(13);
   }, 90_000);
 });
 

@@ -1,0 +1,159 @@
+/**
+ * Figures of bulk data in and out (issue 30): a CSV of `BULK_ROWS` (100,000) rows × 10 columns
+ * imported into a new table (rows per second, this process's peak memory: the worker runs in it);
+ * one of 20 columns imported too, and that table exported as CSV (time, peak memory, bytes); an
+ * upsert of 1,000 records, half of them new (round trips, items read and written).
+ *
+ * Run inside `npm run bench`, or alone: `tsx test/bench/bulk.ts`.
+ */
+import { isScript, runAlone } from './alone.ts';
+
+const ROWS = Number(process.env.BULK_ROWS || 100_000);
+
+/** Samples this process's resident memory every 20 ms while `run` runs; answers the peak rise in MB. */
+const peakDuring = async <T>(run: () => Promise<T>): Promise<{ value: T; peakMb: number; ms: number }> => {
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const started = performance.now();
+  try {
+    const value = await run();
+    return { value, peakMb: (peak - base) / 1048576, ms: performance.now() - started };
+  } finally {
+    clearInterval(timer);
+  }
+};
+
+export const bulkBench = async (token: string) => {
+  const { call } = await import('#test/support/invoke.ts');
+  const { signAndPut } = await import('#test/support/attachments.ts');
+  const { drainPurges } = await import('#shared/jobs/purge-queue.ts');
+  const { callSummary, resetCalls, itemsRead, itemsWritten } = await import('#shared/db/metrics.ts');
+
+  const space = await call('create-space', { token, body: { name: 'Bulk' } });
+  const base = await call('create-base', { token, body: { spaceId: space.body.id } });
+  const baseId = base.body.id as string;
+  console.log(`\n## Bulk data in and out (${ROWS.toLocaleString('en')} rows)\n`);
+
+  const colors = ['red', 'green', 'blue', 'amber'];
+  /** A CSV of ROWS rows and `width` columns (10 kinds of values, repeated), uploaded; its token and size. */
+  const csvOf = async (width: number) => {
+    const kinds = [
+      { name: 'Name', type: 'singleLineText', cell: (i: number) => `Item ${i}` },
+      { name: 'Code', type: 'singleLineText', cell: (i: number) => `C-${(i * 7919) % 100000}` },
+      { name: 'Qty', type: 'number', cell: (i: number) => String(i % 500) },
+      { name: 'Price', type: 'number', cell: (i: number) => String((i % 997) / 10) },
+      {
+        name: 'Added',
+        type: 'date',
+        cell: (i: number) =>
+          `2024-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+      },
+      { name: 'Color', type: 'singleSelect', cell: (i: number) => colors[i % 4] as string },
+      { name: 'Active', type: 'checkbox', cell: (i: number) => String(i % 3 === 0) },
+      { name: 'City', type: 'singleLineText', cell: (i: number) => `City ${i % 50}` },
+      { name: 'Notes', type: 'longText', cell: (i: number) => `"note ${i}, more"` },
+      { name: 'Score', type: 'number', cell: (i: number) => String(i % 100) },
+    ];
+    const columns = Array.from({ length: width }, (_, c) => {
+      const kind = kinds[c % kinds.length] as (typeof kinds)[number];
+      return {
+        ...kind,
+        name: c < kinds.length ? kind.name : `${kind.name} ${Math.floor(c / kinds.length) + 1}`,
+      };
+    });
+    const parts: string[] = [`${columns.map((c) => c.name).join(',')}\n`];
+    for (let i = 0; i < ROWS; i++) parts.push(`${columns.map((c) => c.cell(i)).join(',')}\n`);
+    const bytes = new TextEncoder().encode(parts.join(''));
+    const signature = await signAndPut(token, baseId, bytes, 'text/csv');
+    await call('notify-attachment', {
+      token,
+      params: { token: signature.token },
+      query: 'filename=bench.csv',
+    });
+    return { token: signature.token, size: bytes.length, columns };
+  };
+  /** Imports a CSV of `width` columns into a new table; answers the table, the time and the peak memory. */
+  const importOf = async (width: number) => {
+    const file = await csvOf(width);
+    const run = await peakDuring(async () => {
+      const res = await call('import-table-from-file', {
+        token,
+        params: { baseId },
+        body: {
+          worksheets: {
+            'Import Table': {
+              name: `Bench import ${width}`,
+              columns: file.columns.map((c, i) => ({ name: c.name, type: c.type, sourceColumnIndex: i })),
+              useFirstRowAsHeader: true,
+              importData: true,
+            },
+          },
+          attachmentUrl: file.token,
+          fileType: 'csv',
+        },
+      });
+      await drainPurges();
+      return res.body[0].id as string;
+    });
+    const job = await call('get-job', { token, params: { kind: 'import', resourceId: run.value } });
+    console.log(
+      `Import of ${ROWS.toLocaleString('en')} rows × ${width} columns (${(file.size / 1048576).toFixed(1)} MB CSV): ${(run.ms / 1000).toFixed(1)} s, ${Math.round(ROWS / (run.ms / 1000)).toLocaleString('en')} rows/s, this process's memory up to +${run.peakMb.toFixed(0)} MB; ${job.body.progress?.rowsDone} rows written, ${job.body.errorCount} reported.`,
+    );
+    return run.value;
+  };
+
+  // 1. import of 10 columns (goal ≥ 2,200 rows/s; Teable's perf-lab: import ≈ 216 rows/s, bulk create ≈ 443)
+  await importOf(10);
+  // 2. export of 20 fields (the table imported with 20 columns)
+  const tableId = await importOf(20);
+  const exported = await peakDuring(async () => {
+    const res = await call('export-table-csv', { token, params: { tableId } });
+    if (res.status === 302) {
+      const file = await fetch(res.headers?.location as string);
+      return { status: 302, size: (await file.arrayBuffer()).byteLength };
+    }
+    return { status: res.status, size: Buffer.byteLength(String(res.body)) };
+  });
+  console.log(
+    `Export of the ${ROWS.toLocaleString('en')} rows × 20 fields: ${(exported.ms / 1000).toFixed(1)} s (${exported.value.status === 302 ? 'written to the bucket, answered with a redirect; the download included' : 'answered directly'}), ${(exported.value.size / 1048576).toFixed(1)} MB of CSV, this process's memory up to +${exported.peakMb.toFixed(0)} MB (goal ≤ 256 MB).`,
+  );
+
+  // 3. upsert 1,000 records, half matching existing ones (merged on Name, not unique: one read of the table)
+  const small = await call('create-table', {
+    token,
+    params: { baseId },
+    body: {
+      name: 'Upsert',
+      fields: [
+        { type: 'singleLineText', name: 'Name' },
+        { type: 'number', name: 'Qty' },
+      ],
+      records: [],
+    },
+  });
+  const smallId = small.body.id as string;
+  for (let i = 0; i < 5000; i += 1000)
+    await call('create-records', {
+      token,
+      params: { tableId: smallId },
+      body: { records: Array.from({ length: 1000 }, (_, j) => ({ fields: { Name: `n${i + j}`, Qty: 0 } })) },
+    });
+  const records = Array.from({ length: 1000 }, (_, j) => ({ fields: { Name: `n${4500 + j}`, Qty: j } }));
+  resetCalls();
+  const t = performance.now();
+  const up = await call('create-records', {
+    token,
+    params: { tableId: smallId },
+    body: { records, performUpsert: { fieldsToMergeOn: ['Name'] } },
+  });
+  const ms = performance.now() - t;
+  const s = callSummary();
+  console.log(
+    `Upsert of 1,000 records, half new, into a table of 5,000 (merged on a text field): ${up.status}, ${up.body.createdRecords?.length} created and ${up.body.updatedRecords?.length} updated; ${s.sequentialRoundTrips} round trips, ${itemsRead()} items read, ${itemsWritten()} items written, ${(ms / 1000).toFixed(1)} s.`,
+  );
+};
+
+if (isScript(import.meta.url)) await runAlone('bulk', bulkBench, { inProcessPurges: true });
