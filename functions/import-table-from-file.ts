@@ -32,11 +32,13 @@ export const handler = defineHandler(
   'import-table-from-file',
   { params, body },
   async ({ principal, resource, body }) => {
-    const sheets = Object.values(body.worksheets);
-    if (sheets.length !== 1) throw new ValidationError('worksheets: a CSV file has one worksheet');
+    const sheets = Object.entries(body.worksheets);
+    if (!sheets.length) throw new ValidationError('worksheets: name at least one');
+    if (body.fileType === 'csv' && sheets.length !== 1)
+      throw new ValidationError('worksheets: a CSV file has one worksheet');
     const file = await importFileOf(principal, body.attachmentUrl, body.fileType, resource.id);
     const tables = [];
-    for (const sheet of sheets) {
+    for (const [key, sheet] of sheets) {
       const { schema } = await createTable(principal, resource, {
         name: sheet.name,
         fields: sheet.columns.map((c) => ({ name: c.name, type: c.type })),
@@ -45,6 +47,7 @@ export const handler = defineHandler(
       if (sheet.importData)
         await startTableImport(principal, resource, {
           file,
+          sheet: key,
           schema,
           columns: sheet.columns,
           useFirstRowAsHeader: sheet.useFirstRowAsHeader,

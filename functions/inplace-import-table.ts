@@ -23,6 +23,7 @@ export const handler = defineHandler(
     const file = await importFileOf(principal, body.attachmentUrl, body.fileType, schema.table.baseId);
     await startInplaceImport(principal, schema, {
       file,
+      sheet: body.insertConfig.sourceWorkSheetKey,
       sourceColumnMap: body.insertConfig.sourceColumnMap,
       excludeFirstRow: body.insertConfig.excludeFirstRow,
     });

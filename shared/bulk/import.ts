@@ -1,8 +1,8 @@
 /**
  * Import (data-flow.md 7, Teable's `import/*` routes): a CSV uploaded as an attachment (signature,
  * upload, notify) is analyzed — its head read, its columns' types proposed (`infer.ts`) — then
- * imported into a new table or appended to an existing one through a column map. Excel files are
- * not read yet (a 400 that says so).
+ * imported into a new table or appended to an existing one through a column map. An Excel
+ * workbook (`.xlsx`) is read the same way, each worksheet its own (`xlsx-read.ts`).
  *
  * An import runs as a background job of the purge worker, so a file of any size never holds a
  * request: the request checks the options, creates the table (a new-table import), writes the job
@@ -22,6 +22,7 @@ import { type Located, locateNow } from '#shared/auth/resources.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { SCOPES } from '#shared/core/rights.ts';
 import { transact } from '#shared/db/client.ts';
+import { withRequestScope } from '#shared/db/request-scope.ts';
 import { TOKEN_PATTERN } from '#shared/entities/attachments.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -40,9 +41,12 @@ import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { objectStream } from '#shared/storage/objects.ts';
 import { csvRows } from './csv-read.ts';
 import { type InferredType, inferColumns, numberOf } from './infer.ts';
+import { xlsxSheets } from './xlsx-read.ts';
 
 /** Rows an analysis reads to propose types. */
 export const SAMPLE_ROWS = 1000;
+/** How long one chunk's write may take (a journaled write of 500 records takes about a second). */
+const CHUNK_MS = 5 * 60_000;
 /** Rows written per chunk (one write each). */
 export const IMPORT_CHUNK = 500;
 
@@ -60,10 +64,6 @@ export const importFileOf = async (
   fileType: FileType,
   baseId?: string,
 ) => {
-  if (fileType === 'excel')
-    throw new ValidationError(
-      'fileType: Excel files cannot be imported yet; save the sheet as CSV (UTF-8) and import that',
-    );
   const token = tokenOfUrl(attachmentUrl);
   if (!token)
     throw new ValidationError(
@@ -72,15 +72,11 @@ export const importFileOf = async (
   const file = await confirmedAttachment(token);
   if (file.userId !== principal.userId && (baseId === undefined || file.baseId !== baseId))
     throw new NotFoundError(`Attachment ${token} not found`);
-  if (
-    file.mimetype.startsWith('image/') ||
-    file.mimetype.startsWith('video/') ||
-    file.mimetype.startsWith('audio/') ||
-    file.mimetype === 'application/pdf' ||
-    file.mimetype === 'application/zip'
-  )
+  if (fileType === 'excel' && file.mimetype !== XLSX)
+    throw new ValidationError(`The file is ${file.mimetype}, not an Excel workbook (.xlsx)`);
+  if (fileType === 'csv' && NOT_TEXT.some((prefix) => file.mimetype.startsWith(prefix)))
     throw new ValidationError(`The file is ${file.mimetype}, not CSV`);
-  return file;
+  return { ...file, fileType };
 };
 
 /** The token a URL of an uploaded file ends with (its object key's last segment), if any. Pure. */
@@ -96,11 +92,52 @@ export const tokenOfUrl = (url: string): string | undefined => {
   return TOKEN_PATTERN.test(last) ? last : undefined;
 };
 
-const rowsOf = async (path: string): Promise<AsyncGenerator<string[]>> => {
+/** The type an Excel workbook's bytes are read as. */
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Types a CSV is not (what the bytes said at upload). */
+const NOT_TEXT = ['image/', 'video/', 'audio/', 'font/', 'application/pdf', 'application/zip', XLSX];
+
+const streamOf = async (path: string): Promise<Readable> => {
   const stream = await objectStream(path);
   if (!stream) throw new ValidationError('The uploaded file is gone');
-  return csvRows(stream as Readable);
+  return stream as Readable;
 };
+
+/** The worksheets of a file: a CSV's one (`SHEET_KEY`), or a workbook's, by name. */
+async function* sheetsOf(file: {
+  path: string;
+  fileType: FileType;
+}): AsyncGenerator<{ key: string; rows: AsyncGenerator<string[]> }> {
+  const stream = await streamOf(file.path);
+  if (file.fileType === 'csv') {
+    yield { key: SHEET_KEY, rows: csvRows(stream) };
+    return;
+  }
+  let any = false;
+  for await (const sheet of xlsxSheets(stream)) {
+    any = true;
+    yield { key: sheet.name, rows: sheet.rows };
+  }
+  if (!any) throw new ValidationError('The workbook has no worksheets');
+}
+
+/** The rows of one worksheet of a file (a CSV's only one); a sheet not there is a 400. */
+async function* rowsOf(file: { path: string; fileType: FileType; sheet?: string }): AsyncGenerator<string[]> {
+  for await (const sheet of sheetsOf(file)) {
+    if (file.fileType === 'excel' && file.sheet !== undefined && sheet.key !== file.sheet) {
+      for await (const _ of sheet.rows); // a workbook's sheets come one after the other
+      continue;
+    }
+    let any = false;
+    for await (const row of sheet.rows) {
+      any = true;
+      yield row;
+    }
+    if (!any) throw new ValidationError(`The worksheet ${JSON.stringify(sheet.key)} has no rows`);
+    return;
+  }
+  throw new ValidationError(`The workbook has no worksheet ${JSON.stringify(file.sheet)}`);
+}
 
 /** Teable's field type of an inferred column type. */
 const fieldTypeOf = (type: InferredType): string => type;
@@ -108,18 +145,25 @@ const fieldTypeOf = (type: InferredType): string => type;
 /** `GET /import/analyze`: the columns of the file's head, with proposed types (Teable's `analyzeVo`). */
 export const analyzeFile = async (principal: Principal, attachmentUrl: string, fileType: FileType) => {
   const file = await importFileOf(principal, attachmentUrl, fileType);
-  const rows: string[][] = [];
-  for await (const row of await rowsOf(file.path)) {
-    rows.push(row);
-    if (rows.length > SAMPLE_ROWS) break;
+  const worksheets: Record<string, { name: string; columns: { type: string; name: string }[] }> = {};
+  for await (const sheet of sheetsOf(file)) {
+    const rows: string[][] = [];
+    for await (const row of sheet.rows) {
+      // a CSV stops at the sample; a workbook's sheet is read to its end (the next sheet follows it)
+      if (rows.length <= SAMPLE_ROWS) rows.push(row);
+      else if (file.fileType === 'csv') break;
+    }
+    if (!rows.length) continue;
+    const [header, ...sample] = rows;
+    const width = Math.max(...rows.map((r) => r.length));
+    const columns = inferColumns(header, sample, width).map((c) => ({
+      type: fieldTypeOf(c.type),
+      name: c.name,
+    }));
+    worksheets[sheet.key] = { name: file.fileType === 'csv' ? sheetNameOf(file.name) : sheet.key, columns };
   }
-  const [header, ...sample] = rows;
-  const width = Math.max(...rows.map((r) => r.length));
-  const columns = inferColumns(header, sample, width).map((c) => ({
-    type: fieldTypeOf(c.type),
-    name: c.name,
-  }));
-  return { worksheets: { [SHEET_KEY]: { name: sheetNameOf(file.name), columns } } };
+  if (!Object.keys(worksheets).length) throw new ValidationError('The workbook has no rows in any worksheet');
+  return { worksheets };
 };
 
 /** A CSV has one sheet; Teable names its key so. */
@@ -142,7 +186,8 @@ export const startTableImport = async (
   principal: Principal,
   base: Located,
   input: {
-    file: { token: string; path: string };
+    file: { token: string; path: string; fileType: FileType };
+    sheet: string;
     schema: TableSchema;
     columns: { sourceColumnIndex: number }[];
     useFirstRowAsHeader: boolean;
@@ -157,6 +202,8 @@ export const startTableImport = async (
     userEmail: principal.email,
     token: input.file.token,
     path: input.file.path,
+    fileType: input.file.fileType,
+    sheet: input.sheet,
     columns: input.columns.flatMap((c, i) => {
       const field = fields[i];
       return field ? [{ fieldId: field.id, index: c.sourceColumnIndex }] : [];
@@ -170,7 +217,8 @@ export const startInplaceImport = async (
   principal: Principal,
   schema: TableSchema,
   input: {
-    file: { token: string; path: string };
+    file: { token: string; path: string; fileType: FileType };
+    sheet: string;
     sourceColumnMap: Record<string, number | null>;
     excludeFirstRow: boolean;
   },
@@ -197,6 +245,8 @@ export const startInplaceImport = async (
     userEmail: principal.email,
     token: input.file.token,
     path: input.file.path,
+    fileType: input.file.fileType,
+    sheet: input.sheet,
     columns,
     skipFirst: input.excludeFirstRow,
   });
@@ -302,7 +352,7 @@ export const runImport = async (tableId: string, budget: () => boolean): Promise
   if (job.rowsTotal === undefined) {
     let rows = 0;
     try {
-      for await (const _ of await rowsOf(job.path)) rows++;
+      for await (const _ of rowsOf(job)) rows++;
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       await failImport(tableId, error.message);
@@ -321,12 +371,18 @@ export const runImport = async (tableId: string, budget: () => boolean): Promise
   const flush = async () => {
     const current = job as ImportJob;
     const to = current.rowsDone + chunk.length;
-    await createRecords(principal, located, schema, {
-      records: chunk,
-      fieldKeyType: 'id',
-      typecast: true,
-      alsoSteps: [importProgressStep(current, to, errors)],
-    });
+    // each chunk a write of its own: its own time limit, and one txId in the change log
+    await withRequestScope(
+      CHUNK_MS,
+      () =>
+        createRecords(principal, located, schema, {
+          records: chunk,
+          fieldKeyType: 'id',
+          typecast: true,
+          alsoSteps: [importProgressStep(current, to, errors)],
+        }),
+      `import-${tableId}-${current.rowsDone}`,
+    );
     job = {
       ...current,
       rowsDone: to,
@@ -339,7 +395,7 @@ export const runImport = async (tableId: string, budget: () => boolean): Promise
     schema = await loadSchema(tableId);
   };
   let fileWidth = 0;
-  for await (const row of await rowsOf(job.path)) {
+  for await (const row of rowsOf(job)) {
     line++;
     // the file's columns: its first row's (the header's, when it has one)
     if (line === 1) fileWidth = Math.max(row.length, ...columns.map((c) => c.index + 1));

@@ -56,6 +56,9 @@ export const withRequestScope = <T>(ms: number, work: () => Promise<T>, txId?: s
   });
 };
 
+/** Runs `work` outside any request's scope (background work started by a request, as a worker runs it). */
+export const outsideRequestScope = <T>(work: () => T): T => storage.exit(work);
+
 /**
  * Work a write started that must be done before the request answers, while the request goes on
  * (rendering its answer): in a request it is awaited when the request ends; outside one, now.

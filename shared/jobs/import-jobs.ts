@@ -28,9 +28,11 @@ export interface ImportJob {
   userId: string;
   userName: string;
   userEmail: string;
-  /** The uploaded file (its token and object). */
+  /** The uploaded file (its token and object), its kind, and the worksheet to read (Excel). */
   token: string;
   path: string;
+  fileType: 'csv' | 'excel';
+  sheet?: string;
   /** Which field each column goes to (columns without a field are skipped). */
   columns: { fieldId: string; index: number }[];
   /** The first row is a header, not data. */
@@ -55,6 +57,8 @@ const importJobOf = (item: Item): ImportJob => ({
   userEmail: String(item.userEmail ?? ''),
   token: String(item.token),
   path: String(item.path),
+  fileType: item.fileType === 'excel' ? 'excel' : 'csv',
+  ...(typeof item.sheet === 'string' ? { sheet: item.sheet } : {}),
   columns: (item.columns as ImportJob['columns']) ?? [],
   skipFirst: item.skipFirst === true,
   rowsDone: typeof item.rowsDone === 'number' ? item.rowsDone : 0,

@@ -3,7 +3,7 @@ import { logger } from '#shared/core/logger.ts';
 import type { Item, TransactOp } from '#shared/db/client.ts';
 import { NOT_PURGED } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { withStamps } from '#shared/db/request-scope.ts';
+import { outsideRequestScope, withStamps } from '#shared/db/request-scope.ts';
 import { JOB_KINDS, type PurgeJob, type PurgeQueue } from './purge-job.ts';
 
 /** The durable job item, to join the transaction that marks the resource. */
@@ -91,10 +91,11 @@ class InProcessPurgeQueue implements PurgeQueue {
       logger.warn('no purge queue and no in-process worker: the job waits for the sweep', { job });
       return;
     }
-    const run: Promise<void> = (async () => {
+    // outside the sending request's scope (its deadline, its id), as the cloud's worker runs it
+    const run: Promise<void> = outsideRequestScope(async () => {
       await new Promise((resolve) => setImmediate(resolve));
       if ((await runner(job)) === 'more') await this.send(job);
-    })()
+    })
       .catch((error: unknown) => {
         logger.error('purge failed; the job item stays for a later run', { job, error: error as Error });
         this.failures.push(error);

@@ -234,6 +234,7 @@ describe('CSV import', () => {
             userEmail: 'owner@example.com',
             token,
             path: file?.path as string,
+            fileType: 'csv',
             columns: [{ fieldId, index: 0 }],
             skipFirst: true,
           },
@@ -278,6 +279,7 @@ describe('CSV import', () => {
             userEmail: 'o@example.com',
             token,
             path: file?.path as string,
+            fileType: 'csv',
             columns: [{ fieldId, index: 0 }],
             skipFirst: true,
           },
@@ -301,5 +303,89 @@ describe('CSV import', () => {
     });
     expect(res.status).toBe(409);
     await runImport(t.tableId, () => true);
+  });
+});
+
+describe('Excel import', () => {
+  const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const workbook = async () => {
+    const { default: ExcelJS } = await import('exceljs');
+    const book = new ExcelJS.Workbook();
+    const people = book.addWorksheet('People');
+    people.addRow(['Name', 'Born', 'Height', 'Member']);
+    people.addRow(['Ada', new Date(Date.UTC(1815, 11, 10)), 1.65, true]);
+    people.addRow(['Alan', new Date(Date.UTC(1912, 5, 23)), 1.78, false]);
+    const notes = book.addWorksheet('Notes');
+    notes.addRow(['Text']);
+    notes.addRow([{ richText: [{ text: 'bold ' }, { text: 'and plain' }] }]);
+    notes.addRow([{ formula: '1+1', result: 2 }]);
+    return new Uint8Array(await book.xlsx.writeBuffer());
+  };
+
+  it('analyzes every worksheet and imports one into a new table', async () => {
+    const ws = await newWorkspace();
+    const token = (await uploadFile(ws.owner.auth, ws.baseId, await workbook(), XLSX, 'people.xlsx')).token;
+
+    const analyzed = await analyze(ws.owner, token, 'excel');
+
+    expect(analyzed.status, JSON.stringify(analyzed.body)).toBe(200);
+    expect(analyzed.body.worksheets).toEqual({
+      People: {
+        name: 'People',
+        columns: [
+          { type: 'singleLineText', name: 'Name' },
+          { type: 'date', name: 'Born' },
+          { type: 'number', name: 'Height' },
+          { type: 'checkbox', name: 'Member' },
+        ],
+      },
+      Notes: { name: 'Notes', columns: [{ type: 'singleLineText', name: 'Text' }] },
+    });
+    const res = await call('import-table-from-file', {
+      token: ws.owner.auth,
+      params: { baseId: ws.baseId },
+      body: {
+        worksheets: {
+          Notes: {
+            name: 'Notes',
+            columns: [{ type: 'singleLineText', name: 'Text', sourceColumnIndex: 0 }],
+            useFirstRowAsHeader: true,
+            importData: true,
+          },
+          People: {
+            name: 'People',
+            columns: analyzed.body.worksheets.People.columns.map((c: object, i: number) => ({
+              ...c,
+              sourceColumnIndex: i,
+            })),
+            useFirstRowAsHeader: true,
+            importData: true,
+          },
+        },
+        attachmentUrl: token,
+        fileType: 'excel',
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await drainPurges();
+    const [notes, people] = res.body as { id: string }[];
+    expect((await rowsOf(ws.owner, notes?.id as string)).map((r) => r.Text)).toEqual(['bold and plain', '2']);
+    expect(
+      (await rowsOf(ws.owner, people?.id as string)).map((r) => [
+        r.Name,
+        r.Born?.slice(0, 10),
+        r.Height,
+        r.Member ?? '',
+      ]),
+    ).toEqual([
+      ['Ada', '1815-12-10', '1.65', 'true'],
+      ['Alan', '1912-06-23', '1.78', ''],
+    ]);
+  });
+
+  it('refuses a CSV declared as Excel and bytes that are no workbook', async () => {
+    const ws = await newWorkspace();
+    const csv = await upload(ws, utf8('A\n1\n'));
+    expect(await analyze(ws.owner, csv, 'excel')).toMatchObject(invalid(/not an Excel workbook/));
   });
 });
