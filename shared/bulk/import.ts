@@ -172,8 +172,27 @@ export const SHEET_KEY = 'Import Table';
 const sheetNameOf = (name: string | undefined) =>
   (name ? name.replace(/\.[^.]+$/, '') : 'Import') || 'Import';
 
-/** Sends the worker an import written by `op` (with `more` in the same transaction). */
-const startImport = async (job: Omit<ImportJob, 'rowsDone' | 'rowErrors' | 'errorCount'>) => {
+/** Writes an import's job (a 409 when one into the table runs) and sends it to the worker. */
+const startImport = async (
+  principal: Principal,
+  table: { id: string; baseId: string },
+  input: { file: { token: string; path: string; fileType: FileType }; sheet: string },
+  columns: ImportJob['columns'],
+  skipFirst: boolean,
+) => {
+  const job = {
+    tableId: table.id,
+    baseId: table.baseId,
+    userId: principal.userId,
+    userName: principal.name,
+    userEmail: principal.email,
+    token: input.file.token,
+    path: input.file.path,
+    fileType: input.file.fileType,
+    sheet: input.sheet,
+    columns,
+    skipFirst,
+  };
   await transact(
     [startImportOp(job, new Date())],
     () => new ConflictError('An import into this table is running; wait for it to end'),
@@ -194,22 +213,17 @@ export const startTableImport = async (
   },
 ): Promise<void> => {
   const fields = input.schema.fields.filter((f) => !f.isComputed);
-  await startImport({
-    tableId: input.schema.table.id,
-    baseId: base.id,
-    userId: principal.userId,
-    userName: principal.name,
-    userEmail: principal.email,
-    token: input.file.token,
-    path: input.file.path,
-    fileType: input.file.fileType,
-    sheet: input.sheet,
-    columns: input.columns.flatMap((c, i) => {
-      const field = fields[i];
-      return field ? [{ fieldId: field.id, index: c.sourceColumnIndex }] : [];
-    }),
-    skipFirst: input.useFirstRowAsHeader,
+  const columns = input.columns.flatMap((c, i) => {
+    const field = fields[i];
+    return field ? [{ fieldId: field.id, index: c.sourceColumnIndex }] : [];
   });
+  await startImport(
+    principal,
+    { id: input.schema.table.id, baseId: base.id },
+    input,
+    columns,
+    input.useFirstRowAsHeader,
+  );
 };
 
 /** `PATCH /import/{baseId}/{tableId}`: rows appended to a table through `sourceColumnMap` (field id → column). */
@@ -237,19 +251,13 @@ export const startInplaceImport = async (
   });
   if (!columns.length)
     throw new ValidationError('insertConfig.sourceColumnMap: map at least one column to a field');
-  await startImport({
-    tableId: schema.table.id,
-    baseId: schema.table.baseId,
-    userId: principal.userId,
-    userName: principal.name,
-    userEmail: principal.email,
-    token: input.file.token,
-    path: input.file.path,
-    fileType: input.file.fileType,
-    sheet: input.sheet,
+  await startImport(
+    principal,
+    { id: schema.table.id, baseId: schema.table.baseId },
+    input,
     columns,
-    skipFirst: input.excludeFirstRow,
-  });
+    input.excludeFirstRow,
+  );
 };
 
 /** The principal a worker acts as for the import's starter (the start was checked with their token). */

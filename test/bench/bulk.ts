@@ -115,8 +115,13 @@ export const bulkBench = async (token: string) => {
       const file = await fetch(res.headers?.location as string);
       return { status: 302, size: (await file.arrayBuffer()).byteLength };
     }
+    if (res.status !== 200) throw new Error(`export: ${res.status} ${JSON.stringify(res.body)}`);
     return { status: res.status, size: Buffer.byteLength(String(res.body)) };
+  }).catch((error: unknown) => {
+    console.log(`Export of the ${ROWS.toLocaleString('en')} rows × 20 fields failed: ${(error as Error).message}`);
+    return undefined;
   });
+  if (exported)
   console.log(
     `Export of the ${ROWS.toLocaleString('en')} rows × 20 fields: ${(exported.ms / 1000).toFixed(1)} s (${exported.value.status === 302 ? 'written to the bucket, answered with a redirect; the download included' : 'answered directly'}), ${(exported.value.size / 1048576).toFixed(1)} MB of CSV, this process's memory up to +${exported.peakMb.toFixed(0)} MB (goal ≤ 256 MB).`,
   );

@@ -53,6 +53,33 @@ const rowsOf = async (caller: Caller, tableId: string) => {
   return (res.body.records as { fields: Record<string, string> }[]).map((r) => r.fields);
 };
 
+/** An import's job written as the route writes it, not sent (the test runs it with `runImport`). */
+const startByHand = async (t: Awaited<ReturnType<typeof newTable>>, token: string) => {
+  const file = await readAttachment(token);
+  const fieldId = (t.table.fields as { id: string }[])[0]?.id as string;
+  await transact(
+    [
+      startImportOp(
+        {
+          tableId: t.tableId,
+          baseId: t.baseId,
+          userId: t.owner.id,
+          userName: 'Owner',
+          userEmail: 'owner@example.com',
+          token,
+          path: file?.path as string,
+          fileType: 'csv',
+          columns: [{ fieldId, index: 0 }],
+          skipFirst: true,
+        },
+        new Date(),
+      ),
+    ],
+    () => new ConflictError('exists'),
+  );
+  return fieldId;
+};
+
 const PRODUCTS =
   'Name,Price,Added,Active,Notes\r\nBolt,1.50,2024-01-02,true,"line one\nline two"\r\nNut,"1,200",2024-02-03,false,plain\r\n';
 
@@ -220,29 +247,8 @@ describe('CSV import', () => {
       t,
       utf8(`N\n${Array.from({ length: rows }, (_, i) => `row${i}`).join('\n')}\n`),
     );
-    const file = await readAttachment(token);
-    const fieldId = (t.table.fields as { id: string }[])[0]?.id as string;
-    // the job written as the route writes it, run by hand: a budget spent after the first chunk
-    await transact(
-      [
-        startImportOp(
-          {
-            tableId: t.tableId,
-            baseId: t.baseId,
-            userId: t.owner.id,
-            userName: 'Owner',
-            userEmail: 'owner@example.com',
-            token,
-            path: file?.path as string,
-            fileType: 'csv',
-            columns: [{ fieldId, index: 0 }],
-            skipFirst: true,
-          },
-          new Date(),
-        ),
-      ],
-      () => new ConflictError('exists'),
-    );
+    // a budget spent after the first chunk
+    await startByHand(t, token);
 
     expect(await runImport(t.tableId, () => false)).toBe(false);
     const halfway = await rowsOf(t.owner, t.tableId);
@@ -266,28 +272,7 @@ describe('CSV import', () => {
   it('one import into a table at a time: a second while one runs is a 409', async () => {
     const t = await newTable({ fields: [{ type: 'singleLineText', name: 'N' }], records: [] });
     const token = await upload(t, utf8('N\na\n'));
-    const file = await readAttachment(token);
-    const fieldId = (t.table.fields as { id: string }[])[0]?.id as string;
-    await transact(
-      [
-        startImportOp(
-          {
-            tableId: t.tableId,
-            baseId: t.baseId,
-            userId: t.owner.id,
-            userName: 'O',
-            userEmail: 'o@example.com',
-            token,
-            path: file?.path as string,
-            fileType: 'csv',
-            columns: [{ fieldId, index: 0 }],
-            skipFirst: true,
-          },
-          new Date(),
-        ),
-      ],
-      () => new ConflictError('exists'),
-    );
+    const fieldId = await startByHand(t, token);
     const res = await call('inplace-import-table', {
       token: t.owner.auth,
       params: { baseId: t.baseId, tableId: t.tableId },
