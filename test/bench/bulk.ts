@@ -118,13 +118,15 @@ export const bulkBench = async (token: string) => {
     if (res.status !== 200) throw new Error(`export: ${res.status} ${JSON.stringify(res.body)}`);
     return { status: res.status, size: Buffer.byteLength(String(res.body)) };
   }).catch((error: unknown) => {
-    console.log(`Export of the ${ROWS.toLocaleString('en')} rows × 20 fields failed: ${(error as Error).message}`);
+    console.log(
+      `Export of the ${ROWS.toLocaleString('en')} rows × 20 fields failed: ${(error as Error).message}`,
+    );
     return undefined;
   });
   if (exported)
-  console.log(
-    `Export of the ${ROWS.toLocaleString('en')} rows × 20 fields: ${(exported.ms / 1000).toFixed(1)} s (${exported.value.status === 302 ? 'written to the bucket, answered with a redirect; the download included' : 'answered directly'}), ${(exported.value.size / 1048576).toFixed(1)} MB of CSV, this process's memory up to +${exported.peakMb.toFixed(0)} MB (goal ≤ 256 MB).`,
-  );
+    console.log(
+      `Export of the ${ROWS.toLocaleString('en')} rows × 20 fields: ${(exported.ms / 1000).toFixed(1)} s (${exported.value.status === 302 ? 'written to the bucket, answered with a redirect; the download included' : 'answered directly'}), ${(exported.value.size / 1048576).toFixed(1)} MB of CSV, this process's memory up to +${exported.peakMb.toFixed(0)} MB (goal ≤ 256 MB).`,
+    );
 
   // 3. upsert 1,000 records, half matching existing ones (merged on Name, not unique: one read of the table)
   const small = await call('create-table', {
