@@ -501,9 +501,12 @@ export const ANSWERS: Record<HandlerName, Answer> = {
       ),
     }),
   ),
+  // as Teable's `tableVoSchema`: a description or icon not set is left out
   'import-table-from-file': json(
     z.array(
       z.extend(TABLE, {
+        description: z.optional(z.string()),
+        icon: z.optional(z.string()),
         fields: z.array(FIELD),
         views: z.array(VIEW),
         records: z.array(RECORD),
