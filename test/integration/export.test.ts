@@ -85,6 +85,24 @@ describe('GET /export/{tableId}', () => {
     expect(csvOf(res)).toBe('\uFEFFName,Count\r\nNut,12.5\r\n"Bolt, M4",3.0\r\n');
   });
 
+  it("follows a view's manual order (a record moved), with or without the view named", async () => {
+    const t = await newTable({
+      name: 'Order',
+      fields: [{ type: 'singleLineText', name: 'N' }],
+      records: [{ fields: { N: 'a' } }, { fields: { N: 'b' } }, { fields: { N: 'c' } }],
+    });
+    const [a, , c] = (t.table.records as { id: string }[]).map((r) => r.id);
+    const moved = await call('update-record-order', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId, viewId: t.viewId },
+      body: { anchorId: a, position: 'before', recordIds: [c] },
+    });
+    expect(moved.status).toBe(200);
+
+    expect(csvOf(await exportOf(t))).toBe('\uFEFFN\r\nc\r\na\r\nb\r\n');
+    expect(csvOf(await exportOf(t, `viewId=${t.viewId}`))).toBe('\uFEFFN\r\nc\r\na\r\nb\r\n');
+  });
+
   it('an empty table is its header alone; a viewer may export; an unknown view is a 404; another user gets a 403 or 404', async () => {
     const t = await newTable({ fields: [{ type: 'singleLineText', name: 'Only' }], records: [] });
     expect(csvOf(await exportOf(t))).toBe('\uFEFFOnly\r\n');
