@@ -40,7 +40,7 @@ import { createRecords } from '#shared/records/create.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { objectStream } from '#shared/storage/objects.ts';
 import { csvRows } from './csv-read.ts';
-import { type InferredType, inferColumns, numberOf } from './infer.ts';
+import { inferColumns, numberOf } from './infer.ts';
 import { xlsxSheets } from './xlsx-read.ts';
 
 /** Rows an analysis reads to propose types. */
@@ -139,9 +139,6 @@ async function* rowsOf(file: { path: string; fileType: FileType; sheet?: string 
   throw new ValidationError(`The workbook has no worksheet ${JSON.stringify(file.sheet)}`);
 }
 
-/** Teable's field type of an inferred column type. */
-const fieldTypeOf = (type: InferredType): string => type;
-
 /** `GET /import/analyze`: the columns of the file's head, with proposed types (Teable's `analyzeVo`). */
 export const analyzeFile = async (principal: Principal, attachmentUrl: string, fileType: FileType) => {
   const file = await importFileOf(principal, attachmentUrl, fileType);
@@ -157,7 +154,7 @@ export const analyzeFile = async (principal: Principal, attachmentUrl: string, f
     const [header, ...sample] = rows;
     const width = Math.max(...rows.map((r) => r.length));
     const columns = inferColumns(header, sample, width).map((c) => ({
-      type: fieldTypeOf(c.type),
+      type: c.type, // the inferred types are Teable's field type names
       name: c.name,
     }));
     worksheets[sheet.key] = { name: file.fileType === 'csv' ? sheetNameOf(file.name) : sheet.key, columns };
