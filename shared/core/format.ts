@@ -101,14 +101,24 @@ export const parseNumberText = (text: string): number | undefined => {
 
 const zoneFormatters = new Map<string, Intl.DateTimeFormat>();
 
+// Every date cell written or shown asks for its zone's name: building a formatter to learn it
+// costs a tenth of a millisecond, so the answers are kept (at most a few hundred zones exist).
+const canonicalZones = new Map<string, string | undefined>();
+const MAX_KEPT_ZONES = 1000;
+
 /** The IANA time zone's canonical name (`utc` → `UTC`), or undefined when `Intl` does not know it. */
 export const canonicalTimeZone = (timeZone: string): string | undefined => {
-  if (timeZone.trim() === '') return undefined;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
+  if (canonicalZones.has(timeZone)) return canonicalZones.get(timeZone);
+  let canonical: string | undefined;
+  if (timeZone.trim() !== '')
+    try {
+      canonical = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+    } catch {
+      canonical = undefined;
+    }
+  // a caller naming ever new unknown zones cannot grow the map without bound
+  if (canonicalZones.size < MAX_KEPT_ZONES) canonicalZones.set(timeZone, canonical);
+  return canonical;
 };
 
 const zoneFormatter = (timeZone: string): Intl.DateTimeFormat => {
@@ -142,6 +152,19 @@ export interface WallClock {
 
 /** The wall-clock time in `timeZone` at the instant `epochMs`. */
 export const wallClockAt = (epochMs: number, timeZone: string): WallClock => {
+  // UTC, the zone of most dates, needs no formatter (formatToParts costs microseconds a call)
+  if (timeZone === 'UTC') {
+    const d = new Date(epochMs);
+    return {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+      millisecond: d.getUTCMilliseconds(),
+    };
+  }
   const parts: Record<string, number> = {};
   for (const part of zoneFormatter(timeZone).formatToParts(epochMs)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);

@@ -78,6 +78,7 @@ export const bulkBench = async (token: string) => {
   /** Imports a CSV of `width` columns into a new table; answers the table, the time and the peak memory. */
   const importOf = async (width: number) => {
     const file = await csvOf(width);
+    resetCalls();
     const run = await peakDuring(async () => {
       const res = await call('import-table-from-file', {
         token,
@@ -98,12 +99,37 @@ export const bulkBench = async (token: string) => {
       await drainPurges();
       return res.body[0].id as string;
     });
+    const work = callSummary();
+    const written = itemsWritten();
     const job = await call('get-job', { token, params: { kind: 'import', resourceId: run.value } });
     console.log(
-      `Import of ${ROWS.toLocaleString('en')} rows × ${width} columns (${(file.size / 1048576).toFixed(1)} MB CSV): ${(run.ms / 1000).toFixed(1)} s, ${Math.round(ROWS / (run.ms / 1000)).toLocaleString('en')} rows/s, this process's memory up to +${run.peakMb.toFixed(0)} MB; ${job.body.progress?.rowsDone} rows written, ${job.body.errorCount} reported.`,
+      `Import of ${ROWS.toLocaleString('en')} rows × ${width} columns (${(file.size / 1048576).toFixed(1)} MB CSV): ${(run.ms / 1000).toFixed(1)} s, ${Math.round(ROWS / (run.ms / 1000)).toLocaleString('en')} rows/s, this process's memory up to +${run.peakMb.toFixed(0)} MB; ${job.body.progress?.rowsDone} rows written, ${job.body.errorCount} reported; ${work.calls.toLocaleString('en')} calls in ${work.sequentialRoundTrips.toLocaleString('en')} round trips, ${(written / ROWS).toFixed(1)} items written per row.`,
     );
     return run.value;
   };
+
+  // 0. the store's own ceiling on this machine: what an import could reach at most, writing ~2 items a row
+  const { documentClient, TABLE } = await import('#shared/db/client.ts');
+  const { TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+  const ceilingItems = 20_000;
+  const filler = 'x'.repeat(300);
+  const ceilingStart = performance.now();
+  for (let from = 0; from < ceilingItems; from += 1000)
+    await Promise.all(
+      Array.from({ length: 10 }, (_, t) =>
+        documentClient.send(
+          new TransactWriteCommand({
+            TransactItems: Array.from({ length: 100 }, (_, i) => ({
+              Put: { TableName: TABLE, Item: { pk: 'BENCH#ceiling', sk: `${from + t * 100 + i}`, filler } },
+            })),
+          }),
+        ),
+      ),
+    );
+  const ceiling = ceilingItems / ((performance.now() - ceilingStart) / 1000);
+  console.log(
+    `The store's ceiling here: ${ceilingItems.toLocaleString('en')} items of 300 bytes in transactions of 100, ten at a time: ${Math.round(ceiling).toLocaleString('en')} items/s (about ${Math.round(ceiling / 2.1).toLocaleString('en')} rows/s at an import's 2.1 items a row).`,
+  );
 
   // 1. import of 10 columns (goal ≥ 2,200 rows/s; Teable's perf-lab: import ≈ 216 rows/s, bulk create ≈ 443)
   await importOf(10);

@@ -7,6 +7,7 @@ import {
   parseDate,
   parseIsoWithOffset,
   parseNumberText,
+  wallClockAt,
 } from '#shared/core/format.ts';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
@@ -21,6 +22,24 @@ describe('canonicalTimeZone', () => {
     ['', undefined],
   ])('%s → %s', (zone, expected) => {
     expect(canonicalTimeZone(zone)).toBe(expected);
+  });
+});
+
+describe('canonicalTimeZone, kept answers', () => {
+  it('answers the same the second time, for a known and an unknown zone', () => {
+    for (const zone of ['asia/tokyo', 'Mars/Olympus', ' '])
+      expect(canonicalTimeZone(zone)).toBe(canonicalTimeZone(zone));
+    expect(canonicalTimeZone('asia/tokyo')).toBe('Asia/Tokyo');
+  });
+});
+
+describe('wallClockAt in UTC (read without a formatter)', () => {
+  it('agrees with the formatter of an equal zone for any instant of years 1..9999 (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -62135596800000, max: 253402300799999 }), (epochMs) => {
+        expect(wallClockAt(epochMs, 'UTC')).toEqual(wallClockAt(epochMs, 'Etc/UTC'));
+      }),
+    );
   });
 });
 
