@@ -73,7 +73,7 @@ export const READ_ROLE_WRITABLE_LEADING_KEYS = [
   keys.viewIndexWantPartitionPattern,
 ];
 
-const READ_ACTIONS = [
+export const READ_ACTIONS = [
   'dynamodb:GetItem',
   'dynamodb:BatchGetItem',
   'dynamodb:Query',
@@ -162,8 +162,9 @@ export class ApiFunctions extends Construct {
         JWT_AUDIENCE: issuer,
         MAIL_FROM: config.mailFrom,
         ...(route.purges ? this.purgeEnvironment() : {}),
-        // routes that confirm files send the worker their images' thumbnails to make
-        ...(route.files === 'write' ? { PURGE_QUEUE_URL: this.requirePurgeQueue().queueUrl } : {}),
+        // routes that confirm files send the worker their images' thumbnails to make, and
+        // exports too large for a request are handed to it
+        ...(route.files ? { PURGE_QUEUE_URL: this.requirePurgeQueue().queueUrl } : {}),
       },
     });
   }
@@ -331,7 +332,9 @@ export class ApiFunctions extends Construct {
   /**
    * The role of routes that write exports (`files: 'export'`): read access to the table plus
    * writing objects under `export/` of the attachments bucket (in parts: put, and abort), nothing
-   * else of S3. One role for all such routes.
+   * else of S3; and, for an export too large for a request, handing it to the purge worker: putting
+   * the export's item and its job item (their partitions only) and sending the job. One role for
+   * all such routes.
    */
   exportRole(access: TableAccess): iam.IRole {
     if (access !== 'read') throw new Error('routes that export are read routes');
@@ -346,6 +349,21 @@ export class ApiFunctions extends Construct {
               sid: 'WriteExports',
               actions: ['s3:PutObject', 's3:AbortMultipartUpload'],
               resources: [this.props.bucket.arnForObjects('export/*')],
+            }),
+            new iam.PolicyStatement({
+              sid: 'HandOverExports',
+              actions: ['dynamodb:PutItem'],
+              resources: [this.props.table.tableArn],
+              conditions: {
+                'ForAllValues:StringLike': {
+                  'dynamodb:LeadingKeys': [keys.exportFilePartitionPattern, keys.purgeJobPartition],
+                },
+              },
+            }),
+            new iam.PolicyStatement({
+              sid: 'StartExports',
+              actions: ['sqs:SendMessage'],
+              resources: [this.requirePurgeQueue().queueArn],
             }),
           ],
         }),

@@ -9,8 +9,8 @@
  * and answers at once; `GET /api/job/import/{tableId}` tells its progress and, at the end, its
  * report. The worker first reads the whole file once without writing (a file that cannot be read —
  * not UTF-8, a quote never closed, a row over 1 MB, over 500 columns, no rows — fails the import
- * before any row is written), then writes it in chunks of 500 rows, each chunk's records created in
- * the same write as the job's progress: an import stopped by a crash or by the worker's time budget
+ * before any row is written), then writes it in chunks of 500 rows, the job's progress landing in
+ * the transaction that completes each chunk's write: an import stopped by a crash or by the worker's time budget
  * resumes after the last chunk written (resumable, never a row twice). Values go through typecast;
  * a value typecast cannot take (a number column's `abc`) leaves its cell empty and is reported
  * (row, column, reason), as is a row with more cells than columns; no row is dropped.
@@ -29,7 +29,7 @@ import type { Field } from '#shared/fields/types.ts';
 import {
   failImport,
   type ImportJob,
-  importProgressStep,
+  importProgressOp,
   type RowError,
   readImportJob,
   setImportTotal,
@@ -384,7 +384,7 @@ export const runImport = async (tableId: string, budget: () => boolean): Promise
           records: chunk,
           fieldKeyType: 'id',
           typecast: true,
-          alsoSteps: [importProgressStep(current, to, errors)],
+          alsoFinal: [importProgressOp(current, to, errors)],
         }),
       `import-${tableId}-${current.rowsDone}`,
     );

@@ -335,9 +335,11 @@ export const commitSteps = async (
   /** The caller already ran `recoverInterrupted(scope)` (in parallel with its own reads). */
   recovered = false,
   /**
-   * Operations that land exactly once with the write's success (counters): in its transaction,
-   * or, for a journaled write, in the one that marks it complete. An undone write never applies
-   * them. They must be unconditional and are never undone.
+   * Operations that land exactly once with the write's success (counters, an import's progress):
+   * in its transaction, or, for a journaled write, in the one that marks it complete. An undone
+   * write never applies them; they are never undone. One may carry a condition: should it fail,
+   * the write is not complete and is undone (for a journaled write, by the repair, as when its
+   * lease is lost; the caller gets the answer of an interrupted write).
    */
   final: readonly TransactOp[] = [],
 ): Promise<Item | undefined> => {

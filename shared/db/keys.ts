@@ -22,6 +22,8 @@
  * - `RECNUM#<tbl>`: one small index item per record, keyed by autoNumber (default order).
  * - `VORDER#<viw>`: a view's manual order, keyed by fractional order key.
  * - `UNIQ#<tbl>`: one item per value of a `unique` field, claiming it for a record.
+ * - `EXPORT#<tbl>`: an export too large for one request, written by the worker (`<view>#<usr>`:
+ *   its state, what it was computed from, and the file; 1 day TTL, as the file's).
  * - `QUERY#<qry_…>`: saved listing parameters (`POST /query-params`, 24 h TTL), one item each.
  * - `IDEM#<usr>`: remembered answers of requests with an `Idempotency-Key` (24 h TTL) on routes
  *   that act on no table; `IDEM#<tbl>` (sort key led by the user id) those of table routes, so a
@@ -335,6 +337,15 @@ export const keys = {
   upsertLease: (tableId: string, keyHash: string): Key => ({ pk: `UPSERT#${tableId}`, sk: keyHash }),
   upsertLeasesOf: (tableId: string) => ({ pk: `UPSERT#${tableId}` }),
 
+  /** A large export's file, per table, view (`-` for the whole table) and user (`entities/export-files.ts`). */
+  exportFile: (tableId: string, viewKey: string, userId: string): Key => ({
+    pk: `EXPORT#${tableId}`,
+    sk: `${viewKey}#${userId}`,
+  }),
+  exportFilesOf: (tableId: string) => ({ pk: `EXPORT#${tableId}` }),
+  exportFilePartitionPattern: 'EXPORT#*',
+  purgeJobPartition: 'PURGE',
+
   /** A remembered answer: in the table's partition for a table route, else in the user's. */
   // Saved listing parameters (shared/listing/saved-queries.ts)
   /** Parameters saved by `POST /query-params`, used by `GET …/record?queryId=` (24 h TTL). */
@@ -376,7 +387,7 @@ export const keys = {
   baseTrashOf: (baseId: string) => ({ pk: `BASE#${baseId}`, skPrefix: 'TRASH#' }),
   /** A job the purge worker has not finished (a permanent delete, a rename); one partition, so unfinished jobs can be listed. */
   purgeJob: (
-    kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails' | 'import',
+    kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails' | 'import' | 'export',
     resourceId: string,
   ): Key => ({
     pk: 'PURGE',
@@ -385,7 +396,7 @@ export const keys = {
   purgeJobs: () => ({ pk: 'PURGE' }),
   /** A job the purge worker finished: kept a week (TTL) so its starter can read that it is done. */
   finishedJob: (
-    kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails' | 'import',
+    kind: 'space' | 'base' | 'table' | 'userCells' | 'thumbnails' | 'import' | 'export',
     resourceId: string,
   ): Key => ({
     pk: `JOB#${kind}#${resourceId}`,

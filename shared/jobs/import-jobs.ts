@@ -1,13 +1,12 @@
 /**
  * The job item of a CSV import (`keys.purgeJob('import', tableId)`): what the worker needs to run
- * it and where it got to. One import into a table at a time. Its progress moves in the same
- * transaction as the records each chunk creates (`importProgressStep`), so an import stopped by a
- * crash or a spent budget resumes exactly after the last chunk written, never writing a row twice.
+ * it and where it got to. One import into a table at a time. Its progress moves in the write that
+ * completes each chunk's records (`importProgressOp`), so an import stopped by a crash or a spent
+ * budget resumes exactly after the last chunk written, never writing a row twice.
  */
 
 import { NotFoundError } from '#shared/core/errors.ts';
 import { getItem, type Item, type TransactOp, updateItem } from '#shared/db/client.ts';
-import type { Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 
@@ -95,34 +94,25 @@ export const readImportJob = async (tableId: string): Promise<ImportJob | undefi
 };
 
 /**
- * The step that moves an import from `from` rows done to `to`, with the errors of those rows: on
- * the condition that no other run moved it meanwhile (two workers never write one chunk twice).
+ * The progress of an import, moved with a chunk's records: an operation of the write's end (the
+ * records' write `final`), so it lands exactly when the whole chunk has — never with part of it, as
+ * a worker killed in the middle of a chunk's write leaves it (its units are undone by the repair,
+ * and the import resumes at this chunk). On the condition that no other run moved it meanwhile;
+ * should one have, this chunk's write is undone.
  */
-export const importProgressStep = (job: ImportJob, to: number, errors: readonly RowError[]): Step => {
-  const kept = [...job.rowErrors, ...errors].slice(0, MAX_REPORTED_ERRORS);
-  return {
-    op: {
-      update: {
-        key: jobKey(job.tableId),
-        update: 'SET rowsDone = :to, rowErrors = :errors, errorCount = :count',
-        condition: 'rowsDone = :from',
-        values: {
-          ':from': job.rowsDone,
-          ':to': to,
-          ':errors': kept,
-          ':count': job.errorCount + errors.length,
-        },
-      },
+export const importProgressOp = (job: ImportJob, to: number, errors: readonly RowError[]): TransactOp => ({
+  update: {
+    key: jobKey(job.tableId),
+    update: 'SET rowsDone = :to, rowErrors = :errors, errorCount = :count',
+    condition: 'rowsDone = :from',
+    values: {
+      ':from': job.rowsDone,
+      ':to': to,
+      ':errors': [...job.rowErrors, ...errors].slice(0, MAX_REPORTED_ERRORS),
+      ':count': job.errorCount + errors.length,
     },
-    undo: {
-      update: {
-        key: jobKey(job.tableId),
-        update: 'SET rowsDone = :from, rowErrors = :errors, errorCount = :count',
-        values: { ':from': job.rowsDone, ':errors': job.rowErrors, ':count': job.errorCount },
-      },
-    },
-  };
-};
+  },
+});
 
 /** Records how many data rows the file has (counted before any is written). */
 export const setImportTotal = async (tableId: string, rowsTotal: number): Promise<void> => {

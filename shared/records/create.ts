@@ -1,7 +1,7 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError } from '#shared/core/errors.ts';
-import { MAX_TRANSACTION_ITEMS } from '#shared/db/client.ts';
+import { MAX_TRANSACTION_ITEMS, type TransactOp } from '#shared/db/client.ts';
 import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts';
 import { keys } from '#shared/db/keys.ts';
 import { recordCountOp } from '#shared/entities/record-counts.ts';
@@ -31,6 +31,8 @@ export interface CreateInput {
   ids?: readonly string[];
   /** More steps of the same write (an upsert's leases), committed with it or not at all. */
   alsoSteps?: readonly Step[];
+  /** Operations that land with the write's end, exactly once (an import's progress; `commitSteps` `final`). */
+  alsoFinal?: readonly TransactOp[];
 }
 
 /**
@@ -148,7 +150,7 @@ export const createRecords = async (
     steps,
     () => new ConflictError('A concurrent change to the same table won; retry the request'),
     large,
-    [recordCountOp(tableId, items.length)],
+    [recordCountOp(tableId, items.length), ...(input.alsoFinal ?? [])],
   );
   return items.map((item) => ({
     ...item,

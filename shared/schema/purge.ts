@@ -65,6 +65,7 @@ export const purgeTable = async (tableId: string, budget: Budget = unlimited): P
     keys.recordNumbersOf(tableId).pk,
     ...viewIds.flatMap((v) => [keys.viewOrderOf(v).pk, ...keys.viewIndexPartitionsOf(v)]),
     keys.uniqueValuesOf(tableId).pk,
+    keys.exportFilesOf(tableId).pk,
     keys.journalsOf(tableId).pk,
     keys.idempotencyOfTable(tableId).pk,
     keys.queryOrdersOf(tableId).pk,

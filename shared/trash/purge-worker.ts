@@ -1,5 +1,6 @@
 import { releaseDueFiles } from '#shared/attachments/release.ts';
 import { makeThumbnails } from '#shared/attachments/thumbnails.ts';
+import { runExportJob } from '#shared/bulk/export.ts';
 import { runImport } from '#shared/bulk/import.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
@@ -124,6 +125,7 @@ export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Pr
   } else if (job.kind === 'base') done = await purgeBase(job.resourceId, budget);
   else if (job.kind === 'space') done = await purgeSpace(job.resourceId, budget);
   else if (job.kind === 'import') done = await runImport(job.resourceId, budget);
+  else if (job.kind === 'export') done = await runExportJob(job.resourceId, budget);
   else if (job.kind === 'thumbnails') {
     await makeThumbnails(job.resourceId); // one run; a failure throws and the job runs again
     done = true;

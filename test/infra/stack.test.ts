@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { App, type CfnResource, NestedStack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { READ_ROLE_UPDATABLE_ATTRIBUTES } from '#infra/api-construct.ts';
+import { READ_ACTIONS, READ_ROLE_UPDATABLE_ATTRIBUTES } from '#infra/api-construct.ts';
 import { stackNameFor, stageConfig } from '#infra/config.ts';
 import { createApp, PROJECT_ROOT } from '#infra/create-app.ts';
 import { LAMBDA_ENV_VARS, LOCAL_ONLY_ENV_VARS } from '#infra/lambda-environment.ts';
@@ -312,8 +312,8 @@ describe('WorkspaceApiStack (dev)', () => {
       expect(env, routeKey(route)).toEqual({
         ...((route as RouteDef).purges
           ? { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '30' }
-          : (route as RouteDef).files === 'write'
-            ? // routes that confirm files send thumbnail jobs, at once
+          : (route as RouteDef).files
+            ? // routes that confirm files send thumbnail jobs, exports hand large ones over, at once
               { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '' }
             : { PURGE_QUEUE_URL: '', PURGE_DELAY_SECONDS: '' }),
         SIGNING_KEYS_FILE: '',
@@ -677,6 +677,19 @@ describe('WorkspaceApiStack (dev)', () => {
         Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/export/*']] },
       }),
     ]);
+    // a large export is handed to the worker: its item and its job item put, nothing else written
+    const exportTableWrites = roleStatements(template, exportRoleId as string).filter((st) =>
+      actionsOf(st).some((a) => a.startsWith('dynamodb:') && !READ_ACTIONS.includes(a)),
+    );
+    expect(exportTableWrites.map((st) => [st.Sid, actionsOf(st), st.Condition])).toEqual([
+      ['TouchToken', ['dynamodb:UpdateItem'], expect.anything()],
+      ['KeepListingOrders', ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'], expect.anything()],
+      [
+        'HandOverExports',
+        ['dynamodb:PutItem'],
+        { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['EXPORT#*', 'PURGE'] } },
+      ],
+    ]);
     for (const roleId of [readRoleId, writeRoleId, mailRoleId, purgeRoleId, filesRoleId, workerRoleId]) {
       const statements = roleStatements(template, roleId as string);
       expect(statements, roleId).toContainEqual(
@@ -884,10 +897,11 @@ describe('WorkspaceApiStack (dev)', () => {
       statements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
     const enqueue = sqsOf(purgeStatements);
     const consume = sqsOf(workerStatements);
-    // routes that confirm files send thumbnail jobs: the same single grant
+    // routes that confirm files send thumbnail jobs, the export hands large exports over: the same single grant
     const thumbnails = sqsOf(filesStatements);
-    expect(new Set(sqsStatements)).toEqual(new Set([...enqueue, ...consume, ...thumbnails]));
-    for (const grant of [enqueue, thumbnails])
+    const exports = sqsOf(roleStatements(template, exportRoleId as string));
+    expect(new Set(sqsStatements)).toEqual(new Set([...enqueue, ...consume, ...thumbnails, ...exports]));
+    for (const grant of [enqueue, thumbnails, exports])
       expect(grant).toEqual([
         expect.objectContaining({ Action: 'sqs:SendMessage', Resource: queueArn(queueId) }),
       ]);

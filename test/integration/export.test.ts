@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DIRECT_BYTES } from '#shared/bulk/export.ts';
+import { documentClient } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { drainPurges, runPurgesInProcess } from '#shared/jobs/purge-queue.ts';
+import { runPurgeJob } from '#shared/trash/purge-worker.ts';
 import { notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { newMember, newTable } from '#test/support/workspace.ts';
@@ -151,5 +155,141 @@ describe('GET /export/{tableId}', () => {
     expect(lines).toHaveLength(rows + 2); // header, rows, and the empty text after the last CRLF
     expect(new Set(lines.slice(1, -1).map((l) => l.split(',')[1]))).toEqual(new Set([notes]));
     expect(text.length).toBeGreaterThan(DIRECT_BYTES);
+  });
+});
+
+describe('GET /export/{tableId} too large for one request', () => {
+  const ROWS = 5_000;
+  /** A table of ROWS records, and its whole CSV as a request answers it when there is time. */
+  const bigTable = async () => {
+    const t = await newTable({
+      name: 'Many',
+      fields: [
+        { type: 'singleLineText', name: 'Name' },
+        { type: 'number', name: 'N' },
+      ],
+      records: [],
+    });
+    for (let i = 0; i < ROWS; i += 1000)
+      await call('create-records', {
+        token: t.owner.auth,
+        params: { tableId: t.tableId },
+        body: {
+          records: Array.from({ length: 1000 }, (_, j) => ({ fields: { Name: `r${i + j}`, N: i + j } })),
+        },
+      });
+    const whole = await exportOf(t);
+    expect(whole.status).toBe(200);
+    return { ...t, csv: csvOf(whole) };
+  };
+
+  /** Runs `work` while every read of the table's records takes 800 ms (a slow store), for export calls given 4 s. */
+  const whileSlow = async <T>(tableId: string, work: () => Promise<T>): Promise<T> => {
+    const records = keys.recordsOf(tableId).pk;
+    const name = `slow-${Math.random()}`;
+    documentClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = (context as { commandName?: string }).commandName;
+        if (command === 'BatchGetItemCommand' && JSON.stringify(args.input).includes(records))
+          await new Promise((r) => setTimeout(r, 800));
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      return await work();
+    } finally {
+      documentClient.middlewareStack.remove(name);
+    }
+  };
+  const exportIn4s = (t: { owner: { auth: string }; tableId: string }) =>
+    call('export-table-csv', { token: t.owner.auth, params: { tableId: t.tableId }, timeoutMs: 4_000 });
+
+  const download = async (location: string) =>
+    new TextDecoder('utf-8', { ignoreBOM: true }).decode(
+      new Uint8Array(await (await fetch(location)).arrayBuffer()),
+    );
+
+  it('is handed to the worker (503 with Retry-After, no file cut); the retry is redirected to the whole file', async () => {
+    const t = await bigTable();
+
+    const { first, again } = await whileSlow(t.tableId, async () => {
+      const first = await exportIn4s(t);
+      // asked again while the worker writes it: the same answer, nothing started twice
+      const again = await exportIn4s(t);
+      await drainPurges();
+      return { first, again };
+    });
+
+    expect(first.status).toBe(503);
+    expect(first.body.message).toMatch(/5,000 records .* being written in the background; retry/);
+    expect(Number(first.headers?.['retry-after'])).toBeGreaterThanOrEqual(5);
+    expect(again.status).toBe(503);
+    expect(again.body.message).toMatch(/being written|background/);
+    const retry = await exportIn4s(t);
+    expect(retry.status).toBe(302);
+    const location = retry.headers?.location as string;
+    expect(location).toMatch(/\/export\/[A-Za-z0-9_-]{32}\/Many\.csv\?/);
+    expect(await download(location)).toBe(t.csv);
+    // the retries' file stays the same one for 10 minutes after the hand-over, even after a record changed
+    const records = await call('list-records', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId },
+      query: 'take=1',
+    });
+    const edited = await call('update-record', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId, recordId: records.body.records[0].id },
+      body: { record: { fields: { Name: 'edited' } } },
+    });
+    expect(edited.status).toBe(200);
+    const later = await exportIn4s(t);
+    expect(later.status).toBe(302);
+    expect(new URL(later.headers?.location as string).pathname).toBe(new URL(location).pathname);
+  });
+
+  it('a change of the columns makes the next export anew (not the earlier file)', async () => {
+    const t = await bigTable();
+    await whileSlow(t.tableId, async () => {
+      expect((await exportIn4s(t)).status).toBe(503);
+      await drainPurges();
+    });
+    const fields = t.table.fields as { id: string; name: string }[];
+    const renamed = await call('update-field', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId, fieldId: fields[1]?.id as string },
+      body: { name: 'Number' },
+    });
+    expect(renamed.status).toBe(200);
+
+    // with a request's whole time, answered directly, with the new header
+    const res = await exportOf(t);
+
+    expect(res.status).toBe(200);
+    expect(csvOf(res)).toBe(t.csv.replace('Name,N\r\n', 'Name,Number\r\n'));
+  });
+
+  it('an export the worker cannot finish in its time is given up and answered 422 with why, not retried forever', async () => {
+    const t = await bigTable();
+    // the worker's budget is spent from the start
+    runPurgesInProcess((job) => runPurgeJob(job, () => false));
+    try {
+      await whileSlow(t.tableId, async () => {
+        expect((await exportIn4s(t)).status).toBe(503);
+        await drainPurges();
+      });
+    } finally {
+      runPurgesInProcess(runPurgeJob);
+    }
+
+    const res = await exportIn4s(t);
+
+    expect(res).toMatchObject({
+      status: 422,
+      body: {
+        code: 'export_too_large',
+        message: expect.stringMatching(/5,000 records did not finish in the worker's time/),
+      },
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { IMPORT_CHUNK, runImport } from '#shared/bulk/import.ts';
 import { ConflictError } from '#shared/core/errors.ts';
-import { transact } from '#shared/db/client.ts';
+import { documentClient, transact } from '#shared/db/client.ts';
+import { injectChunkFault, JOURNAL_STALE_MS, LEASE_MS, recoverInterrupted } from '#shared/db/commit.ts';
 import { readAttachment } from '#shared/entities/attachments.ts';
 import { startImportOp } from '#shared/jobs/import-jobs.ts';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
@@ -267,6 +268,98 @@ describe('CSV import', () => {
       for (const r of page.body.records) names.add(r.fields.N);
     }
     expect(names.size).toBe(rows);
+  });
+
+  /** Every row's N of the table, read a thousand at a time. */
+  const allNames = async (t: Awaited<ReturnType<typeof newTable>>, rows: number) => {
+    const names: string[] = [];
+    for (let skip = 0; skip < rows + 1000; skip += 1000) {
+      const page = await call('list-records', {
+        token: t.owner.auth,
+        params: { tableId: t.tableId },
+        query: `take=1000&skip=${skip}`,
+      });
+      for (const r of page.body.records) names.push(r.fields.N);
+    }
+    return names.sort();
+  };
+
+  it.each([
+    ['the repair runs before the import resumes', true],
+    ['the import resumes before the repair runs', false],
+  ])(
+    "a worker killed in the middle of a chunk's write: every row once in the end (%s)",
+    async (_, repairFirst) => {
+      const t = await newTable({ fields: [{ type: 'singleLineText', name: 'N' }], records: [] });
+      const rows = IMPORT_CHUNK * 2 + 7;
+      const token = await upload(
+        t,
+        utf8(`N\n${Array.from({ length: rows }, (_, i) => `row${i}`).join('\n')}\n`),
+      );
+      await startByHand(t, token);
+      // the second chunk's write dies after two of its units: nothing more reaches the table (its
+      // own undo included), as when the process is gone; its journal and head stay behind
+      let writes = 0;
+      let dead = false;
+      const name = `dead-${Math.random()}`;
+      injectChunkFault((unit) => {
+        if (unit === 0) writes++;
+        if (writes === 2 && unit === 2) {
+          dead = true;
+          throw new Error('the worker died');
+        }
+      });
+      documentClient.middlewareStack.add(
+        (next) => async (args) => {
+          if (dead) throw Object.assign(new Error('no process'), { name: 'TimeoutError' });
+          return next(args);
+        },
+        { step: 'initialize', name },
+      );
+      try {
+        await expect(runImport(t.tableId, () => true)).rejects.toThrow();
+      } finally {
+        injectChunkFault(undefined);
+        documentClient.middlewareStack.remove(name);
+      }
+      const written = (await allNames(t, rows)).length;
+      expect(written).toBeGreaterThan(IMPORT_CHUNK); // the first chunk and part of the second
+      expect(written).toBeLessThan(IMPORT_CHUNK * 2);
+      const lateRepair = () => recoverInterrupted(t.tableId, Date.now() + LEASE_MS + JOURNAL_STALE_MS);
+
+      if (repairFirst) expect(await lateRepair()).toBeGreaterThan(0);
+      expect(await runImport(t.tableId, () => true)).toBe(true);
+      if (!repairFirst) expect(await lateRepair()).toBeGreaterThan(0);
+
+      expect(await allNames(t, rows)).toEqual(Array.from({ length: rows }, (_, i) => `row${i}`).sort());
+      const count = await call('get-row-count', { token: t.owner.auth, params: { tableId: t.tableId } });
+      expect(count.body.rowCount).toBe(rows);
+      const job = await call('get-job', {
+        token: t.owner.auth,
+        params: { kind: 'import', resourceId: t.tableId },
+      });
+      expect(job.body.progress).toEqual({ rowsDone: rows, rowsTotal: rows });
+    },
+  );
+
+  it('two workers running one import at once (a message delivered twice): every row once in the end', async () => {
+    const t = await newTable({ fields: [{ type: 'singleLineText', name: 'N' }], records: [] });
+    const rows = IMPORT_CHUNK * 2 + 7;
+    const token = await upload(
+      t,
+      utf8(`N\n${Array.from({ length: rows }, (_, i) => `row${i}`).join('\n')}\n`),
+    );
+    await startByHand(t, token);
+
+    const runs = await Promise.allSettled([
+      runImport(t.tableId, () => true),
+      runImport(t.tableId, () => true),
+    ]);
+    // a run that lost a chunk to the other stopped, its chunk's write to be undone by the repair
+    await recoverInterrupted(t.tableId, Date.now() + LEASE_MS + JOURNAL_STALE_MS);
+    if (runs.some((r) => r.status === 'rejected')) expect(await runImport(t.tableId, () => true)).toBe(true);
+
+    expect(await allNames(t, rows)).toEqual(Array.from({ length: rows }, (_, i) => `row${i}`).sort());
   });
 
   it('one import into a table at a time: a second while one runs is a 409', async () => {
