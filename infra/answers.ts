@@ -317,6 +317,24 @@ export const PERMISSIONS = doc(
   'Per action (`table|read`, `record|update`…): whether the caller may do it, by role and token',
 );
 
+/** A webhook as its routes answer it (data-flow.md 4): never its secrets. */
+const WEBHOOK = z.object({
+  id: id('webhook'),
+  baseId: id('base'),
+  url: z.string(),
+  events: z.array(z.enum(CHANGE_TYPES)),
+  tableIds: z.optional(z.array(id('table'))),
+  fieldIds: z.optional(z.array(id('field'))),
+  includePrevious: z.boolean(),
+  description: z.optional(z.string()),
+  isEnabled: z.boolean(),
+  disabledReason: z.optional(z.string()),
+  failuresInARow: z.number(),
+  createdBy: id('user'),
+  createdTime: time,
+  lastModifiedTime: z.optional(time),
+});
+
 /** The building blocks by the name the API description gives them (`#/components/schemas/<name>`). */
 export const ANSWER_BLOCKS: Readonly<Record<string, z.ZodMiniType>> = {
   User: USER,
@@ -342,6 +360,7 @@ export const ANSWER_BLOCKS: Readonly<Record<string, z.ZodMiniType>> = {
   Notification: NOTIFICATION,
   OrganizationDomain: ORGANIZATION_DOMAIN,
   Permissions: PERMISSIONS,
+  Webhook: WEBHOOK,
 };
 
 // ---- Every route's answer
@@ -471,6 +490,34 @@ export const ANSWERS: Record<HandlerName, Answer> = {
       hasMore: z.boolean(),
     }),
   ),
+  'create-webhook': json(
+    z.extend(WEBHOOK, { secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/]{32}$/)) }),
+  ),
+  'list-webhooks': json(z.object({ webhooks: z.array(WEBHOOK) })),
+  'get-webhook': json(WEBHOOK),
+  'update-webhook': json(WEBHOOK),
+  'delete-webhook': NONE,
+  'rotate-webhook-secret': json(
+    z.extend(WEBHOOK, { secret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/]{32}$/)) }),
+  ),
+  'list-webhook-deliveries': json(
+    z.object({
+      deliveries: z.array(
+        z.object({
+          id: id('delivery'),
+          eventId: z.string(),
+          attempt: z.number(),
+          status: z.enum(['succeeded', 'failed', 'pending']),
+          statusCode: z.optional(z.number()),
+          latencyMs: z.optional(z.number()),
+          error: z.optional(z.string()),
+          attemptedAt: time,
+        }),
+      ),
+      nextCursor: z.nullable(id('delivery')),
+    }),
+  ),
+  'redeliver-webhook': json(z.object({ deliveryId: id('delivery'), eventId: z.string() })),
   'update-base': json(BASE),
   'delete-base': NONE,
   'delete-base-permanently': NONE,

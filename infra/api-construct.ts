@@ -145,15 +145,17 @@ export class ApiFunctions extends Construct {
       entry: `${route.handler}.ts`,
       description: `${route.method} ${API_PREFIX}${route.path}`,
       timeout: Duration.seconds(config.lambda.timeoutSeconds),
-      role: route.sendsMail
-        ? this.mailRole(route.access)
-        : route.purges
-          ? this.purgeRole(route.access)
-          : route.files === 'write'
-            ? this.filesRole(route.access)
-            : route.files === 'export'
-              ? this.exportRole(route.access)
-              : this.bindTable(route.access),
+      role: route.webhooks
+        ? this.webhooksRole(route.access)
+        : route.sendsMail
+          ? this.mailRole(route.access)
+          : route.purges
+            ? this.purgeRole(route.access)
+            : route.files === 'write'
+              ? this.filesRole(route.access)
+              : route.files === 'export'
+                ? this.exportRole(route.access)
+                : this.bindTable(route.access),
       bundling: bundlingFor(route.handler),
       environment: {
         TABLE_NAME: table.tableName,
@@ -165,6 +167,8 @@ export class ApiFunctions extends Construct {
         // routes that confirm files send the worker their images' thumbnails to make, and
         // exports too large for a request are handed to it
         ...(route.files ? { PURGE_QUEUE_URL: this.requirePurgeQueue().queueUrl } : {}),
+        // routes that redeliver or enable a webhook wake the base's webhooks
+        ...(route.webhooks ? { WEBHOOK_QUEUE_URL: this.requireWebhookQueue().queueUrl } : {}),
       },
     });
   }
@@ -216,6 +220,42 @@ export class ApiFunctions extends Construct {
       }),
     });
     return traceActively(fn);
+  }
+
+  /** The queue of the webhook sender; set (infra/webhook-sender.ts) before the routes that wake webhooks. */
+  webhookQueue: sqs.IQueue | undefined;
+
+  requireWebhookQueue(): sqs.IQueue {
+    if (!this.webhookQueue)
+      throw new Error('add the webhook sender before the routes and the stream processor');
+    return this.webhookQueue;
+  }
+
+  private webhooksRoleOf: iam.Role | undefined;
+
+  /**
+   * The role of routes that wake a base's webhooks (`webhooks: true`): write access to the table
+   * plus `sqs:SendMessage` on the webhook queue only. One role for all such routes.
+   */
+  webhooksRole(access: TableAccess): iam.IRole {
+    if (access !== 'write') throw new Error('routes that wake webhooks are write routes');
+    this.webhooksRoleOf ??= new iam.Role(this, 'WebhooksRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Workspace API ${this.props.config.stage}: Lambdas that wake webhooks`,
+      inlinePolicies: {
+        Access: new iam.PolicyDocument({
+          statements: [
+            ...this.statementsFor(access),
+            new iam.PolicyStatement({
+              sid: 'WakeWebhooks',
+              actions: ['sqs:SendMessage'],
+              resources: [this.requireWebhookQueue().queueArn],
+            }),
+          ],
+        }),
+      },
+    });
+    return this.webhooksRoleOf;
   }
 
   /** The queue of the purge worker; set (infra/purge-worker.ts) before the routes that purge are added. */

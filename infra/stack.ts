@@ -13,6 +13,7 @@ import { PurgeWorker } from './purge-worker.ts';
 import { RepairWorker } from './repair-worker.ts';
 import { groupRoutes, RouteStack, routeStackId } from './route-stacks.ts';
 import { StreamProcessor } from './stream-processor.ts';
+import { WebhookSender } from './webhook-sender.ts';
 
 export interface WorkspaceApiStackProps extends StackProps {
   config: StageConfig;
@@ -84,6 +85,10 @@ export class WorkspaceApiStack extends Stack {
     // Permanent deletes hand their bulk work to the purge worker (before the routes: they need its queue).
     if (routes.some((r) => (r as RouteDef).purges))
       new PurgeWorker(this, 'Purge', { config, table, functions });
+
+    // Webhooks deliver the change log's entries (data-flow.md 4); before the stream processor and
+    // the routes, which wake them.
+    new WebhookSender(this, 'Webhooks', { config, table, functions });
 
     // Interrupted large writes are finished or undone within two minutes, whatever stopped them.
     new RepairWorker(this, 'Repair', { config, table, functions });

@@ -67,6 +67,12 @@ export class StreamProcessor extends Construct {
               actions: ['s3:DeleteObject'],
               resources: [functions.fileObjectsArn()],
             }),
+            // a base's webhooks are woken to deliver what was just written
+            new iam.PolicyStatement({
+              sid: 'WakeWebhooks',
+              actions: ['sqs:SendMessage'],
+              resources: [functions.requireWebhookQueue().queueArn],
+            }),
             new iam.PolicyStatement({
               sid: 'KeepFailures',
               actions: ['sqs:SendMessage', 'sqs:GetQueueAttributes'],
@@ -82,7 +88,11 @@ export class StreamProcessor extends Construct {
       timeout: Duration.minutes(1),
       role,
       bundling: LAMBDA_BUNDLING,
-      environment: { TABLE_NAME: table.tableName, CHANGE_LOG_DAYS: String(config.changeLogDays) },
+      environment: {
+        TABLE_NAME: table.tableName,
+        CHANGE_LOG_DAYS: String(config.changeLogDays),
+        WEBHOOK_QUEUE_URL: functions.requireWebhookQueue().queueUrl,
+      },
     });
     new lambda.EventSourceMapping(this, 'FromStream', {
       target: this.processor,

@@ -24,6 +24,8 @@ export const ID_PREFIX = {
   organization: 'org',
   choice: 'cho',
   query: 'qry_',
+  webhook: 'whk',
+  delivery: 'dlv',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -48,6 +48,8 @@ export interface RouteDef {
    * Lambdas have on the bucket's objects.
    */
   files?: 'write' | 'export';
+  /** The route wakes a base's webhooks (a redelivery, a webhook enabled again): its Lambda alone may send to the webhook queue. */
+  webhooks?: boolean;
 }
 
 export type ResourceKind = 'space' | 'base' | 'table' | 'organization' | 'trashItem' | 'node';
@@ -329,6 +331,67 @@ export const ROUTES = [
     handler: 'list-bases',
     access: 'read',
     actions: ['base|read'],
+  },
+  // Webhooks (data-flow.md 4): a base's settings, so its editors (`base|update`) manage them
+  {
+    method: 'POST',
+    path: '/base/{baseId}/webhook',
+    handler: 'create-webhook',
+    access: 'write',
+    actions: ['base|update'],
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/base/{baseId}/webhook',
+    handler: 'list-webhooks',
+    access: 'read',
+    actions: ['base|update'],
+  },
+  {
+    method: 'GET',
+    path: '/base/{baseId}/webhook/{webhookId}',
+    handler: 'get-webhook',
+    access: 'read',
+    actions: ['base|update'],
+  },
+  {
+    method: 'PATCH',
+    path: '/base/{baseId}/webhook/{webhookId}',
+    handler: 'update-webhook',
+    access: 'write',
+    actions: ['base|update'],
+    webhooks: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/base/{baseId}/webhook/{webhookId}',
+    handler: 'delete-webhook',
+    access: 'write',
+    actions: ['base|update'],
+  },
+  {
+    method: 'POST',
+    path: '/base/{baseId}/webhook/{webhookId}/rotate-secret',
+    handler: 'rotate-webhook-secret',
+    access: 'write',
+    actions: ['base|update'],
+  },
+  {
+    method: 'GET',
+    path: '/base/{baseId}/webhook/{webhookId}/deliveries',
+    handler: 'list-webhook-deliveries',
+    access: 'read',
+    actions: ['base|update'],
+  },
+  {
+    method: 'POST',
+    path: '/base/{baseId}/webhook/{webhookId}/deliveries/{deliveryId}/redeliver',
+    handler: 'redeliver-webhook',
+    access: 'write',
+    actions: ['base|update'],
+    status: 202,
+    webhooks: true,
   },
   {
     method: 'GET',

@@ -22,6 +22,8 @@ import { callerRequestId, REQUEST_ID_HEADER } from '#shared/http/request-id.ts';
 import { runPurgesInProcess } from '#shared/jobs/purge-queue.ts';
 import { ROUTES, type RouteDef } from '#shared/routes.ts';
 import { runPurgeJob } from '#shared/trash/purge-worker.ts';
+import { deliverBase } from '#shared/webhooks/deliver.ts';
+import { deliverWebhooksInProcess } from '#shared/webhooks/queue.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';
 import {
   GATEWAY_MAX_REQUEST_LINE_AND_HEADERS,
@@ -136,8 +138,10 @@ export const createLocalServer = (
   routes: readonly RouteDef[] = ROUTES,
   options: LocalServerOptions = {},
 ): Server => {
-  // no SQS here: permanent deletes are purged in this process after their request answered
+  // no SQS here: permanent deletes are purged in this process after their request answered, and
+  // webhooks are delivered from it
   runPurgesInProcess(runPurgeJob);
+  deliverWebhooksInProcess((baseId) => deliverBase(baseId));
   const match = routeMatcher(routes);
   const corsOrigins = options.corsOrigins ?? parseCorsOrigins(process.env.CORS_ORIGINS);
   const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, async (req, res) => {

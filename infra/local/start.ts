@@ -74,6 +74,9 @@ const main = async () => {
     // The purge worker's schedule: lost jobs sent again, files no cell has held for a day released.
     const { startSweepTimer } = await import('./sweep-timer.ts');
     startSweepTimer(undefined, supervisor.isDown);
+    // The webhook sender's schedule: retries a previous run left are woken when due.
+    const { startWebhookTimer } = await import('./webhook-timer.ts');
+    startWebhookTimer(undefined, supervisor.isDown);
     // The repair worker's schedule: interrupted large writes are finished or undone within a minute or two.
     const { startRepairTimer } = await import('./repair-timer.ts');
     startRepairTimer(undefined, supervisor.isDown);

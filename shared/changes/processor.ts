@@ -3,7 +3,8 @@
  * laptop (the local server's poller of DynamoDB Local's stream): stream records → drafts
  * (`capture.ts`) → each base's change log (`entities/change-log.ts`), in stream order; the files
  * records hold are tracked (`attachments/references.ts`); and the objects of uploads whose
- * pending item expired are removed (`attachments/abandoned.ts`).
+ * pending item expired are removed (`attachments/abandoned.ts`); a base's webhooks are woken to
+ * deliver what was written (`webhooks/queue.ts`).
  */
 import { releaseAbandonedUploads } from '#shared/attachments/abandoned.ts';
 import { trackReferences } from '#shared/attachments/references.ts';
@@ -24,7 +25,9 @@ import {
 import { type FieldMeta, type HistoryItem, putHistory } from '#shared/entities/record-history.ts';
 import { schemaDeletionNoteIn } from '#shared/entities/schema-items.ts';
 import { deletionNoteIn } from '#shared/entities/table-versions.ts';
+import { hasWebhooks } from '#shared/entities/webhooks.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
+import { webhookQueue } from '#shared/webhooks/queue.ts';
 import {
   attributed,
   type CaptureFacts,
@@ -226,6 +229,8 @@ export const captureBatch = async (
       await putHistory(historyOf(drafts, facts), expiresAt);
       const written = await appendChanges(baseId, drafts, expiresAt);
       await forgetDeletions(baseId, joined);
+      // the base's webhooks deliver what was just written (best effort: the sweep and the next change also wake them)
+      if (written.length && (await hasWebhooks(baseId))) await (await webhookQueue()).wake(baseId);
       return written;
     }),
   );

@@ -65,8 +65,9 @@ export class NotFoundError extends HttpError {
 }
 
 export class ConflictError extends HttpError {
-  constructor(message: string) {
-    super(409, 'conflict', message);
+  /** `code`: `conflict`, or a more precise one (`limit_exceeded`: a limit on how many there may be). */
+  constructor(message: string, code = 'conflict') {
+    super(409, code, message);
   }
 }
 

@@ -39,6 +39,9 @@
  * - `ORG#<org>`: an organization (with its admins' ids) and one `DOMAIN#<domain>` item per domain
  *   it added (status, the verification code's hash and salt, expiry, wrong attempts, last mail).
  * - `DOMAIN#<domain>`: claims a verified domain for the one organization that verified it.
+ * - `HOOKS#<bse>`: the base's webhooks (`<whk>`: settings, secrets, where delivery got to).
+ * - `HOOKLOG#<whk>`: a webhook's delivery attempts (`<dlv…>`, time-ordered; 30 days TTL).
+ * - `HOOKRETRY`: one item per webhook waiting to try a delivery again (`<whk>`: when, which base).
  * - `LOG#<bse>`: the base's change log: `HEAD` (the last `seq` given) and one entry per change,
  *   `SEQ#<seq, 12 digits>` (TTL: the retention).
  * - `LOGSRC#<source>`: which change-log entry a source event (a stream record) became, so a
@@ -402,6 +405,18 @@ export const keys = {
     pk: `JOB#${kind}#${resourceId}`,
     sk: 'DONE',
   }),
+
+  // Webhooks (shared/webhooks/*): each base's in one partition (at most 20), each one's delivery
+  // attempts in its own (time-ordered ids, newest first), and the webhooks waiting to retry.
+  webhook: (baseId: string, webhookId: string): Key => ({ pk: `HOOKS#${baseId}`, sk: webhookId }),
+  webhooksOf: (baseId: string) => ({ pk: `HOOKS#${baseId}` }),
+  webhookDelivery: (webhookId: string, deliveryId: string): Key => ({
+    pk: `HOOKLOG#${webhookId}`,
+    sk: deliveryId,
+  }),
+  webhookDeliveriesOf: (webhookId: string) => ({ pk: `HOOKLOG#${webhookId}` }),
+  webhookRetry: (webhookId: string): Key => ({ pk: 'HOOKRETRY', sk: webhookId }),
+  webhookRetries: () => ({ pk: 'HOOKRETRY' }),
 
   // Organizations and domain verification (shared/organizations/*)
   organization: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),

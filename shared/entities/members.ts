@@ -1,5 +1,5 @@
 import { isRole, type Role } from '#shared/core/rights.ts';
-import type { Item, TransactOp } from '#shared/db/client.ts';
+import { type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
@@ -105,3 +105,7 @@ export const removeMembershipOps = (spaceId: string, userId: string, from: Role)
   },
   { delete: keys.userSpace(userId, spaceId) },
 ];
+
+/** Every member of a space. */
+export const readMembers = async (spaceId: string): Promise<Member[]> =>
+  (await queryAll(keys.membersOf(spaceId))).flatMap((item) => memberOf(item) ?? []);

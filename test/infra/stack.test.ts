@@ -173,6 +173,9 @@ const functionByRouteKey = (template: Template): Map<string, Resource> => {
 
 const routeKey = (route: RouteDef): string => `${route.method} ${API_PREFIX}${route.path}`;
 
+/** The Lambdas that are not routes: the purge and repair workers, the stream processor, the webhook sender. */
+const WORKERS = 4;
+
 /** What a template may hold: CloudFormation allows 500, the split keeps each well under it. */
 const TEMPLATE_BUDGET = 300;
 
@@ -236,12 +239,18 @@ describe('WorkspaceApiStack (dev)', () => {
   const [changesRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) =>
     id.startsWith('ChangesRole'),
   );
+  const [webhooksRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) =>
+    id.startsWith('FunctionsWebhooksRole'),
+  );
+  const [senderRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) =>
+    id.startsWith('WebhooksRole'),
+  );
   /** The functions behind API routes (the purge worker is not one). */
   const routeFunctions = () => [...functionByRouteKey(template).values()];
 
-  it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge and repair workers and the stream processor)', () => {
+  it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge and repair workers, the stream processor and the webhook sender)', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length);
-    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 3);
+    template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + WORKERS);
     const routes = functionByRouteKey(template);
     expect([...routes.keys()].sort()).toEqual(ROUTES.map(routeKey).sort());
     // Every route reaches a function of its own.
@@ -270,7 +279,7 @@ describe('WorkspaceApiStack (dev)', () => {
 
   it('traces every function with X-Ray and gives it the Powertools layer of the pinned version', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(ROUTES.length + 3);
+    expect(functions).toHaveLength(ROUTES.length + WORKERS);
     for (const fn of functions) {
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
       expect(fn.Properties.Layers).toEqual([`{{resolve:ssm:${POWERTOOLS_LAYER_PARAMETER}}}`]);
@@ -290,6 +299,8 @@ describe('WorkspaceApiStack (dev)', () => {
       repairRoleId,
       changesRoleId,
       filesRoleId,
+      webhooksRoleId,
+      senderRoleId,
     ])
       expect(roleStatements(template, id as string)).toContainEqual(
         expect.objectContaining({
@@ -305,11 +316,16 @@ describe('WorkspaceApiStack (dev)', () => {
     const [secretId] = logicalIdsOf(template, 'AWS::SecretsManager::Secret');
     const [bucketId] = logicalIdsOf(template, 'AWS::S3::Bucket');
     const byKey = functionByRouteKey(template);
-    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.includes('Queue'));
+    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.startsWith('PurgeQueue'));
+    const [webhookQueueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) =>
+      id.startsWith('WebhooksQueue'),
+    );
     for (const route of ROUTES) {
       const fn = byKey.get(routeKey(route)) as Resource;
       const env = (fn.Properties?.Environment as { Variables: unknown } | undefined)?.Variables;
       expect(env, routeKey(route)).toEqual({
+        // routes that redeliver or enable a webhook wake the base's webhooks
+        WEBHOOK_QUEUE_URL: (route as RouteDef).webhooks ? { Ref: webhookQueueId } : '',
         ...((route as RouteDef).purges
           ? { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '30' }
           : (route as RouteDef).files
@@ -353,12 +369,12 @@ describe('WorkspaceApiStack (dev)', () => {
       }
     }
     // The workers in the root, a function per route in the nested stacks.
-    expect(functions).toBe(ROUTES.length + 3);
+    expect(functions).toBe(ROUTES.length + WORKERS);
   });
 
   it('gives the workers empty signing-key, token and mail variables: they read none of them', () => {
     const workers = Object.values(synthesized.root.findResources('AWS::Lambda::Function'));
-    expect(workers).toHaveLength(3);
+    expect(workers).toHaveLength(WORKERS);
     for (const worker of workers)
       expect(worker.Properties.Environment.Variables).toMatchObject({
         SIGNING_KEYS_SECRET_ARN: '',
@@ -497,8 +513,10 @@ describe('WorkspaceApiStack (dev)', () => {
     template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
   });
 
-  it('has exactly nine function roles: read, write, write plus mail, write plus enqueue, write plus files, read plus exports, the purge and repair workers, the stream processor', () => {
-    template.resourceCountIs('AWS::IAM::Role', 9);
+  it('has exactly eleven function roles: read, write, write plus mail, write plus enqueue, write plus files, read plus exports, write plus waking webhooks, the purge and repair workers, the stream processor, the webhook sender', () => {
+    template.resourceCountIs('AWS::IAM::Role', 11);
+    expect(webhooksRoleId).toBeDefined();
+    expect(senderRoleId).toBeDefined();
     expect(filesRoleId).toBeDefined();
     expect(exportRoleId).toBeDefined();
     expect(repairRoleId).toBeDefined();
@@ -587,17 +605,19 @@ describe('WorkspaceApiStack (dev)', () => {
     const byKey = functionByRouteKey(template);
     for (const route of ROUTES) {
       const fn = byKey.get(routeKey(route));
-      const role = (route as RouteDef).sendsMail
-        ? mailRoleId
-        : (route as RouteDef).purges
-          ? purgeRoleId
-          : (route as RouteDef).files === 'write'
-            ? filesRoleId
-            : (route as RouteDef).files === 'export'
-              ? exportRoleId
-              : route.access === 'read'
-                ? readRoleId
-                : writeRoleId;
+      const role = (route as RouteDef).webhooks
+        ? webhooksRoleId
+        : (route as RouteDef).sendsMail
+          ? mailRoleId
+          : (route as RouteDef).purges
+            ? purgeRoleId
+            : (route as RouteDef).files === 'write'
+              ? filesRoleId
+              : (route as RouteDef).files === 'export'
+                ? exportRoleId
+                : route.access === 'read'
+                  ? readRoleId
+                  : writeRoleId;
       expect(fn?.Properties?.Role, routeKey(route)).toEqual({ 'Fn::GetAtt': [role, 'Arn'] });
     }
   });
@@ -773,8 +793,11 @@ describe('WorkspaceApiStack (dev)', () => {
 
   it('hands permanent deletes to a purge worker: queue with a dead-letter queue, worker Lambda, hourly sweep', () => {
     const queues = template.findResources('AWS::SQS::Queue');
-    expect(Object.keys(queues)).toHaveLength(3);
-    const [dlqId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.includes('DeadLetters'));
+    // the purge queue and its dead letters, the webhooks' two, the stream processor's failures
+    expect(Object.keys(queues)).toHaveLength(5);
+    const [dlqId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) =>
+      id.startsWith('PurgeDeadLetters'),
+    );
     const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.startsWith('PurgeQueue'));
     expect(queues[queueId as string]?.Properties).toMatchObject({
       VisibilityTimeout: 960,
@@ -810,6 +833,66 @@ describe('WorkspaceApiStack (dev)', () => {
       ScheduleExpression: 'rate(1 hour)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [workerId, 'Arn'] } })],
     });
+  });
+
+  it('delivers webhooks with a sender fed by a queue (with a dead-letter queue) and a sweep of due retries every minute', () => {
+    const queues = template.findResources('AWS::SQS::Queue');
+    const [dlqId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) =>
+      id.startsWith('WebhooksDeadLetters'),
+    );
+    const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) =>
+      id.startsWith('WebhooksQueue'),
+    );
+    expect(queues[queueId as string]?.Properties).toMatchObject({
+      VisibilityTimeout: 360,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    const senders = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, fn]) =>
+      String(fn.Properties?.Description).startsWith('Webhook sender'),
+    );
+    expect(senders).toHaveLength(1);
+    const [senderId, sender] = senders[0] as [string, Resource];
+    expect(sender.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Timeout: 300,
+      Role: { 'Fn::GetAtt': [senderRoleId, 'Arn'] },
+    });
+    expect((sender.Properties?.Environment as { Variables: object } | undefined)?.Variables).toMatchObject({
+      WEBHOOK_QUEUE_URL: { Ref: queueId },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: senderId },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [senderId, 'Arn'] } })],
+    });
+    // the sender: the write role's table grant, its own queue, no signing keys, nothing of S3
+    const statements = roleStatements(template, senderRoleId as string);
+    expect(statements.some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue'))).toBe(false);
+    expect(statements.filter((st) => actionsOf(st).some((a) => a.startsWith('sqs:')))).toEqual([
+      expect.objectContaining({ Sid: 'ConsumeWebhooks', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } }),
+    ]);
+    // who may wake webhooks: the stream processor and the routes that redeliver or enable one
+    const wakers = allStatements(template).filter(
+      (st) =>
+        actionsOf(st).includes('sqs:SendMessage') &&
+        JSON.stringify(st.Resource) === JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] }),
+    );
+    expect(new Set(wakers)).toEqual(
+      new Set([
+        ...roleStatements(template, changesRoleId as string).filter((st) => st.Sid === 'WakeWebhooks'),
+        ...roleStatements(template, webhooksRoleId as string).filter((st) => st.Sid === 'WakeWebhooks'),
+        ...statements.filter((st) => st.Sid === 'ConsumeWebhooks'),
+      ]),
+    );
+    expect(
+      ROUTES.filter((r) => (r as RouteDef).webhooks)
+        .map((r) => r.handler)
+        .sort(),
+    ).toEqual(['redeliver-webhook', 'update-webhook']);
   });
 
   it('writes the change log from the table stream: mapping knobs, on-failure queue, least privilege', () => {
@@ -887,8 +970,16 @@ describe('WorkspaceApiStack (dev)', () => {
     const [queueId] = logicalIdsOf(template, 'AWS::SQS::Queue').filter((id) => id.startsWith('PurgeQueue'));
     // the stream processor's on-failure queue is its own (its test checks it)
     const changesStatements = roleStatements(template, changesRoleId as string);
+    // the webhook queue's grants are checked with the sender
+    const webhookStatements = [
+      ...roleStatements(template, webhooksRoleId as string),
+      ...roleStatements(template, senderRoleId as string),
+    ];
     const sqsStatements = allStatements(template).filter(
-      (s) => actionsOf(s).some((a) => a.startsWith('sqs:')) && !changesStatements.includes(s),
+      (s) =>
+        actionsOf(s).some((a) => a.startsWith('sqs:')) &&
+        !changesStatements.includes(s) &&
+        !(webhookStatements.includes(s) && s.Sid?.includes('Webhooks')),
     );
     const purgeStatements = roleStatements(template, purgeRoleId as string);
     const workerStatements = roleStatements(template, workerRoleId as string);
@@ -942,8 +1033,8 @@ describe('WorkspaceApiStack (dev)', () => {
     expectRoutesSplit(synthesized, ROUTES);
     // The route functions reach the roles, log group, table, secret and API of the root (asserted
     // above through the merged view); the root itself runs only the workers and the stream processor.
-    synthesized.root.resourceCountIs('AWS::Lambda::Function', 3);
-    synthesized.root.resourceCountIs('AWS::IAM::Role', 9);
+    synthesized.root.resourceCountIs('AWS::Lambda::Function', WORKERS);
+    synthesized.root.resourceCountIs('AWS::IAM::Role', 11);
     for (const { template: nested } of synthesized.nested) nested.resourceCountIs('AWS::IAM::Role', 0);
   });
 
@@ -990,7 +1081,10 @@ describe('WorkspaceApiStack (prod)', () => {
       expect(env).toMatchObject({ STAGE: 'prod', POWERTOOLS_LOG_LEVEL: 'INFO' });
       // every route checks tokens; the workers (SIGNING_KEYS_SECRET_ARN empty) check none
       if (env.SIGNING_KEYS_SECRET_ARN) expect(env.JWT_ISSUER).toBe('workspace-api-prod');
-      else expect(fn.Properties.Description).toMatch(/^((Purge|Repair) worker|Stream processor):/);
+      else
+        expect(fn.Properties.Description).toMatch(
+          /^((Purge|Repair) worker|Stream processor|Webhook sender):/,
+        );
     }
   });
 });
@@ -1005,7 +1099,7 @@ describe('stage configuration and app', () => {
     const functions = templates.flatMap((s) =>
       Object.values(Template.fromStack(s).findResources('AWS::Lambda::Function')),
     );
-    expect(functions).toHaveLength(ROUTES.length + 3);
+    expect(functions).toHaveLength(ROUTES.length + WORKERS);
     for (const fn of functions) {
       expect(fn.Properties.Layers).toBeUndefined();
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
@@ -1112,8 +1206,8 @@ describe('resource budget', () => {
     root = mkdtempSync(path.join(tmpdir(), 'workspace-api-budget-'));
     mkdirSync(path.join(root, 'functions', 'workers'), { recursive: true });
     copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
-    // Every stack has the repair worker and the stream processor.
-    for (const worker of ['repair-worker.ts', 'stream-processor.ts'])
+    // Every stack has the repair worker, the stream processor and the webhook sender.
+    for (const worker of ['repair-worker.ts', 'stream-processor.ts', 'webhook-sender.ts'])
       writeFileSync(
         path.join(root, 'functions', 'workers', worker),
         'export const handler = async () => ({});\n',
@@ -1167,10 +1261,11 @@ describe('resource budget', () => {
     synthetic = synthAll('dev', syntheticRoutes, root);
     const counts = countsOf(synthetic);
     console.log(`synthetic: ${SYNTHETIC_ROUTES} routes, resources per template: ${JSON.stringify(counts)}`);
-    // The routes, the repair worker and the stream processor (the synthetic routes purge nothing: no purge worker).
-    synthetic.whole.resourceCountIs('AWS::Lambda::Function', SYNTHETIC_ROUTES + 2);
+    // The routes, the repair worker, the stream processor and the webhook sender (the synthetic
+    // routes purge nothing: no purge worker).
+    synthetic.whole.resourceCountIs('AWS::Lambda::Function', SYNTHETIC_ROUTES + 3);
     synthetic.whole.resourceCountIs('AWS::ApiGatewayV2::Route', SYNTHETIC_ROUTES);
-    synthetic.whole.resourceCountIs('AWS::IAM::Role', 4);
+    synthetic.whole.resourceCountIs('AWS::IAM::Role', 5);
     expect(synthetic.nested).toHaveLength(ROUTE_STACK_COUNT);
     expectRoutesSplit(synthetic, syntheticRoutes);
     for (const [id, count] of Object.entries(counts)) {

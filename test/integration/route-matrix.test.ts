@@ -4,7 +4,8 @@ import { SCOPES } from '#shared/auth/scopes.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { updateItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { randomBase62 } from '#shared/ids.ts';
+import { putDeliveries } from '#shared/entities/webhook-deliveries.ts';
+import { newTimeOrderedId, randomBase62 } from '#shared/ids.ts';
 import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { signAndPut, uploadFile, uploadForm } from '#test/support/attachments.ts';
@@ -39,6 +40,7 @@ interface World {
   /** A trash item: a second base of the space, in the trash. */
   trashId: string;
   dashboardId: string;
+  webhookId: string;
   /** A plugin installed on the dashboard. */
   dashboardInstallId: string;
   /** Two empty folders at the root of the base. */
@@ -54,6 +56,8 @@ const onBaseTable = (w: World) => ({ params: { baseId: w.baseId, tableId: w.tabl
 const onRecord = (w: World) => ({ params: { tableId: w.tableId, recordId: w.recordIds[0] } });
 const onView = (w: World) => ({ params: { tableId: w.tableId, viewId: w.viewId } });
 const onOrg = (w: World) => ({ params: { organizationId: w.organizationId } });
+/** A webhook target on this machine (local mode allows loopback); nothing listens there. */
+const HOOK_URL = 'http://127.0.0.1:9/hook';
 
 const makeAdmin = (userId: string) =>
   updateItem(
@@ -340,6 +344,19 @@ const SAMPLES: Record<HandlerName, (w: World) => CallOptions> = {
     body: { name: 'R' },
   }),
   'delete-dashboard': (w) => ({ params: { baseId: w.baseId, dashboardId: w.dashboardId } }),
+  'create-webhook': (w) => ({ params: { baseId: w.baseId }, body: { url: HOOK_URL } }),
+  'list-webhooks': (w) => ({ params: { baseId: w.baseId } }),
+  'get-webhook': (w) => ({ params: { baseId: w.baseId, webhookId: w.webhookId } }),
+  'update-webhook': (w) => ({
+    params: { baseId: w.baseId, webhookId: w.webhookId },
+    body: { description: 'd' },
+  }),
+  'delete-webhook': (w) => ({ params: { baseId: w.baseId, webhookId: w.webhookId } }),
+  'rotate-webhook-secret': (w) => ({ params: { baseId: w.baseId, webhookId: w.webhookId } }),
+  'list-webhook-deliveries': (w) => ({ params: { baseId: w.baseId, webhookId: w.webhookId } }),
+  'redeliver-webhook': (w) => ({
+    params: { baseId: w.baseId, webhookId: w.webhookId, deliveryId: 'dlv0000000000000000' },
+  }),
   'install-dashboard-plugin': (w) => ({
     params: { baseId: w.baseId, dashboardId: w.dashboardId },
     body: { pluginId: w.pluginId },
@@ -406,6 +423,7 @@ const world = async (): Promise<World> => {
     params: { baseId: base.body.id, dashboardId: dashboard.body.id },
     body: { pluginId: plugin.body.id },
   });
+  const webhook = await call('create-webhook', { ...onBase, body: { url: HOOK_URL } });
   const folder = () => call('create-node', { ...onBase, body: { resourceType: 'folder', name: 'F' } });
   const folders = [await folder(), await folder()];
   const org = await call('create-organization', { token: owner.auth, body: { name: 'Matrix org' } });
@@ -432,6 +450,7 @@ const world = async (): Promise<World> => {
     pluginInstallIds: [installs[0]?.body.pluginInstallId, installs[1]?.body.pluginInstallId],
     trashId: trash.body.trashItems[0].id,
     dashboardId: dashboard.body.id,
+    webhookId: webhook.body.id,
     dashboardInstallId: dashboardInstall.body.pluginInstallId,
     folderIds: [folders[0]?.body.id, folders[1]?.body.id],
   };
@@ -578,6 +597,22 @@ describe('route matrix', () => {
  * to, a notification, a mailed code, a date field, a started job. Admin routes get an admin's token.
  */
 const SUCCEEDING: Partial<Record<HandlerName, (w: World) => Promise<CallOptions>>> = {
+  // an attempt in the webhook's log to send again
+  'redeliver-webhook': async (w) => {
+    const deliveryId = newTimeOrderedId('delivery');
+    await putDeliveries([
+      {
+        id: deliveryId,
+        webhookId: w.webhookId,
+        eventId: 'evt0000000000000000',
+        seq: 1,
+        attempt: 1,
+        status: 'failed',
+        attemptedAt: new Date().toISOString(),
+      },
+    ]);
+    return { params: { baseId: w.baseId, webhookId: w.webhookId, deliveryId } };
+  },
   'upload-attachment-file': async (w) => {
     const signature = await call('sign-attachment-upload', {
       token: w.owner.auth,

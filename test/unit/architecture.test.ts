@@ -29,6 +29,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
       'shared/changes',
       'shared/attachments',
       'shared/bulk',
+      'shared/webhooks',
     ],
   ],
   ['http', ['shared/http', 'shared/routes']],

@@ -1,0 +1,9 @@
+import { defineHandler } from '#shared/http/handler.ts';
+import { updateWebhookBody, webhookParams } from '#shared/webhooks/requests.ts';
+import { updateWebhook } from '#shared/webhooks/webhooks.ts';
+
+export const handler = defineHandler(
+  'update-webhook',
+  { params: webhookParams, body: updateWebhookBody },
+  async ({ params, body }) => updateWebhook(params.baseId, params.webhookId, body),
+);
