@@ -1,6 +1,6 @@
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliverBase } from '#shared/webhooks/deliver.ts';
+import { deliverBase, postEvent } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess, forgetWebhookRetries, settleWebhooks } from '#shared/webhooks/queue.ts';
 import { invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
@@ -434,5 +434,24 @@ describe('webhook delivery', () => {
     expect(verify(rotated.body.secret, request)).toMatchObject({ type: 'record.created' });
     expect(verify(hook.body.secret, request)).toMatchObject({ type: 'record.created' });
     expect(() => verify(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, request)).toThrow();
+  });
+
+  it('checks the address again at every delivery: a host that resolves to loopback is refused outside local mode, nothing sent', async () => {
+    const r = await receiver();
+    const port = new URL(r.url).port;
+    const cloud = { local: false };
+
+    const byName = await postEvent(`http://localhost:${port}/hook`, '{}', {}, 2_000, cloud);
+    const byAddress = await postEvent(`http://127.0.0.1:${port}/hook`, '{}', {}, 2_000, cloud);
+    const mapped = await postEvent(`http://[::ffff:127.0.0.1]:${port}/hook`, '{}', {}, 2_000, cloud);
+
+    for (const outcome of [byName, byAddress, mapped])
+      expect(outcome).toMatchObject({ ok: false, error: expect.stringMatching(/^refused: .*loopback/) });
+    expect(r.received).toHaveLength(0);
+    // the same receiver in local mode
+    expect(await postEvent(`http://localhost:${port}/hook`, '{}', {}, 2_000, { local: true })).toMatchObject({
+      ok: true,
+      statusCode: 200,
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressProblem, forbiddenAddress, urlProblem } from '#shared/webhooks/targets.ts';
+import { addressProblem, forbiddenAddress, safeLookup, urlProblem } from '#shared/webhooks/targets.ts';
 
 const cloud = { local: false };
 const local = { local: true };
@@ -62,5 +62,22 @@ describe('webhook targets (SSRF)', () => {
     expect(await addressProblem('https://169.254.169.254/latest/meta-data', cloud)).toMatch(/link-local/);
     expect(await addressProblem('https://[::1]/x', cloud)).toMatch(/loopback/);
     expect(await addressProblem('https://no-such-host.invalid/x', cloud)).toMatch(/does not resolve/);
+  });
+
+  it('resolves at connection time through a lookup that refuses a forbidden answer (what http.request uses)', async () => {
+    const lookupWith = (rules: { local: boolean }) =>
+      new Promise<{ error: NodeJS.ErrnoException | null; address: string }>((resolve) =>
+        safeLookup(rules)('localhost', { family: 0 }, (error, address) =>
+          resolve({ error, address: String(address) }),
+        ),
+      );
+    const refused = await lookupWith(cloud);
+    expect(refused.error).toMatchObject({
+      code: 'EREFUSEDADDRESS',
+      message: expect.stringMatching(/loopback/),
+    });
+    const allowed = await lookupWith(local);
+    expect(allowed.error).toBeNull();
+    expect(forbiddenAddress(allowed.address, true)).toBeUndefined();
   });
 });
