@@ -44,19 +44,20 @@ const deliveryOf = (item: Item): Delivery => {
   };
 };
 
+/** The puts that record attempts (to join the write that saves where delivery got to). */
+export const deliveryPuts = (deliveries: readonly Delivery[]): { put: Item }[] =>
+  deliveries.map((d) => ({
+    put: {
+      ...keys.webhookDelivery(d.webhookId, d.id),
+      type: 'webhookDelivery',
+      ...d,
+      expiresAt: Math.floor(Date.parse(d.attemptedAt) / 1000) + DELIVERY_LOG_SECONDS,
+    },
+  }));
+
 /** Records attempts (one batch write). */
 export const putDeliveries = async (deliveries: readonly Delivery[]): Promise<void> => {
-  if (!deliveries.length) return;
-  await writeItems(
-    deliveries.map((d) => ({
-      put: {
-        ...keys.webhookDelivery(d.webhookId, d.id),
-        type: 'webhookDelivery',
-        ...d,
-        expiresAt: Math.floor(Date.parse(d.attemptedAt) / 1000) + DELIVERY_LOG_SECONDS,
-      },
-    })),
-  );
+  if (deliveries.length) await writeItems(deliveryPuts(deliveries));
 };
 
 /** One attempt of a webhook, or undefined. */

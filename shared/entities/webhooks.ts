@@ -302,13 +302,16 @@ class ClaimLost extends ConflictError {}
 
 /**
  * Saves where delivery got to, while the sender's claim holds (renewing it), with the retry
- * item kept in step. False when the claim was lost (another sender took over: this one stops).
+ * item kept in step and the attempts made (`also`), in one transaction. False when the claim was
+ * lost (another sender took over: this one stops).
  */
 export const saveDeliveryState = async (
   webhook: Pick<Webhook, 'id' | 'baseId' | 'redeliver'>,
   claim: string,
   state: DeliveryState,
   now: number,
+  /** More puts of the same write (the attempts made since the last save). */
+  also: readonly TransactOp[] = [],
 ): Promise<boolean> => {
   const done = new Set(state.redelivered ?? []);
   const redeliver = webhook.redeliver.filter((r) => !done.has(r.deliveryId));
@@ -358,6 +361,7 @@ export const saveDeliveryState = async (
           },
         }
       : { delete: keys.webhookRetry(webhook.id) },
+    ...also,
   ];
   try {
     await transact(ops, () => new ClaimLost('claim lost'));

@@ -25,7 +25,7 @@ import { readBase } from '#shared/entities/bases.ts';
 import { type ChangeEntry, changesAfter } from '#shared/entities/change-log.ts';
 import { readMembers } from '#shared/entities/members.ts';
 import { notificationOps } from '#shared/entities/notifications.ts';
-import { type Delivery, putDeliveries } from '#shared/entities/webhook-deliveries.ts';
+import { type Delivery, deliveryPuts } from '#shared/entities/webhook-deliveries.ts';
 import {
   claimWebhook,
   type DeliveryState,
@@ -282,9 +282,9 @@ const deliverClaimed = async (
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   let state = stateOf(webhook);
+  // where it got to and the attempts made, in one write
   const save = async (next: DeliveryState, rows: Delivery[]) => {
-    await putDeliveries(rows);
-    const saved = await saveDeliveryState(webhook, claim, next, now());
+    const saved = await saveDeliveryState(webhook, claim, next, now(), deliveryPuts(rows));
     state = next;
     return saved;
   };

@@ -23,7 +23,7 @@ const RUNS = 20;
 /**
  * Sections: `BENCH_ONLY=computed,listing` prints only those, `BENCH_SKIP=bundles,purge` leaves
  * those out. Names: bundles, requests, records, listing, million (only with BENCH_LISTING_1M=1),
- * organizations, context-menu, nodes, purge, computed, changes, attachments.
+ * organizations, context-menu, nodes, purge, computed, changes, attachments, bulk, webhooks.
  */
 const sectionList = (name: string) =>
   (process.env[name] ?? '')
@@ -262,6 +262,11 @@ const requests = async () => {
     await section('attachments', async () => {
       const { attachmentsBench } = await import('./attachments.ts');
       await attachmentsBench(owner.auth);
+    });
+    // Webhooks (issue 31): test/bench/webhooks.ts.
+    await section('webhooks', async () => {
+      const { webhooksBench } = await import('./webhooks.ts');
+      await webhooksBench(owner.auth);
     });
   } finally {
     await stopS3();

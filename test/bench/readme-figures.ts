@@ -22,6 +22,7 @@ export const README_SECTIONS = [
   'changes',
   'attachments',
   'bulk',
+  'webhooks',
 ] as const;
 
 export const MEASURED_LINE = /^_Measured (\d{4}-\d{2}-\d{2}) by `npm run bench`/;
