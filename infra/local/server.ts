@@ -25,6 +25,7 @@ import { runPurgeJob } from '#shared/trash/purge-worker.ts';
 import { deliverBase } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess } from '#shared/webhooks/queue.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';
+import { attachLiveServer } from './live-server.ts';
 import {
   GATEWAY_MAX_REQUEST_LINE_AND_HEADERS,
   NODE_MAX_HEADER_BYTES,
@@ -125,6 +126,8 @@ export interface LocalServerOptions {
    * comma-separated list, or `*` when it is unset.
    */
   corsOrigins?: readonly string[];
+  /** Live subscriptions: how often a connection's token is checked again (30 s). */
+  live?: { reauthMs?: number };
 }
 
 /**
@@ -217,6 +220,8 @@ export const createLocalServer = (
     }
   });
   server.on('clientError', answerClientError);
+  // live subscriptions at /api/live (WebSocket), fed by this process's stream poller
+  attachLiveServer(server, options.live);
   return server;
 };
 

@@ -26,6 +26,7 @@ import { type FieldMeta, type HistoryItem, putHistory } from '#shared/entities/r
 import { schemaDeletionNoteIn } from '#shared/entities/schema-items.ts';
 import { deletionNoteIn } from '#shared/entities/table-versions.ts';
 import { hasWebhooks } from '#shared/entities/webhooks.ts';
+import { publishLive } from '#shared/live/publish.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { webhookQueue } from '#shared/webhooks/queue.ts';
 import {
@@ -231,6 +232,7 @@ export const captureBatch = async (
       await forgetDeletions(baseId, joined);
       // the base's webhooks deliver what was just written (best effort: the sweep and the next change also wake them)
       if (written.length && (await hasWebhooks(baseId))) await (await webhookQueue()).wake(baseId);
+      await publishLive(baseId, written);
       return written;
     }),
   );

@@ -30,6 +30,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
       'shared/attachments',
       'shared/bulk',
       'shared/webhooks',
+      'shared/live',
     ],
   ],
   ['http', ['shared/http', 'shared/routes']],
