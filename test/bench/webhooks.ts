@@ -3,7 +3,8 @@
  * the in-process sender, as `npm start` runs them), deliveries per second with 20 webhooks on one
  * base, and a receiver down for 10 minutes then up (on the sender's own clock: the retries it
  * schedules are played at their times rather than waited for), checked for every event, order per
- * record, and no event twice to a receiver that answered 2xx.
+ * record, and no event twice to a receiver that answered 2xx; and live subscriptions: commit →
+ * message with 100 WebSocket clients on the local server.
  *
  * Run inside `npm run bench`, or alone: `tsx test/bench/webhooks.ts` (its own DynamoDB Local).
  */
@@ -160,6 +161,69 @@ export const webhooksBench = async (token: string) => {
         `A receiver down for 10 minutes (503 to everything), then up, ${expected.length} events (5 records created, each updated 10 times at once): every event arrived: ${allArrived}; in order per record: ${inOrder}; none twice to the receiver after its 2xx: ${noneTwice}; ${r.received.length - accepted.length} attempts refused while down (the first event's retries, backing off to the 10-minute mark), ${runs} sender runs.`,
       );
       deliverWebhooksInProcess((b) => deliverBase(b));
+    }
+
+    // 4. Live: 100 WebSocket clients on one base, commit → message at every client.
+    {
+      const { createLocalServer, listen } = await import('#infra/local/server.ts');
+      const { default: WebSocket } = await import('ws');
+      const { baseId, tableId } = await newBase();
+      await poller.caughtUp(60_000);
+      const server = createLocalServer();
+      const port = await listen(server, 0);
+      const clients: { ws: InstanceType<typeof WebSocket>; got: Map<number, number> }[] = [];
+      try {
+        const raw = token.replace(/^Bearer /, '');
+        for (let i = 0; i < 100; i++) {
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/api/live?token=${encodeURIComponent(raw)}`);
+          const got = new Map<number, number>();
+          await new Promise<void>((resolve, reject) => {
+            ws.on('open', () => {
+              ws.send(JSON.stringify({ action: 'subscribe', baseId }));
+            });
+            ws.on('message', (data) => {
+              const m = JSON.parse(String(data)) as { type: string; entry?: { seq: number } };
+              if (m.type === 'subscribed') resolve();
+              if (m.type === 'change' && m.entry) got.set(m.entry.seq, performance.now());
+            });
+            ws.on('error', reject);
+          });
+          clients.push({ ws, got });
+        }
+        const created = await call('create-records', {
+          token,
+          params: { tableId },
+          body: { records: [{ fields: { Name: 'live', Count: 0 } }] },
+        });
+        const recordId = created.body.records[0]?.id as string;
+        await poller.caughtUp(60_000);
+        const latencies: number[] = [];
+        const seen = () => Math.min(...clients.map((c) => c.got.size));
+        for (let i = 0; i < 30; i++) {
+          const before = seen();
+          await call('update-record', {
+            token,
+            params: { tableId, recordId },
+            body: { record: { fields: { Count: i + 1 } } },
+          });
+          const t = performance.now();
+          const end = t + 60_000;
+          while (seen() <= before && performance.now() < end) await new Promise((r) => setTimeout(r, 5));
+          for (const c of clients) {
+            const at = [...c.got.values()].at(-1);
+            if (at !== undefined) latencies.push(at - t);
+          }
+        }
+        console.log(
+          `Live: 100 WebSocket clients on one base (the local server), 30 single-cell updates one after another: commit → message at a client p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms (goal ≤ 2 s); every client got all ${seen()} changes.`,
+        );
+      } finally {
+        for (const c of clients) c.ws.terminate();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      }
     }
   } finally {
     await poller.stop();
