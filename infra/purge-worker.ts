@@ -5,11 +5,12 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ApiFunctions } from './api-construct.ts';
 import { WORKER_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './config.ts';
+import { consumeStatement, workQueue } from './work-queue.ts';
 
 export interface PurgeWorkerProps {
   config: StageConfig;
@@ -36,12 +37,10 @@ export class PurgeWorker extends Construct {
   constructor(scope: Construct, id: string, props: PurgeWorkerProps) {
     super(scope, id);
     const { config, table, functions } = props;
-    this.deadLetters = new sqs.Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14) });
-    this.queue = new sqs.Queue(this, 'Queue', {
-      // longer than a run of the worker, so a message in work is not handed to a second worker
-      visibilityTimeout: PURGE_WORKER_TIMEOUT.plus(Duration.minutes(1)),
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: PURGE_MAX_RECEIVES },
-    });
+    ({ queue: this.queue, deadLetters: this.deadLetters } = workQueue(this, {
+      workerTimeout: PURGE_WORKER_TIMEOUT,
+      maxReceives: PURGE_MAX_RECEIVES,
+    }));
     const role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Workspace API ${config.stage}: the purge worker`,
@@ -49,17 +48,7 @@ export class PurgeWorker extends Construct {
         Access: new iam.PolicyDocument({
           statements: [
             ...functions.tableStatements('write').filter((s) => s.sid !== 'SigningKeys'),
-            new iam.PolicyStatement({
-              sid: 'ConsumePurges',
-              actions: [
-                'sqs:ReceiveMessage',
-                'sqs:DeleteMessage',
-                'sqs:ChangeMessageVisibility',
-                'sqs:GetQueueAttributes',
-                'sqs:SendMessage',
-              ],
-              resources: [this.queue.queueArn],
-            }),
+            consumeStatement('ConsumePurges', this.queue),
             // thumbnails of uploaded images are written beside them; released files are deleted
             new iam.PolicyStatement({
               sid: 'WriteFiles',

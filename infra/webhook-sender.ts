@@ -5,11 +5,12 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ApiFunctions } from './api-construct.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
 import type { StageConfig } from './config.ts';
+import { consumeStatement, workQueue } from './work-queue.ts';
 
 export interface WebhookSenderProps {
   config: StageConfig;
@@ -40,12 +41,10 @@ export class WebhookSender extends Construct {
   constructor(scope: Construct, id: string, props: WebhookSenderProps) {
     super(scope, id);
     const { config, table, functions } = props;
-    this.deadLetters = new sqs.Queue(this, 'DeadLetters', { retentionPeriod: Duration.days(14) });
-    this.queue = new sqs.Queue(this, 'Queue', {
-      // longer than a run of the sender, so a message in work is not handed to a second one
-      visibilityTimeout: WEBHOOK_SENDER_TIMEOUT.plus(Duration.minutes(1)),
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: WEBHOOK_MAX_RECEIVES },
-    });
+    ({ queue: this.queue, deadLetters: this.deadLetters } = workQueue(this, {
+      workerTimeout: WEBHOOK_SENDER_TIMEOUT,
+      maxReceives: WEBHOOK_MAX_RECEIVES,
+    }));
     const role = new iam.Role(this, 'Role', {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Workspace API ${config.stage}: the webhook sender`,
@@ -53,17 +52,7 @@ export class WebhookSender extends Construct {
         Access: new iam.PolicyDocument({
           statements: [
             ...functions.tableStatements('write').filter((s) => s.sid !== 'SigningKeys'),
-            new iam.PolicyStatement({
-              sid: 'ConsumeWebhooks',
-              actions: [
-                'sqs:ReceiveMessage',
-                'sqs:DeleteMessage',
-                'sqs:ChangeMessageVisibility',
-                'sqs:GetQueueAttributes',
-                'sqs:SendMessage',
-              ],
-              resources: [this.queue.queueArn],
-            }),
+            consumeStatement('ConsumeWebhooks', this.queue),
           ],
         }),
       },

@@ -150,21 +150,24 @@ export interface WallClock {
   millisecond: number;
 }
 
+/** The wall-clock time in UTC at the instant `epochMs` (read from the date, no formatter). */
+export const utcWallClock = (epochMs: number): WallClock => {
+  const d = new Date(epochMs);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    millisecond: d.getUTCMilliseconds(),
+  };
+};
+
 /** The wall-clock time in `timeZone` at the instant `epochMs`. */
 export const wallClockAt = (epochMs: number, timeZone: string): WallClock => {
   // UTC, the zone of most dates, needs no formatter (formatToParts costs microseconds a call)
-  if (timeZone === 'UTC') {
-    const d = new Date(epochMs);
-    return {
-      year: d.getUTCFullYear(),
-      month: d.getUTCMonth() + 1,
-      day: d.getUTCDate(),
-      hour: d.getUTCHours(),
-      minute: d.getUTCMinutes(),
-      second: d.getUTCSeconds(),
-      millisecond: d.getUTCMilliseconds(),
-    };
-  }
+  if (timeZone === 'UTC') return utcWallClock(epochMs);
   const parts: Record<string, number> = {};
   for (const part of zoneFormatter(timeZone).formatToParts(epochMs)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);

@@ -6,7 +6,7 @@
  * A "local" time is a zone's wall clock written as if it were UTC milliseconds: calendar steps
  * (days, months) are plain UTC arithmetic on it, and `epochOfLocal` turns it back into an instant.
  */
-import { instantOf, type WallClock, wallClockAt } from '#shared/core/format.ts';
+import { instantOf, utcWallClock, type WallClock, wallClockAt } from '#shared/core/format.ts';
 
 /** The units of DATETIME_DIFF, DATE_ADD and IS_SAME… (quarter only for diffs and comparisons). */
 export type DateUnit =
@@ -82,19 +82,8 @@ export const localOfWall = (w: WallClock): number => {
   return d.getTime();
 };
 
-/** The wall-clock fields of a local time. */
-export const wallOfLocal = (local: number): WallClock => {
-  const d = new Date(local);
-  return {
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-    millisecond: d.getUTCMilliseconds(),
-  };
-};
+/** The wall-clock fields of a local time (kept as epoch ms read in UTC). */
+export const wallOfLocal = (local: number): WallClock => utcWallClock(local);
 
 /** The local time `timeZone` shows at the instant `epochMs`. */
 export const localAt = (epochMs: number, timeZone: string): number =>

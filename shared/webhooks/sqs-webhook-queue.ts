@@ -1,6 +1,5 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { logger } from '#shared/core/logger.ts';
-import type { WebhookQueue } from './queue.ts';
 
 /** SQS allows at most 15 minutes of delay; a later retry is found by the sender's sweep. */
 const MAX_DELAY_SECONDS = 900;
@@ -10,10 +9,10 @@ const MAX_DELAY_SECONDS = 900;
  * after the SDK's retries is logged: the changes stay in the log, and the next change or the
  * sweep wakes the base again.
  */
-export const sqsWebhookQueue = (queueUrl: string): WebhookQueue => {
+export const sqsWebhookQueue = (queueUrl: string) => {
   const client = new SQSClient({ maxAttempts: 4 });
   return {
-    async wake(baseId, delayMs = 0) {
+    async wake(baseId: string, delayMs = 0): Promise<void> {
       const delaySeconds = Math.ceil(delayMs / 1000);
       if (delaySeconds > MAX_DELAY_SECONDS) return;
       try {
