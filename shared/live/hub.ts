@@ -16,12 +16,11 @@
  * library (`infra/local/live-server.ts`).
  */
 import { credentialKeys, principalFrom, readCredential } from '#shared/auth/authenticate.ts';
-import { checkAccess, type Principal } from '#shared/auth/permission.ts';
-import { locateNow } from '#shared/auth/resources.ts';
+import type { Principal } from '#shared/auth/permission.ts';
 import { HttpError } from '#shared/core/errors.ts';
-import { logger } from '#shared/core/logger.ts';
 import { getItems } from '#shared/db/client.ts';
-import { type ChangeEntry, changesAfter, headSeqOf } from '#shared/entities/change-log.ts';
+import { type ChangeEntry, headSeqOf } from '#shared/entities/change-log.ts';
+import { liveAccess, replayAfter } from './access.ts';
 import { type LiveTarget, parseClientMessage, type ServerMessage, targetKey } from './protocol.ts';
 
 /** What the hub needs of a socket. */
@@ -32,8 +31,6 @@ export interface LiveSocket {
 
 /** The close code of a connection whose token is not (or no longer) good. */
 export const CLOSE_UNAUTHORIZED = 4401;
-/** Entries read from the log at a time while catching up. */
-const CATCH_UP_PAGE = 500;
 
 interface Subscription {
   baseId: string;
@@ -159,28 +156,9 @@ export class LiveHub {
     target: LiveTarget,
     sinceSeq: number | undefined,
   ): Promise<void> {
-    const principal = connection.principal as Principal;
-    let baseId: string;
-    try {
-      const ref = target.tableId
-        ? ({ kind: 'table', id: target.tableId } as const)
-        : ({ kind: 'base', id: target.baseId as string } as const);
-      const located = await locateNow(ref, principal.userId);
-      checkAccess({
-        principal,
-        resource: located,
-        role: located.role,
-        actions: target.tableId ? ['record|read'] : ['base|read'],
-      });
-      baseId = located.baseId ?? (target.baseId as string);
-    } catch (error) {
-      if (!(error instanceof HttpError)) {
-        // a resource that cannot be found is answered as one the caller may not see
-        logger.warn('live subscription refused', { error: error as Error });
-        return this.send(connection, { type: 'error', code: 'not_found', message: 'not found' });
-      }
-      return this.send(connection, { type: 'error', code: error.code, message: error.message });
-    }
+    const access = await liveAccess(connection.principal as Principal, target);
+    if ('error' in access) return this.send(connection, access.error);
+    const { baseId } = access;
     const subscription: Subscription = {
       baseId,
       ...(target.tableId ? { tableId: target.tableId } : {}),
@@ -208,11 +186,12 @@ export class LiveHub {
     try {
       do {
         subscription.again = false;
-        for (;;) {
-          const page = await changesAfter(subscription.baseId, subscription.lastSeq, CATCH_UP_PAGE);
-          this.sendEntries(connection, subscription, page);
-          if (page.length < CATCH_UP_PAGE) break;
-        }
+        subscription.lastSeq = await replayAfter(
+          subscription.baseId,
+          subscription.tableId,
+          subscription.lastSeq,
+          (entry) => this.send(connection, { type: 'change', entry }),
+        );
       } while (subscription.again && !connection.closed);
     } finally {
       subscription.catchingUp = false;
