@@ -139,8 +139,7 @@ export class ApiFunctions extends Construct {
    * level's role. `scope`: where it goes (the route's nested stack); roles and log group stay here.
    */
   addFunction(route: RouteDef, scope: Construct = this): NodejsFunction {
-    const { config, table, signingKeys } = this.props;
-    const issuer = jwtIssuerFor(config.stage);
+    const { config, table } = this.props;
     return this.lambda(scope, pascalCase(route.handler), {
       entry: `${route.handler}.ts`,
       description: `${route.method} ${API_PREFIX}${route.path}`,
@@ -159,9 +158,7 @@ export class ApiFunctions extends Construct {
       bundling: bundlingFor(route.handler),
       environment: {
         TABLE_NAME: table.tableName,
-        SIGNING_KEYS_SECRET_ARN: signingKeys.secretArn,
-        JWT_ISSUER: issuer,
-        JWT_AUDIENCE: issuer,
+        ...this.signingEnvironment(),
         MAIL_FROM: config.mailFrom,
         ...(route.purges ? this.purgeEnvironment() : {}),
         // routes that confirm files send the worker their images' thumbnails to make, and
@@ -311,6 +308,19 @@ export class ApiFunctions extends Construct {
   tableStatements(access: TableAccess): iam.PolicyStatement[] {
     return this.statementsFor(access);
   }
+
+  /** What a Lambda that authenticates tokens reads: the signing keys' secret, the issuer and audience. */
+  signingEnvironment(): FunctionEnvironment {
+    const issuer = jwtIssuerFor(this.props.config.stage);
+    return {
+      SIGNING_KEYS_SECRET_ARN: this.props.signingKeys.secretArn,
+      JWT_ISSUER: issuer,
+      JWT_AUDIENCE: issuer,
+    };
+  }
+
+  /** The live WebSocket API, once added (infra/live-api.ts): its callback URL and the grant to manage its connections. */
+  live: { callbackUrl: string; manage: iam.PolicyStatement } | undefined;
 
   /**
    * The role of routes that send mail: their table access plus `ses:SendEmail`, only from the

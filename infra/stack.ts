@@ -8,6 +8,7 @@ import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { ApiFunctions, corsPreflightFor } from './api-construct.ts';
 import { AttachmentsBucket } from './attachments-bucket.ts';
 import type { StageConfig } from './config.ts';
+import { LiveApi } from './live-api.ts';
 import { Monitoring } from './monitoring.ts';
 import { PurgeWorker } from './purge-worker.ts';
 import { RepairWorker } from './repair-worker.ts';
@@ -86,6 +87,9 @@ export class WorkspaceApiStack extends Stack {
     if (routes.some((r) => (r as RouteDef).purges))
       new PurgeWorker(this, 'Purge', { config, table, functions });
 
+    // Live subscriptions: a WebSocket API the stream processor fans the change log out to (data-flow.md 5).
+    const live = new LiveApi(this, 'Live', { config, table, functions });
+
     // Webhooks deliver the change log's entries (data-flow.md 4); before the stream processor and
     // the routes, which wake them.
     new WebhookSender(this, 'Webhooks', { config, table, functions });
@@ -116,6 +120,7 @@ export class WorkspaceApiStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.apiEndpoint}${API_PREFIX}` });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'LiveUrl', { value: live.url });
     new CfnOutput(this, 'AttachmentsBucket', { value: attachments.bucket.bucketName });
   }
 }

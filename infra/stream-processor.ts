@@ -67,6 +67,8 @@ export class StreamProcessor extends Construct {
               actions: ['s3:DeleteObject'],
               resources: [functions.fileObjectsArn()],
             }),
+            // live subscribers get what was just written
+            ...(functions.live ? [functions.live.manage] : []),
             // a base's webhooks are woken to deliver what was just written
             new iam.PolicyStatement({
               sid: 'WakeWebhooks',
@@ -92,6 +94,7 @@ export class StreamProcessor extends Construct {
         TABLE_NAME: table.tableName,
         CHANGE_LOG_DAYS: String(config.changeLogDays),
         WEBHOOK_QUEUE_URL: functions.requireWebhookQueue().queueUrl,
+        ...(functions.live ? { LIVE_CALLBACK_URL: functions.live.callbackUrl } : {}),
       },
     });
     new lambda.EventSourceMapping(this, 'FromStream', {

@@ -23,6 +23,8 @@ export const config = {
   jwtAudience: process.env.JWT_AUDIENCE || 'workspace-api',
   /** SQS queue of the purge worker (cloud); unset, permanent deletes are purged in process. */
   purgeQueueUrl: optional(process.env.PURGE_QUEUE_URL),
+  /** The management URL of the live WebSocket API's stage (cloud); unset, live runs in the local server. */
+  liveCallbackUrl: optional(process.env.LIVE_CALLBACK_URL),
   /** SQS queue of the webhook sender (cloud); unset, webhooks are delivered in process. */
   webhookQueueUrl: optional(process.env.WEBHOOK_QUEUE_URL),
   /** Delay before a purge starts, so writes that passed the permission check just before finish. */

@@ -42,6 +42,8 @@
  * - `HOOKS#<bse>`: the base's webhooks (`<whk>`: settings, secrets, where delivery got to).
  * - `HOOKLOG#<whk>`: a webhook's delivery attempts (`<dlv…>`, time-ordered; 30 days TTL).
  * - `HOOKRETRY`: one item per webhook waiting to try a delivery again (`<whk>`: when, which base).
+ * - `LIVECONN#<connection>`: a live WebSocket connection of the cloud (who, which token; TTL).
+ * - `LIVESUB#<bse>`: what the base's live connections follow (`<connection>#<base or table>`; TTL).
  * - `LOG#<bse>`: the base's change log: `HEAD` (the last `seq` given) and one entry per change,
  *   `SEQ#<seq, 12 digits>` (TTL: the retention).
  * - `LOGSRC#<source>`: which change-log entry a source event (a stream record) became, so a
@@ -417,6 +419,15 @@ export const keys = {
   webhookDeliveriesOf: (webhookId: string) => ({ pk: `HOOKLOG#${webhookId}` }),
   webhookRetry: (webhookId: string): Key => ({ pk: 'HOOKRETRY', sk: webhookId }),
   webhookRetries: () => ({ pk: 'HOOKRETRY' }),
+
+  // Live subscriptions in the cloud (entities/live-connections.ts): a WebSocket connection, and
+  // each base or table it follows in the base's partition (the fan-out reads one partition).
+  liveConnection: (connectionId: string): Key => ({ pk: `LIVECONN#${connectionId}`, sk: 'CONN' }),
+  liveSubscription: (baseId: string, connectionId: string, target: string): Key => ({
+    pk: `LIVESUB#${baseId}`,
+    sk: `${connectionId}#${target}`,
+  }),
+  liveSubscriptionsOf: (baseId: string) => ({ pk: `LIVESUB#${baseId}` }),
 
   // Organizations and domain verification (shared/organizations/*)
   organization: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),

@@ -1,5 +1,5 @@
 import { isScope, type Scope } from '#shared/core/rights.ts';
-import type { Item, UpdateSpec } from '#shared/db/client.ts';
+import { getItems, type Item, type UpdateSpec } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull, textsOrNull } from './attributes.ts';
@@ -93,3 +93,17 @@ export const refreshTokenUpdate = (
     ':one': 1,
   },
 });
+
+/** Tokens by user and id (one batch read): those still there, keyed `<userId>#<tokenId>`. */
+export const readAccessTokens = async (
+  pairs: readonly { userId: string; tokenId: string }[],
+): Promise<Map<string, AccessToken>> => {
+  const wanted = [...new Map(pairs.map((p) => [`${p.userId}#${p.tokenId}`, p])).values()];
+  const found = await getItems(wanted.map((p) => keys.accessToken(p.userId, p.tokenId)));
+  const out = new Map<string, AccessToken>();
+  for (const p of wanted) {
+    const item = found.get(keys.accessToken(p.userId, p.tokenId));
+    if (item) out.set(`${p.userId}#${p.tokenId}`, accessTokenOf(item));
+  }
+  return out;
+};

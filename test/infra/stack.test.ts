@@ -47,7 +47,12 @@ type TemplateJson = {
 /** A synthesized stage: the root template, each nested stack's template, and the whole API as one. */
 interface Synthesized {
   stack: WorkspaceApiStack;
+  /** The root template without the live WebSocket API (`live`): the HTTP API's assertions read it. */
   root: Template;
+  /** The root template as deployed, the live API included (resource counts). */
+  rootAll: Template;
+  /** The live WebSocket API's resources (logical ids `Live…`). */
+  live: Template;
   /** Each nested stack with its template and its logical id in the root. */
   nested: { stack: NestedStack; template: Template; logicalId: string }[];
   /**
@@ -70,8 +75,19 @@ const substitute = (value: unknown, parameters: Record<string, unknown>): unknow
   return value;
 };
 
+/** A template's resources split: those of the live WebSocket API (`Live…`) and the others. */
+const splitLive = (json: TemplateJson, live: boolean): Template =>
+  Template.fromJSON({
+    ...json,
+    Resources: Object.fromEntries(
+      Object.entries(json.Resources).filter(([id]) => id.startsWith('Live') === live),
+    ),
+  });
+
 const synthStack = (stack: WorkspaceApiStack): Synthesized => {
-  const root = Template.fromStack(stack);
+  const rootAll = Template.fromStack(stack);
+  const rootAllJson = rootAll.toJSON() as TemplateJson;
+  const root = splitLive(rootAllJson, false);
   const rootJson = root.toJSON() as TemplateJson;
   const nested = stack.node
     .findAll()
@@ -95,7 +111,14 @@ const synthStack = (stack: WorkspaceApiStack): Synthesized => {
       resources[id] = substitute(resource, passed) as Resource;
     }
   }
-  return { stack, root, nested, whole: Template.fromJSON({ ...rootJson, Resources: resources }) };
+  return {
+    stack,
+    root,
+    rootAll,
+    live: splitLive(rootAllJson, true),
+    nested,
+    whole: Template.fromJSON({ ...rootJson, Resources: resources }),
+  };
 };
 
 const synthAll = (stage: string, routes?: readonly RouteDef[], projectRoot = PROJECT_ROOT): Synthesized => {
@@ -182,8 +205,8 @@ const TEMPLATE_BUDGET = 300;
 const resourceCount = (template: Template): number => Object.keys(resourcesOf(template)).length;
 
 /** Resource counts of the root and of each nested stack, by construct id. */
-const countsOf = ({ root, nested }: Synthesized): Record<string, number> => ({
-  root: resourceCount(root),
+const countsOf = ({ rootAll, nested }: Synthesized): Record<string, number> => ({
+  root: resourceCount(rootAll),
   ...Object.fromEntries(nested.map((n) => [n.stack.node.id, resourceCount(n.template)])),
 });
 
@@ -326,6 +349,7 @@ describe('WorkspaceApiStack (dev)', () => {
       expect(env, routeKey(route)).toEqual({
         // routes that redeliver or enable a webhook wake the base's webhooks
         WEBHOOK_QUEUE_URL: (route as RouteDef).webhooks ? { Ref: webhookQueueId } : '',
+        LIVE_CALLBACK_URL: '',
         ...((route as RouteDef).purges
           ? { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '30' }
           : (route as RouteDef).files
@@ -895,6 +919,49 @@ describe('WorkspaceApiStack (dev)', () => {
     ).toEqual(['redeliver-webhook', 'update-webhook']);
   });
 
+  it('serves live subscriptions from a WebSocket API: $connect, $disconnect and $default to one Lambda, stage live, connections managed by it and the stream processor only', () => {
+    const live = synthesized.live;
+    live.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    live.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'WEBSOCKET',
+      RouteSelectionExpression: '$request.body.action',
+    });
+    const [apiId] = logicalIdsOf(live, 'AWS::ApiGatewayV2::Api');
+    const [integrationId] = logicalIdsOf(live, 'AWS::ApiGatewayV2::Integration');
+    const [socketId] = logicalIdsOf(live, 'AWS::Lambda::Function');
+    const routes = Object.values(live.findResources('AWS::ApiGatewayV2::Route'));
+    expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
+    for (const route of routes)
+      expect(route.Properties).toMatchObject({
+        ApiId: { Ref: apiId },
+        Target: { 'Fn::Join': ['', ['integrations/', { Ref: integrationId }]] },
+      });
+    live.hasResourceProperties('AWS::ApiGatewayV2::Integration', { IntegrationType: 'AWS_PROXY' });
+    live.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: 'live', AutoDeploy: true });
+    live.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [socketId, 'Arn'] },
+      Principal: 'apigateway.amazonaws.com',
+    });
+    const [liveRoleId] = logicalIdsOf(live, 'AWS::IAM::Role');
+    const manage = (statements: Statement[]) =>
+      statements.filter((st) => actionsOf(st).some((a) => a.startsWith('execute-api:')));
+    const liveGrant = manage(roleStatements(live, liveRoleId as string));
+    expect(liveGrant).toHaveLength(1);
+    expect(actionsOf(liveGrant[0] as Statement)).toEqual(['execute-api:ManageConnections']);
+    expect(JSON.stringify(liveGrant[0]?.Resource)).toContain('/live/*/@connections/*');
+    // the stream processor fans out with the same grant; no other role has it
+    expect(manage(roleStatements(template, changesRoleId as string))).toEqual(liveGrant);
+    const holders = [...logicalIdsOf(template, 'AWS::IAM::Role'), liveRoleId as string].filter(
+      (id) => manage(roleStatements(id === liveRoleId ? live : template, id)).length > 0,
+    );
+    expect(holders.sort()).toEqual([changesRoleId, liveRoleId].sort());
+    const processor = Object.values(template.findResources('AWS::Lambda::Function')).find((fn) =>
+      String(fn.Properties?.Description).startsWith('Stream processor'),
+    );
+    expect(JSON.stringify(processor?.Properties?.Environment)).toContain('/live');
+    synthesized.rootAll.hasOutput('LiveUrl', Match.anyValue());
+  });
+
   it('writes the change log from the table stream: mapping knobs, on-failure queue, least privilege', () => {
     const functions = template.findResources('AWS::Lambda::Function');
     const processors = Object.entries(functions).filter(([, fn]) =>
@@ -1099,7 +1166,7 @@ describe('stage configuration and app', () => {
     const functions = templates.flatMap((s) =>
       Object.values(Template.fromStack(s).findResources('AWS::Lambda::Function')),
     );
-    expect(functions).toHaveLength(ROUTES.length + WORKERS);
+    expect(functions).toHaveLength(ROUTES.length + WORKERS + 1); // and the live socket
     for (const fn of functions) {
       expect(fn.Properties.Layers).toBeUndefined();
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
@@ -1206,8 +1273,8 @@ describe('resource budget', () => {
     root = mkdtempSync(path.join(tmpdir(), 'workspace-api-budget-'));
     mkdirSync(path.join(root, 'functions', 'workers'), { recursive: true });
     copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
-    // Every stack has the repair worker, the stream processor and the webhook sender.
-    for (const worker of ['repair-worker.ts', 'stream-processor.ts', 'webhook-sender.ts'])
+    // Every stack has the repair worker, the stream processor, the webhook sender and the live socket.
+    for (const worker of ['repair-worker.ts', 'stream-processor.ts', 'webhook-sender.ts', 'live-socket.ts'])
       writeFileSync(
         path.join(root, 'functions', 'workers', worker),
         'export const handler = async () => ({});\n',
@@ -1306,7 +1373,7 @@ describe('resource budget', () => {
     expect(figure(/A route costs (\d+) resources/)).toEqual([RESOURCES_PER_ROUTE]);
     expect(figure(/the routes are in (\d+) nested stacks/)).toEqual([ROUTE_STACK_COUNT]);
     expect(figure(/(\d+) resources with the current routes, (\d+) of them the nested stacks/)).toEqual([
-      resourceCount(dev.root),
+      resourceCount(dev.rootAll),
       dev.nested.length,
     ]);
     expect(
