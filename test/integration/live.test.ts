@@ -234,6 +234,38 @@ describe('live subscriptions (WebSocket)', () => {
     expect(changes(c.messages)).toEqual([]);
   });
 
+  it('closes a connection whose token has expired (4401) at its next message', async () => {
+    const ws = await newWorkspace();
+    const made = await call('create-access-token', {
+      token: ws.owner.auth,
+      body: {
+        name: 'brief',
+        scopes: ['base|read', 'table|create'],
+        expiredTime: new Date(Date.now() + 3_000).toISOString(),
+      },
+    });
+    expect(made.status).toBe(201);
+    await poller.caughtUp();
+    const c = await connect(`?token=${encodeURIComponent(made.body.token)}`);
+    c.send({ action: 'subscribe', baseId: ws.baseId });
+    await c.until((ms) => ms.some((m) => m.type === 'subscribed'));
+    // past its expiry (the token's own time, not a clock of the test's)
+    await new Promise((r) => setTimeout(r, 3_500));
+    await call('create-table', {
+      token: ws.owner.auth,
+      params: { baseId: ws.baseId },
+      body: { name: 'Later', fields: [{ type: 'singleLineText', name: 'Name' }], records: [] },
+    });
+    await poller.caughtUp();
+
+    expect((await c.closed).code).toBe(4401);
+    expect(changes(c.messages)).toEqual([]);
+    expect(c.messages.at(-1)).toMatchObject({
+      type: 'error',
+      code: 'unauthorized',
+    });
+  });
+
   it('answers a message that is not of the protocol with an error, and keeps the connection', async () => {
     const t = await table();
     const c = await connect(`?token=${encodeURIComponent(rawToken(t.owner.auth))}`);
