@@ -8,7 +8,15 @@
  * it lets go, and no change waits for the next one.
  */
 import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
-import { getItem, type Item, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
+import {
+  deleteItems,
+  getItem,
+  type Item,
+  queryAll,
+  type TransactOp,
+  transact,
+  updateItem,
+} from '#shared/db/client.ts';
 import { and, EXISTS, NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { count, isMap, optionalText, text } from './attributes.ts';
@@ -227,6 +235,15 @@ export const deleteWebhook = async (baseId: string, webhookId: string): Promise<
     ],
     () => notFound(webhookId),
   );
+
+/** Deletes every webhook of a base, with its counter and retries (a base deleted for good). */
+export const deleteBaseWebhooks = async (baseId: string): Promise<void> => {
+  const webhooks = await listWebhooks(baseId);
+  await deleteItems([
+    ...webhooks.flatMap((w) => [keys.webhook(baseId, w.id), keys.webhookRetry(w.id)]),
+    { pk: keys.webhooksOf(baseId).pk, sk: COUNT_SK },
+  ]);
+};
 
 /** Asks for a delivery to be sent again (its event, by `seq`). */
 export const askRedelivery = async (

@@ -18,6 +18,7 @@ import { keys } from '#shared/db/keys.ts';
 import { baseRefOf } from '#shared/entities/bases.ts';
 import { memberOf } from '#shared/entities/members.ts';
 import { tableRefOf } from '#shared/entities/tables.ts';
+import { deleteBaseWebhooks } from '#shared/entities/webhooks.ts';
 import { finishJobOps } from '#shared/jobs/job-status.ts';
 import type { PurgeJob } from '#shared/jobs/purge-job.ts';
 import { enqueuePurge, purgeJobOf, type StoredPurgeJob } from '#shared/jobs/purge-queue.ts';
@@ -56,6 +57,8 @@ export const purgeBase = async (baseId: string, budget: Budget = unlimited): Pro
     }
     if (!refs.lastKey) break;
   }
+  // its webhooks (their delivery logs expire by TTL)
+  await deleteBaseWebhooks(baseId);
   if (!(await purgePartition(baseKey.pk, budget, (i) => i.sk === baseKey.sk))) return false;
   if (typeof base?.trashId === 'string') await deleteItems([keys.trashItem(base.trashId)]);
   await deleteItems([baseKey]);

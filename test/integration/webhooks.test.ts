@@ -1,5 +1,7 @@
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hasWebhooks, listWebhooks } from '#shared/entities/webhooks.ts';
+import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { deliverBase, postEvent } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess, forgetWebhookRetries, settleWebhooks } from '#shared/webhooks/queue.ts';
 import { invalid, notFound } from '#test/support/answers.ts';
@@ -126,6 +128,21 @@ describe('webhook routes', () => {
     const list = await call('list-webhooks', { token: ws.owner.auth, params: { baseId: ws.baseId } });
     await call('delete-webhook', onHook(ws, list.body.webhooks[0].id));
     expect((await createHook(ws, { url: 'http://127.0.0.1:9/21' })).status).toBe(201);
+  });
+
+  it('go with their base when it is deleted for good', async () => {
+    const ws = await newWorkspace();
+    await createHook(ws, { url: 'http://127.0.0.1:9/a' });
+    await createHook(ws, { url: 'http://127.0.0.1:9/b' });
+    expect(await listWebhooks(ws.baseId)).toHaveLength(2);
+
+    expect(
+      (await call('delete-base-permanently', { token: ws.owner.auth, params: { baseId: ws.baseId } })).status,
+    ).toBe(200);
+    await drainPurges();
+
+    expect(await listWebhooks(ws.baseId)).toEqual([]);
+    expect(await hasWebhooks(ws.baseId)).toBe(false);
   });
 
   it('needs base|update: a viewer of the space cannot list or create webhooks', async () => {
@@ -354,7 +371,9 @@ describe('webhook delivery', () => {
     await createRecords(t, ['b']);
     await poller.caughtUp();
     const start = Date.now();
-    const at = (hours: number) => ({ now: () => start + hours * 3600_000, random: () => 0 });
+    // the clock moves a millisecond at each reading, as a real one would between attempts
+    let tick = 0;
+    const at = (hours: number) => ({ now: () => start + hours * 3600_000 + tick++, random: () => 0 });
 
     await deliverBase(t.baseId, at(0)); // event 1, attempt 1
     await deliverBase(t.baseId, at(25)); // event 1 given up; event 2, attempt 1
