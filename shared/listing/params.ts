@@ -108,6 +108,13 @@ export const jsonParam = (value: unknown, name: string): unknown => {
   }
 };
 
+/** An empty filter (`{}`, `null`) is no filter, as Teable's client sends it for none. Pure. */
+const noEmptyFilter = (filter: unknown): unknown =>
+  filter === null ||
+  (typeof filter === 'object' && !Array.isArray(filter) && Object.keys(filter as object).length === 0)
+    ? undefined
+    : filter;
+
 /** `collapsedGroupIds`: JSON text of an array, or a query-string list of ids. */
 const collapsedIds = (value: unknown): string[] => {
   if (value === undefined) return [];
@@ -199,7 +206,7 @@ export const readListParams = (raw: RawParams): ListParams => {
     projection: p.projection,
     cellFormat: p.cellFormat ?? 'json',
     fieldKeyType: p.fieldKeyType ?? 'name',
-    filter: filterByTql === undefined ? jsonParam(raw.filter, 'filter') : undefined,
+    filter: filterByTql === undefined ? noEmptyFilter(jsonParam(raw.filter, 'filter')) : undefined,
     filterByTql,
     orderBy: jsonParam(raw.orderBy, 'orderBy'),
     groupBy: jsonParam(raw.groupBy, 'groupBy'),

@@ -3,8 +3,9 @@
  * footer asks for, which of them a field allows, and their value over a column of cells. Pure.
  *
  * Decisions: `count` is the number of records; percentages are 0..100 of it; a list cell (a
- * lookup, a multiple select) counts once for empty/filled and by its JSON for unique, and its
- * items count singly for sums and extremes. `null` when there is nothing to measure (no records,
+ * lookup, a multiple select) counts once for empty/filled, and its items count singly for sums,
+ * extremes and unique (as Teable counts a multiple select's distinct options: `percentUnique` of
+ * a list column is its distinct items over all its items). `null` when there is nothing to measure (no records,
  * or no value for sum, average, min, max and the date functions).
  */
 import type { Field, StoredCell } from '#shared/fields/types.ts';
@@ -98,7 +99,10 @@ export const statistic = (
 ): number | string | null => {
   const total = cells.length;
   const filled = cells.filter((c) => !isEmpty(c)).length;
-  const unique = () => new Set(cells.filter((c) => !isEmpty(c)).map((c) => JSON.stringify(c))).size;
+  // a column of lists measures its items; any other, its cells
+  const listColumn = cells.some((c) => Array.isArray(c));
+  const measured = () => (listColumn ? itemsOf(cells) : cells.filter((c) => !isEmpty(c)));
+  const unique = () => new Set(measured().map((c) => JSON.stringify(c))).size;
   const checked = () =>
     cells.filter((c) => c === true || (Array.isArray(c) && c.some((v) => v === true))).length;
   switch (func) {
@@ -115,7 +119,7 @@ export const statistic = (
     case 'percentFilled':
       return percent(filled, total);
     case 'percentUnique':
-      return percent(unique(), total);
+      return percent(unique(), listColumn ? measured().length : total);
     case 'sum': {
       const ns = numbers(cells);
       return ns.length ? ns.reduce((a, b) => a + b, 0) : null;

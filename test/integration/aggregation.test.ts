@@ -60,6 +60,20 @@ describe('GET /table/{t}/aggregation/row-count', () => {
     });
   });
 
+  it('takes an empty or absent filter as no filter (as Teable does)', async () => {
+    const t = await deals();
+    for (const query of [
+      'filter=',
+      `filter=${json({})}`,
+      `filter=${json(null)}`,
+      `filter=${json({ conjunction: 'and', filterSet: [] })}`,
+    ])
+      expect((await get(t, 'get-row-count', query)).body, query).toEqual({ rowCount: 5 });
+    const amount = idOf(t, 'Amount');
+    const res = await get(t, 'get-aggregations', `filter=&field[sum][]=${amount}`);
+    expect(res.body.aggregations).toEqual([{ fieldId: amount, total: { value: 60, aggFunc: 'sum' } }]);
+  });
+
   it('answers 400 naming a bad filter, and 404 for an unknown view', async () => {
     const t = await deals();
     expect(await get(t, 'get-row-count', 'filter=%7Bnope')).toMatchObject(invalid('filter: not valid JSON'));
@@ -107,6 +121,30 @@ describe('GET /table/{t}/aggregation', () => {
       [(headers[1] as { id: string }).id]: { value: 30, aggFunc: 'sum' },
       [(headers[2] as { id: string }).id]: { value: 30, aggFunc: 'sum' },
     });
+  });
+
+  it('counts the distinct options of a multiple select, not its distinct combinations', async () => {
+    const t = await listedTable(
+      [
+        {
+          type: 'multipleSelect',
+          name: 'Tags',
+          options: { choices: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] },
+        },
+      ],
+      4,
+      (i) => ({ Tags: [['a', 'b'], ['b'], ['a', 'b'], ['c']][i] }),
+    );
+    const tags = ((t.table.fields as Field[]).find((f) => f.name === 'Tags') as Field).id;
+    const res = await call('get-aggregations', {
+      token: t.token,
+      params: { tableId: t.tableId },
+      query: `field[unique][]=${tags}&field[percentUnique][]=${tags}`,
+    });
+    expect(res.body.aggregations).toEqual([
+      { fieldId: tags, total: { value: 3, aggFunc: 'unique' } },
+      { fieldId: tags, total: { value: 50, aggFunc: 'percentUnique' } },
+    ]);
   });
 
   it('refuses a statistic the field does not allow, listing the allowed ones; and unknown functions', async () => {
