@@ -165,6 +165,18 @@ describe('link fields: cardinality', () => {
     expect((await t.getB(t.b1)).body.fields.Alpha).toBeUndefined();
   });
 
+  it.each(['manyMany', 'oneMany'] as const)(
+    'a %s cell refuses the same record twice (400), nothing written',
+    async (relationship) => {
+      const t = await linkedTables(relationship);
+      const res = await t.patchA(t.a1, { Beta: [{ id: t.b1 }, { id: t.b1 }] });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(`the same record twice: ${t.b1}`);
+      expect((await t.getA(t.a1)).body.fields.Beta).toBeUndefined();
+      expect((await t.getB(t.b1)).body.fields.Alpha).toBeUndefined();
+    },
+  );
+
   it('the single side of a oneMany link (manyOne in the foreign table) refuses two records (400)', async () => {
     const t = await linkedTables('oneMany');
     const res = await t.patchB(t.b1, { Alpha: [{ id: t.a1 }, { id: t.a2 }] });

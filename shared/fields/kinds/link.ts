@@ -97,13 +97,15 @@ export const link: FieldKind = {
     const expected = multiple ? 'expected a non-empty list of {id} of records' : 'expected {id} of a record';
     const items = Array.isArray(value) ? value : [value];
     if (items.length === 0) throw cellError(field, expected);
-    const ids = unique(
-      items.map((item) => {
-        const id = recordIdOf(item);
-        if (!id) throw cellError(field, expected);
-        return id;
-      }),
-    );
+    const given = items.map((item) => {
+      const id = recordIdOf(item);
+      if (!id) throw cellError(field, expected);
+      return id;
+    });
+    const ids = unique(given);
+    // as Teable refuses it (typecast, more lenient, keeps one of each)
+    if (ids.length < given.length)
+      throw cellError(field, `the same record twice: ${given.find((id, i) => given.indexOf(id) !== i)}`);
     if (!multiple && ids.length > 1) throw cellError(field, `expected one record, got ${ids.length}`);
     return { value: ids };
   },

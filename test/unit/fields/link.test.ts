@@ -88,7 +88,6 @@ describe('link cells', () => {
   it.each([
     ['a list of {id}', [{ id: REC_1 }, { id: REC_2 }], [REC_1, REC_2]],
     ['bare record ids', [REC_2, REC_1], [REC_2, REC_1]],
-    ['duplicates dropped', [{ id: REC_1 }, REC_1], [REC_1]],
     ['one {id}', { id: REC_1 }, [REC_1]],
     ['one bare id', REC_1, [REC_1]],
     ['null clears', null, undefined],
@@ -107,6 +106,12 @@ describe('link cells', () => {
     ['an id of another kind', many, [{ id: TABLE_ID }], 'expected a non-empty list of {id} of records'],
     ['a number', one, 5, 'expected {id} of a record'],
     ['two records in a single link', one, [{ id: REC_1 }, { id: REC_2 }], 'expected one record, got 2'],
+    [
+      'the same record twice (as Teable refuses it)',
+      many,
+      [{ id: REC_1 }, REC_1],
+      `the same record twice: ${REC_1}`,
+    ],
   ])('validate: %s is a 400 naming the field', (_what, field, value, message) => {
     expect(validationError(() => link.validate(value, field, ctx)).message).toBe(
       `Field "Name" (${field.id}): ${message}`,
