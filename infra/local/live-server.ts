@@ -1,10 +1,11 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import { authenticateToken } from '#shared/auth/authenticate.ts';
 import type { Principal } from '#shared/auth/permission.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
-import { authenticateToken, LiveHub } from '#shared/live/hub.ts';
+import { LiveHub } from '#shared/live/hub.ts';
 import { publishLiveTo } from '#shared/live/publish.ts';
 import { API_PREFIX } from '#shared/routes.ts';
 

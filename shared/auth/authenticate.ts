@@ -1,5 +1,5 @@
 import { UnauthorizedError } from '#shared/core/errors.ts';
-import type { Item, ItemLookup } from '#shared/db/client.ts';
+import { getItems, type Item, type ItemLookup } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { type AccessToken, accessTokenOf } from '#shared/entities/access-tokens.ts';
 import { userOf } from '#shared/entities/users.ts';
@@ -125,4 +125,13 @@ export const shouldTouch = (item: Item | undefined, now = Date.now()): boolean =
   if (item === undefined) return false;
   const { lastUsedTime } = accessTokenOf(item);
   return lastUsedTime === null || now - Date.parse(lastUsedTime) > LAST_USED_RESOLUTION_MS;
+};
+
+/**
+ * The principal of a bare bearer token, read on its own (a live connection, which has no request
+ * to batch the reads with): the 401 that says why not when it is no good.
+ */
+export const authenticateToken = async (token: string, now = Date.now()): Promise<Principal> => {
+  const credential = await readCredential(`Bearer ${token}`);
+  return principalFrom(credential, await getItems(credentialKeys(credential)), now);
 };

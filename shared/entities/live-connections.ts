@@ -10,7 +10,7 @@ import { ConflictError } from '#shared/core/errors.ts';
 import { deleteItems, getItem, type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
 import { and, EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
-import { count, isMap, optionalText, text } from './attributes.ts';
+import { count, isMap, optionalText, text, textsOrNull } from './attributes.ts';
 
 /** API Gateway closes a WebSocket connection after two hours. */
 export const CONNECTION_SECONDS = 2 * 3600;
@@ -46,8 +46,7 @@ const expiry = (identity: LiveIdentity | undefined, now: number) =>
     Math.min(now + CONNECTION_SECONDS * 1000, identity?.tokenExpiresAt ?? Number.POSITIVE_INFINITY) / 1000,
   );
 
-const texts = (value: unknown): string[] | undefined =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
+const texts = (value: unknown): string[] | undefined => textsOrNull(value) ?? undefined;
 
 const identityOf = (item: Item): LiveIdentity | undefined => {
   if (typeof item.userId !== 'string') return undefined;

@@ -19,7 +19,7 @@ import {
 } from '#shared/db/client.ts';
 import { and, EXISTS, NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
-import { count, isMap, optionalText, text } from './attributes.ts';
+import { count, isMap, optionalText, text, textsOrNull } from './attributes.ts';
 
 /** At most this many webhooks a base. */
 export const MAX_WEBHOOKS_PER_BASE = 20;
@@ -69,8 +69,7 @@ export interface Webhook extends WebhookSettings {
 
 const COUNT_SK = '#COUNT';
 
-const texts = (value: unknown): string[] | undefined =>
-  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
+const texts = (value: unknown): string[] | undefined => textsOrNull(value) ?? undefined;
 
 const retryOf = (value: unknown): WebhookRetry | undefined =>
   isMap(value)

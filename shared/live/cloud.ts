@@ -16,6 +16,7 @@ import {
   DeleteConnectionCommand,
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
+import { authenticateToken } from '#shared/auth/authenticate.ts';
 import type { Principal } from '#shared/auth/permission.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { readAccessTokens } from '#shared/entities/access-tokens.ts';
@@ -31,7 +32,6 @@ import {
   subscriptionsOf,
 } from '#shared/entities/live-connections.ts';
 import { liveAccess, replayAfter } from './access.ts';
-import { authenticateToken } from './hub.ts';
 import { parseClientMessage, type ServerMessage, targetKey } from './protocol.ts';
 
 /** What the service does to a connection API Gateway holds. */

@@ -15,10 +15,9 @@
  * The local server feeds it from the stream poller (`publish.ts`) and carries it over the `ws`
  * library (`infra/local/live-server.ts`).
  */
-import { credentialKeys, principalFrom, readCredential } from '#shared/auth/authenticate.ts';
+import { authenticateToken } from '#shared/auth/authenticate.ts';
 import type { Principal } from '#shared/auth/permission.ts';
 import { HttpError } from '#shared/core/errors.ts';
-import { getItems } from '#shared/db/client.ts';
 import { type ChangeEntry, headSeqOf } from '#shared/entities/change-log.ts';
 import { liveAccess, replayAfter } from './access.ts';
 import { type LiveTarget, parseClientMessage, type ServerMessage, targetKey } from './protocol.ts';
@@ -52,12 +51,6 @@ export class LiveConnection {
     public token: string | undefined,
   ) {}
 }
-
-/** The principal of a bearer token, or the 401 that says why not. */
-export const authenticateToken = async (token: string, now = Date.now()): Promise<Principal> => {
-  const credential = await readCredential(`Bearer ${token}`);
-  return principalFrom(credential, await getItems(credentialKeys(credential)), now);
-};
 
 export class LiveHub {
   private readonly connections = new Set<LiveConnection>();
