@@ -6,7 +6,7 @@
  * `true`/`false`, a formula's last result, rich text and hyperlinks as their text. The same limits
  * as CSV: at most 500 columns; a file that is no workbook is a 400.
  */
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { ValidationError } from '#shared/core/errors.ts';
 import { MAX_COLUMNS } from './csv-read.ts';
 
@@ -38,17 +38,44 @@ export interface SheetRows {
 }
 
 /**
+ * The source as exceljs's reader should get it. That reader pipes the source into unzipper's zip
+ * parser and iterates the parser's entries with a loop that pauses it between entries; the parser
+ * announces its end out of band (an `end` event when its input is consumed), so entries it pushed
+ * while paused are lost when the reader is slower than the parser — under load, the workbook's
+ * last entry (`xl/workbook.xml` in files exceljs writes) and the sheets after it, which failed an
+ * import now and then with "reading 'sheets'". The zip parser this source is piped into is kept
+ * flowing (its pause is ignored), so every entry reaches the reader. Memory stays bounded: an
+ * entry is a stream whose bytes are held back by its own back-pressure until the reader reads it.
+ * A failure of the source (the storage connection) fails the zip parser, so the reader throws it.
+ */
+export const zipFeedOf = (source: Readable): Readable => {
+  const feed = new PassThrough();
+  const pipe = feed.pipe.bind(feed);
+  feed.pipe = <T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T => {
+    const parser = destination as unknown as Readable;
+    parser.pause = () => parser;
+    source.once('error', (error) => parser.destroy(error));
+    return pipe(destination, options);
+  };
+  return source.pipe(feed);
+};
+
+/**
  * The worksheets of a workbook stream, in order; each sheet's rows must be read (or left) before
  * the next sheet comes. Rows are dense from the first column (blank rows are skipped).
  */
 export async function* xlsxSheets(source: Readable): AsyncGenerator<SheetRows> {
   const { default: ExcelJS } = await import('exceljs');
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(zipFeedOf(source), {
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'cache', // a date is a number with a date format: the styles tell it
     worksheets: 'emit',
     entries: 'ignore',
+  });
+  let sourceError: unknown;
+  source.once('error', (error) => {
+    sourceError = error;
   });
   let index = 0;
   try {
@@ -74,6 +101,7 @@ export async function* xlsxSheets(source: Readable): AsyncGenerator<SheetRows> {
     }
   } catch (error) {
     if (error instanceof ValidationError) throw error;
+    if (sourceError) throw sourceError; // the storage failed, not the file
     throw new ValidationError(
       `The file is not an Excel workbook (.xlsx) that can be read: ${(error as Error).message}`,
     );
