@@ -2,9 +2,11 @@
  * Building and changing field definitions from request bodies (fields.md; endpoints.md "Tables,
  * fields, views"). Pure apart from new ids: the caller stores the result.
  */
+
 import { ValidationError } from '#shared/core/errors.ts';
 import { isId, newId } from '#shared/ids.ts';
 import { isNothing, isRecord } from './cells.ts';
+import { dbFieldTypeOf } from './db-field-type.ts';
 import { assertNoCycle } from './dependencies.ts';
 import { resolverOf } from './formula-resolve.ts';
 import {
@@ -98,12 +100,17 @@ const checkDbFieldName = (dbFieldName: string, others: readonly Field[]): string
   return dbFieldName;
 };
 
-/** cellValueType, isMultipleCellValue and isComputed as the kind derives them from the options. */
-const derived = (kind: FieldKind, options: Record<string, unknown>) => ({
-  cellValueType: kind.cellValueType(options),
-  ...(kind.isMultipleCellValue(options) ? { isMultipleCellValue: true } : {}),
-  ...(kind.isComputed ? { isComputed: true } : {}),
-});
+/** cellValueType, isMultipleCellValue, isComputed and dbFieldType as the kind derives them from the options. */
+const derived = (kind: FieldKind, options: Record<string, unknown>) => {
+  const cellValueType = kind.cellValueType(options);
+  const isMultipleCellValue = kind.isMultipleCellValue(options);
+  return {
+    cellValueType,
+    ...(isMultipleCellValue ? { isMultipleCellValue: true } : {}),
+    ...(kind.isComputed ? { isComputed: true } : {}),
+    dbFieldType: dbFieldTypeOf({ type: kind.type, cellValueType, isMultipleCellValue }),
+  };
+};
 
 /** The primary field must be of an allowed type (fields.md "The primary field"); else a 400. */
 export const assertPrimaryAllowed = (field: Pick<Field, 'type' | 'name'>): void => {

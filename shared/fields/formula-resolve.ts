@@ -5,8 +5,8 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { type CompiledFormula, compileFormula, FormulaError } from '#shared/formula/compile.ts';
 import type { Typed } from '#shared/formula/types.ts';
+import { dbFieldTypeOf } from './db-field-type.ts';
 import { CYCLE_MESSAGE, formulaExpression } from './dependencies.ts';
-import { dbFieldTypeOf } from './kinds/formula.ts';
 import { type ResultType, resultDisplayOptions } from './result-options.ts';
 import type { Field } from './types.ts';
 

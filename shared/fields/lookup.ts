@@ -8,7 +8,7 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { compileFormula, FormulaError } from '#shared/formula/compile.ts';
 import { isNothing, isRecord } from './cells.ts';
-import { dbFieldTypeOf } from './kinds/formula.ts';
+import { dbFieldTypeOf } from './db-field-type.ts';
 import { isMultipleRelationship, linkOptionsOf } from './link-options.ts';
 import { normalizeTimeZone, type ResultType, resultDisplayOptions } from './result-options.ts';
 import type { Field, FieldType } from './types.ts';
@@ -160,7 +160,7 @@ export const lookupFieldParts = (
     isComputed: true,
     isLookup: true,
     lookupOptions: lookupOptionsOut(resolved.options, link),
-    dbFieldType: dbFieldTypeOf(result),
+    dbFieldType: dbFieldTypeOf({ type: lookedUp.type, isLookup: true, ...result }),
   };
 };
 

@@ -120,6 +120,7 @@ export const prepareLinkField = async (
     ...(mirrorRelationship(opts.relationship) === 'oneMany' || opts.relationship === 'manyMany'
       ? { isMultipleCellValue: true }
       : {}),
+    dbFieldType: 'JSON',
   };
   const order = self ? here.selfOrder : nextFieldOrder(foreign as TableSchema) + pending.length;
   const ops: TransactOp[] = [{ put: fieldItem(targetTable, symmetric, order), condition: NOT_EXISTS }];

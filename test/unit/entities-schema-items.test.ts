@@ -15,7 +15,14 @@ import {
 } from '#shared/entities/schema-items.ts';
 import type { Field } from '#shared/fields/types.ts';
 
-const field = { id: 'fldA', name: 'Name', type: 'singleLineText', options: {} } as unknown as Field;
+const field = {
+  id: 'fldA',
+  name: 'Name',
+  type: 'singleLineText',
+  options: {},
+  cellValueType: 'string',
+  dbFieldType: 'TEXT',
+} as unknown as Field;
 const view: View = {
   id: 'viwB',
   name: 'Grid',
@@ -36,6 +43,13 @@ describe('schema items', () => {
     const item = fieldItem('tblT', field, 3);
     expect(isFieldItem(item) && !isViewItem(item)).toBe(true);
     expect(fieldEntryOf(item)).toEqual({ field, order: 3 });
+  });
+
+  it('a field stored before dbFieldType was kept reads back with it', () => {
+    const { dbFieldType: _, ...older } = field;
+    expect(fieldEntryOf(fieldItem('tblT', older as Field, 3))).toEqual({ field, order: 3 });
+    const count = { ...older, type: 'autoNumber', cellValueType: 'number' } as Field;
+    expect(fieldEntryOf(fieldItem('tblT', count, 1)).field.dbFieldType).toBe('INTEGER');
   });
 
   it('a view item keeps the view; its id reads from a projected item too', () => {

@@ -6,20 +6,8 @@
  * read records do not load it.
  */
 import { isNothing, optionsError, readOptions } from '../cells.ts';
-import { normalizeTimeZone, type ResultType, resultText } from '../result-options.ts';
-import type { CellValueType, FieldKind } from '../types.ts';
-
-/** The reference's column type for a result (computed.md 8). */
-export const dbFieldTypeOf = (result: ResultType): string => {
-  if (result.isMultipleCellValue) return 'JSON';
-  const types: Record<CellValueType, string> = {
-    string: 'TEXT',
-    number: 'REAL',
-    boolean: 'BOOLEAN',
-    dateTime: 'DATETIME',
-  };
-  return types[result.cellValueType];
-};
+import { normalizeTimeZone, resultText } from '../result-options.ts';
+import type { FieldKind } from '../types.ts';
 
 /** A formula cell: the stored result, rendered per the inferred type. */
 export const formula: FieldKind = {

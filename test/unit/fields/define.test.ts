@@ -24,6 +24,7 @@ describe('defineField', () => {
       dbFieldName: 'Label',
       isPrimary: true,
       cellValueType: 'string',
+      dbFieldType: 'TEXT',
     });
   });
 
@@ -65,6 +66,7 @@ describe('defineField', () => {
       notNull: true,
       unique: true,
       cellValueType: 'number',
+      dbFieldType: 'REAL',
     });
   });
 
@@ -87,6 +89,34 @@ describe('defineField', () => {
       isMultipleCellValue: true,
       name: 'Link',
     });
+  });
+
+  it("answers every type's dbFieldType as Teable maps it", () => {
+    const fields = table();
+    const link = { relationship: 'manyOne', foreignTableId: TABLE_ID };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: 'singleLineText' }, 'TEXT'],
+      [{ type: 'longText' }, 'TEXT'],
+      [{ type: 'number' }, 'REAL'],
+      [{ type: 'rating' }, 'REAL'],
+      [{ type: 'checkbox' }, 'BOOLEAN'],
+      [{ type: 'date' }, 'DATETIME'],
+      [{ type: 'createdTime' }, 'DATETIME'],
+      [{ type: 'lastModifiedTime' }, 'DATETIME'],
+      [{ type: 'autoNumber' }, 'INTEGER'],
+      [{ type: 'singleSelect' }, 'TEXT'],
+      [{ type: 'multipleSelect' }, 'JSON'],
+      [{ type: 'attachment' }, 'JSON'],
+      [{ type: 'user' }, 'JSON'],
+      [{ type: 'user', options: { isMultiple: true } }, 'JSON'],
+      [{ type: 'createdBy' }, 'JSON'],
+      [{ type: 'lastModifiedBy' }, 'JSON'],
+      [{ type: 'link', options: link }, 'JSON'],
+      [{ type: 'formula', options: { expression: '1 + 1' } }, 'REAL'],
+      [{ type: 'formula', options: { expression: '"a"' } }, 'TEXT'],
+    ];
+    for (const [input, dbFieldType] of cases)
+      expect(define(input, fields), JSON.stringify(input)).toMatchObject({ dbFieldType });
   });
 
   it('names a field after ctx.defaultName when given (a link after its foreign table)', () => {

@@ -1,0 +1,43 @@
+/**
+ * The column type the reference gives a field (`dbFieldType`), answered on every field because
+ * Teable's client types require it. Ours is a document store, so it describes the cell, not a
+ * column: a list is `JSON`; links, users, attachments, buttons and the created / modified by
+ * fields are `JSON` even with one value (their cells are objects); an auto number is `INTEGER`;
+ * anything else follows its cell value type (`TEXT`, `REAL`, `BOOLEAN`, `DATETIME`). Pure.
+ */
+import type { CellValueType, Field } from './types.ts';
+
+export type DbFieldType = 'TEXT' | 'INTEGER' | 'REAL' | 'BOOLEAN' | 'DATETIME' | 'JSON';
+
+const OBJECT_TYPES: ReadonlySet<string> = new Set([
+  'link',
+  'user',
+  'attachment',
+  'button',
+  'createdBy',
+  'lastModifiedBy',
+]);
+
+const BY_CELL_VALUE: Record<CellValueType, DbFieldType> = {
+  string: 'TEXT',
+  number: 'REAL',
+  boolean: 'BOOLEAN',
+  dateTime: 'DATETIME',
+};
+
+/** A field's (or a computed result's, without `type`) `dbFieldType`. */
+export const dbFieldTypeOf = (field: {
+  type?: string;
+  isLookup?: boolean;
+  cellValueType: CellValueType;
+  isMultipleCellValue?: boolean;
+}): DbFieldType => {
+  if (field.isMultipleCellValue) return 'JSON';
+  if (field.type !== undefined && OBJECT_TYPES.has(field.type)) return 'JSON';
+  if (field.type === 'autoNumber' && !field.isLookup) return 'INTEGER';
+  return BY_CELL_VALUE[field.cellValueType] ?? 'TEXT';
+};
+
+/** The field with its `dbFieldType` (a field stored before it was kept gets it here). */
+export const withDbFieldType = (field: Field): Field =>
+  field.dbFieldType ? field : { ...field, dbFieldType: dbFieldTypeOf(field) };
