@@ -63,6 +63,12 @@ export interface DefineContext {
   defaultName?: string;
   /** The fields of the tables this table links to (lookups and rollups read them). */
   foreign?: ForeignFields;
+  /**
+   * A new field's given name that another field has already becomes unique (`Price 2`, `Q3` →
+   * `Q4` style, as Teable's field creation does) instead of a 400. Renames and conversions keep
+   * the 400: there the caller names one field on purpose.
+   */
+  renameTakenName?: boolean;
 }
 
 const fail = (message: string) => new ValidationError(message);
@@ -141,7 +147,15 @@ export const defineField = (input: FieldInput | Record<string, unknown>, ctx: De
 
   const givenName = optionalText(input.name, 'name', MAX_NAME)?.trim();
   const name = givenName
-    ? checkName(givenName, others)
+    ? checkName(
+        ctx.renameTakenName
+          ? uniqueFieldName(
+              givenName,
+              others.map((f) => f.name),
+            )
+          : givenName,
+        others,
+      )
     : uniqueFieldName(
         (linked && reach ? lookupDefaultName(linked, reach.link, reach.lookedUp) : ctx.defaultName?.trim()) ||
           kind.defaultName,

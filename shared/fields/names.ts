@@ -1,5 +1,4 @@
 /** Field names and dbFieldNames (fields.md, first paragraph). Pure. */
-import { uniqueName } from '#shared/core/names.ts';
 import type { Field } from './types.ts';
 
 /** A field by id, else by name (filters, sorts, groups and projections accept both). */
@@ -46,6 +45,17 @@ export const uniqueDbFieldName = (base: string, taken: Iterable<string>): string
   }
 };
 
-/** The first of `base`, `base 2`, `base 3`… not among `taken` (default field names). */
-export const uniqueFieldName = (base: string, taken: Iterable<string>): string =>
-  uniqueName(base, [...taken, ...RESERVED_FIELD_NAMES]);
+/**
+ * `name` when no field has it, else the next free name as Teable numbers them: a name ending in
+ * a separate number counts on from it (`Price 2` → `Price 3`), any other (and a name that is only
+ * a number) gets ` 2`, ` 3`… (`Price` → `Price 2`, `Q3` → `Q3 2`).
+ */
+export const uniqueFieldName = (name: string, taken: Iterable<string>): string => {
+  const used = new Set([...taken, ...RESERVED_FIELD_NAMES]);
+  if (!used.has(name)) return name;
+  const numbered = Number.isNaN(Number(name)) ? /^(.*)(\b\d+)$/.exec(name) : null;
+  const base = numbered ? (numbered[1] ?? '').trim() : name;
+  let n = numbered ? Number.parseInt(numbered[2] ?? '2', 10) : 2;
+  while (used.has(`${base} ${n}`)) n++;
+  return `${base} ${n}`;
+};

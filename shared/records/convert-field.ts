@@ -12,7 +12,7 @@ import type { Step } from '#shared/db/commit.ts';
 import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
 import type { Field, ReadContext, WriteContext } from '#shared/fields/types.ts';
-import { linkOptions, singleHere } from '#shared/schema/links.ts';
+import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { convertRecords } from './cells.ts';
 import { writeContextFor } from './context.ts';
@@ -41,7 +41,7 @@ export const convertedCellSteps = async (
     // in creation order, so a foreign record's other side lists its records as they were made
     items.sort((a, b) => a.autoNumber - b.autoNumber);
     const ctx = await writeContextFor(principal, located, schema, false);
-    return { steps: await toLinkSteps(schema, items, before, after, ctx, now), field: after };
+    return { steps: await toLinkSteps(schema, items, before, after, ctx, now, original), field: after };
   }
   if (isDerived(after))
     return { steps: await recomputeItemSteps(schema, items, new Set([after.id]), now), field: after };
@@ -98,27 +98,45 @@ const toLinkSteps = async (
   after: Field,
   ctx: WriteContext,
   now: Date,
+  /** The table as it was (a link's titles are read through it). */
+  original: TableSchema,
 ): Promise<Step[]> => {
   const tableId = schema.table.id;
   const opts = linkOptions(after);
+  const fromLink = before.type === 'link' && !before.isLookup;
+  const sameTable = fromLink && linkOptions(before).foreignTableId === opts.foreignTableId;
+  // the other side kept (same symmetric field): the old cells are what it holds now
+  const keptSide =
+    sameTable && !!opts.symmetricFieldId && linkOptions(before).symmetricFieldId === opts.symmetricFieldId;
   const foreign = opts.foreignTableId === tableId ? schema : await loadSchema(opts.foreignTableId);
   const index = await titleIndex(foreign);
-  const texts = textsOf(items, before, NO_LINKS);
+  // a link of another table: its cells' titles name the new table's records
+  const texts = textsOf(
+    items,
+    before,
+    fromLink && !sameTable ? await linkTitlesFor(original, items, new Set([before.id])) : NO_LINKS,
+  );
   const converted = convertRecords(
     [after],
     texts.map((text) => ({ [after.id]: text === '' ? null : text })),
     { keyType: 'id', typecast: true, ctx },
   );
+  // a foreign record one record only may link goes to the first (in creation order) that names it
+  const taken = new Set<string>();
   const writes: LinkWrite[] = items.map((item, i) => {
-    const named = [
-      ...idsOf(converted.changes[i]?.get(after.id)),
-      ...(converted.linkTitles[i]?.get(after.id) ?? []).flatMap((t) => index.find(t) ?? []),
-    ].filter((id) => index.ids.has(id));
-    const unique = [...new Set(named)];
-    const ids = singleHere(opts.relationship) ? unique.slice(0, 1) : unique;
-    // the old cell is not a link: the record links nothing before the conversion
+    const named = sameTable
+      ? idsOf(item[before.id])
+      : [
+          ...idsOf(converted.changes[i]?.get(after.id)),
+          ...(converted.linkTitles[i]?.get(after.id) ?? []).flatMap((t) => index.find(t) ?? []),
+        ];
+    let ids = [...new Set(named.filter((id) => index.ids.has(id)))];
+    if (singleThere(opts.relationship)) ids = ids.filter((id) => !taken.has(id));
+    if (singleHere(opts.relationship)) ids = ids.slice(0, 1);
+    for (const id of ids) taken.add(id);
+    // unless its other side is kept, the record links nothing through the new field before
     const was: RecordItem = { ...item };
-    delete was[after.id];
+    if (!keptSide) delete was[after.id];
     return {
       recordId: item.id,
       before: was,
@@ -131,7 +149,9 @@ const toLinkSteps = async (
     const copy = structuredClone(item);
     const changed = new Set<string>();
     for (const [fieldId, value] of w.cells) {
-      if (JSON.stringify(value ?? null) === JSON.stringify(item[fieldId] ?? null)) continue;
+      // from a link, every linked record is rewritten: what reads through it may read it anew
+      const same = JSON.stringify(value ?? null) === JSON.stringify(item[fieldId] ?? null);
+      if (same && !(fromLink && fieldId === after.id && value !== undefined)) continue;
       if (value === undefined) delete copy[fieldId];
       else copy[fieldId] = value;
       changed.add(fieldId);

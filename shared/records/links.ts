@@ -137,7 +137,10 @@ export const resolveLinks = async (
       const item = loaded.get(id);
       if (item && !working.has(ref(opts.foreignTableId, id))) working.set(ref(opts.foreignTableId, id), item);
     }
-    if (opts.isOneWay || !opts.symmetricFieldId) continue;
+    if (opts.isOneWay || !opts.symmetricFieldId) {
+      if (singleThere(opts.relationship)) await assertLinkedOnce(tableId, field, writes, inBatch);
+      continue;
+    }
     const sym = opts.symmetricFieldId;
 
     for (const w of writes) {
@@ -160,29 +163,10 @@ export const resolveLinks = async (
         if (!f) continue;
         const holders = idsOf(f[sym]).filter((x) => x !== w.recordId);
         if (singleThere(opts.relationship)) {
-          // The foreign record may be linked from one record only: the previous holder loses it.
-          for (const holder of holders) {
-            if (inBatch.has(holder)) {
-              const other = inBatch.get(holder) as LinkWrite;
-              other.cells.set(
-                field.id,
-                idsOf(other.cells.get(field.id) ?? other.before?.[field.id]).filter((x) => x !== added),
-              );
-              continue;
-            }
-            let h = working.get(ref(tableId, holder));
-            if (!h) {
-              h = (await getRecords(tableId, [holder])).get(holder);
-              if (!h) continue;
-              working.set(ref(tableId, holder), h);
-            }
-            setCell(
-              h,
-              field.id,
-              idsOf(h[field.id]).filter((x) => x !== added),
-            );
-            changedKeys.add(ref(tableId, holder));
-          }
+          // The foreign record may be linked from one record only (Teable's rule): a holder
+          // outside the batch, or one the batch keeps it in, makes the write a 400.
+          if (holders.some((holder) => keepsLink(inBatch.get(holder), field.id, added)))
+            throw linkedElsewhere(field, added, opts.relationship);
           setCell(f, sym, [w.recordId]);
         } else setCell(f, sym, [...holders, w.recordId]);
         changedKeys.add(ref(opts.foreignTableId, added));
@@ -216,6 +200,56 @@ export const resolveLinks = async (
     touched.push({ tableId: t, item, original, changed });
   }
   return { touched };
+};
+
+/**
+ * Whether a record still links `foreignId` through the field after the write: a record outside
+ * the batch (undefined) as stored, a record of the batch as it writes the cell.
+ */
+const keepsLink = (write: LinkWrite | undefined, fieldId: string, foreignId: string): boolean =>
+  !write ||
+  idsOf(write.cells.has(fieldId) ? write.cells.get(fieldId) : write.before?.[fieldId]).includes(foreignId);
+
+const linkedElsewhere = (field: Field, foreignId: string, relationship: string) =>
+  new ValidationError(
+    `Field "${field.name}" (${field.id}): record ${foreignId} is linked from another record already; ` +
+      `a ${relationship} link links a record from one record only`,
+  );
+
+/**
+ * A one-way oneOne / oneMany link keeps no other side to tell who links a foreign record, so the
+ * rule is checked against the table's cells of the field (one projected read, only when the
+ * batch adds a link): a record added by two records of the batch, or by one while another keeps
+ * it, is a 400.
+ */
+const assertLinkedOnce = async (
+  tableId: string,
+  field: Field,
+  writes: readonly LinkWrite[],
+  inBatch: ReadonlyMap<string, LinkWrite>,
+): Promise<void> => {
+  const addedBy = new Map<string, string>();
+  for (const w of writes) {
+    if (!w.cells.has(field.id)) continue;
+    const before = idsOf(w.before?.[field.id]);
+    for (const id of idsOf(w.cells.get(field.id))) {
+      if (before.includes(id)) continue;
+      if (addedBy.has(id)) throw linkedElsewhere(field, id, linkOptions(field).relationship);
+      addedBy.set(id, w.recordId);
+    }
+  }
+  if (addedBy.size === 0) return;
+  const holders = [
+    ...(await queryRecordParts(tableId, [field.id])).filter((r) => !inBatch.has(r.id)),
+    ...[...inBatch.values()].map((w) => ({
+      id: w.recordId,
+      [field.id]: w.cells.has(field.id) ? w.cells.get(field.id) : w.before?.[field.id],
+    })),
+  ];
+  for (const holder of holders)
+    for (const id of idsOf(holder[field.id]))
+      if (addedBy.has(id) && addedBy.get(id) !== holder.id)
+        throw linkedElsewhere(field, id, linkOptions(field).relationship);
 };
 
 const originals = new WeakMap<RecordItem, RecordItem>();

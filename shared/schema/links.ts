@@ -67,6 +67,8 @@ export const prepareLinkField = async (
     primaryFieldId: string;
     selfOrder: number;
     pending?: Map<string, Field[]>;
+    /** The other side this write deletes (a converted link's): the new one may take its names. */
+    replacing?: string;
   },
 ): Promise<{ field: Field; ops: TransactOp[]; symmetric?: { tableId: string; field: Field } }> => {
   let opts = linkOptions(field);
@@ -95,7 +97,7 @@ export const prepareLinkField = async (
   const foreignFields = [
     ...(self ? [...(here.schema?.fields ?? []), completed] : (foreign as TableSchema).fields),
     ...pending,
-  ];
+  ].filter((f) => f.id !== here.replacing);
   const name = uniqueName(
     here.tableName,
     foreignFields.map((f) => f.name),

@@ -20,7 +20,13 @@ import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
 import { convertedCellSteps } from '#shared/records/convert-field.ts';
 import { recomputeSteps } from '#shared/records/recompute.ts';
-import { checkLinkPicker, linkOptions, prepareLinkField, symmetricDeleteOps } from '#shared/schema/links.ts';
+import {
+  checkLinkPicker,
+  linkOptions,
+  mirrorRelationship,
+  prepareLinkField,
+  symmetricDeleteOps,
+} from '#shared/schema/links.ts';
 import {
   bumpSchemaOp,
   loadSchema,
@@ -70,6 +76,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
   const tableId = schema.table.id;
   const defined = defineField(input, {
     existing: schema.fields,
+    renameTakenName: true,
     newChoiceId: () => newId('choice'),
     defaultName: await linkDefaultName(input, schema.table.baseId),
     foreign: await linkedFields(schema, input.lookupOptions),
@@ -400,11 +407,6 @@ export const convertField = async (
 ) => {
   const tableId = schema.table.id;
   const current = findField(schema, fieldId);
-  if (current.type === 'link' && input.type === 'link' && !current.isLookup && !input.isLookup)
-    throw new ValidationError(
-      "A link field's relationship and foreign table cannot change: convert it to text and back to a link",
-    );
-  if (current.type === 'link' && !current.isLookup) await assertLinkUnread(schema, current);
   if (current.unique && input.type !== current.type)
     throw new ValidationError(`Field "${current.name}" is unique: its type cannot change`);
   const others = schema.fields.filter((f) => f.id !== fieldId);
@@ -425,11 +427,13 @@ export const convertField = async (
     },
   );
   if (current.isPrimary) assertPrimaryAllowed(defined);
-  // a link's other side: created with a new link, deleted with an old one (in the same write)
+  // a link's other side: created with a new link, deleted with an old one, changed with both
   const sides = await linkSides(schema, current, defined);
+  if (isPlainLink(current) && !sides.keptSide) await assertOtherSideUnread(schema, current);
+  const readers = await readersThrough(schema, current, sides.field);
   const reinferred = reinferDependents(
     [...schema.fields.filter((f) => !sides.removed.has(f.id)), ...sides.added].map((f) =>
-      f.id === fieldId ? sides.field : f,
+      f.id === fieldId ? sides.field : (readers.get(f.id) ?? sides.replaced.get(f.id) ?? f),
     ),
     fieldId,
   );
@@ -449,6 +453,9 @@ export const convertField = async (
     tableId,
     distinctBumps([
       { put: fieldItem(tableId, field, order), condition: EXISTS },
+      ...[...readers.values(), ...sides.replaced.values()]
+        .filter((f) => !reinferred.changed.some((c) => c.id === f.id))
+        .map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
       ...reinferred.changed.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
       ...sides.ops,
       ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
@@ -460,11 +467,23 @@ export const convertField = async (
   return field;
 };
 
+/** A link field itself, not a lookup of one. */
+const isPlainLink = (field: Field): boolean => field.type === 'link' && !field.isLookup;
+
+/** Whether a link's other side holds a list (its records link many of this table's). */
+const otherSideIsList = (field: Field): boolean => {
+  const mirrored = mirrorRelationship(linkOptions(field).relationship);
+  return mirrored === 'oneMany' || mirrored === 'manyMany';
+};
+
 /**
- * The other side of a link a conversion makes or unmakes: a conversion to a link completes it
- * (`field`) and creates its symmetric field (in the foreign table, or `added` here for a link to
- * this table); a conversion from a link deletes its symmetric field (`removed` here for a link
- * to this table). `ops` store that.
+ * The other side of a link a conversion makes, unmakes or changes. To a link: the field is
+ * completed and its symmetric field created (in the foreign table, or `added` here for a link to
+ * this table). From a link: its symmetric field is deleted (`removed` here for a self-link). From
+ * a link to a link of the same foreign table, both two-way, whose other side stays a list or a
+ * single record: the symmetric field is kept (same id, name and readers), only its relationship
+ * follows (`keptSide`; `replaced` holds it for a self-link). Any other link to link: the old side
+ * is deleted and a new one created under its name. `ops` store that.
  */
 const linkSides = async (schema: TableSchema, current: Field, defined: Field) => {
   const tableId = schema.table.id;
@@ -473,9 +492,24 @@ const linkSides = async (schema: TableSchema, current: Field, defined: Field) =>
     ops: [] as TransactOp[],
     added: [] as Field[],
     removed: new Set<string>(),
+    replaced: new Map<string, Field>(),
     order: {} as Record<string, number>,
+    keptSide: false,
   };
-  if (defined.type === 'link' && !defined.isLookup) {
+  const fromLink = isPlainLink(current);
+  const oldSide =
+    fromLink && !linkOptions(current).isOneWay ? linkOptions(current).symmetricFieldId : undefined;
+  const oldForeign = fromLink ? linkOptions(current).foreignTableId : undefined;
+  const removed = new Set(oldSide && oldForeign === tableId ? [oldSide] : []);
+  if (isPlainLink(defined)) {
+    const opts = linkOptions(defined);
+    if (
+      oldSide &&
+      oldForeign === opts.foreignTableId &&
+      !opts.isOneWay &&
+      otherSideIsList(current) === otherSideIsList(defined)
+    )
+      return { ...none, ...(await keepOtherSide(schema, current, defined, oldSide)), keptSide: true };
     const selfOrder = nextFieldOrder(schema);
     const { field, ops, symmetric } = await prepareLinkField(defined, {
       tableId,
@@ -483,44 +517,109 @@ const linkSides = async (schema: TableSchema, current: Field, defined: Field) =>
       baseId: schema.table.baseId,
       schema: withFields(
         schema,
-        schema.fields.filter((f) => f.id !== current.id),
+        schema.fields.filter((f) => f.id !== current.id && !removed.has(f.id)),
       ),
       primaryFieldId: primaryField(schema).id,
       selfOrder,
+      replacing: oldSide,
     });
     // a link to this table: its symmetric field is a new field of this table
     const added = symmetric?.tableId === tableId ? [symmetric.field] : [];
-    return { ...none, field, ops, added, order: Object.fromEntries(added.map((f) => [f.id, selfOrder])) };
+    return {
+      ...none,
+      field,
+      ops: [...(fromLink ? await symmetricDeleteOps(current, tableId) : []), ...ops],
+      added,
+      removed,
+      order: Object.fromEntries(added.map((f) => [f.id, selfOrder])),
+    };
   }
-  if (current.type === 'link' && !current.isLookup) {
-    const ops = await symmetricDeleteOps(current, tableId);
-    const sym = linkOptions(current).symmetricFieldId;
-    const self = linkOptions(current).foreignTableId === tableId;
-    return { ...none, ops, removed: new Set(self && sym ? [sym] : []) };
-  }
+  if (fromLink) return { ...none, ops: await symmetricDeleteOps(current, tableId), removed };
   return none;
 };
 
 /**
- * A link may be converted only while nothing reads through it: lookups and rollups that go
- * through it, and fields of the foreign table that read its other side (or go through it), would
- * be left without a link. A 400 names the first.
+ * A link converted within its foreign table, its other side kept: the converted field keeps the
+ * symmetric field id and looked-up field, and the symmetric field takes the mirrored relationship.
  */
-const assertLinkUnread = async (schema: TableSchema, link: Field): Promise<void> => {
-  const { symmetricFieldId: sym, foreignTableId } = linkOptions(link);
-  const through = (f: Field, linkId: string) =>
-    (f.lookupOptions as { linkFieldId?: string } | undefined)?.linkFieldId === linkId;
-  let reader = schema.fields.find((f) => through(f, link.id));
-  if (!reader && sym && !linkOptions(link).isOneWay) {
-    const foreign =
-      foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId).catch(() => undefined);
-    reader = foreign?.fields.find(
-      (f) => f.id !== link.id && (through(f, sym) || sameTableInputs(f).includes(sym)),
-    );
+const keepOtherSide = async (schema: TableSchema, current: Field, defined: Field, sideId: string) => {
+  const tableId = schema.table.id;
+  const opts = linkOptions(defined);
+  const self = opts.foreignTableId === tableId;
+  const there = self ? schema : await loadSchema(opts.foreignTableId);
+  const field = checkLinkPicker(
+    {
+      ...defined,
+      options: {
+        ...opts,
+        symmetricFieldId: sideId,
+        lookupFieldId: linkOptions(current).lookupFieldId,
+      },
+    },
+    there,
+  );
+  const side = findField(there, sideId);
+  const { isMultipleCellValue: _, ...rest } = side;
+  const relationship = mirrorRelationship(opts.relationship);
+  const changed: Field = {
+    ...rest,
+    options: { ...side.options, relationship },
+    ...(relationship === 'oneMany' || relationship === 'manyMany' ? { isMultipleCellValue: true } : {}),
+  };
+  if (self) return { field, replaced: new Map([[sideId, changed]]) };
+  return {
+    field,
+    ops: [
+      { put: fieldItem(there.table.id, changed, there.fieldOrder[sideId] ?? 0), condition: EXISTS },
+      bumpSchemaOp(there.table.id, there.version),
+    ],
+  };
+};
+
+/**
+ * This table's lookups and rollups through a converted link: defined again through the link as it
+ * is now when it still links the same table, else (and when that fails) broken: `hasError`, with
+ * cells the conversion's rewrite empties. Keyed by id; only those that change.
+ */
+const readersThrough = async (schema: TableSchema, current: Field, converted: Field) => {
+  const readers = new Map<string, Field>();
+  if (!isPlainLink(current)) return readers;
+  const sameTable =
+    isPlainLink(converted) && linkOptions(converted).foreignTableId === linkOptions(current).foreignTableId;
+  const fields = schema.fields.map((f) => (f.id === current.id ? converted : f));
+  const foreign = sameTable
+    ? await linkedFields(withFields(schema, fields), { linkFieldId: current.id })
+    : undefined;
+  for (const f of schema.fields) {
+    if (f.hasError || !(f.isLookup || f.type === 'rollup') || f.lookupOptions?.linkFieldId !== current.id)
+      continue;
+    let next: Field = { ...f, hasError: true };
+    if (foreign)
+      try {
+        next = redefine(f, {}, { existing: fields.filter((o) => o.id !== f.id), foreign });
+        if (f.isPrimary) next.isPrimary = true;
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+      }
+    if (!sameJson(next, f)) readers.set(f.id, next);
   }
+  return readers;
+};
+
+/**
+ * A link whose other side is deleted by a conversion may be converted only while nothing of the
+ * foreign table reads that side (lookups and rollups through it, formulas naming it): those would
+ * need their own rewrite in the foreign table. A 400 names the first.
+ */
+const assertOtherSideUnread = async (schema: TableSchema, link: Field): Promise<void> => {
+  const { symmetricFieldId: sym, foreignTableId, isOneWay } = linkOptions(link);
+  if (!sym || isOneWay) return;
+  const foreign =
+    foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId).catch(() => undefined);
+  const reader = foreign?.fields.find((f) => f.id !== link.id && sameTableInputs(f).includes(sym));
   if (reader)
     throw new ValidationError(
-      `Field "${link.name}" cannot be converted: field "${reader.name}" (${reader.id}) reads through it; delete or convert that field first`,
+      `Field "${link.name}" cannot be converted so: field "${reader.name}" (${reader.id}) reads its other side; delete or convert that field first`,
     );
 };
 

@@ -52,6 +52,25 @@ const fieldNamed = (t: Table, name: string): Field => {
   return field;
 };
 
+/** Teable's dbFieldType per type, as its field creation sets it. */
+const DB_FIELD_TYPES: Record<string, string> = {
+  singleLineText: 'TEXT',
+  longText: 'TEXT',
+  number: 'REAL',
+  rating: 'REAL',
+  checkbox: 'BOOLEAN',
+  singleSelect: 'TEXT',
+  multipleSelect: 'JSON',
+  date: 'DATETIME',
+  createdTime: 'DATETIME',
+  lastModifiedTime: 'DATETIME',
+  user: 'JSON',
+  attachment: 'JSON',
+  autoNumber: 'INTEGER',
+  createdBy: 'JSON',
+  lastModifiedBy: 'JSON',
+};
+
 describe('POST /table/{tableId}/field', () => {
   it.each([
     [
@@ -186,6 +205,7 @@ describe('POST /table/{tableId}/field', () => {
       description: 'about F',
       dbFieldName: 'F',
       ...expected,
+      dbFieldType: DB_FIELD_TYPES[type],
     });
     const got = await getField(t, res.body.id);
     expect(got.status).toBe(200);
@@ -219,6 +239,7 @@ describe('POST /table/{tableId}/field', () => {
       },
       dbFieldName: 'Customers',
       cellValueType: 'string',
+      dbFieldType: 'JSON',
     });
     const foreign = await call('list-fields', { token: t.owner.auth, params: { tableId: other.body.id } });
     expect(foreign.body[3]).toEqual({
@@ -235,6 +256,7 @@ describe('POST /table/{tableId}/field', () => {
       dbFieldName: 'Orders',
       cellValueType: 'string',
       isMultipleCellValue: true,
+      dbFieldType: 'JSON',
     });
   });
 
@@ -321,15 +343,17 @@ describe('POST /table/{tableId}/field', () => {
   });
 
   it.each([
-    ['Name', 'A field named "Name" already exists in this table'],
-    ['  Count  ', 'A field named "Count" already exists in this table'],
-  ])('answers 400 for the taken name %j', async (name, message) => {
+    ['Name', 'Name 2'],
+    ['  Count  ', 'Count 2'],
+  ])('makes the taken name %j unique (%j), as Teable does', async (name, unique) => {
     const t = await newTable();
 
-    const res = await createField(t, { type: 'longText', name });
+    const field = await mustCreateField(t, { type: 'longText', name });
+    const again = await mustCreateField(t, { type: 'longText', name: unique });
 
-    expect(res).toMatchObject(invalid(message));
-    expect((await listFields(t)).map((f) => f.name)).toEqual(['Name', 'Count', 'Status']);
+    expect(field.name).toBe(unique);
+    expect(again.name).toBe(unique.replace('2', '3'));
+    expect((await listFields(t)).map((f) => f.name)).toEqual(['Name', 'Count', 'Status', unique, again.name]);
   });
 
   it.each([['1abc'], ['has space'], ['dash-ed'], [''], ['a'.repeat(64)]])(

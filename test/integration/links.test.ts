@@ -196,15 +196,29 @@ describe('link fields: cardinality', () => {
     expect((await t.getB(t.b2)).body.fields.Alpha).toEqual([{ id: t.a2, title: 'A2' }]);
   });
 
-  it('oneMany: linking a foreign record already linked from another record moves it there', async () => {
+  const linkedElsewhere = (relationship: string, foreignId: string) => ({
+    status: 400,
+    body: {
+      code: 'validation_error',
+      message: expect.stringMatching(
+        new RegExp(
+          `record ${foreignId} is linked from another record already; a ${relationship} link links a record from one record only`,
+        ),
+      ),
+    },
+  });
+
+  it('oneMany: linking a foreign record already linked from another record is a 400 (as Teable refuses it); nothing changes', async () => {
     const t = await linkedTables('oneMany');
     await t.patchA(t.a1, { Beta: [{ id: t.b1 }, { id: t.b2 }] });
-    const stolen = await t.patchA(t.a2, { Beta: [{ id: t.b1 }] });
-    expect(stolen.status).toBe(200);
-    expect(stolen.body.fields.Beta).toEqual([{ id: t.b1, title: 'B1' }]);
-    expect((await t.getA(t.a1)).body.fields.Beta).toEqual([{ id: t.b2, title: 'B2' }]);
-    expect((await t.getB(t.b1)).body.fields.Alpha).toEqual({ id: t.a2, title: 'A2' });
-    expect((await t.getB(t.b2)).body.fields.Alpha).toEqual({ id: t.a1, title: 'A1' });
+    const taken = await t.patchA(t.a2, { Beta: [{ id: t.b1 }] });
+    expect(taken).toMatchObject(linkedElsewhere('oneMany', t.b1));
+    expect((await t.getA(t.a1)).body.fields.Beta).toEqual([
+      { id: t.b1, title: 'B1' },
+      { id: t.b2, title: 'B2' },
+    ]);
+    expect((await t.getA(t.a2)).body.fields.Beta).toBeUndefined();
+    expect((await t.getB(t.b1)).body.fields.Alpha).toEqual({ id: t.a1, title: 'A1' });
   });
 
   it('oneMany: setting the single side from the foreign record moves it to the new record', async () => {
@@ -217,7 +231,7 @@ describe('link fields: cardinality', () => {
     expect((await t.getB(t.b1)).body.fields.Alpha).toEqual({ id: t.a3, title: 'A3' });
   });
 
-  it('oneMany: a new record linking a foreign record takes it from its previous record', async () => {
+  it('oneMany: a new record linking a foreign record linked from another record is a 400 and is not created', async () => {
     const t = await linkedTables('oneMany');
     await t.patchA(t.a1, { Beta: [{ id: t.b1 }, { id: t.b2 }] });
     const created = await call('create-records', {
@@ -225,41 +239,51 @@ describe('link fields: cardinality', () => {
       params: { tableId: t.tableId },
       body: { records: [{ fields: { Name: 'A4', Beta: [{ id: t.b2 }, { id: t.b3 }] } }] },
     });
-    expect(created.status).toBe(201);
-    const a4 = created.body.records[0].id as string;
-    expect(created.body.records[0].fields.Beta).toEqual([
-      { id: t.b2, title: 'B2' },
-      { id: t.b3, title: 'B3' },
-    ]);
-    expect((await t.getA(t.a1)).body.fields.Beta).toEqual([{ id: t.b1, title: 'B1' }]);
-    expect((await t.getB(t.b2)).body.fields.Alpha).toEqual({ id: a4, title: 'A4' });
-    expect((await t.getB(t.b3)).body.fields.Alpha).toEqual({ id: a4, title: 'A4' });
+    expect(created).toMatchObject(linkedElsewhere('oneMany', t.b2));
+    const listed = await call('list-records', { token: t.token, params: { tableId: t.tableId } });
+    expect(listed.body.records.map((r: { name: string }) => r.name)).toEqual(['A1', 'A2', 'A3']);
+    expect((await t.getB(t.b3)).body.fields.Alpha).toBeUndefined();
   });
 
-  it('oneOne: linking a foreign record already linked from another record moves it there', async () => {
-    const t = await linkedTables('oneOne');
-    await t.patchA(t.a1, { Beta: { id: t.b1 } });
-    await t.patchA(t.a2, { Beta: { id: t.b2 } });
-    const stolen = await t.patchA(t.a2, { Beta: { id: t.b1 } });
-    expect(stolen.status).toBe(200);
-    expect(stolen.body.fields.Beta).toEqual({ id: t.b1, title: 'B1' });
-    expect((await t.getA(t.a1)).body.fields.Beta).toBeUndefined();
+  it('oneMany: a record released and taken in one batch moves; two records of a batch taking one is a 400', async () => {
+    const t = await linkedTables('oneMany');
+    await t.patchA(t.a1, { Beta: [{ id: t.b1 }] });
+    const batch = (records: { id: string; fields: Record<string, unknown> }[]) =>
+      call('update-records', { token: t.token, params: { tableId: t.tableId }, body: { records } });
+
+    const moved = await batch([
+      { id: t.a2, fields: { Beta: [{ id: t.b1 }] } },
+      { id: t.a1, fields: { Beta: null } },
+    ]);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect((await t.getB(t.b1)).body.fields.Alpha).toEqual({ id: t.a2, title: 'A2' });
-    // A2 let go of B2 on the way.
+    expect((await t.getA(t.a1)).body.fields.Beta).toBeUndefined();
+
+    const twice = await batch([
+      { id: t.a1, fields: { Beta: [{ id: t.b2 }] } },
+      { id: t.a3, fields: { Beta: [{ id: t.b2 }] } },
+    ]);
+    expect(twice).toMatchObject(linkedElsewhere('oneMany', t.b2));
     expect((await t.getB(t.b2)).body.fields.Alpha).toBeUndefined();
   });
 
-  it('oneOne: stealing from the foreign side moves the link there too', async () => {
+  it('oneOne: linking a foreign record already linked from another record is a 400; from either side', async () => {
     const t = await linkedTables('oneOne');
     await t.patchA(t.a1, { Beta: { id: t.b1 } });
-    const stolen = await t.patchB(t.b2, { Alpha: { id: t.a1 } });
-    expect(stolen.status).toBe(200);
-    expect((await t.getA(t.a1)).body.fields.Beta).toEqual({ id: t.b2, title: 'B2' });
-    expect((await t.getB(t.b1)).body.fields.Alpha).toBeUndefined();
-    expect((await t.getB(t.b2)).body.fields.Alpha).toEqual({ id: t.a1, title: 'A1' });
+    await t.patchA(t.a2, { Beta: { id: t.b2 } });
+
+    expect(await t.patchA(t.a2, { Beta: { id: t.b1 } })).toMatchObject(linkedElsewhere('oneOne', t.b1));
+    expect(await t.patchB(t.b3, { Alpha: { id: t.a1 } })).toMatchObject(linkedElsewhere('oneOne', t.a1));
+
+    expect((await t.getA(t.a1)).body.fields.Beta).toEqual({ id: t.b1, title: 'B1' });
+    expect((await t.getA(t.a2)).body.fields.Beta).toEqual({ id: t.b2, title: 'B2' });
+    expect((await t.getB(t.b1)).body.fields.Alpha).toEqual({ id: t.a1, title: 'A1' });
+    expect((await t.getB(t.b3)).body.fields.Alpha).toBeUndefined();
+    // the record's own link, written again, is no conflict
+    expect((await t.patchA(t.a1, { Beta: { id: t.b1 } })).status).toBe(200);
   });
 
-  it('oneOne: two records of one batch linking the same foreign record: the later one keeps it', async () => {
+  it('oneOne: two records of one batch linking the same foreign record is a 400; nothing is written', async () => {
     const t = await linkedTables('oneOne');
     const res = await call('update-records', {
       token: t.token,
@@ -271,13 +295,47 @@ describe('link fields: cardinality', () => {
         ],
       },
     });
-    expect(res.status).toBe(200);
-    expect(res.body.map((r: { fields: Record<string, unknown> }) => r.fields.Beta)).toEqual([
-      undefined,
-      { id: t.b1, title: 'B1' },
-    ]);
-    expect((await t.getB(t.b1)).body.fields.Alpha).toEqual({ id: t.a2, title: 'A2' });
+    expect(res).toMatchObject(linkedElsewhere('oneOne', t.b1));
+    expect((await t.getB(t.b1)).body.fields.Alpha).toBeUndefined();
+    expect((await t.getA(t.a1)).body.fields.Beta).toBeUndefined();
   });
+
+  it.each(['oneOne', 'oneMany'] as const)(
+    'a one-way %s link keeps the rule too (read from the table), and lets a record be moved in one batch',
+    async (relationship) => {
+      const t = await linkedTables(relationship, { isOneWay: true });
+      const one = (id: string) => (relationship === 'oneOne' ? { id } : [{ id }]);
+      expect((await t.patchA(t.a1, { Beta: one(t.b1) })).status).toBe(200);
+
+      expect(await t.patchA(t.a2, { Beta: one(t.b1) })).toMatchObject(linkedElsewhere(relationship, t.b1));
+      const twice = await call('update-records', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        body: {
+          records: [
+            { id: t.a2, fields: { Beta: one(t.b2) } },
+            { id: t.a3, fields: { Beta: one(t.b2) } },
+          ],
+        },
+      });
+      expect(twice).toMatchObject(linkedElsewhere(relationship, t.b2));
+      const moved = await call('update-records', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        body: {
+          records: [
+            { id: t.a1, fields: { Beta: null } },
+            { id: t.a2, fields: { Beta: one(t.b1) } },
+          ],
+        },
+      });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect((await t.getA(t.a2)).body.fields.Beta).toEqual(
+        relationship === 'oneOne' ? { id: t.b1, title: 'B1' } : [{ id: t.b1, title: 'B1' }],
+      );
+      expect((await t.getA(t.a1)).body.fields.Beta).toBeUndefined();
+    },
+  );
 });
 
 describe('link fields: titles, typecast and validation', () => {
@@ -299,6 +357,26 @@ describe('link fields: titles, typecast and validation', () => {
     // The other side's titles follow this side's primary field.
     await t.patchA(t.a1, { Name: 'A1 renamed' });
     expect((await t.getB(t.b2)).body.fields.Alpha).toEqual([{ id: t.a1, title: 'A1 renamed' }]);
+  });
+
+  it('titles are the foreign primary field as it formats itself (a number with precision 1 shows 1.0)', async () => {
+    const t = await linkedTables('manyMany');
+    const converted = await call('convert-field', {
+      token: t.token,
+      params: { tableId: t.betaId, fieldId: t.betaPrimaryId },
+      body: { type: 'number', options: { formatting: { type: 'decimal', precision: 1 } } },
+    });
+    expect(converted.status, JSON.stringify(converted.body)).toBe(200);
+    await t.patchB(t.b1, { Name: 1 });
+    await t.patchB(t.b2, { Name: 2.25 });
+
+    const linked = await t.patchA(t.a1, { Beta: [{ id: t.b1 }, { id: t.b2 }] });
+
+    expect(linked.body.fields.Beta).toEqual([
+      { id: t.b1, title: '1.0' },
+      { id: t.b2, title: '2.3' },
+    ]);
+    expect((await t.getA(t.a1)).body.fields.Beta).toEqual(linked.body.fields.Beta);
   });
 
   it('typecast resolves titles in comma-separated text to ids, on both sides', async () => {

@@ -47,6 +47,7 @@ describe('POST /base/{baseId}/table', () => {
           dbFieldName: 'Name',
           isPrimary: true,
           cellValueType: 'string',
+          dbFieldType: 'TEXT',
         },
         {
           id: id('fld'),
@@ -55,6 +56,7 @@ describe('POST /base/{baseId}/table', () => {
           options: { formatting: { type: 'decimal', precision: 2 } },
           dbFieldName: 'Count',
           cellValueType: 'number',
+          dbFieldType: 'REAL',
         },
         {
           id: id('fld'),
@@ -69,6 +71,7 @@ describe('POST /base/{baseId}/table', () => {
           },
           dbFieldName: 'Status',
           cellValueType: 'string',
+          dbFieldType: 'TEXT',
         },
       ],
       views: [

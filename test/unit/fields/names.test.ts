@@ -89,4 +89,13 @@ describe('uniqueFieldName', () => {
     expect(uniqueFieldName('Label', ['Label'])).toBe('Label 2');
     expect(uniqueFieldName('Label', ['Label', 'Label 2'])).toBe('Label 3');
   });
+
+  it('counts on from a separate number at the end, as Teable does; a number glued to a word or alone is a name', () => {
+    expect(uniqueFieldName('Price 2', ['Price 2'])).toBe('Price 3');
+    expect(uniqueFieldName('Price 2', ['Price 2', 'Price 3'])).toBe('Price 4');
+    expect(uniqueFieldName('Round 12', ['Round 12'])).toBe('Round 13');
+    expect(uniqueFieldName('Q3', ['Q3'])).toBe('Q3 2');
+    expect(uniqueFieldName('2024', ['2024'])).toBe('2024 2');
+    expect(uniqueFieldName('Price 2', [])).toBe('Price 2');
+  });
 });
