@@ -34,17 +34,29 @@ export const convertedCellSteps = async (
   now: Date,
   /** The table as it was (a link's titles are read through it). */
   original: TableSchema = schema,
+  /** Computed fields the conversion breaks, of this table or others: their cells are emptied. */
+  broken: readonly Broken[] = [],
 ): Promise<{ steps: Step[]; field: Field }> => {
   const tableId = schema.table.id;
   const items = await queryRecords(tableId);
+  const schemas = new Map([...broken.map((b) => [b.schema.table.id, b.schema] as const), [tableId, schema]]);
   if (after.type === 'link') {
     // in creation order, so a foreign record's other side lists its records as they were made
     items.sort((a, b) => a.autoNumber - b.autoNumber);
     const ctx = await writeContextFor(principal, located, schema, false);
-    return { steps: await toLinkSteps(schema, items, before, after, ctx, now, original), field: after };
+    const seeds = await toLinkSeeds(schema, items, before, after, ctx, original);
+    const { steps } = await propagate(await withBrokenCells(seeds, broken), now, schemas);
+    return { steps, field: after };
   }
-  if (isDerived(after))
-    return { steps: await recomputeItemSteps(schema, items, new Set([after.id]), now), field: after };
+  if (isDerived(after)) {
+    const here = broken.find((b) => b.schema.table.id === tableId)?.fieldIds ?? [];
+    const elsewhere = broken.filter((b) => b.schema.table.id !== tableId);
+    const { steps } = await propagate(await withBrokenCells([], elsewhere), now, schemas);
+    return {
+      steps: [...(await recomputeItemSteps(schema, items, new Set([after.id, ...here]), now)), ...steps],
+      field: after,
+    };
+  }
   // the old cells' text (a link's: its titles), typecast into the new definition
   const titles =
     before.type === 'link' ? await linkTitlesFor(original, items, new Set([before.id])) : NO_LINKS;
@@ -72,8 +84,48 @@ export const convertedCellSteps = async (
     ...schema,
     fields: schema.fields.map((f) => (f.id === field.id ? field : f)),
   };
-  const { steps } = await propagate(seeds, now, new Map([[tableId, withField]]));
+  const { steps } = await propagate(
+    await withBrokenCells(seeds, broken),
+    now,
+    schemas.set(tableId, withField),
+  );
   return { steps, field };
+};
+
+/** Computed fields of one table that a conversion breaks (`hasError`), with the table as it will be. */
+export interface Broken {
+  schema: TableSchema;
+  fieldIds: ReadonlySet<string>;
+}
+
+/**
+ * The seeds with every record that holds a cell of a broken field computing it anew (a broken
+ * field computes to nothing): a record already seeded gets it in its seed, others a seed of
+ * their own, so each record is written once.
+ */
+const withBrokenCells = async (seeds: Seed[], broken: readonly Broken[]): Promise<Seed[]> => {
+  const byRecord = new Map(seeds.map((seed) => [`${seed.tableId}/${seed.item.id}`, seed]));
+  for (const { schema, fieldIds } of broken) {
+    const tableId = schema.table.id;
+    for (const item of await queryRecords(tableId)) {
+      const filled = [...fieldIds].filter((id) => item[id] !== undefined);
+      if (filled.length === 0) continue;
+      const key = `${tableId}/${item.id}`;
+      const seed = byRecord.get(key);
+      const compute = new Set([...(seed?.compute ?? []), ...filled]);
+      if (seed) byRecord.set(key, { ...seed, compute });
+      else
+        byRecord.set(key, {
+          tableId,
+          item: structuredClone(item),
+          original: item,
+          own: false,
+          changed: new Set(),
+          compute,
+        });
+    }
+  }
+  return [...byRecord.values()];
 };
 
 /** Each record's cell as text (`cellFormat=text`), `""` when empty. */
@@ -84,23 +136,23 @@ const textsOf = (items: readonly RecordItem[], field: Field, ctx: ReadContext): 
   });
 
 /**
- * The steps of a conversion to a link: each cell's text names foreign records by id or by title
+ * The seeds of a conversion to a link. From a link of the same foreign table, each cell keeps its
+ * records; else each cell's text (a link's: its titles) names foreign records by id or by title
  * (the foreign primary field's text, exact then ignoring case; comma-separated), as a typecast
- * write does; names that match nothing are dropped, and a link to one record keeps the first.
- * The other side (the symmetric cells of the named records, and a record that loses a record
- * only one may link) is written as a link write writes it, and dependents follow, in one write.
- * `schema` is the table as it will be (holding `after`, completed with its symmetric field id).
+ * write does; names that match nothing are dropped. A link to one record keeps the first, and a
+ * foreign record only one record may link stays with the first record (in creation order) that
+ * names it. The other side (the symmetric cells of the named records) is written as a link write
+ * writes it. `schema` is the table as it will be (holding `after`, with its symmetric field id).
  */
-const toLinkSteps = async (
+const toLinkSeeds = async (
   schema: TableSchema,
   items: readonly RecordItem[],
   before: Field,
   after: Field,
   ctx: WriteContext,
-  now: Date,
   /** The table as it was (a link's titles are read through it). */
   original: TableSchema,
-): Promise<Step[]> => {
+): Promise<Seed[]> => {
   const tableId = schema.table.id;
   const opts = linkOptions(after);
   const fromLink = before.type === 'link' && !before.isLookup;
@@ -159,8 +211,7 @@ const toLinkSteps = async (
     return changed.size ? [{ tableId, item: copy, original: item, own: false, changed }] : [];
   });
   for (const t of touched) seeds.push({ ...t, own: false });
-  const { steps } = await propagate(seeds, now, new Map([[tableId, schema]]));
-  return steps;
+  return seeds;
 };
 
 const idsOf = (v: unknown): string[] =>

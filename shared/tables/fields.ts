@@ -18,7 +18,7 @@ import type { ForeignFields } from '#shared/fields/lookup.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
-import { convertedCellSteps } from '#shared/records/convert-field.ts';
+import { type Broken, convertedCellSteps } from '#shared/records/convert-field.ts';
 import { recomputeSteps } from '#shared/records/recompute.ts';
 import {
   checkLinkPicker,
@@ -429,8 +429,9 @@ export const convertField = async (
   if (current.isPrimary) assertPrimaryAllowed(defined);
   // a link's other side: created with a new link, deleted with an old one, changed with both
   const sides = await linkSides(schema, current, defined);
-  if (isPlainLink(current) && !sides.keptSide) await assertOtherSideUnread(schema, current);
+  const side = isPlainLink(current) && !sides.keptSide ? await otherSideReaders(schema, current) : undefined;
   const readers = await readersThrough(schema, current, sides.field);
+  for (const f of side?.here ?? []) readers.set(f.id, f);
   const reinferred = reinferDependents(
     [...schema.fields.filter((f) => !sides.removed.has(f.id)), ...sides.added].map((f) =>
       f.id === fieldId ? sides.field : (readers.get(f.id) ?? sides.replaced.get(f.id) ?? f),
@@ -439,6 +440,7 @@ export const convertField = async (
   );
   const after = withFields(schema, reinferred.fields, sides.order);
   await assertNoCrossTableCycle(tableId, after.fields, sides.field);
+  const brokenHere = [...readers.values()].filter((f) => f.hasError).map((f) => f.id);
   const { steps, field } = await convertedCellSteps(
     principal,
     located,
@@ -447,6 +449,10 @@ export const convertField = async (
     sides.field,
     new Date(),
     schema,
+    [
+      ...(brokenHere.length ? [{ schema: after, fieldIds: new Set(brokenHere) }] : []),
+      ...(side?.elsewhere ?? []),
+    ],
   );
   const order = schema.fieldOrder[fieldId] ?? nextFieldOrder(schema);
   await commitSchemaChange(
@@ -458,6 +464,7 @@ export const convertField = async (
         .map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
       ...reinferred.changed.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
       ...sides.ops,
+      ...(side?.ops ?? []),
       ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
       bumpSchemaOp(tableId, schema.version),
     ]),
@@ -607,20 +614,33 @@ const readersThrough = async (schema: TableSchema, current: Field, converted: Fi
 };
 
 /**
- * A link whose other side is deleted by a conversion may be converted only while nothing of the
- * foreign table reads that side (lookups and rollups through it, formulas naming it): those would
- * need their own rewrite in the foreign table. A 400 names the first.
+ * The fields of the foreign table (this one, for a self-link) that read a link's other side, which
+ * a conversion deletes (lookups and rollups through it, formulas naming it): broken, `hasError`,
+ * as a deletion of that side breaks them. The other table's as it will be, and what stores it.
  */
-const assertOtherSideUnread = async (schema: TableSchema, link: Field): Promise<void> => {
+const otherSideReaders = async (schema: TableSchema, link: Field) => {
   const { symmetricFieldId: sym, foreignTableId, isOneWay } = linkOptions(link);
-  if (!sym || isOneWay) return;
-  const foreign =
-    foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId).catch(() => undefined);
-  const reader = foreign?.fields.find((f) => f.id !== link.id && sameTableInputs(f).includes(sym));
-  if (reader)
-    throw new ValidationError(
-      `Field "${link.name}" cannot be converted so: field "${reader.name}" (${reader.id}) reads its other side; delete or convert that field first`,
-    );
+  const none = { here: [] as Field[], elsewhere: [] as Broken[], ops: [] as TransactOp[] };
+  if (!sym || isOneWay) return none;
+  const self = foreignTableId === schema.table.id;
+  const there = self ? schema : await loadSchema(foreignTableId).catch(() => undefined);
+  const readers = (there?.fields ?? [])
+    .filter((f) => f.id !== link.id && f.id !== sym && !f.hasError && sameTableInputs(f).includes(sym))
+    .map((f) => ({ ...f, hasError: true }));
+  if (!there || readers.length === 0) return none;
+  if (self) return { ...none, here: readers };
+  const after = withFields(
+    there,
+    there.fields.map((f) => readers.find((r) => r.id === f.id) ?? f),
+  );
+  return {
+    here: [],
+    elsewhere: [{ schema: after, fieldIds: new Set(readers.map((f) => f.id)) }],
+    ops: [
+      ...readers.map((f) => ({ put: fieldItem(foreignTableId, f, there.fieldOrder[f.id] ?? 0) })),
+      bumpSchemaOp(foreignTableId, there.version),
+    ],
+  };
 };
 
 const withoutField = (view: View, fieldId: string): View => {

@@ -284,54 +284,284 @@ describe('PUT /table/{tableId}/field/{fieldId}/convert', () => {
         for (const name of Object.keys(row)) expect(fieldNames).toContain(name);
     });
 
-    it('refuses a link that a lookup reads through, and a link → link change; nothing changes', async () => {
+    /** Link field `Refs` of `relationship` from the table to Other, and the given links per row. */
+    const linkedRefs = async (
+      w: Awaited<ReturnType<typeof withOther>>,
+      relationship: string,
+      rows: number[][],
+      extra: Record<string, unknown> = {},
+    ) => {
+      const { t } = w;
+      const link = await call('create-field', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        body: { type: 'link', name: 'Refs', options: { relationship, foreignTableId: w.otherId, ...extra } },
+      });
+      expect(link.status, JSON.stringify(link.body)).toBe(201);
+      const single = relationship === 'manyOne' || relationship === 'oneOne';
+      const written = await call('update-records', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        body: {
+          records: rows.map((row, i) => {
+            const refs = row.map((n) => ({ id: w.otherIds[n] }));
+            return { id: t.ids[i], fields: { Refs: refs.length ? (single ? refs[0] : refs) : null } };
+          }),
+        },
+      });
+      expect(written.status, JSON.stringify(written.body)).toBe(200);
+      return link.body as Field & { options: { symmetricFieldId?: string } };
+    };
+    const lookupIn = async (token: string, tableId: string, name: string, lookupOptions: object) => {
+      const res = await call('create-field', {
+        token,
+        params: { tableId },
+        body: { type: 'singleLineText', isLookup: true, name, lookupOptions },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as Field;
+    };
+    const fieldOf = async (token: string, tableId: string, fieldId: string) =>
+      (await call('get-field', { token, params: { tableId, fieldId } })).body as Field & {
+        options: Record<string, unknown>;
+        hasError?: boolean;
+      };
+
+    it('link → link of the same table, its other side still a list: each cell keeps its first record, the other side keeps its id and name and follows, a lookup through it is defined anew', async () => {
       const w = await withOther();
       const { t } = w;
+      const [o1, o2] = w.otherIds as [string, string, string];
+      const link = await linkedRefs(w, 'manyMany', [[0, 1], [1], []]);
+      const names = await lookupIn(t.token, t.tableId, 'Names', {
+        foreignTableId: w.otherId,
+        linkFieldId: link.id,
+        lookupFieldId: (await w.otherFields())[0]?.id,
+      });
+      expect(await cells(t, 'Names')).toEqual([['o1', 'o2'], ['o2'], undefined]);
+      const sideBefore = await fieldOf(t.token, w.otherId, link.options.symmetricFieldId as string);
+
+      const res = await convert(t, link.id, {
+        type: 'link',
+        options: { relationship: 'manyOne', foreignTableId: w.otherId },
+      });
+
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ id: link.id, name: 'Refs', type: 'link', dbFieldType: 'JSON' });
+      expect(res.body.isMultipleCellValue).toBeUndefined();
+      expect(res.body.options).toMatchObject({ relationship: 'manyOne', symmetricFieldId: sideBefore.id });
+      expect(await cells(t, 'Refs')).toEqual([{ id: o1, title: 'o1' }, { id: o2, title: 'o2' }, undefined]);
+      const side = await fieldOf(t.token, w.otherId, sideBefore.id);
+      expect(side).toMatchObject({
+        name: sideBefore.name,
+        options: { relationship: 'oneMany', symmetricFieldId: link.id },
+        isMultipleCellValue: true,
+      });
+      expect((await w.otherRows()).map((r: Record<string, unknown>) => r[side.name])).toEqual([
+        [{ id: t.ids[0], title: 'a' }],
+        [{ id: t.ids[1], title: 'b' }],
+        undefined,
+      ]);
+      expect(await fieldOf(t.token, t.tableId, names.id)).toMatchObject({ id: names.id, name: 'Names' });
+      const lookup = await fieldOf(t.token, t.tableId, names.id);
+      expect(lookup.hasError).toBeUndefined();
+      expect(lookup.isMultipleCellValue).toBeUndefined(); // through a link to one record, one value
+      expect(await cells(t, 'Names')).toEqual(['o1', 'o2', undefined]);
+    });
+
+    it('manyOne → oneOne: the other side becomes single, so it is made anew under its name; a record two records link stays with the first; what read the old side is broken and empty', async () => {
+      const w = await withOther();
+      const { t } = w;
+      const [o1, o2] = w.otherIds as [string, string, string];
+      const link = await linkedRefs(w, 'manyOne', [[0], [0], [1]]);
+      const oldSide = await fieldOf(t.token, w.otherId, link.options.symmetricFieldId as string);
+      const codes = await lookupIn(t.token, w.otherId, 'Codes', {
+        foreignTableId: t.tableId,
+        linkFieldId: oldSide.id,
+        lookupFieldId: idOf(t, 'Name'),
+      });
+      expect((await w.otherRows()).map((r: Record<string, unknown>) => r.Codes)).toEqual([
+        ['a', 'b'],
+        ['c'],
+        undefined,
+      ]);
+
+      const res = await convert(t, link.id, {
+        type: 'link',
+        options: { relationship: 'oneOne', foreignTableId: w.otherId },
+      });
+
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const newSide = res.body.options.symmetricFieldId as string;
+      expect(newSide).not.toBe(oldSide.id);
+      expect(await cells(t, 'Refs')).toEqual([{ id: o1, title: 'o1' }, undefined, { id: o2, title: 'o2' }]);
+      const fields = await w.otherFields();
+      expect(fields.find((f) => f.id === oldSide.id)).toBeUndefined();
+      expect(fields.find((f) => f.id === newSide)).toMatchObject({
+        name: oldSide.name,
+        dbFieldName: oldSide.dbFieldName,
+        options: { relationship: 'oneOne', symmetricFieldId: link.id },
+      });
+      expect((await w.otherRows()).map((r: Record<string, unknown>) => r[oldSide.name])).toEqual([
+        { id: t.ids[0], title: 'a' },
+        { id: t.ids[2], title: 'c' },
+        undefined,
+      ]);
+      expect(await fieldOf(t.token, w.otherId, codes.id)).toMatchObject({ hasError: true });
+      expect((await w.otherRows()).map((r: Record<string, unknown>) => r.Codes)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    });
+
+    it('two-way → one-way deletes the other side and keeps the cells; one-way → two-way makes it and fills it', async () => {
+      const w = await withOther();
+      const { t } = w;
+      const [o1, o2] = w.otherIds as [string, string, string];
+      const link = await linkedRefs(w, 'manyMany', [[0, 1], [], [1]]);
+
+      const oneWay = await convert(t, link.id, {
+        type: 'link',
+        options: { relationship: 'manyMany', foreignTableId: w.otherId, isOneWay: true },
+      });
+
+      expect(oneWay.status, JSON.stringify(oneWay.body)).toBe(200);
+      expect(oneWay.body.options).not.toHaveProperty('symmetricFieldId');
+      expect((await w.otherFields()).filter((f) => f.type === 'link')).toEqual([]);
+      const kept = [
+        [
+          { id: o1, title: 'o1' },
+          { id: o2, title: 'o2' },
+        ],
+        undefined,
+        [{ id: o2, title: 'o2' }],
+      ];
+      expect(await cells(t, 'Refs')).toEqual(kept);
+
+      const twoWay = await convert(t, link.id, {
+        type: 'link',
+        options: { relationship: 'manyMany', foreignTableId: w.otherId },
+      });
+
+      expect(twoWay.status, JSON.stringify(twoWay.body)).toBe(200);
+      expect(await cells(t, 'Refs')).toEqual(kept);
+      const side = await fieldOf(t.token, w.otherId, twoWay.body.options.symmetricFieldId);
+      expect((await w.otherRows()).map((r: Record<string, unknown>) => r[side.name])).toEqual([
+        [{ id: t.ids[0], title: 'a' }],
+        [
+          { id: t.ids[0], title: 'a' },
+          { id: t.ids[2], title: 'c' },
+        ],
+        undefined,
+      ]);
+    });
+
+    it('a link to another table: cells are matched by title there, the old side goes and the new is filled, a lookup through it is broken', async () => {
+      const w = await withOther();
+      const { t } = w;
+      const link = await linkedRefs(w, 'manyMany', [[0, 1], [2], []]);
+      const names = await lookupIn(t.token, t.tableId, 'Names', {
+        foreignTableId: w.otherId,
+        linkFieldId: link.id,
+        lookupFieldId: (await w.otherFields())[0]?.id,
+      });
+      const third = await call('create-table', {
+        token: t.token,
+        params: { baseId: t.baseId },
+        body: { name: 'Third', records: ['O1', 'x', 'o3'].map((Name) => ({ fields: { Name } })) },
+      });
+      const [x1, , x3] = third.body.records.map((r: { id: string }) => r.id) as string[];
+
+      const res = await convert(t, link.id, {
+        type: 'link',
+        options: { relationship: 'manyMany', foreignTableId: third.body.id },
+      });
+
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await cells(t, 'Refs')).toEqual([
+        [{ id: x1, title: 'O1' }],
+        [{ id: x3, title: 'o3' }],
+        undefined,
+      ]);
+      expect((await w.otherFields()).filter((f) => f.type === 'link')).toEqual([]);
+      const side = await fieldOf(t.token, third.body.id, res.body.options.symmetricFieldId);
+      const thirdRows = await call('list-records', { token: t.token, params: { tableId: third.body.id } });
+      expect(
+        thirdRows.body.records.map((r: { fields: Record<string, unknown> }) => r.fields[side.name]),
+      ).toEqual([[{ id: t.ids[0], title: 'a' }], undefined, [{ id: t.ids[1], title: 'b' }]]);
+      expect(await fieldOf(t.token, t.tableId, names.id)).toMatchObject({ hasError: true });
+      expect(await cells(t, 'Names')).toEqual([undefined, undefined, undefined]);
+    });
+
+    it('a self-link manyMany → manyOne keeps its other side in the table, which follows', async () => {
+      const t = await table();
       const link = await call('create-field', {
         token: t.token,
         params: { tableId: t.tableId },
         body: {
           type: 'link',
           name: 'Refs',
-          options: { relationship: 'manyMany', foreignTableId: w.otherId },
+          options: { relationship: 'manyMany', foreignTableId: t.tableId },
         },
       });
       expect(link.status).toBe(201);
-      expect(
-        await convert(t, link.body.id, {
-          type: 'link',
-          options: { relationship: 'manyOne', foreignTableId: w.otherId },
-        }),
-      ).toMatchObject(
-        invalid(
-          "A link field's relationship and foreign table cannot change: convert it to text and back to a link",
-        ),
-      );
-      const lookup = await call('create-field', {
+      const [a, b, c] = t.ids as [string, string, string];
+      await call('update-records', {
         token: t.token,
-        params: { tableId: w.otherId },
+        params: { tableId: t.tableId },
         body: {
-          type: 'singleLineText',
-          isLookup: true,
-          name: 'Codes',
-          lookupOptions: {
-            foreignTableId: t.tableId,
-            linkFieldId: link.body.options.symmetricFieldId,
-            lookupFieldId: idOf(t, 'Code'),
-          },
+          records: [
+            { id: a, fields: { Refs: [{ id: b }, { id: c }] } },
+            { id: b, fields: { Refs: [{ id: c }] } },
+          ],
         },
       });
-      expect(lookup.status, JSON.stringify(lookup.body)).toBe(201);
-      expect(await convert(t, link.body.id, { type: 'singleLineText' })).toMatchObject(
-        invalid(
-          `Field "Refs" cannot be converted: field "Codes" (${lookup.body.id}) reads through it; delete or convert that field first`,
-        ),
-      );
-      const still = await call('get-field', {
-        token: t.token,
-        params: { tableId: t.tableId, fieldId: link.body.id },
+      const sideId = link.body.options.symmetricFieldId as string;
+      const sideName = (await fieldOf(t.token, t.tableId, sideId)).name;
+
+      const res = await convert(t, link.body.id, {
+        type: 'link',
+        options: { relationship: 'manyOne', foreignTableId: t.tableId },
       });
-      expect(still.body.type).toBe('link');
+
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.options.symmetricFieldId).toBe(sideId);
+      expect(await fieldOf(t.token, t.tableId, sideId)).toMatchObject({
+        name: sideName,
+        options: { relationship: 'oneMany' },
+        isMultipleCellValue: true,
+      });
+      expect(await cells(t, 'Refs')).toEqual([{ id: b, title: 'b' }, { id: c, title: 'c' }, undefined]);
+      expect(await cells(t, sideName)).toEqual([undefined, [{ id: a, title: 'a' }], [{ id: b, title: 'b' }]]);
+    });
+
+    it('link → text with lookups through it and through its other side: converted, and both lookups are broken and empty', async () => {
+      const w = await withOther();
+      const { t } = w;
+      const link = await linkedRefs(w, 'manyMany', [[0, 1], [], [2]]);
+      const names = await lookupIn(t.token, t.tableId, 'Names', {
+        foreignTableId: w.otherId,
+        linkFieldId: link.id,
+        lookupFieldId: (await w.otherFields())[0]?.id,
+      });
+      const codes = await lookupIn(t.token, w.otherId, 'Codes', {
+        foreignTableId: t.tableId,
+        linkFieldId: link.options.symmetricFieldId,
+        lookupFieldId: idOf(t, 'Name'),
+      });
+
+      const res = await convert(t, link.id, { type: 'singleLineText' });
+
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await cells(t, 'Refs')).toEqual(['o1, o2', undefined, 'O3']);
+      expect(await fieldOf(t.token, t.tableId, names.id)).toMatchObject({ hasError: true });
+      expect(await cells(t, 'Names')).toEqual([undefined, undefined, undefined]);
+      expect(await fieldOf(t.token, w.otherId, codes.id)).toMatchObject({ hasError: true });
+      expect((await w.otherRows()).map((r: Record<string, unknown>) => r.Codes)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
     });
   });
 });
