@@ -10,6 +10,7 @@ import type { Located } from '#shared/auth/resources.ts';
 import { ValidationError } from '#shared/core/errors.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
+import { dbFieldTypeOf } from '#shared/fields/db-field-type.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
 import type { Field, ReadContext, WriteContext } from '#shared/fields/types.ts';
 import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
@@ -68,8 +69,9 @@ export const convertedCellSteps = async (
     { keyType: 'id', typecast: true, ctx },
   );
   const field = converted.changedFields.find((f) => f.id === after.id) ?? after;
+  const keep = keepsValues(before, after);
   const seeds = items.flatMap((item, i) => {
-    const next = converted.changes[i]?.get(after.id);
+    const next = keep ? cellOf(item, before) : converted.changes[i]?.get(after.id);
     if (after.notNull && (next === undefined || next === null))
       throw new ValidationError(
         `Field "${after.name}" is notNull: record ${item.id} would be empty after the conversion`,
@@ -91,6 +93,26 @@ export const convertedCellSteps = async (
   );
   return { steps, field };
 };
+
+/** Types whose cells a conversion to them always rewrites (their values name choices or users). */
+const REWRITTEN = new Set(['singleSelect', 'multipleSelect', 'user', 'rating']);
+
+/**
+ * Whether a conversion keeps the stored values as they are, as Teable's does: the value type is
+ * the same (a number stays a number, a date stays a date, text stays text), one value each, not
+ * stored as JSON, and the cells need no rewrite for the new type. So a number converted to a
+ * number with another precision keeps all its digits, and a date converted to a date without a
+ * time keeps its time. Long text to text is rewritten (its line breaks become spaces). Pure.
+ */
+export const keepsValues = (before: Field, after: Field): boolean =>
+  !after.isComputed &&
+  before.type !== 'longText' &&
+  !REWRITTEN.has(after.type) &&
+  before.cellValueType === after.cellValueType &&
+  !before.isMultipleCellValue &&
+  !after.isMultipleCellValue &&
+  dbFieldTypeOf(before) !== 'JSON' &&
+  dbFieldTypeOf(before) === dbFieldTypeOf(after);
 
 /** Computed fields of one table that a conversion breaks (`hasError`), with the table as it will be. */
 export interface Broken {

@@ -114,8 +114,8 @@ export const singleSelect: FieldKind = {
     return { value };
   },
   typecast(value, field, ctx) {
-    // a list written to a single select keeps its first item
-    const name = nameOf(Array.isArray(value) ? value[0] : value);
+    // a list written to a single select keeps its first item; line breaks become spaces (Teable)
+    const name = clip(nameOf(Array.isArray(value) ? value[0] : value).replace(LINE_BREAK, ' '));
     if (name === '') return { value: undefined };
     return { ...withNewChoices([name], field, ctx), value: name };
   },
@@ -125,11 +125,16 @@ export const singleSelect: FieldKind = {
   toText: (value) => textOf(value),
 };
 
-/** Names from a typecast value: text split on commas (unless it names one choice), lists item by item. */
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+/**
+ * Names from a typecast value: text split on commas and line breaks, as Teable splits it (unless
+ * it names one choice), lists item by item.
+ */
 const namesOf = (value: unknown, field: Field): string[] => {
   if (typeof value === 'string') {
     const whole = value.trim();
-    return choiceNames(field).has(whole) ? [whole] : splitList(value).map(clip);
+    return choiceNames(field).has(whole) ? [whole] : value.split(LINE_BREAK).flatMap(splitList).map(clip);
   }
   if (Array.isArray(value)) return value.map(nameOf);
   return [nameOf(value)];

@@ -139,6 +139,10 @@ describe('singleSelect', () => {
     expect(singleSelect.typecast(value, status, writeCtx())).toEqual(expected);
   });
 
+  it('typecast: line breaks become spaces in the one name (as Teable converts them)', () => {
+    expect(singleSelect.typecast('a\r\nb', status, writeCtx())).toMatchObject({ value: 'a b' });
+  });
+
   it('typecast: an unknown name adds a choice with an id and the next color', () => {
     expect(singleSelect.typecast(' new ', status, writeCtx())).toEqual({
       value: 'new',
@@ -189,6 +193,7 @@ describe('multipleSelect', () => {
     ['a list of names (items are not split)', ['b', 'a'], ['b', 'a']],
     ['duplicates and blanks dropped', 'a,, a ,b', ['a', 'b']],
     ['a single name', 'b', ['b']],
+    ['lines, as Teable splits them', 'a\nb\r\na, b', ['a', 'b']],
   ])('typecast: %s', (_what, value, expected) => {
     expect(multipleSelect.typecast(value, tags, writeCtx())).toEqual({ value: expected });
   });
