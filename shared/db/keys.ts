@@ -338,6 +338,11 @@ export const keys = {
     sk: `${fieldId}#${value}`,
   }),
   uniqueValuesOf: (tableId: string) => ({ pk: `UNIQ#${tableId}` }),
+  /** The claims of one field's values. */
+  uniqueValuesOfField: (tableId: string, fieldId: string) => ({
+    pk: `UNIQ#${tableId}`,
+    skPrefix: `${fieldId}#`,
+  }),
   /** An upsert's short lease on a key it creates a record for (`entities/upsert-leases.ts`). */
   upsertLease: (tableId: string, keyHash: string): Key => ({ pk: `UPSERT#${tableId}`, sk: keyHash }),
   upsertLeasesOf: (tableId: string) => ({ pk: `UPSERT#${tableId}` }),

@@ -1,4 +1,4 @@
-import { getItems, type Item, type TransactOp } from '#shared/db/client.ts';
+import { getItems, type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
@@ -52,3 +52,31 @@ export const claimHolders = async (
   }
   return out;
 };
+
+/** Every claim of one field's values: its key and the record holding it (one query). */
+export const fieldClaims = async (
+  tableId: string,
+  fieldId: string,
+): Promise<{ key: Key; recordId: string }[]> =>
+  (
+    await queryAll({ ...keys.uniqueValuesOfField(tableId, fieldId), projection: ['pk', 'sk', 'recordId'] })
+  ).map((item) => ({ key: { pk: text(item.pk), sk: text(item.sk) }, recordId: text(item.recordId) }));
+
+/**
+ * Sets a claim to a record whoever held it (a field's claims rebuilt with its schema change, which
+ * the table's schema version guards), and its undo: the claim as it was, or none.
+ */
+export const setClaim = (
+  key: Key,
+  recordId: string,
+  before: string | undefined,
+): { op: TransactOp; undo: TransactOp } => ({
+  op: { put: claimItem(key, recordId) },
+  undo: before ? { put: claimItem(key, before) } : { delete: key },
+});
+
+/** Removes a claim whoever holds it (a field no longer unique), and its undo. */
+export const dropClaim = (key: Key, recordId: string): { op: TransactOp; undo: TransactOp } => ({
+  op: { delete: key },
+  undo: { put: claimItem(key, recordId) },
+});

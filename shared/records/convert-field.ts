@@ -12,7 +12,7 @@ import type { Step } from '#shared/db/commit.ts';
 import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
 import { dbFieldTypeOf } from '#shared/fields/db-field-type.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
-import type { Field, ReadContext, WriteContext } from '#shared/fields/types.ts';
+import type { Field, ReadContext, StoredCell, WriteContext } from '#shared/fields/types.ts';
 import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { convertRecords } from './cells.ts';
@@ -37,7 +37,7 @@ export const convertedCellSteps = async (
   original: TableSchema = schema,
   /** Computed fields the conversion breaks, of this table or others: their cells are emptied. */
   broken: readonly Broken[] = [],
-): Promise<{ steps: Step[]; field: Field }> => {
+): Promise<{ steps: Step[]; field: Field; values?: Map<string, StoredCell | undefined> }> => {
   const tableId = schema.table.id;
   const items = await queryRecords(tableId);
   const schemas = new Map([...broken.map((b) => [b.schema.table.id, b.schema] as const), [tableId, schema]]);
@@ -70,8 +70,10 @@ export const convertedCellSteps = async (
   );
   const field = converted.changedFields.find((f) => f.id === after.id) ?? after;
   const keep = keepsValues(before, after);
+  const values = new Map<string, StoredCell | undefined>();
   const seeds = items.flatMap((item, i) => {
     const next = keep ? cellOf(item, before) : converted.changes[i]?.get(after.id);
+    values.set(item.id, next ?? undefined);
     if (after.notNull && (next === undefined || next === null))
       throw new ValidationError(
         `Field "${after.name}" is notNull: record ${item.id} would be empty after the conversion`,
@@ -91,7 +93,7 @@ export const convertedCellSteps = async (
     now,
     schemas.set(tableId, withField),
   );
-  return { steps, field };
+  return { steps, field, values };
 };
 
 /** Types whose cells a conversion to them always rewrites (their values name choices or users). */

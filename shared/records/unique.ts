@@ -1,7 +1,15 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
-import { claimHolder, claimKey, releaseClaim, takeClaim } from '#shared/entities/unique-claims.ts';
+import {
+  claimHolder,
+  claimKey,
+  dropClaim,
+  fieldClaims,
+  releaseClaim,
+  setClaim,
+  takeClaim,
+} from '#shared/entities/unique-claims.ts';
 import { isEmptyCell } from '#shared/fields/cells.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 
@@ -72,6 +80,42 @@ export const uniqueSteps = async (tableId: string, changes: readonly UniqueChang
     if (!c.field.unique || isEmptyCell(c.from)) continue;
     if (!isEmptyCell(c.to) && uniqueText(c.from as StoredCell) === uniqueText(c.to as StoredCell)) continue;
     steps.push(releaseClaim(claimKey(tableId, c.field.id, uniqueText(c.from as StoredCell)), c.recordId));
+  }
+  return steps;
+};
+
+/**
+ * The steps that make a field's claims match its values when the field becomes or stays unique
+ * through a schema change (every value claimed by its record, claims of values no record holds
+ * removed), or gives them all up when it is no longer unique. Two records holding one value make
+ * it a 400 naming them: the field cannot be unique over that data.
+ */
+export const claimRebuildSteps = async (
+  tableId: string,
+  field: Field,
+  values: Iterable<[recordId: string, value: StoredCell | undefined]>,
+): Promise<Step[]> => {
+  const existing = new Map(
+    (await fieldClaims(tableId, field.id)).map((c) => [JSON.stringify(c.key), c] as const),
+  );
+  if (!field.unique) return [...existing.values()].map((c) => dropClaim(c.key, c.recordId));
+  const wanted = new Map<string, { key: ReturnType<typeof claimKey>; recordId: string }>();
+  for (const [recordId, value] of values) {
+    if (isEmptyCell(value)) continue;
+    const key = claimKey(tableId, field.id, uniqueText(value as StoredCell));
+    const id = JSON.stringify(key);
+    const other = wanted.get(id);
+    if (other)
+      throw new ValidationError(
+        `Field "${field.name}" (${field.id}) cannot be unique: records ${[other.recordId, recordId].sort().join(' and ')} hold the same value`,
+      );
+    wanted.set(id, { key, recordId });
+  }
+  const steps: Step[] = [];
+  for (const [id, c] of existing) if (!wanted.has(id)) steps.push(dropClaim(c.key, c.recordId));
+  for (const [id, c] of wanted) {
+    const before = existing.get(id)?.recordId;
+    if (before !== c.recordId) steps.push(setClaim(c.key, c.recordId, before));
   }
   return steps;
 };

@@ -5,7 +5,9 @@ import { getItems, MAX_TRANSACTION_ITEMS, type TransactOp, transact } from '#sha
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keyOfItem, keys } from '#shared/db/keys.ts';
+import { queryRecordParts } from '#shared/entities/records.ts';
 import { fieldItem, viewItem } from '#shared/entities/schema-items.ts';
+import { isEmptyCell } from '#shared/fields/cells.ts';
 import {
   assertPrimaryAllowed,
   choiceChanges,
@@ -15,11 +17,13 @@ import {
 import { dependentsOf, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
 import { resolverOf } from '#shared/fields/formula-resolve.ts';
 import type { ForeignFields } from '#shared/fields/lookup.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
 import { type Broken, convertedCellSteps } from '#shared/records/convert-field.ts';
+import { cellOf } from '#shared/records/model.ts';
 import { recomputeSteps } from '#shared/records/recompute.ts';
+import { claimRebuildSteps } from '#shared/records/unique.ts';
 import {
   checkLinkPicker,
   linkOptions,
@@ -276,6 +280,7 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   );
   const after = withFields(schema, reinferred.fields);
   await assertNoCrossTableCycle(tableId, after.fields, field);
+  const validation = await validationSteps(tableId, current, field);
   // computed cells follow a changed definition, or a changed field they read
   const recompute =
     !sameJson(withoutPicker(current.options), withoutPicker(field.options)) ||
@@ -292,7 +297,7 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
       ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
       bumpSchemaOp(tableId, schema.version),
     ],
-    recompute ? await recomputeSteps(after, toCompute, new Date()) : [],
+    [...(recompute ? await recomputeSteps(after, toCompute, new Date()) : []), ...validation],
   );
   // cells hold choice names: renamed and removed choices are rewritten in the records
   if (field.type === 'singleSelect' || field.type === 'multipleSelect')
@@ -300,6 +305,27 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   // lookups elsewhere copy the field's options and hold its values: they follow
   if (recompute) await refreshLookupsOf(schema, field);
   return field;
+};
+
+/**
+ * A PATCH that turns a field `notNull` or `unique` checks the data first: an empty cell, or two
+ * records holding one value, is a 400 naming a record. Turning `unique` on claims every value, and
+ * turning it off gives the claims up, in the same write.
+ */
+const validationSteps = async (tableId: string, current: Field, field: Field): Promise<Step[]> => {
+  const notNullOn = field.notNull && !current.notNull;
+  const uniqueChanged = !!field.unique !== !!current.unique;
+  if (!notNullOn && !uniqueChanged) return [];
+  const cells = (await queryRecordParts(tableId, [field.id])).map((r): [string, StoredCell | undefined] => [
+    r.id,
+    cellOf(r as never, field),
+  ]);
+  if (notNullOn) {
+    const empty = cells.find(([, value]) => isEmptyCell(value));
+    if (empty)
+      throw new ValidationError(`Field "${field.name}" cannot be notNull: record ${empty[0]} is empty`);
+  }
+  return uniqueChanged ? claimRebuildSteps(tableId, field, cells) : [];
 };
 
 /** A link field's picker limits checked against its foreign table (any other field as it is). */
@@ -396,7 +422,8 @@ const refreshLookupsOf = async (schema: TableSchema, field: Field) => {
  * "Field", computed.md 8): the body is a full definition validated like a create (the id kept,
  * the name, dbFieldName and description kept when absent), the cells rewritten for it, and the
  * fields that read it re-inferred and recomputed, here and in other tables, in one write.
- * Decided: link fields are not converted (to or from a link: a 400); a unique field keeps its type.
+ * Links convert to links (see `linkSides`); fields reading a link left behind are broken, never a
+ * reason to refuse. Decided: a unique field keeps its type.
  */
 export const convertField = async (
   principal: Principal,
@@ -418,7 +445,8 @@ export const convertField = async (
       ...input,
       id: current.id,
       isPrimary: current.isPrimary === true,
-      unique: current.unique === true && input.type === current.type ? true : input.unique,
+      // kept when the type stays and the body does not say (`unique: false` turns it off)
+      unique: input.unique ?? (current.unique === true && input.type === current.type ? true : undefined),
     },
     {
       existing: others,
@@ -441,7 +469,7 @@ export const convertField = async (
   const after = withFields(schema, reinferred.fields, sides.order);
   await assertNoCrossTableCycle(tableId, after.fields, sides.field);
   const brokenHere = [...readers.values()].filter((f) => f.hasError).map((f) => f.id);
-  const { steps, field } = await convertedCellSteps(
+  const { steps, field, values } = await convertedCellSteps(
     principal,
     located,
     after,
@@ -468,7 +496,11 @@ export const convertField = async (
       ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
       bumpSchemaOp(tableId, schema.version),
     ]),
-    steps,
+    [
+      ...steps,
+      // a field unique after the conversion claims its values anew (the values may have changed)
+      ...(field.unique || current.unique ? await claimRebuildSteps(tableId, field, values ?? []) : []),
+    ],
   );
   await refreshLookupsOf(schema, field);
   return field;

@@ -147,6 +147,78 @@ describe('PUT /table/{tableId}/field/{fieldId}/convert', () => {
     expect(list.body.records[0].fields[lookup.body.name]).toEqual([12]);
   });
 
+  describe('validation options over existing data', () => {
+    /** Two records as a message names them: in id order. */
+    const pair = (t: T, i: number, j: number) => [t.ids[i], t.ids[j]].sort().join(' and ');
+    const update = (t: T, recordId: string, fields: Record<string, unknown>) =>
+      call('update-record', {
+        token: t.token,
+        params: { tableId: t.tableId, recordId },
+        body: { record: { fields } },
+      });
+
+    it('unique over a repeated value is a 400 naming both records; the field stays as it was', async () => {
+      const t = await table();
+      const code = idOf(t, 'Code');
+      await update(t, t.ids[1] as string, { Code: ' 12 ' });
+
+      const res = await convert(t, code, { type: 'singleLineText', unique: true });
+
+      expect(res).toMatchObject(
+        invalid(`Field "Code" (${code}) cannot be unique: records ${pair(t, 0, 1)} hold the same value`),
+      );
+      const field = await call('get-field', {
+        token: t.token,
+        params: { tableId: t.tableId, fieldId: code },
+      });
+      expect(field.body.unique).toBeUndefined();
+      expect((await update(t, t.ids[2] as string, { Code: '12' })).status).toBe(200);
+    });
+
+    it('unique over distinct values claims them: a repeat is then a 400, until unique is turned off', async () => {
+      const t = await table();
+      const code = idOf(t, 'Code');
+
+      const on = await convert(t, code, { type: 'singleLineText', unique: true });
+
+      expect(on.status, JSON.stringify(on.body)).toBe(200);
+      expect(on.body.unique).toBe(true);
+      expect(await update(t, t.ids[2] as string, { Code: 'ABC' })).toMatchObject(
+        invalid(`Field "Code" (${code}) must be unique: the value is already used`),
+      );
+      expect((await update(t, t.ids[1] as string, { Code: 'free' })).status).toBe(200);
+      expect((await update(t, t.ids[2] as string, { Code: 'abc' })).status).toBe(200);
+      const off = await convert(t, code, { type: 'singleLineText', unique: false });
+      expect(off.status).toBe(200);
+      expect((await update(t, t.ids[0] as string, { Code: 'abc' })).status).toBe(200);
+      // on again: the claims follow today's values, not the ones of the first time
+      expect(await convert(t, code, { type: 'singleLineText', unique: true })).toMatchObject(
+        invalid(`Field "Code" (${code}) cannot be unique: records ${pair(t, 0, 2)} hold the same value`),
+      );
+      await update(t, t.ids[0] as string, { Code: 'free' });
+      expect(await convert(t, code, { type: 'singleLineText', unique: true })).toMatchObject(
+        invalid(`Field "Code" (${code}) cannot be unique: records ${pair(t, 0, 1)} hold the same value`),
+      );
+      await update(t, t.ids[0] as string, { Code: '12' });
+      expect((await convert(t, code, { type: 'singleLineText', unique: true })).status).toBe(200);
+      expect((await update(t, t.ids[1] as string, { Code: 'free again' })).status).toBe(200);
+      expect((await update(t, t.ids[0] as string, { Code: 'free' })).status).toBe(200);
+    });
+
+    it('notNull over an empty cell is a 400 naming the record; over full cells it holds', async () => {
+      const t = await table();
+      const qty = idOf(t, 'Qty');
+
+      expect(await convert(t, qty, { type: 'number', notNull: true })).toMatchObject(
+        invalid(`Field "Qty" is notNull: record ${t.ids[2]} would be empty after the conversion`),
+      );
+      await update(t, t.ids[2] as string, { Qty: 0 });
+      const res = await convert(t, qty, { type: 'number', notNull: true });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await update(t, t.ids[2] as string, { Qty: null })).toMatchObject({ status: 400 });
+    });
+  });
+
   describe('to and from a link', () => {
     /** The table of `table()` and table Other (o1, o2, O3) in its base. */
     const withOther = async () => {
