@@ -2,7 +2,7 @@ import type { Item } from '#shared/db/client.ts';
 import { schemaDeletionNoteOf } from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
-import { withDbFieldType } from '#shared/fields/db-field-type.ts';
+import { answerField } from '#shared/fields/db-field-type.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { text, textsOrNull } from './attributes.ts';
 
@@ -140,7 +140,7 @@ export const isDependentItem = (item: Item): boolean => item.type === 'dependent
  * created and changed (`fields/define.ts`), never again on read.
  */
 export const fieldEntryOf = (item: Item): FieldEntry => ({
-  field: withDbFieldType(item.field as Field),
+  field: answerField(item.field as Field),
   order: Number(item.order),
 });
 

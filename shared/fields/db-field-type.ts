@@ -38,6 +38,29 @@ export const dbFieldTypeOf = (field: {
   return BY_CELL_VALUE[field.cellValueType] ?? 'TEXT';
 };
 
-/** The field with its `dbFieldType` (a field stored before it was kept gets it here). */
-export const withDbFieldType = (field: Field): Field =>
-  field.dbFieldType ? field : { ...field, dbFieldType: dbFieldTypeOf(field) };
+/**
+ * Where this service keeps a link, in the names Teable's link options require
+ * (`fkHostTableName`, `selfKeyName`, `foreignKeyName`, which name SQL tables and columns there):
+ * the record item (`record`), keyed by `id`, holds the linked ids under the field's id.
+ */
+export const linkStorageOf = (fieldId: string) => ({
+  fkHostTableName: 'record',
+  selfKeyName: 'id',
+  foreignKeyName: fieldId,
+});
+
+/**
+ * A field as it is answered, complete as Teable's `fieldVo` requires: its `dbFieldType` (a field
+ * stored before it was kept gets it here), a link's storage names, and no `null` description
+ * (Teable's schema takes text or nothing). Pure.
+ */
+export const answerField = (field: Field): Field => {
+  let out = field.dbFieldType ? field : { ...field, dbFieldType: dbFieldTypeOf(field) };
+  if (out.description === null) {
+    const { description: _, ...rest } = out;
+    out = rest;
+  }
+  if (out.type === 'link' && out.options.fkHostTableName === undefined)
+    out = { ...out, options: { ...out.options, ...linkStorageOf(out.id) } };
+  return out;
+};

@@ -106,7 +106,6 @@ export const prepareLinkField = async (
     id: symmetricFieldId,
     name,
     type: 'link',
-    description: null,
     options: {
       relationship: mirrorRelationship(opts.relationship),
       foreignTableId: here.tableId,

@@ -8,6 +8,7 @@ import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { queryRecordParts } from '#shared/entities/records.ts';
 import { fieldItem, viewItem } from '#shared/entities/schema-items.ts';
 import { isEmptyCell } from '#shared/fields/cells.ts';
+import { answerField } from '#shared/fields/db-field-type.ts';
 import {
   assertPrimaryAllowed,
   choiceChanges,
@@ -108,7 +109,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
     ],
     isDerived(field) ? await recomputeSteps(after, new Set([field.id]), new Date()) : [],
   );
-  return field;
+  return answerField(field);
 };
 
 /**
@@ -304,7 +305,7 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
     await rewriteChoiceCells(tableId, field, choiceChanges(current, field));
   // lookups elsewhere copy the field's options and hold its values: they follow
   if (recompute) await refreshLookupsOf(schema, field);
-  return field;
+  return answerField(field);
 };
 
 /**
@@ -503,7 +504,7 @@ export const convertField = async (
     ],
   );
   await refreshLookupsOf(schema, field);
-  return field;
+  return answerField(field);
 };
 
 /** A link field itself, not a lookup of one. */

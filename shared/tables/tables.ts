@@ -20,6 +20,7 @@ import {
   toTableRefItem,
 } from '#shared/entities/tables.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
+import { answerField } from '#shared/fields/db-field-type.ts';
 import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
 import { dbFieldNameFrom } from '#shared/fields/names.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -204,7 +205,14 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     await purgeTable(tableId);
     throw error;
   }
-  return { schema: { ...schema, table: { ...table, autoNumber: records.length } }, records };
+  return {
+    schema: {
+      ...schema,
+      table: { ...table, autoNumber: records.length },
+      fields: schema.fields.map(answerField),
+    },
+    records,
+  };
 };
 
 /** Tables of a base (not in the trash), in order. */

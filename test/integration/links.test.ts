@@ -73,6 +73,13 @@ const linkedTables = async (relationship: Relationship, extra: Record<string, un
   };
 };
 
+/** Where a link is kept, in the names Teable's link options require. */
+const storage = (fieldId: string) => ({
+  fkHostTableName: 'record',
+  selfKeyName: 'id',
+  foreignKeyName: fieldId,
+});
+
 const RELATIONSHIPS: Relationship[] = ['manyMany', 'manyOne', 'oneMany', 'oneOne'];
 
 describe('link fields: the symmetric field', () => {
@@ -477,6 +484,7 @@ describe('link fields: variants', () => {
       foreignTableId: t.betaId,
       isOneWay: true,
       lookupFieldId: t.betaPrimaryId,
+      ...storage(t.link.id),
     });
     const foreignFields = await call('list-fields', { token: t.token, params: { tableId: t.betaId } });
     expect(foreignFields.body.map((f: { name: string }) => f.name)).toEqual(['Name', 'Count', 'Status']);
@@ -511,12 +519,14 @@ describe('link fields: variants', () => {
       foreignTableId: t.tableId,
       symmetricFieldId: symmetric.id,
       lookupFieldId: t.table.fields[0].id,
+      ...storage(link.body.id),
     });
     expect(symmetric.options).toEqual({
       relationship: 'manyOne',
       foreignTableId: t.tableId,
       symmetricFieldId: link.body.id,
       lookupFieldId: t.table.fields[0].id,
+      ...storage(symmetric.id),
     });
     const [p1, p2, p3] = t.table.records.map((r: Ref) => r.id) as [string, string, string];
     const get = (recordId: string) => call('get-record', { token, params: { tableId: t.tableId, recordId } });
