@@ -6,7 +6,11 @@ import { defineHandler } from '#shared/http/handler.ts';
 import { installContextMenuPlugin } from '#shared/plugins/context-menu.ts';
 
 const params = z.object({ tableId: idOf('table') });
-const body = z.object({ pluginId: idOf('plugin'), name: z.optional(displayName) });
+// any plugin id text, as Teable takes it: one that names no plugin is a 404
+const body = z.object({
+  pluginId: z.string().check(z.minLength(1), z.maxLength(100)),
+  name: z.optional(displayName),
+});
 
 export const handler = defineHandler(
   'install-context-menu-plugin',

@@ -6,7 +6,11 @@ import { loadedPlugin } from '#shared/entities/plugins.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
-const body = z.object({ pluginId: idOf('plugin'), name: z.optional(displayName) });
+// any plugin id text, as Teable takes it: one that names no plugin is a 404
+const body = z.object({
+  pluginId: z.string().check(z.minLength(1), z.maxLength(100)),
+  name: z.optional(displayName),
+});
 
 export const handler = defineHandler(
   'install-dashboard-plugin',

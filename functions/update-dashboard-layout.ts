@@ -8,7 +8,14 @@ const place = z.int().check(z.minimum(0), z.maximum(10_000));
 const size = z.int().check(z.minimum(1), z.maximum(10_000));
 const body = z.object({
   layout: listOf(
-    z.object({ pluginInstallId: idOf('pluginInstall'), x: place, y: place, w: size, h: size }),
+    // any install id text, as Teable takes it (boxes of installs not on the dashboard are left out)
+    z.object({
+      pluginInstallId: z.string().check(z.minLength(1), z.maxLength(100)),
+      x: place,
+      y: place,
+      w: size,
+      h: size,
+    }),
     0,
     MAX_DASHBOARD_PLUGINS,
   ),

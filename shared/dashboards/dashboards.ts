@@ -294,7 +294,8 @@ export const renameDashboardPlugin = async (
 
 /**
  * Sets the boxes of installs of a dashboard (one query and one transaction conditioned on the
- * layout read; retried when an install raced it) and answers the dashboard's whole layout.
+ * layout read; retried when an install raced it) and answers the dashboard's whole layout. Boxes
+ * of installs the dashboard does not have are left out.
  */
 export const updateDashboardLayout = async (
   baseId: string,
@@ -310,15 +311,16 @@ export const updateDashboardLayout = async (
   for (let attempt = 0; ; attempt++) {
     const { dashboard, installs } = await readDashboard(baseId, dashboardId);
     const byId = new Map(installs.map((i) => [i.id, i]));
-    const missing = boxes.find((b) => !byId.has(b.pluginInstallId));
-    if (missing) throw installGone(missing.pluginInstallId);
+    // a box of an install not on this dashboard (removed meanwhile, or any text, which Teable
+    // takes as well) has nothing to place: it is left out, never a refusal
+    const placed = boxes.filter((b) => byId.has(b.pluginInstallId));
     const now = new Date().toISOString();
     const raced = new ConflictError('The dashboard changed at the same time; retry the request');
     try {
       await transact(
         [
           nextLayoutVersionOp(baseId, dashboardId, dashboard.layoutVersion),
-          ...boxes.map((b) => ({
+          ...placed.map((b) => ({
             update: {
               key: keys.dashboardPlugin(baseId, dashboardId, b.pluginInstallId),
               update: 'SET #x = :x, #y = :y, #w = :w, #h = :h, lastModifiedTime = :now',
@@ -331,14 +333,14 @@ export const updateDashboardLayout = async (
         () => raced,
       );
     } catch (error) {
-      // an install, a removal or another layout won the race: read again (a removed install is a 404 there)
+      // an install, a removal or another layout won the race: read again (a removed install is left out)
       if (error !== raced || attempt >= 4) throw error;
       continue;
     }
-    const placed = new Map(boxes.map((b) => [b.pluginInstallId, b]));
+    const boxOf = new Map(placed.map((b) => [b.pluginInstallId, b]));
     return {
       id: dashboardId,
-      layout: layoutOf(installs.map((i) => ({ ...i, ...(placed.get(i.id) ?? {}) }))),
+      layout: layoutOf(installs.map((i) => ({ ...i, ...(boxOf.get(i.id) ?? {}) }))),
     };
   }
 };

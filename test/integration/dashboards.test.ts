@@ -282,7 +282,10 @@ describe('dashboard plugin installs', () => {
     expect(await install(ws, d, { pluginId: menuOnly })).toMatchObject(
       invalid(`Plugin ${menuOnly} cannot be installed into dashboard`),
     );
-    expect(await install(ws, d, { pluginId: 'tbl1' })).toMatchObject(invalid(/^Invalid body.pluginId/));
+    expect(await install(ws, d, { pluginId: 'tbl1' })).toMatchObject(notFound('Plugin tbl1 not found'));
+    expect(await install(ws, d, { pluginId: 'x'.repeat(101) })).toMatchObject(
+      invalid(/^Invalid body.pluginId/),
+    );
     expect(await install(ws, d, {})).toMatchObject(invalid(/^Invalid body.pluginId/));
     expect((await getOne(ws, d)).body.layout).toEqual([]);
   });

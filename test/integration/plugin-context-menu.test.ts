@@ -101,9 +101,10 @@ describe('POST /table/{tableId}/plugin-context-menu/install', () => {
     expect(await install(ws.owner, ws.tableId, 'plg0000000000000000')).toMatchObject(
       notFound('Plugin plg0000000000000000 not found'),
     );
-    expect(await install(ws.owner, ws.tableId, 'tbl0000000000000000')).toMatchObject(
-      invalid(/^Invalid body\.pluginId/),
+    expect(await install(ws.owner, ws.tableId, 'plgchart')).toMatchObject(
+      notFound('Plugin plgchart not found'),
     );
+    expect(await install(ws.owner, ws.tableId, '')).toMatchObject(invalid(/^Invalid body\.pluginId/));
     const pluginId = await menuPlugin(ws.owner, 'P');
     expect(await install(ws.owner, ws.tableId, pluginId, '')).toMatchObject(invalid(/^Invalid body\.name/));
     expect(

@@ -109,7 +109,7 @@ describe('PATCH /base/{b}/dashboard/{d}/layout', () => {
     });
   });
 
-  it('answers 404 for an install that is not on this dashboard, and changes nothing', async () => {
+  it('leaves out boxes of installs not on this dashboard, whatever their id text (Teable takes any); sets the others', async () => {
     const ws = await dashboardWith(1);
     const other = await dashboardWith(1);
     const res = await call('update-dashboard-layout', {
@@ -119,12 +119,16 @@ describe('PATCH /base/{b}/dashboard/{d}/layout', () => {
         layout: [
           { pluginInstallId: ws.installIds[0], x: 5, y: 5, w: 1, h: 1 },
           { pluginInstallId: other.installIds[0], x: 0, y: 0, w: 1, h: 1 },
+          { pluginInstallId: 'not-an-install-id', x: 1, y: 1, w: 1, h: 1 },
         ],
       },
     });
-    expect(res).toMatchObject(notFound(`Plugin install ${other.installIds[0]} not found in this dashboard`));
+    const layout = [{ pluginInstallId: ws.installIds[0], x: 5, y: 5, w: 1, h: 1 }];
+    expect(res).toMatchObject({ status: 200, body: { id: ws.dashboardId, layout } });
     const got = await call('get-dashboard', { token: ws.owner.auth, ...onDashboard(ws) });
-    expect(got.body.layout).toEqual([{ pluginInstallId: ws.installIds[0], x: 0, y: 0, w: 2, h: 2 }]);
+    expect(got.body.layout).toEqual(layout);
+    const theirs = await call('get-dashboard', { token: other.owner.auth, ...onDashboard(other) });
+    expect(theirs.body.layout).toEqual([{ pluginInstallId: other.installIds[0], x: 0, y: 0, w: 2, h: 2 }]);
   });
 
   it('answers 404 for an unknown dashboard', async () => {
@@ -143,6 +147,11 @@ describe('PATCH /base/{b}/dashboard/{d}/layout', () => {
     ['a zero width', { layout: [{ x: 0, y: 0, w: 0, h: 1 }] }, /^Invalid body\.layout\.0\.w/],
     ['a fractional height', { layout: [{ x: 0, y: 0, w: 1, h: 1.5 }] }, /^Invalid body\.layout\.0\.h/],
     ['a text y', { layout: [{ x: 0, y: '1', w: 1, h: 1 }] }, /^Invalid body\.layout\.0\.y/],
+    [
+      'an empty install id',
+      { layout: [{ pluginInstallId: '', x: 0, y: 0, w: 1, h: 1 }] },
+      /^Invalid body\.layout\.0\.pluginInstallId/,
+    ],
   ])('rejects %s with a 400', async (_, body, message) => {
     const ws = await dashboardWith(1);
     const withId = {
