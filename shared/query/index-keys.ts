@@ -88,7 +88,7 @@ const encodeCount = (n: number): string => {
  * The version of the key format: part of every index's id (`records/view-indexes.ts`), so a
  * change of format makes new indexes instead of mixing formats in one.
  */
-export const INDEX_KEY_FORMAT = 2;
+export const INDEX_KEY_FORMAT = 3;
 
 /** The part reversed: every character complemented (reverses the order of prefix-free parts). */
 export const complement = (part: string): string => {

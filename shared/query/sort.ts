@@ -19,8 +19,9 @@
  * Decisions where the contract is silent: a select name that is not (or no longer) a choice sorts
  * after every choice, by name; attachments sort by their first file name then count; formula and
  * rollup cells sort by their `cellValueType`, lookups as the type they look up (computed.md 7),
- * lists by their first element (a number as a number) then length; link ids whose record has no
- * title (deleted) are ignored.
+ * lists by their first element (a number as a number) then length; a list of numbers (a lookup of
+ * numbers) as Teable orders it: its first number rounded to the field's precision, its length,
+ * then its other numbers; link ids whose record has no title (deleted) are ignored.
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
@@ -114,6 +115,30 @@ const numberOfCell = (cell: unknown): number | null => {
   return null;
 };
 
+/** Rounds half away from zero to `digits` decimals, as Postgres's ROUND of a numeric does. */
+const roundTo =
+  (digits: number) =>
+  (n: number): number => {
+    const f = 10 ** Math.max(0, Math.min(10, digits));
+    return (Math.sign(n) * Math.round(Math.abs(n) * f)) / f;
+  };
+
+/**
+ * A number as 16 hex digits whose text order is the numbers' order (its 64-bit pattern, the sign
+ * bit flipped for positives and every bit for negatives); an empty item is '' (first).
+ */
+const sortableNumber = (n: number): string => {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, n === 0 ? 0 : n);
+  let hi = view.getUint32(0);
+  let lo = view.getUint32(4);
+  if (hi & 0x80000000) {
+    hi = ~hi >>> 0;
+    lo = ~lo >>> 0;
+  } else hi = (hi | 0x80000000) >>> 0;
+  return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
+};
+
 const dateOfCell = (cell: unknown): number | null => {
   const v = Array.isArray(cell) ? cell[0] : cell;
   if (typeof v === 'number') return Number.isNaN(v) ? null : v;
@@ -150,13 +175,28 @@ const choiceIndexes = (field: Field): Map<string, number> => {
  */
 const keyWriterOf = (field: Field, ctx: QueryContext): KeyWriter => {
   switch (fieldQuery(field).valueClass) {
-    case 'number':
+    case 'number': {
+      const precision = (field.options.formatting as { precision?: unknown } | undefined)?.precision;
+      const round = typeof precision === 'number' ? roundTo(precision) : (n: number) => n;
       return (cell, i, col) => {
-        const n = numberOfCell(cell);
-        col.a[i] = n;
-        col.b[i] = Array.isArray(cell) ? cell.length : 0;
-        col.c[i] = '';
+        if (!Array.isArray(cell)) {
+          col.a[i] = numberOfCell(cell);
+          col.b[i] = 0;
+          col.c[i] = '';
+          return;
+        }
+        // a list as Teable orders it: its first number rounded to the field's precision, then
+        // its length, then its other numbers (rounded) one by one
+        const numbers = cell.map(numberOfCell);
+        const first = numbers[0];
+        col.a[i] = first === null || first === undefined ? null : round(first);
+        col.b[i] = cell.length;
+        col.c[i] = numbers
+          .slice(1)
+          .map((n) => (n === null ? '' : sortableNumber(round(n))))
+          .join(' ');
       };
+    }
     case 'dateTime':
       return (cell, i, col) => {
         col.a[i] = dateOfCell(cell);

@@ -31,7 +31,9 @@ const DATE = 'fldDateDateDateDate';
 const USER = 'fldUserUserUserUser';
 const TAGS = 'fldTagsTagsTagsTags';
 const LONG = 'fldLongLongLongLong';
-const IDS = [TEXT, NUM, SEL, BOX, DATE, USER, TAGS, LONG];
+/** A lookup of numbers: a list of numbers per cell. */
+const NUMS = 'fldNumsNumsNumsNums';
+const IDS = [TEXT, NUM, SEL, BOX, DATE, USER, TAGS, LONG, NUMS];
 
 const CHOICES = ['red', 'green', 'blue'];
 const PEOPLE: UserRef[] = [
@@ -49,6 +51,12 @@ const fields = [
   makeField(USER, 'user'),
   makeField(TAGS, 'multipleSelect', { choices: CHOICES.map((name) => ({ name })) }),
   makeField(LONG, 'longText'),
+  {
+    ...makeField(NUMS, 'number', { formatting: { type: 'decimal', precision: 1 } }),
+    isLookup: true,
+    isComputed: true,
+    isMultipleCellValue: true,
+  },
 ];
 const ctx = contextOf(fields);
 
@@ -77,6 +85,12 @@ const cellArb: Record<string, fc.Arbitrary<StoredCell | undefined>> = {
   [USER]: fc.option(fc.constantFrom(...PEOPLE), { nil: undefined }),
   [TAGS]: fc.option(fc.subarray([...CHOICES, 'gone'], { minLength: 1 }), { nil: undefined }),
   [LONG]: fc.option(fc.constantFrom(long('a'), long('b'), long('B'), 'short', long('')), { nil: undefined }),
+  [NUMS]: fc.option(
+    fc.array(fc.constantFrom(-1.25, 0, 0.04, 0.06, 1, 1.04, 10, -1e300), { minLength: 1, maxLength: 3 }),
+    {
+      nil: undefined,
+    },
+  ),
 };
 
 const rowsArb = fc

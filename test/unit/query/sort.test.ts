@@ -40,6 +40,17 @@ describe('numbers', () => {
     expect(orderOf('number', undefined, [10, 9, -3, 100, 0.5])).toEqual([3, 5, 2, 1, 4]);
   });
 
+  it('a list of numbers (a lookup) as Teable orders it: first number at the precision, then length, then the others', () => {
+    const precision = { formatting: { type: 'decimal', precision: 2 } };
+    const cells = [[1, 5], [1, 3], [1.004], [1.001, 0], [-2, 9, 9], undefined, [1.004, -7]];
+    // 1.004 and 1.001 tie at 2 decimals; the list of one comes first; then 0 < 3 < 5, and -7 < 0
+    expect(orderOf('number', precision, cells)).toEqual([6, 5, 3, 7, 4, 2, 1]);
+    expect(orderOf('number', precision, cells, 'desc')).toEqual([1, 2, 4, 7, 3, 5, 6]);
+    // at 3 decimals the first numbers differ
+    const finer = { formatting: { type: 'decimal', precision: 3 } };
+    expect(orderOf('number', finer, [[1.004], [1.001, 0]])).toEqual([2, 1]);
+  });
+
   it('rating and autoNumber sort as numbers', () => {
     expect(orderOf('rating', undefined, [3, 1, 2])).toEqual([2, 3, 1]);
     expect(orderOf('autoNumber', undefined, [30, 4, 200])).toEqual([2, 1, 3]);
