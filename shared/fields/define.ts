@@ -148,7 +148,8 @@ export const defineField = (input: FieldInput | Record<string, unknown>, ctx: De
   const givenName = optionalText(input.name, 'name', MAX_NAME)?.trim();
   const name = givenName
     ? checkName(
-        ctx.renameTakenName
+        // a name another field has (not a reserved one, which stays a 400)
+        ctx.renameTakenName && others.some((f) => f.name === givenName)
           ? uniqueFieldName(
               givenName,
               others.map((f) => f.name),

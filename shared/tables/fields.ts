@@ -145,17 +145,23 @@ const withFields = (
  */
 const commitSchemaChange = async (tableId: string, ops: TransactOp[], records: Step[]) => {
   if (records.length === 0) return transact(ops, schemaConflict);
-  await commitSteps(
-    tableId,
-    [...ops.map((op): Step => ({ op, undo: undoOfSchemaOp(op) })), ...records],
-    schemaConflict,
-  );
+  await commitSteps(tableId, [...(await schemaSteps(ops)), ...records], schemaConflict);
 };
 
-/** Undoes one schema operation: a put of a new item is deleted, other puts are not undone here. */
-const undoOfSchemaOp = (op: TransactOp): TransactOp | null => {
-  if ('put' in op && op.condition === NOT_EXISTS) return { delete: keyOfItem(op.put) };
-  return null;
+/**
+ * Schema operations as steps of a journaled write, each with its undo: the item as read just
+ * before (a field a conversion rewrites gets its old definition back when the write is undone,
+ * so cells and definition never disagree), or a delete of what the write creates. Updates (the
+ * schema version bumps) are not undone: a version that moved on only makes readers read again.
+ */
+const schemaSteps = async (ops: readonly TransactOp[]): Promise<Step[]> => {
+  const keyed = ops.map((op) => ('put' in op ? keyOfItem(op.put) : 'delete' in op ? op.delete : undefined));
+  const prior = await getItems(keyed.filter((k) => k !== undefined));
+  return ops.map((op, i): Step => {
+    const key = keyed[i];
+    const old = key ? prior.get(key) : undefined;
+    return { op, undo: old ? { put: old } : key && 'put' in op ? { delete: key } : null };
+  });
 };
 
 /**
@@ -617,26 +623,30 @@ const keepOtherSide = async (schema: TableSchema, current: Field, defined: Field
 };
 
 /**
- * This table's lookups and rollups through a converted link: defined again through the link as it
- * is now when it still links the same table, else (and when that fails) broken: `hasError`, with
- * cells the conversion's rewrite empties. Keyed by id; only those that change.
+ * This table's lookups and rollups through a converted field: defined again through the link as
+ * it is now when it links the table they read (a broken one mends: its link is back), else (and
+ * when that fails) broken: `hasError`, with cells the conversion's rewrite empties. Keyed by id;
+ * only those that change.
  */
 const readersThrough = async (schema: TableSchema, current: Field, converted: Field) => {
   const readers = new Map<string, Field>();
-  if (!isPlainLink(current)) return readers;
-  const sameTable =
-    isPlainLink(converted) && linkOptions(converted).foreignTableId === linkOptions(current).foreignTableId;
+  if (!isPlainLink(current) && !isPlainLink(converted)) return readers;
+  const target = isPlainLink(converted) ? linkOptions(converted).foreignTableId : undefined;
   const fields = schema.fields.map((f) => (f.id === current.id ? converted : f));
-  const foreign = sameTable
+  const foreign = target
     ? await linkedFields(withFields(schema, fields), { linkFieldId: current.id })
     : undefined;
   for (const f of schema.fields) {
-    if (f.hasError || !(f.isLookup || f.type === 'rollup') || f.lookupOptions?.linkFieldId !== current.id)
-      continue;
+    if (!(f.isLookup || f.type === 'rollup') || f.lookupOptions?.linkFieldId !== current.id) continue;
+    // a reader still (or again) reaching its table through the field is defined anew: a broken
+    // one mends when its link comes back; any other is broken (a healthy one) or stays so
+    const reaches = target !== undefined && f.lookupOptions?.foreignTableId === target;
+    if (!reaches && f.hasError) continue;
     let next: Field = { ...f, hasError: true };
-    if (foreign)
+    if (reaches && foreign)
       try {
-        next = redefine(f, {}, { existing: fields.filter((o) => o.id !== f.id), foreign });
+        const { hasError: _, ...mended } = f;
+        next = redefine(mended, {}, { existing: fields.filter((o) => o.id !== f.id), foreign });
         if (f.isPrimary) next.isPrimary = true;
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
@@ -717,14 +727,7 @@ export const deleteField = async (schema: TableSchema, fieldId: string) => {
  */
 const commitDeletion = async (tableId: string, ops: TransactOp[], records: Step[]) => {
   if (ops.length < MAX_TRANSACTION_ITEMS) return commitSchemaChange(tableId, ops, records);
-  const keyed = ops.map((op) => ('put' in op ? keyOfItem(op.put) : 'delete' in op ? op.delete : undefined));
-  const prior = await getItems(keyed.filter((k) => k !== undefined));
-  const steps = ops.map((op, i): Step => {
-    const key = keyed[i];
-    const old = key ? prior.get(key) : undefined;
-    return { op, undo: old ? { put: old } : key && 'put' in op ? { delete: key } : null };
-  });
-  await commitSteps(tableId, [...steps, ...records], schemaConflict);
+  await commitSteps(tableId, [...(await schemaSteps(ops)), ...records], schemaConflict);
 };
 
 /** The operations with at most one delete per item (a self-link deleted with its other side). */

@@ -565,6 +565,28 @@ describe('PUT /table/{tableId}/field/{fieldId}/convert', () => {
       expect(await cells(t, 'Names')).toEqual([undefined, undefined, undefined]);
     });
 
+    it('a lookup broken by converting its link to text mends when the field is a link to that table again', async () => {
+      const w = await withOther();
+      const { t } = w;
+      const link = await linkedRefs(w, 'manyMany', [[0, 1], [], [2]]);
+      const names = await lookupIn(t.token, t.tableId, 'Names', {
+        foreignTableId: w.otherId,
+        linkFieldId: link.id,
+        lookupFieldId: (await w.otherFields())[0]?.id,
+      });
+      expect((await convert(t, link.id, { type: 'singleLineText' })).status).toBe(200);
+      expect(await fieldOf(t.token, t.tableId, names.id)).toMatchObject({ hasError: true });
+
+      const back = await convert(t, link.id, {
+        type: 'link',
+        options: { relationship: 'manyMany', foreignTableId: w.otherId },
+      });
+
+      expect(back.status, JSON.stringify(back.body)).toBe(200);
+      expect((await fieldOf(t.token, t.tableId, names.id)).hasError).toBeUndefined();
+      expect(await cells(t, 'Names')).toEqual([['o1', 'o2'], undefined, ['O3']]);
+    });
+
     it('a self-link manyMany → manyOne keeps its other side in the table, which follows', async () => {
       const t = await table();
       const link = await call('create-field', {

@@ -222,6 +222,47 @@ describe('a writer killed part-way', () => {
     expect(await hasOpenWrites(t.tableId)).toBe(false);
   });
 
+  it("a conversion of 600 cells: the repair worker puts every cell and the field's old definition back", async () => {
+    const t = await newTable({
+      fields: [
+        { name: 'Name', type: 'singleLineText' },
+        { name: 'Code', type: 'singleLineText' },
+      ],
+      records: [],
+    });
+    const rows = Array.from({ length: 600 }, (_, i) => ({ fields: { Name: `r${i}`, Code: `${i}` } }));
+    for (let i = 0; i < rows.length; i += 100)
+      expect(
+        (
+          await call('create-records', {
+            token: t.owner.auth,
+            params: { tableId: t.tableId },
+            body: { records: rows.slice(i, i + 100) },
+          })
+        ).status,
+      ).toBe(201);
+    const code = (
+      await call('list-fields', { token: t.owner.auth, params: { tableId: t.tableId } })
+    ).body.find((f: { name: string }) => f.name === 'Code');
+    const before = (await stateOf(t)).records.map((r) => [r.id, r[code.id]]);
+
+    await killMidWrite(t, 'convert-field', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId, fieldId: code.id },
+      body: { type: 'number' },
+    });
+    const report = await repairInterrupted({ scope: t.tableId, now: Date.now() + LEASE_MS + 1 });
+
+    expect(report).toMatchObject({ undone: 1, completed: 0 });
+    const field = await call('get-field', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId, fieldId: code.id },
+    });
+    expect(field.body).toEqual(code);
+    expect((await stateOf(t)).records.map((r) => [r.id, r[code.id]])).toEqual(before);
+    await expectConsistent(t, 600);
+  });
+
   it('a 480-record delete: the repair worker puts every record and index entry back', async () => {
     const t = await newTable({ fields: [{ name: 'Name', type: 'singleLineText' }], records: [] });
     const made = await call('create-records', {
