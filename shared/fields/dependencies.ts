@@ -6,7 +6,7 @@
 
 import { ValidationError } from '#shared/core/errors.ts';
 import { referencesOf } from '#shared/formula/parse.ts';
-import { linkOptionsOf } from './link-options.ts';
+import { isLinkField, linkOptionsOf } from './link-options.ts';
 import type { Field } from './types.ts';
 
 /** The message of a reference cycle (computed.md 6). */
@@ -49,7 +49,7 @@ export const foreignInputs = (
   }
   if (field.type !== 'formula') return [];
   return sameTableInputs(field).flatMap((id) => {
-    const link = fields.find((f) => f.id === id && f.type === 'link' && !f.isLookup);
+    const link = fields.find((f) => f.id === id && isLinkField(f));
     if (!link) return [];
     return [
       {

@@ -2,7 +2,7 @@
  * The options of a link field as stored, read with their types checked: the one place that turns
  * a link field's `options` object into `LinkOptions`. Pure.
  */
-import type { LinkRelationship } from './types.ts';
+import type { Field, LinkRelationship } from './types.ts';
 
 /** The four link relationships. */
 export const LINK_RELATIONSHIPS: readonly LinkRelationship[] = ['oneOne', 'oneMany', 'manyOne', 'manyMany'];
@@ -44,3 +44,11 @@ export const linkOptionsOf = (options: Readonly<Record<string, unknown>>): LinkO
     out.visibleFieldIds = options.visibleFieldIds.filter((v): v is string => typeof v === 'string');
   return out;
 };
+
+/** A link field itself: it holds linked record ids (not a lookup that shows another link's). */
+export const isLinkField = (field: Pick<Field, 'type' | 'isLookup'>): boolean =>
+  field.type === 'link' && !field.isLookup;
+
+/** A lookup of a link field: it shows the links of the records it reaches. */
+export const isLinkLookup = (field: Pick<Field, 'type' | 'isLookup'>): boolean =>
+  field.type === 'link' && field.isLookup === true;

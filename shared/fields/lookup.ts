@@ -9,7 +9,7 @@ import { ValidationError } from '#shared/core/errors.ts';
 import { compileFormula, FormulaError } from '#shared/formula/compile.ts';
 import { isNothing, isRecord } from './cells.ts';
 import { dbFieldTypeOf } from './db-field-type.ts';
-import { isMultipleRelationship, linkOptionsOf } from './link-options.ts';
+import { isLinkField, isMultipleRelationship, linkOptionsOf } from './link-options.ts';
 import { normalizeTimeZone, type ResultType, resultDisplayOptions } from './result-options.ts';
 import type { Field, FieldType } from './types.ts';
 
@@ -53,7 +53,7 @@ export const resolveLookupOptions = (
 ): { options: LookupOptions; link: Field; lookedUp: Field } => {
   if (!isRecord(raw)) throw fail('lookupOptions must be an object');
   const { foreignTableId, linkFieldId, lookupFieldId } = raw;
-  const link = here.find((f) => f.id === linkFieldId && f.type === 'link' && !f.isLookup);
+  const link = here.find((f) => f.id === linkFieldId && isLinkField(f));
   if (!link) throw fail(`linkFieldId ${String(linkFieldId)} is invalid`);
   if (foreignTableId !== linkOptionsOf(link.options).foreignTableId)
     throw fail(`foreignTableId ${String(foreignTableId)} is invalid`);

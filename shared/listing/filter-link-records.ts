@@ -3,8 +3,10 @@
  * filter, or a link field's picker filter, names in its items on link fields, with their titles,
  * per linked table, so a client can show the filter's chosen records by name.
  */
+
 import { NotFoundError } from '#shared/core/errors.ts';
 import type { RecordPart } from '#shared/entities/records.ts';
+import { isLinkField } from '#shared/fields/link-options.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { isId } from '#shared/ids.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
@@ -82,7 +84,7 @@ export const fieldFilterLinkRecords = async (
 ): Promise<FilterLinkRecords[]> => {
   const field = schema.fields.find((f) => f.id === fieldId);
   if (!field) throw new NotFoundError(`Field ${fieldId} not found in table ${schema.table.id}`);
-  if (field.type !== 'link' || field.isLookup) return [];
+  if (!isLinkField(field)) return [];
   const { filter, foreignTableId } = linkOptions(field);
   if (!filter) return [];
   const foreign = foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId);

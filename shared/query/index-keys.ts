@@ -29,7 +29,7 @@ import { fieldQuery } from '#shared/fields/query-facts.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { effectiveSort, queryFieldIds } from './engine.ts';
 import { groupValueOf } from './groups.ts';
-import { cellKeysOf, fieldOf } from './sort.ts';
+import { cellKeysOf, fieldOf, orderedBits } from './sort.ts';
 import type { Query, QueryContext, Row, SortSpec } from './types.ts';
 
 const LOW = 0x21; // '!'
@@ -56,17 +56,9 @@ export const encodeText = (text: string): string => {
   return `${out}!`;
 };
 
-const view = new DataView(new ArrayBuffer(8));
-
 /** A number, order-preserving, fixed width (11 characters: 64 bits, 6 a character); -0 is 0. */
 export const encodeNumber = (n: number): string => {
-  view.setFloat64(0, n === 0 ? 0 : n);
-  let hi = view.getUint32(0);
-  let lo = view.getUint32(4);
-  if (hi & 0x80000000) {
-    hi = ~hi >>> 0;
-    lo = ~lo >>> 0;
-  } else hi = (hi | 0x80000000) >>> 0;
+  const [hi, lo] = orderedBits(n);
   // 66 bits as 11 digits of 6 bits: the top digit holds hi's first 4 bits (2 zero bits above)
   let out = chr(hi >>> 28);
   let bits = hi & 0x0fffffff; // 28 bits left of hi

@@ -123,19 +123,23 @@ const roundTo =
     return (Math.sign(n) * Math.round(Math.abs(n) * f)) / f;
   };
 
+const bitsView = new DataView(new ArrayBuffer(8));
+
 /**
- * A number as 16 hex digits whose text order is the numbers' order (its 64-bit pattern, the sign
- * bit flipped for positives and every bit for negatives); an empty item is '' (first).
+ * A number's 64-bit pattern made order-preserving as two unsigned 32-bit halves: the sign bit
+ * flipped for positives, every bit for negatives (-0 is 0); compared half by half as unsigned
+ * integers they order as the numbers do. Shared with the index keys (`index-keys.ts`).
  */
+export const orderedBits = (n: number): [hi: number, lo: number] => {
+  bitsView.setFloat64(0, n === 0 ? 0 : n);
+  const hi = bitsView.getUint32(0);
+  const lo = bitsView.getUint32(4);
+  return hi & 0x80000000 ? [~hi >>> 0, ~lo >>> 0] : [(hi | 0x80000000) >>> 0, lo];
+};
+
+/** A number as 16 hex digits whose text order is the numbers' order. */
 const sortableNumber = (n: number): string => {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, n === 0 ? 0 : n);
-  let hi = view.getUint32(0);
-  let lo = view.getUint32(4);
-  if (hi & 0x80000000) {
-    hi = ~hi >>> 0;
-    lo = ~lo >>> 0;
-  } else hi = (hi | 0x80000000) >>> 0;
+  const [hi, lo] = orderedBits(n);
   return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
 };
 

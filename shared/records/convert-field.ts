@@ -5,6 +5,7 @@
  * choices); to a formula, lookup or rollup, the cells are computed. Dependents, here and in other
  * tables, follow in the same write (`propagate`).
  */
+
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ValidationError } from '#shared/core/errors.ts';
@@ -12,6 +13,7 @@ import type { Step } from '#shared/db/commit.ts';
 import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
 import { dbFieldTypeOf } from '#shared/fields/db-field-type.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
+import { isLinkField } from '#shared/fields/link-options.ts';
 import type { Field, ReadContext, StoredCell, WriteContext } from '#shared/fields/types.ts';
 import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
@@ -179,7 +181,7 @@ const toLinkSeeds = async (
 ): Promise<Seed[]> => {
   const tableId = schema.table.id;
   const opts = linkOptions(after);
-  const fromLink = before.type === 'link' && !before.isLookup;
+  const fromLink = isLinkField(before);
   const sameTable = fromLink && linkOptions(before).foreignTableId === opts.foreignTableId;
   // the other side kept (same symmetric field): the old cells are what it holds now
   const keptSide =

@@ -22,6 +22,7 @@ import {
 } from '#shared/entities/records.ts';
 import { computeOrder, foreignInputs, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
 import { compileFieldFormula } from '#shared/fields/formula-resolve.ts';
+import { isLinkLookup } from '#shared/fields/link-options.ts';
 import { compileRollup, lookupIds } from '#shared/fields/lookup.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import { cellBytes } from '#shared/fields/size.ts';
@@ -317,7 +318,7 @@ const titleRefs = async (
 ): Promise<string[]> => {
   if (field.type === 'formula' && !field.isLookup)
     return sameTableInputs(field).flatMap((id) => {
-      const ref = schema.fields.find((f) => f.id === id && f.isLookup && f.type === 'link');
+      const ref = schema.fields.find((f) => f.id === id && isLinkLookup(f));
       return ref ? idsOf(item[ref.id]).map((r) => refOf(linkOptions(ref).foreignTableId, r)) : [];
     });
   const reach = field.type === 'rollup' ? lookupIds(field) : undefined;

@@ -9,7 +9,7 @@ import type { TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { dependentItem } from '#shared/entities/schema-items.ts';
 import { CYCLE_MESSAGE, foreignInputs, sameTableInputs } from '#shared/fields/dependencies.ts';
-import { linkOptionsOf } from '#shared/fields/link-options.ts';
+import { isLinkField, isLinkLookup, linkOptionsOf } from '#shared/fields/link-options.ts';
 import { type LookupOptions, lookupIds } from '#shared/fields/lookup.ts';
 import type { Field } from '#shared/fields/types.ts';
 import { bumpSchemaOp, type Dependent, loadSchema } from '#shared/schema/schema.ts';
@@ -58,12 +58,12 @@ const twoHops = async (tableId: string, field: Field, fields: readonly Field[]):
     const lookup = lookupIds(field);
     if (!lookup) return [];
     const there = await loadSchema(lookup.foreignTableId).catch(() => undefined);
-    const far = there?.fields.find((f) => f.id === lookup.lookupFieldId && f.type === 'link' && !f.isLookup);
+    const far = there?.fields.find((f) => f.id === lookup.lookupFieldId && isLinkField(f));
     return far ? [entry(lookup, far)] : [];
   }
   if (field.type !== 'formula' || field.isLookup) return [];
   return sameTableInputs(field).flatMap((id) => {
-    const ref = fields.find((f) => f.id === id && f.isLookup && f.type === 'link');
+    const ref = fields.find((f) => f.id === id && isLinkLookup(f));
     const lookup = ref ? lookupIds(ref) : undefined;
     return ref && lookup ? [entry(lookup, { id: lookup.lookupFieldId, options: ref.options })] : [];
   });

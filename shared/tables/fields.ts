@@ -17,6 +17,7 @@ import {
 } from '#shared/fields/define.ts';
 import { dependentsOf, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
 import { resolverOf } from '#shared/fields/formula-resolve.ts';
+import { isLinkField } from '#shared/fields/link-options.ts';
 import type { ForeignFields } from '#shared/fields/lookup.ts';
 import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
@@ -118,7 +119,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
  */
 const linkedFields = async (schema: TableSchema, lookupOptions: unknown): Promise<ForeignFields> => {
   const linkFieldId = (lookupOptions as { linkFieldId?: unknown } | undefined)?.linkFieldId;
-  const link = schema.fields.find((f) => f.id === linkFieldId && f.type === 'link' && !f.isLookup);
+  const link = schema.fields.find((f) => f.id === linkFieldId && isLinkField(f));
   const foreignTableId = link ? linkOptions(link).foreignTableId : undefined;
   const foreign =
     foreignTableId && foreignTableId !== schema.table.id
@@ -337,7 +338,7 @@ const validationSteps = async (tableId: string, current: Field, field: Field): P
 
 /** A link field's picker limits checked against its foreign table (any other field as it is). */
 const linkPickerChecked = async (schema: TableSchema, field: Field): Promise<Field> => {
-  if (field.type !== 'link' || field.isLookup) return field;
+  if (!isLinkField(field)) return field;
   const foreignTableId = linkOptions(field).foreignTableId;
   const foreign = foreignTableId === schema.table.id ? schema : await loadSchema(foreignTableId);
   return checkLinkPicker(field, foreign);
@@ -464,7 +465,7 @@ export const convertField = async (
   if (current.isPrimary) assertPrimaryAllowed(defined);
   // a link's other side: created with a new link, deleted with an old one, changed with both
   const sides = await linkSides(schema, current, defined);
-  const side = isPlainLink(current) && !sides.keptSide ? await otherSideReaders(schema, current) : undefined;
+  const side = isLinkField(current) && !sides.keptSide ? await otherSideReaders(schema, current) : undefined;
   const readers = await readersThrough(schema, current, sides.field);
   for (const f of side?.here ?? []) readers.set(f.id, f);
   const reinferred = reinferDependents(
@@ -513,9 +514,6 @@ export const convertField = async (
   return answerField(field);
 };
 
-/** A link field itself, not a lookup of one. */
-const isPlainLink = (field: Field): boolean => field.type === 'link' && !field.isLookup;
-
 /** Whether a link's other side holds a list (its records link many of this table's). */
 const otherSideIsList = (field: Field): boolean => {
   const mirrored = mirrorRelationship(linkOptions(field).relationship);
@@ -542,12 +540,12 @@ const linkSides = async (schema: TableSchema, current: Field, defined: Field) =>
     order: {} as Record<string, number>,
     keptSide: false,
   };
-  const fromLink = isPlainLink(current);
+  const fromLink = isLinkField(current);
   const oldSide =
     fromLink && !linkOptions(current).isOneWay ? linkOptions(current).symmetricFieldId : undefined;
   const oldForeign = fromLink ? linkOptions(current).foreignTableId : undefined;
   const removed = new Set(oldSide && oldForeign === tableId ? [oldSide] : []);
-  if (isPlainLink(defined)) {
+  if (isLinkField(defined)) {
     const opts = linkOptions(defined);
     if (
       oldSide &&
@@ -630,8 +628,8 @@ const keepOtherSide = async (schema: TableSchema, current: Field, defined: Field
  */
 const readersThrough = async (schema: TableSchema, current: Field, converted: Field) => {
   const readers = new Map<string, Field>();
-  if (!isPlainLink(current) && !isPlainLink(converted)) return readers;
-  const target = isPlainLink(converted) ? linkOptions(converted).foreignTableId : undefined;
+  if (!isLinkField(current) && !isLinkField(converted)) return readers;
+  const target = isLinkField(converted) ? linkOptions(converted).foreignTableId : undefined;
   const fields = schema.fields.map((f) => (f.id === current.id ? converted : f));
   const foreign = target
     ? await linkedFields(withFields(schema, fields), { linkFieldId: current.id })
