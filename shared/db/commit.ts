@@ -788,3 +788,10 @@ export const hasOpenWrites = async (tableId: string): Promise<boolean> =>
   (await queryAll(keys.txnHeads())).some(
     (head) => !Array.isArray(head.tables) || head.tables.includes(tableId),
   );
+
+export type { TransactOp };
+/**
+ * The one transaction writer, for feature modules: they compose the operations entity modules
+ * build and send them here (only `db/` and `entities/` import the client itself).
+ */
+export { MAX_TRANSACTION_ITEMS, transact };
