@@ -1360,9 +1360,9 @@ describe('resource budget', () => {
     expect(() => synthAll('dev', tooMany, root)).toThrow(/more than 75/);
   });
 
-  it('states in the README the figures these tests find', () => {
-    const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
-    const paragraph = readme.slice(readme.indexOf('- **The stack** (`infra/stack.ts`)'));
+  it('states in infra/README.md the figures these tests find', () => {
+    const readme = readFileSync(path.join(PROJECT_ROOT, 'infra/README.md'), 'utf8').replace(/\s+/g, ' ');
+    const paragraph = readme.slice(readme.indexOf('**The stack** (`infra/stack.ts`)'));
     const figure = (pattern: RegExp): number[] => {
       const match = paragraph.match(pattern);
       expect(match, String(pattern)).not.toBeNull();
