@@ -1,5 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -105,6 +106,11 @@ export class WorkspaceApiStack extends Stack {
       createDefaultStage: false,
       // API Gateway answers preflights and adds the CORS headers to every answer (the Lambdas add none).
       corsPreflight: corsPreflightFor(config),
+      // A request no route takes: 405 with Allow for a known path, else 404, with the error body.
+      defaultIntegration: new HttpLambdaIntegration(
+        'UnmatchedIntegration',
+        functions.unmatchedRequests(this),
+      ),
     });
     const stage = api.addStage('DefaultStage', {
       stageName: '$default',
