@@ -70,6 +70,19 @@ export const text = (max: number) => z.string().check(z.maxLength(max));
 export const listOf = <T extends Schema>(item: T, min: number, max: number) =>
   z.array(item).check(z.minLength(min), z.maxLength(max));
 
+/**
+ * A batch of at least `min` items whose upper bound `max` the write checks itself (more is a 413,
+ * not a 400); the API description still states it as `maxItems`.
+ */
+export const batchOf = <T extends Schema>(item: T, min: number, max: number) =>
+  z
+    .array(item)
+    .check(z.minLength(min))
+    .register(z.globalRegistry, {
+      maxItems: max,
+      description: `At most ${max} items: more is a 413`,
+    });
+
 const describePath = (where: string, path: readonly PropertyKey[]) =>
   [where, ...path.map((p) => String(p))].join('.');
 
