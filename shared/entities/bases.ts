@@ -171,3 +171,9 @@ export const spacesOfLiveBases = async (baseIds: readonly string[]): Promise<Set
     }),
   );
 };
+
+/** The check that a base is there and not in the trash, to join a transaction that adds to it. Pure. */
+export const baseLiveCheck = (baseId: string): TransactOp => ({
+  check: keys.base(baseId),
+  condition: LIVE,
+});
