@@ -281,3 +281,15 @@ export const putBaseRefOp = (base: BaseItem): TransactOp => ({
   put: toBaseRefItem(base),
   condition: baseConditions.notExists,
 });
+
+/** The space of each base among `baseIds` that is there and not in the trash (one batch read). */
+export const spacesOfBases = async (baseIds: readonly string[]): Promise<Map<string, string>> => {
+  const out = new Map<string, string>();
+  if (baseIds.length === 0) return out;
+  const loaded = await getItems(baseIds.map((b) => keys.base(b)));
+  for (const b of baseIds) {
+    const item = loaded.get(keys.base(b));
+    if (item && !item.deletedTime) out.set(b, baseOf(item).spaceId);
+  }
+  return out;
+};

@@ -1,6 +1,6 @@
 import { isRole, type Role } from '#shared/core/rights.ts';
 import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from '#shared/db/client.ts';
-import { NOT_EXISTS } from '#shared/db/conditions.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
 import { type User, userOf } from './users.ts';
@@ -148,3 +148,13 @@ export const loadedMember = (loaded: ItemLookup, spaceId: string, userId: string
   const item = loaded.get(keys.member(spaceId, userId));
   return item ? memberOf(item) : undefined;
 };
+
+/** The operation that sets the user's name on a membership that is there. Pure. */
+export const renameMemberOp = (spaceId: string, userId: string, name: string): TransactOp => ({
+  update: {
+    key: keys.member(spaceId, userId),
+    update: 'SET userName = :name',
+    condition: EXISTS,
+    values: { ':name': name },
+  },
+});
