@@ -62,11 +62,8 @@ import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';
 
 const gone = (nodeId: string) => new NotFoundError(`Node ${nodeId} not found`);
 
-/** Every item of a base's partition (one query): the tree and the dashboards' installs. */
-const readBase = (baseId: string) => baseContents(baseId);
-
 /** The whole tree of a base: one query of the base's partition. */
-export const loadTree = async (baseId: string): Promise<Tree> => (await readBase(baseId)).tree;
+export const loadTree = async (baseId: string): Promise<Tree> => (await baseContents(baseId)).tree;
 
 /** The tree as answered, depth first. */
 export const listNodes = async (baseId: string): Promise<NodeAnswer[]> => answerTree(await loadTree(baseId));
@@ -289,13 +286,14 @@ export const deleteNode = async (
   base: Located,
   nodeId: string,
 ): Promise<{ resourceId: string; resourceType: NodeType }> => {
-  const items = await readBase(base.id);
-  const { tree } = items;
+  // One query of the base's partition: the tree and the dashboards with their installs.
+  const contents = await baseContents(base.id);
+  const { tree } = contents;
   const node = visibleNode(tree, nodeId);
   assertEmpty(tree, node);
   if (node.resourceType === 'table')
     await trashTable(base.id, node.resourceId, principal.userId, base.spaceId);
-  else if (node.resourceType === 'dashboard') await deleteDashboard(base.id, node.resourceId, items);
+  else if (node.resourceType === 'dashboard') await deleteDashboard(base.id, node.resourceId, contents);
   else await deleteFolder(base.id, node);
   return { resourceId: node.resourceId, resourceType: node.resourceType };
 };
@@ -310,14 +308,15 @@ export const deleteNodePermanently = async (
   base: Located,
   nodeId: string,
 ): Promise<{ resourceId: string; resourceType: NodeType; permanent: true }> => {
-  const items = await readBase(base.id);
-  const { tree } = items;
+  // One query of the base's partition: the tree and the dashboards with their installs.
+  const contents = await baseContents(base.id);
+  const { tree } = contents;
   const node = tree.byId.get(nodeId);
   // a trashed table keeps its (hidden) node; any other hidden node is gone
   if (!node || (!node.visible && node.resourceType !== 'table')) throw gone(nodeId);
   assertEmpty(tree, node);
   if (node.resourceType === 'table') await deleteTablePermanently(base.id, node.resourceId, principal.userId);
-  else if (node.resourceType === 'dashboard') await deleteDashboard(base.id, node.resourceId, items);
+  else if (node.resourceType === 'dashboard') await deleteDashboard(base.id, node.resourceId, contents);
   else await deleteFolder(base.id, node);
   return { resourceId: node.resourceId, resourceType: node.resourceType, permanent: true };
 };
