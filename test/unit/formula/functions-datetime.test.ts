@@ -15,6 +15,8 @@ import {
   type Value,
 } from '#shared/formula/types.ts';
 
+import { evaluateWith } from './support.ts';
+
 const NOW = new Date('2023-09-08T10:00:00.000Z');
 
 const spec = (name: string): FunctionSpec => {
@@ -43,7 +45,7 @@ const call = (name: string, args: Value[], timeZone = 'UTC', now = NOW, types?: 
       const accepts = (f.args[Math.min(i, f.args.length - 1)] ?? { accepts: 'any' }).accepts;
       return single(accepts === 'any' ? 'string' : (accepts[0] ?? 'string'));
     });
-  return f.evaluate?.(args, context(timeZone, now), argTypes) ?? null;
+  return evaluateWith(f, args, argTypes, context(timeZone, now));
 };
 
 /** A local date text read in a zone (UTC unless named), as the evaluator prepares it. */
