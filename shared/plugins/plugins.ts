@@ -1,6 +1,11 @@
-import type { Principal } from '#shared/auth/permission.ts';
+import {
+  assertMayInstallPlugin,
+  assertPluginCreator,
+  maySeePlugin,
+  type Principal,
+} from '#shared/auth/permission.ts';
 import { hashSecret } from '#shared/auth/personal-token.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { transact } from '#shared/db/commit.ts';
 import {
   createPluginOps,
@@ -49,9 +54,7 @@ const notFound = (pluginId: string) => new NotFoundError(`Plugin ${pluginId} not
 const raced = (pluginId: string) =>
   new ConflictError(`Plugin ${pluginId} changed at the same time; retry the request`);
 
-/** Who may see a plugin: anyone once published; otherwise its creator and instance admins. */
-const visibleTo = (plugin: Plugin, principal: Pick<Principal, 'userId' | 'isAdmin'>): boolean =>
-  plugin.status === 'published' || plugin.createdBy === principal.userId || principal.isAdmin;
+const visibleTo = maySeePlugin;
 
 export {
   PLUGIN_POSITIONS,
@@ -108,8 +111,7 @@ export const checkInstallable = (
   position: PluginPosition,
 ): Plugin => {
   if (!plugin) throw notFound(pluginId);
-  if (plugin.status !== 'published' && plugin.createdBy !== userId)
-    throw new ForbiddenError(`Plugin ${pluginId} is still developing: only its creator may install it`);
+  assertMayInstallPlugin(plugin, userId);
   if (!plugin.positions.includes(position))
     throw new ValidationError(`Plugin ${pluginId} cannot be installed into ${position}`);
   return plugin;
@@ -177,8 +179,7 @@ const visiblePlugin = async (principal: Principal, pluginId: string): Promise<Pl
 /** The stored plugin, when the caller created it (404 unseen, 403 someone else's). */
 const ownPlugin = async (principal: Principal, pluginId: string, doing: string): Promise<Plugin> => {
   const plugin = await visiblePlugin(principal, pluginId);
-  if (plugin.createdBy !== principal.userId)
-    throw new ForbiddenError(`only the creator of plugin ${pluginId} may ${doing} it`);
+  assertPluginCreator(plugin, principal, doing);
   return plugin;
 };
 
@@ -195,8 +196,7 @@ const store = async (read: Plugin, next: Plugin): Promise<void> =>
  */
 export const deletePlugin = async (principal: Principal, pluginId: string): Promise<void> => {
   const plugin = await visiblePlugin(principal, pluginId);
-  if (plugin.createdBy !== principal.userId && !principal.isAdmin)
-    throw new ForbiddenError(`only the creator of plugin ${pluginId} or an instance admin may delete it`);
+  assertPluginCreator(plugin, principal, 'delete', true);
   await transact(deletePluginOps({ id: pluginId, createdBy: plugin.createdBy }), () => notFound(pluginId));
 };
 
