@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { domainClaimKey, loadedDomainClaim } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
+import { domainName, organizationParams as params } from '#shared/organizations/organization-requests.ts';
 import { addDomain } from '#shared/organizations/verification.ts';
 
 const body = z.object({ domain: domainName });

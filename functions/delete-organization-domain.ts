@@ -1,6 +1,6 @@
 import { loadedOrgDomain, orgDomainKey } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { domainParams as params } from '#shared/organizations/schemas.ts';
+import { domainParams as params } from '#shared/organizations/organization-requests.ts';
 import { deleteDomain } from '#shared/organizations/verification.ts';
 
 export const handler = defineHandler(

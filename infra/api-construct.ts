@@ -19,9 +19,9 @@ import {
 } from '#shared/http/cors.ts';
 import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
 import { bundlingFor, LAMBDA_BUNDLING } from './bundling.ts';
-import { jwtIssuerFor, type StageConfig } from './config.ts';
 import { type FunctionEnvironment, lambdaEnvironment } from './lambda-environment.ts';
 import { powertoolsFor, traceActively, xrayStatement } from './observability.ts';
+import { jwtIssuerFor, type StageConfig } from './stage-config.ts';
 
 /**
  * Seconds a purge waits after the delete: longer than any route's run, so a write that passed
@@ -244,7 +244,7 @@ export class ApiFunctions extends Construct {
     });
   }
 
-  /** The queue of the webhook sender; set (infra/webhook-sender.ts) before the routes that wake webhooks. */
+  /** The queue of the webhook sender; set (infra/webhook-sender-construct.ts) before the routes that wake webhooks. */
   webhookQueue: sqs.IQueue | undefined;
 
   requireWebhookQueue(): sqs.IQueue {
@@ -280,7 +280,7 @@ export class ApiFunctions extends Construct {
     return this.webhooksRoleOf;
   }
 
-  /** The queue of the purge worker; set (infra/purge-worker.ts) before the routes that purge are added. */
+  /** The queue of the purge worker; set (infra/purge-worker-construct.ts) before the routes that purge are added. */
   purgeQueue: sqs.IQueue | undefined;
 
   private purgeRoleOf: iam.Role | undefined;

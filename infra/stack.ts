@@ -8,14 +8,14 @@ import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { ApiFunctions, corsPreflightFor } from './api-construct.ts';
 import { AttachmentsBucket } from './attachments-bucket.ts';
-import type { StageConfig } from './config.ts';
 import { LiveApi } from './live-api.ts';
 import { Monitoring } from './monitoring.ts';
-import { PurgeWorker } from './purge-worker.ts';
-import { RepairWorker } from './repair-worker.ts';
+import { PurgeWorker } from './purge-worker-construct.ts';
+import { RepairWorker } from './repair-worker-construct.ts';
 import { groupRoutes, RouteStack, routeStackId } from './route-stacks.ts';
-import { StreamProcessor } from './stream-processor.ts';
-import { WebhookSender } from './webhook-sender.ts';
+import type { StageConfig } from './stage-config.ts';
+import { StreamProcessor } from './stream-processor-construct.ts';
+import { WebhookSender } from './webhook-sender-construct.ts';
 
 export interface WorkspaceApiStackProps extends StackProps {
   config: StageConfig;

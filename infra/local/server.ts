@@ -121,7 +121,7 @@ export interface LocalServerOptions {
    */
   databaseDown?: () => boolean;
   /**
-   * Origins a browser may call the API from, as a stage's `corsOrigins` (infra/config.ts): `*`
+   * Origins a browser may call the API from, as a stage's `corsOrigins` (infra/stage-config.ts): `*`
    * for any; empty for none (no CORS headers, preflights unanswered). Default: `CORS_ORIGINS`, a
    * comma-separated list, or `*` when it is unset.
    */

@@ -32,7 +32,7 @@ import {
 } from '#shared/entities/trash-items.ts';
 import { newId } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
-import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 import { liveSpacesOf } from '#shared/spaces/spaces.ts';
 
 export const DEFAULT_BASE_NAME = 'Untitled Base';

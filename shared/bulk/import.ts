@@ -24,8 +24,8 @@ import { SCOPES } from '#shared/core/rights.ts';
 import { transact } from '#shared/db/client.ts';
 import { withRequestScope } from '#shared/db/request-scope.ts';
 import { TOKEN_PATTERN } from '#shared/entities/attachments.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import type { Field } from '#shared/fields/types.ts';
 import {
   failImport,
   type ImportJob,

@@ -55,7 +55,7 @@ export const LEASE_MS = 20_000;
 const HEARTBEAT_MS = 5_000;
 
 /** How often the repair worker runs (the stack's schedule; the local server runs it twice as often). */
-export { REPAIR_EVERY_SECONDS } from './schedule.ts';
+export { REPAIR_EVERY_SECONDS } from './repair-schedule.ts';
 /**
  * The longest an interrupted write stays before the repair worker (every minute) has finished or
  * undone it: the lease, the schedule and the repair itself. Callers are told to retry after it.

@@ -11,7 +11,7 @@ import {
 } from '#shared/entities/dashboards.ts';
 import { type TableRef, tableRefOf } from '#shared/entities/tables.ts';
 import { nodeIdOf } from '#shared/ids.ts';
-import { keyBetween, keysBetween } from '#shared/ordering/keys.ts';
+import { keyBetween, keysBetween } from '#shared/ordering/order-keys.ts';
 
 /**
  * The sidebar tree of a base, built from the items of the base's partition (pure).

@@ -25,7 +25,7 @@ import {
   unplaceNodeOp,
 } from '#shared/entities/node-tree.ts';
 import { newId } from '#shared/ids.ts';
-import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';
 
 /**

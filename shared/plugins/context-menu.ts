@@ -13,7 +13,7 @@ import {
 } from '#shared/entities/context-menu-entries.ts';
 import type { Plugin, PluginConfig } from '#shared/entities/plugins.ts';
 import { newId } from '#shared/ids.ts';
-import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 import { checkInstallable, pluginsById } from './plugins.ts';
 
 /**
@@ -22,7 +22,7 @@ import { checkInstallable, pluginsById } from './plugins.ts';
  *
  * Each entry is one item in the table's schema partition (`MENU#<pli>`, type `contextMenuPlugin`,
  * which the schema loader ignores), so the table's purge removes it and one query lists the
- * menu. Its place is a fractional order key (shared/ordering/keys.ts); answers give `order` as
+ * menu. Its place is a fractional order key (shared/ordering/order-keys.ts); answers give `order` as
  * the entry's position, 0 for the first.
  *
  * Decisions where the contract is silent:

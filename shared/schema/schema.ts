@@ -14,9 +14,9 @@ import {
   viewOf,
 } from '#shared/entities/schema-items.ts';
 import { type Table, tableOf } from '#shared/entities/tables.ts';
+import { fieldByRef as fieldIn } from '#shared/fields/field-names.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { linkOptionsOf } from '#shared/fields/link-options.ts';
-import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
-import type { Field } from '#shared/fields/types.ts';
 
 /** How request bodies and answers key a record's fields: by name, id or dbFieldName. */
 export const FIELD_KEY_TYPES = ['name', 'id', 'dbFieldName'] as const;

@@ -7,11 +7,11 @@ import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { viewItem } from '#shared/entities/schema-items.ts';
 import { viewIndexBookkeepingDeletes } from '#shared/entities/view-indexes.ts';
-import { fieldByRef } from '#shared/fields/names.ts';
-import type { Field } from '#shared/fields/types.ts';
+import { fieldByRef } from '#shared/fields/field-names.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { newId } from '#shared/ids.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
-import type { FilterGroup } from '#shared/query/types.ts';
+import type { FilterGroup } from '#shared/query/query-types.ts';
 import { purgePartition } from './purge.ts';
 import {
   bumpSchemaOp,

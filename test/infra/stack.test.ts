@@ -13,7 +13,6 @@ import { App, type CfnResource, NestedStack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_ACTIONS, READ_ROLE_UPDATABLE_ATTRIBUTES } from '#infra/api-construct.ts';
-import { stackNameFor, stageConfig } from '#infra/config.ts';
 import { createApp, PROJECT_ROOT } from '#infra/create-app.ts';
 import { LAMBDA_ENV_VARS, LOCAL_ONLY_ENV_VARS } from '#infra/lambda-environment.ts';
 import { ACCESS_LOG_FORMAT } from '#infra/monitoring.ts';
@@ -27,6 +26,7 @@ import {
   routeStackIndex,
 } from '#infra/route-stacks.ts';
 import { WorkspaceApiStack } from '#infra/stack.ts';
+import { stackNameFor, stageConfig } from '#infra/stage-config.ts';
 import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 

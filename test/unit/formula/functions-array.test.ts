@@ -3,10 +3,10 @@
  * as the evaluator prepares them (lists passed whole, nested one level at most).
  */
 import { describe, expect, it } from 'vitest';
-import { ARRAY_FUNCTIONS } from '#shared/formula/functions/array.ts';
+import type { Typed } from '#shared/formula/formula-types.ts';
+import { ARRAY_FUNCTIONS } from '#shared/formula/functions/array-functions.ts';
 import { FUNCTIONS } from '#shared/formula/functions/index.ts';
-import { SYSTEM_FUNCTIONS } from '#shared/formula/functions/system.ts';
-import type { Typed } from '#shared/formula/types.ts';
+import { SYSTEM_FUNCTIONS } from '#shared/formula/functions/system-functions.ts';
 import { callerIn, specIn, typeOfValue } from './support.ts';
 
 const spec = specIn([...ARRAY_FUNCTIONS, ...SYSTEM_FUNCTIONS]);

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readDate } from '#shared/formula/dates.ts';
-import { DATETIME_FUNCTIONS } from '#shared/formula/functions/datetime.ts';
 import {
   type EvalContext,
   FormulaEvalError,
@@ -13,7 +12,8 @@ import {
   single,
   type Typed,
   type Value,
-} from '#shared/formula/types.ts';
+} from '#shared/formula/formula-types.ts';
+import { DATETIME_FUNCTIONS } from '#shared/formula/functions/datetime-functions.ts';
 
 import { evaluateWith } from './support.ts';
 

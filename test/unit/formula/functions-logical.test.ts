@@ -3,8 +3,8 @@
  * thunks, the others with prepared arguments; result types per 3.1.
  */
 import { describe, expect, it } from 'vitest';
-import { LOGICAL_FUNCTIONS } from '#shared/formula/functions/logical.ts';
-import { FormulaEvalError, type Typed, type Value } from '#shared/formula/types.ts';
+import { FormulaEvalError, type Typed, type Value } from '#shared/formula/formula-types.ts';
+import { LOGICAL_FUNCTIONS } from '#shared/formula/functions/logical-functions.ts';
 import { callerIn, EVAL_CTX, specIn } from './support.ts';
 
 const ctx = EVAL_CTX;

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NUMERIC_FUNCTIONS } from '#shared/formula/functions/numeric.ts';
-import { single, type Typed } from '#shared/formula/types.ts';
+import { single, type Typed } from '#shared/formula/formula-types.ts';
+import { NUMERIC_FUNCTIONS } from '#shared/formula/functions/numeric-functions.ts';
 import { callerIn, EVAL_CTX, specIn } from './support.ts';
 
 const ctx = EVAL_CTX;

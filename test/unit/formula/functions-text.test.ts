@@ -3,8 +3,8 @@
  * evaluator prepares them: texts (lists already joined with `, `), positions and counts as numbers.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_TEXT_LENGTH, TEXT_FUNCTIONS } from '#shared/formula/functions/text.ts';
-import { FormulaEvalError, type Typed } from '#shared/formula/types.ts';
+import { FormulaEvalError, type Typed } from '#shared/formula/formula-types.ts';
+import { MAX_TEXT_LENGTH, TEXT_FUNCTIONS } from '#shared/formula/functions/text-functions.ts';
 import { callerIn, specIn, typeOfValue } from './support.ts';
 
 const spec = specIn(TEXT_FUNCTIONS);

@@ -1,5 +1,5 @@
 /** Shared by the formula function tests: a fixed evaluation context and a spec finder. */
-import type { EvalContext, FunctionSpec, Typed, Value } from '#shared/formula/types.ts';
+import type { EvalContext, FunctionSpec, Typed, Value } from '#shared/formula/formula-types.ts';
 
 /** A context with a fixed `now` and record, in UTC. */
 export const EVAL_CTX: EvalContext = {

@@ -6,9 +6,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/core/errors.ts';
-import type { StoredCell, UserRef } from '#shared/fields/types.ts';
+import type { StoredCell, UserRef } from '#shared/fields/field-types.ts';
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
-import type { FilterGroup, GroupPoint, Query, Row, SortSpec } from '#shared/query/types.ts';
+import type { FilterGroup, GroupPoint, Query, Row, SortSpec } from '#shared/query/query-types.ts';
 import { contextOf, makeField, query, recId } from './engine-support.ts';
 
 const TEXT = 'fldTextTextTextText';

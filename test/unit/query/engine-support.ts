@@ -1,7 +1,7 @@
 /** Plain-data fixtures for the query engine's unit tests (sort, groups, search, engine). */
 import { defineField } from '#shared/fields/define.ts';
-import type { Field, StoredCell, UserRef } from '#shared/fields/types.ts';
-import type { Query, QueryContext, Row } from '#shared/query/types.ts';
+import type { Field, StoredCell, UserRef } from '#shared/fields/field-types.ts';
+import type { Query, QueryContext, Row } from '#shared/query/query-types.ts';
 
 /** A field of the type as `defineField` builds it, with a fixed id. */
 export const makeField = (id: string, type: string, options?: unknown, name = id): Field => {

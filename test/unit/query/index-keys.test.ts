@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StoredCell, UserRef } from '#shared/fields/types.ts';
+import type { StoredCell, UserRef } from '#shared/fields/field-types.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { compileFilter } from '#shared/query/filter.ts';
 import { groupPointsOfTuples, pageStretches } from '#shared/query/groups.ts';
@@ -20,7 +20,7 @@ import {
   SORT_KEY_BUDGET,
   sortKeyOf,
 } from '#shared/query/index-keys.ts';
-import type { FilterGroup, Query, Row } from '#shared/query/types.ts';
+import type { FilterGroup, Query, Row } from '#shared/query/query-types.ts';
 import { contextOf, makeField, query, recId } from './engine-support.ts';
 
 const TEXT = 'fldTextTextTextText';
