@@ -3,6 +3,7 @@ import { getItems, type Item, type UpdateSpec } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull, textsOrNull } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * A personal access token (`USER#<usr>` `TOKEN#<tok>`). A limit list is never empty: `null`
@@ -107,3 +108,7 @@ export const readAccessTokens = async (
   }
   return out;
 };
+
+/** The lookup of a user's token, to read in a batch. Pure. */
+export const accessTokenLookup = (userId: string, tokenId: string): Lookup<AccessToken> =>
+  lookupOf(keys.accessToken(userId, tokenId), accessTokenOf);

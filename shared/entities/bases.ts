@@ -2,6 +2,7 @@ import { getItem, getItems, type Item, type TransactOp } from '#shared/db/client
 import { and, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * A base's own item (`BASE#<bse>` `BASE`), and the space's reference to it (`SPACE#<spc>`
@@ -171,3 +172,6 @@ export const spacesOfLiveBases = async (baseIds: readonly string[]): Promise<Set
     }),
   );
 };
+
+/** The lookup of a base's item, to read in a batch. Pure. */
+export const baseLookup = (baseId: string): Lookup<BaseItem> => lookupOf(keys.base(baseId), baseOf);

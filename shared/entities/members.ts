@@ -3,6 +3,7 @@ import { type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /** A collaborator of a space (`SPACE#<spc>` `MEMBER#<usr>`), with the user's name and email as added. */
 export interface Member {
@@ -109,3 +110,7 @@ export const removeMembershipOps = (spaceId: string, userId: string, from: Role)
 /** Every member of a space. */
 export const readMembers = async (spaceId: string): Promise<Member[]> =>
   (await queryAll(keys.membersOf(spaceId))).flatMap((item) => memberOf(item) ?? []);
+
+/** The lookup of a user's membership of a space, to read in a batch. Pure. */
+export const memberLookup = (spaceId: string, userId: string): Lookup<Member | undefined> =>
+  lookupOf(keys.member(spaceId, userId), memberOf);

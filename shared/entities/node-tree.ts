@@ -5,6 +5,7 @@ import { type Dashboard, dashboardOf, isDashboardItem } from '#shared/entities/d
 import { type TableRef, tableRefOf } from '#shared/entities/tables.ts';
 import { nodeIdOf } from '#shared/ids.ts';
 import { keyBetween, keysBetween } from '#shared/ordering/keys.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * The sidebar tree of a base, built from the items of the base's partition (pure).
@@ -280,3 +281,7 @@ export const nodeItem = (
     ...(node.name !== undefined ? { name: node.name } : {}),
     createdTime: now.toISOString(),
   });
+
+/** The lookup of a node of a base, to read in a batch. Pure. */
+export const nodeLookup = (baseId: string, nodeId: string): Lookup<ProjectNode> =>
+  lookupOf(keys.node(baseId, nodeId), nodeOf);

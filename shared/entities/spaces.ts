@@ -2,6 +2,7 @@ import type { Item, TransactOp } from '#shared/db/client.ts';
 import { and, EXISTS, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { count, optionalText, text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * A space item (`SPACE#<spc>` `SPACE`). `ownerCount` keeps at least one owner (checked in the
@@ -79,3 +80,6 @@ export const spaceLiveCheck = (spaceId: string): TransactOp => ({
   check: keys.space(spaceId),
   condition: SPACE_LIVE,
 });
+
+/** The lookup of a space's item, to read in a batch. Pure. */
+export const spaceLookup = (spaceId: string): Lookup<Space> => lookupOf(keys.space(spaceId), spaceOf);

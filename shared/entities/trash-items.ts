@@ -3,6 +3,7 @@ import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
 import { text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /** What can be in the trash. */
 const TRASH_TYPES = ['space', 'base', 'table'] as const;
@@ -98,3 +99,7 @@ export const moveTrashEntryOps = (entry: TrashEntry, spaceId: string): TransactO
     update: { key, update: 'SET spaceId = :space', condition: EXISTS, values: { ':space': spaceId } },
   }));
 };
+
+/** The lookup of a trash item, to read in a batch. Pure. */
+export const trashEntryLookup = (trashId: string): Lookup<TrashEntry> =>
+  lookupOf(keys.trashItem(trashId), entryOf);

@@ -2,6 +2,7 @@ import { getItem, getItems, type Item, type TransactOp } from '#shared/db/client
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /** A user's profile item (`USER#<usr>` `PROFILE`). */
 export interface User {
@@ -60,3 +61,6 @@ export const usersByIds = async (ids: Iterable<string>): Promise<Map<string, Use
   }
   return out;
 };
+
+/** The lookup of a user's profile, to read in a batch. Pure. */
+export const userLookup = (userId: string): Lookup<User> => lookupOf(keys.user(userId), userOf);
