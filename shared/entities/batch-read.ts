@@ -8,6 +8,9 @@ import type { Key } from '#shared/db/keys.ts';
  * (`readBatch`), then reads each value back by its lookup (`valueOf`). Stores no item of its own.
  */
 
+/** Items read by key, as the client answers a batch (a `Loaded` is one; `asLoaded` makes one). */
+export type { ItemLookup };
+
 /** One item to read in a batch, and the domain value it holds. Built by its entity module. */
 export interface Lookup<T> {
   readonly key: Key;

@@ -20,7 +20,7 @@ import { deleteBaseWebhooks } from '#shared/entities/webhooks.ts';
 import type { PurgeJob } from '#shared/jobs/purge-job.ts';
 import { enqueuePurge, purgeJobOf, type StoredPurgeJob } from '#shared/jobs/purge-queue.ts';
 import { renameUserInRecords } from '#shared/records/user-names.ts';
-import { type Budget, purgePartition, purgeTable } from '#shared/schema/purge.ts';
+import { type Budget, purgeTable } from '#shared/schema/purge.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { dropLinkSides } from '#shared/tables/tables.ts';
 
