@@ -78,8 +78,8 @@ const signedAfterRefresh = (issuedAt: number | undefined, token: AccessToken): b
  */
 export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now()): Principal => {
   const read = asLoaded(loaded);
-  const token = read.valueOf(accessTokenLookup(c.userId, c.tokenId));
-  const user = read.valueOf(userLookup(c.userId));
+  const token = read.valueFor(accessTokenLookup(c.userId, c.tokenId));
+  const user = read.valueFor(userLookup(c.userId));
   if (!token) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
   if (c.kind === 'personal' && !secretMatches(c.secret, token.secretHash))
     throw new UnauthorizedError(`token ${c.tokenId}: wrong secret (refreshed or tampered)`);
@@ -133,7 +133,7 @@ export const shouldTouch = (item: StoredItem | undefined, now = Date.now()): boo
 
 /** True when this request should refresh the `lastUsedTime` of the credential's token, read with it. */
 export const credentialToTouch = (c: Credential, loaded: ItemLookup, now = Date.now()): boolean => {
-  const token = asLoaded(loaded).valueOf(accessTokenLookup(c.userId, c.tokenId));
+  const token = asLoaded(loaded).valueFor(accessTokenLookup(c.userId, c.tokenId));
   return token !== undefined && staleUse(token, now);
 };
 

@@ -24,7 +24,7 @@ export const checkNodeDelete = (
   loaded: ItemLookup,
   nodeId: string,
 ): void => {
-  const node = asLoaded(loaded).valueOf(nodeLookup(base.id, nodeId));
+  const node = asLoaded(loaded).valueFor(nodeLookup(base.id, nodeId));
   if (!node) throw new NotFoundError(`Node ${nodeId} not found`);
   checkAccess({
     principal,

@@ -108,7 +108,7 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
   const baseId = ref.kind === 'space' ? undefined : own.baseId;
   if (ref.kind !== 'space') remember(ref.id, { spaceId, baseId: ref.kind === 'table' ? baseId : undefined });
   const chain = chainLookups(spaceId, ref.kind === 'table' ? baseId : undefined, userId);
-  const space = read.valueOf(spaceLookup(spaceId));
+  const space = read.valueFor(spaceLookup(spaceId));
   const baseItem = baseId ? read.get(baseLookup(baseId).key) : undefined;
   const base = baseId && baseItem ? baseLookup(baseId).read(baseItem) : undefined;
   const unread = chain.filter((l) => !read.wasRead(l));
@@ -126,7 +126,7 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
       space,
       base: ref.kind === 'space' ? undefined : (baseItem ?? ownItem),
       table: ref.kind === 'table' ? ownItem : undefined,
-      role: read.valueOf(memberLookup(spaceId, userId))?.role,
+      role: read.valueFor(memberLookup(spaceId, userId))?.role,
     },
   };
 };

@@ -34,7 +34,7 @@ export const locateTrashItem = async (
   loaded: ItemLookup,
   trashId: string,
 ): Promise<LocatedTrashItem> => {
-  const entry = asLoaded(loaded).valueOf(trashEntryLookup(trashId));
+  const entry = asLoaded(loaded).valueFor(trashEntryLookup(trashId));
   if (!entry) throw new NotFoundError(`Trash item ${trashId} not found`);
   const baseId = entry.resourceType === 'base' ? entry.resourceId : entry.baseId;
   const membership = memberLookup(entry.spaceId, principal.userId);
@@ -47,7 +47,7 @@ export const locateTrashItem = async (
   checkAccess({
     principal,
     resource: { id: entry.resourceId, spaceId: entry.spaceId, baseId },
-    role: items.valueOf(membership)?.role,
+    role: items.valueFor(membership)?.role,
     actions: [`${entry.resourceType}|delete`],
   });
   return { entry, items };

@@ -5,7 +5,7 @@ import type { Key } from '#shared/db/keys.ts';
  * One strongly consistent batch read across entities (the HTTP chain's read with the token, a
  * page's names): each entity module builds the lookups of what a caller needs (`spaceLookup`,
  * `credentialLookups`) apart from sending, as data; the caller gathers them and sends one batch
- * (`readBatch`), then reads each value back by its lookup (`valueOf`). Stores no item of its own.
+ * (`readBatch`), then reads each value back by its lookup (`valueFor`). Stores no item of its own.
  */
 
 /** Items read by key, as the client answers a batch (a `Loaded` is one; `asLoaded` makes one). */
@@ -35,7 +35,7 @@ export type StoredItem = Item;
  */
 export interface Loaded extends ItemLookup {
   /** The value of a lookup's item, or undefined when none is stored. */
-  valueOf<T>(lookup: Lookup<T>): T | undefined;
+  valueFor<T>(lookup: Lookup<T>): T | undefined;
   /** True when the lookup's item was read (found or not). */
   wasRead(lookup: Lookup<unknown> | ItemKey): boolean;
 }
@@ -51,7 +51,7 @@ const loadedOf = (items: ItemLookup): Loaded => ({
   get size() {
     return items.size;
   },
-  valueOf: <T>(lookup: Lookup<T>): T | undefined => {
+  valueFor: <T>(lookup: Lookup<T>): T | undefined => {
     const item = items.get(lookup.key);
     return item === undefined ? undefined : lookup.read(item);
   },
@@ -60,7 +60,7 @@ const loadedOf = (items: ItemLookup): Loaded => ({
 
 /** Items already read (another batch, a test's fixture) as a `Loaded`. */
 export const asLoaded = (items: ItemLookup): Loaded =>
-  'valueOf' in items ? (items as Loaded) : loadedOf(items);
+  typeof (items as Partial<Loaded>).valueFor === 'function' ? (items as Loaded) : loadedOf(items);
 
 /**
  * Reads the items of all lookups (and keys handed on by entity modules) in one strongly

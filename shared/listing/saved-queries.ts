@@ -109,6 +109,6 @@ export const listParamsOf = (query: Record<string, string | string[]> | undefine
   if (v !== undefined && (typeof v !== 'string' || !isId('query', v)))
     throw new ValidationError('queryId: must be a saved query id (qry_…)');
   const saved =
-    typeof v === 'string' ? savedParamsOf(asLoaded(loaded).valueOf(savedQueryLookup(v)), v) : undefined;
+    typeof v === 'string' ? savedParamsOf(asLoaded(loaded).valueFor(savedQueryLookup(v)), v) : undefined;
   return readListParams(mergeParams(saved, query ?? {}));
 };

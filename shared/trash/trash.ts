@@ -47,12 +47,12 @@ const trashMaps = async (entries: TrashEntry[]) => {
   const loaded: Loaded = await readBatch([...userIds.map(userLookup), ...entries.map(resourceLookup)]);
   const userMap: Record<string, { id: string; name: string; email: string; avatar: null }> = {};
   for (const id of userIds) {
-    const user = loaded.valueOf(userLookup(id));
+    const user = loaded.valueFor(userLookup(id));
     if (user) userMap[id] = { id, name: user.name, email: user.email, avatar: null };
   }
   const resourceMap: Record<string, { id: string; name: string; spaceId?: string }> = {};
   for (const e of entries) {
-    const resource = loaded.valueOf(resourceLookup(e));
+    const resource = loaded.valueFor(resourceLookup(e));
     if (!resource) continue;
     resourceMap[e.resourceId] = {
       id: e.resourceId,
@@ -89,7 +89,7 @@ export const listTrash = async (principal: Principal, resourceType: 'space' | 'b
     mayDelete(principal, m.role, resourceType),
   );
   const spaces = await readBatch(mirrors.map((m) => spaceLookup(m.spaceId)));
-  const spaceOfMirror = (m: UserSpace): Space | undefined => spaces.valueOf(spaceLookup(m.spaceId));
+  const spaceOfMirror = (m: UserSpace): Space | undefined => spaces.valueFor(spaceLookup(m.spaceId));
   if (resourceType === 'space') {
     const entries = mirrors
       .flatMap((m) => spaceOfMirror(m) ?? [])
@@ -132,8 +132,8 @@ export const listTrashItems = async (baseId: string, cursor?: string) =>
  */
 export const restoreTrashItem = async ({ entry, items }: LocatedTrashItem): Promise<void> => {
   const { resourceType: type, resourceId: id, spaceId } = entry;
-  const space = items.valueOf(spaceLookup(spaceId));
-  const base = entry.baseId ? items.valueOf(baseLookup(entry.baseId)) : undefined;
+  const space = items.valueFor(spaceLookup(spaceId));
+  const base = entry.baseId ? items.valueFor(baseLookup(entry.baseId)) : undefined;
   if (type !== 'space' && (!space || space.deletedTime))
     throw new ForbiddenError(
       `${type === 'base' ? 'Base' : 'Table'} ${id} is in a space in the trash; restore the space first`,
