@@ -4,7 +4,7 @@ import type { Key } from '#shared/db/keys.ts';
 /**
  * One strongly consistent batch read across entities (the HTTP chain's read with the token, a
  * page's names): each entity module builds the lookups of what a caller needs (`spaceLookup`,
- * `credentialLookups`) apart from sending, as data; the caller gathers them and sends one batch
+ * `savedQueryLookup`) apart from sending, as data; the caller gathers them and sends one batch
  * (`readBatch`), then reads each value back by its lookup (`valueFor`). Stores no item of its own.
  */
 

@@ -1,5 +1,5 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { getItem, queryAll, type TransactOp, updateItem } from '#shared/db/client.ts';
+import { getItems, queryAll, type TransactOp, updateItem } from '#shared/db/client.ts';
 import { EXISTS, NOT_PURGED } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { withStamps } from '#shared/db/request-scope.ts';
@@ -102,8 +102,10 @@ export const startJobRun = async (job: JobRef, now = new Date()): Promise<Stored
 };
 
 /** The unfinished job's item as it is now, or undefined when it is finished. */
-export const readJobItem = async (job: JobRef): Promise<StoredJobItem | undefined> =>
-  getItem(keys.purgeJob(job.kind, job.resourceId));
+export const readJobItem = async (job: JobRef): Promise<StoredJobItem | undefined> => {
+  const key = keys.purgeJob(job.kind, job.resourceId);
+  return (await getItems([key])).get(key);
+};
 
 /** Every unfinished job's item (one query: they share one partition). */
 export const unfinishedJobItems = async (): Promise<StoredJobItem[]> => queryAll(keys.purgeJobs());
