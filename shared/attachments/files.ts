@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { config } from '#shared/config.ts';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '#shared/core/errors.ts';
-import type { TransactOp } from '#shared/db/client.ts';
+import type { TransactOp } from '#shared/db/commit.ts';
 import {
   type ConfirmedFacts,
   confirmUpload,

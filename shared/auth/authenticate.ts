@@ -1,8 +1,13 @@
 import { UnauthorizedError } from '#shared/core/errors.ts';
-import { getItems, type Item, type ItemLookup } from '#shared/db/client.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
-import { type AccessToken, accessTokenOf } from '#shared/entities/access-tokens.ts';
-import { userOf } from '#shared/entities/users.ts';
+import { type AccessToken, accessTokenLookup, accessTokenOf } from '#shared/entities/access-tokens.ts';
+import {
+  asLoaded,
+  type ItemKey,
+  type ItemLookup,
+  readBatch,
+  type StoredItem,
+} from '#shared/entities/batch-read.ts';
+import { userLookup } from '#shared/entities/users.ts';
 import type { Principal } from './permission.ts';
 import { parsePersonalToken, secretMatches } from './personal-token.ts';
 import type { Scope } from './scopes.ts';
@@ -36,9 +41,9 @@ export const readCredential = async (authorization: string | undefined): Promise
 };
 
 /** The items authentication reads: the (parent) token and its user. */
-export const credentialKeys = (c: Credential): Key[] => [
-  keys.accessToken(c.userId, c.tokenId),
-  keys.user(c.userId),
+export const credentialKeys = (c: Credential): ItemKey[] => [
+  accessTokenLookup(c.userId, c.tokenId).key,
+  userLookup(c.userId).key,
 ];
 
 interface Limits {
@@ -72,15 +77,14 @@ const signedAfterRefresh = (issuedAt: number | undefined, token: AccessToken): b
  * parent's current ones, and a deleted or expired parent voids it.
  */
 export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now()): Principal => {
-  const tokenItem = loaded.get(keys.accessToken(c.userId, c.tokenId));
-  const userItem = loaded.get(keys.user(c.userId));
-  if (!tokenItem) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
-  const token = accessTokenOf(tokenItem);
+  const read = asLoaded(loaded);
+  const token = read.valueFor(accessTokenLookup(c.userId, c.tokenId));
+  const user = read.valueFor(userLookup(c.userId));
+  if (!token) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
   if (c.kind === 'personal' && !secretMatches(c.secret, token.secretHash))
     throw new UnauthorizedError(`token ${c.tokenId}: wrong secret (refreshed or tampered)`);
   if (!(Date.parse(token.expiredTime) > now)) throw new UnauthorizedError(`token ${c.tokenId} expired`);
-  if (!userItem) throw new UnauthorizedError(`user ${c.userId} of token ${c.tokenId} not found`);
-  const user = userOf(userItem);
+  if (!user) throw new UnauthorizedError(`user ${c.userId} of token ${c.tokenId} not found`);
   const tokenScopes = token.scopes;
   let scopes: Scope[] = tokenScopes;
   // A stored limit list that is empty limits to nothing (it never means "no limit").
@@ -120,11 +124,17 @@ export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now(
 /** How stale `lastUsedTime` may get before a request refreshes it (one write an hour at most). */
 export const LAST_USED_RESOLUTION_MS = 3_600_000;
 
-/** True when this request should refresh the token's `lastUsedTime`. */
-export const shouldTouch = (item: Item | undefined, now = Date.now()): boolean => {
-  if (item === undefined) return false;
-  const { lastUsedTime } = accessTokenOf(item);
-  return lastUsedTime === null || now - Date.parse(lastUsedTime) > LAST_USED_RESOLUTION_MS;
+const staleUse = ({ lastUsedTime }: Pick<AccessToken, 'lastUsedTime'>, now: number): boolean =>
+  lastUsedTime === null || now - Date.parse(lastUsedTime) > LAST_USED_RESOLUTION_MS;
+
+/** True when this request should refresh the token's `lastUsedTime` (its item as stored). */
+export const shouldTouch = (item: StoredItem | undefined, now = Date.now()): boolean =>
+  item !== undefined && staleUse(accessTokenOf(item), now);
+
+/** True when this request should refresh the `lastUsedTime` of the credential's token, read with it. */
+export const credentialToTouch = (c: Credential, loaded: ItemLookup, now = Date.now()): boolean => {
+  const token = asLoaded(loaded).valueFor(accessTokenLookup(c.userId, c.tokenId));
+  return token !== undefined && staleUse(token, now);
 };
 
 /**
@@ -133,5 +143,5 @@ export const shouldTouch = (item: Item | undefined, now = Date.now()): boolean =
  */
 export const authenticateToken = async (token: string, now = Date.now()): Promise<Principal> => {
   const credential = await readCredential(`Bearer ${token}`);
-  return principalFrom(credential, await getItems(credentialKeys(credential)), now);
+  return principalFrom(credential, await readBatch(credentialKeys(credential)), now);
 };

@@ -1,7 +1,6 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import type { ItemLookup } from '#shared/db/client.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
-import { type NodeType, nodeOf } from '#shared/entities/node-tree.ts';
+import { asLoaded, type ItemKey, type ItemLookup } from '#shared/entities/batch-read.ts';
+import { type NodeType, nodeLookup } from '#shared/entities/node-tree.ts';
 import { checkAccess, type Principal } from './permission.ts';
 import type { Located } from './resources.ts';
 import type { Scope } from './scopes.ts';
@@ -16,7 +15,7 @@ export const deleteRightOf = (node: { resourceType: NodeType }): Scope =>
   node.resourceType === 'table' ? 'table|delete' : 'base|update';
 
 /** What a node route reads with authentication besides its base. */
-export const nodeKeys = (baseId: string, nodeId: string): Key[] => [keys.node(baseId, nodeId)];
+export const nodeKeys = (baseId: string, nodeId: string): ItemKey[] => [nodeLookup(baseId, nodeId).key];
 
 /** Checks the delete right on the node's resource (the base already located and checked). */
 export const checkNodeDelete = (
@@ -25,9 +24,8 @@ export const checkNodeDelete = (
   loaded: ItemLookup,
   nodeId: string,
 ): void => {
-  const item = loaded.get(keys.node(base.id, nodeId));
-  if (!item) throw new NotFoundError(`Node ${nodeId} not found`);
-  const node = nodeOf(item);
+  const node = asLoaded(loaded).valueFor(nodeLookup(base.id, nodeId));
+  if (!node) throw new NotFoundError(`Node ${nodeId} not found`);
   checkAccess({
     principal,
     resource: { id: node.resourceId, spaceId: base.spaceId, baseId: base.id },

@@ -1,10 +1,17 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { combineLookups, getItems, type Item, type ItemLookup } from '#shared/db/client.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
-import { baseOf } from '#shared/entities/bases.ts';
-import { memberOf } from '#shared/entities/members.ts';
-import { type Space, spaceOf } from '#shared/entities/spaces.ts';
-import { tableOf } from '#shared/entities/tables.ts';
+import { baseLookup } from '#shared/entities/bases.ts';
+import {
+  asLoaded,
+  type ItemKey,
+  type ItemLookup,
+  type Lookup,
+  readBatch,
+  readMore,
+  type StoredItem,
+} from '#shared/entities/batch-read.ts';
+import { memberLookup } from '#shared/entities/members.ts';
+import { type Space, spaceLookup } from '#shared/entities/spaces.ts';
+import { tableLookup } from '#shared/entities/tables.ts';
 import type { LocatedResource } from './permission.ts';
 import type { Role } from './scopes.ts';
 
@@ -19,8 +26,8 @@ export interface Located extends LocatedResource {
   kind: ResourceRef['kind'];
   role: Role | undefined;
   space: Space;
-  base?: Item;
-  table?: Item;
+  base?: StoredItem;
+  table?: StoredItem;
 }
 
 /**
@@ -36,28 +43,52 @@ const remember = (id: string, where: { spaceId: string; baseId?: string }) => {
   ancestry.set(id, where);
 };
 
-const chainKeys = (spaceId: string, baseId: string | undefined, userId: string): Key[] => [
-  keys.space(spaceId),
-  keys.member(spaceId, userId),
-  ...(baseId ? [keys.base(baseId)] : []),
+const chainLookups = (spaceId: string, baseId: string | undefined, userId: string): Lookup<unknown>[] => [
+  spaceLookup(spaceId),
+  memberLookup(spaceId, userId),
+  ...(baseId ? [baseLookup(baseId)] : []),
 ];
 
-const ownKey = (ref: ResourceRef): Key =>
-  ref.kind === 'space' ? keys.space(ref.id) : ref.kind === 'base' ? keys.base(ref.id) : keys.table(ref.id);
+const ownKey = (ref: ResourceRef): ItemKey =>
+  (ref.kind === 'space'
+    ? spaceLookup(ref.id)
+    : ref.kind === 'base'
+      ? baseLookup(ref.id)
+      : tableLookup(ref.id)
+  ).key;
 
 /** The items that locate a resource and the caller's membership, as far as known without reading. */
-export const resourceKeys = (ref: ResourceRef, userId: string): Key[] => {
-  if (ref.kind === 'space') return chainKeys(ref.id, undefined, userId);
+export const resourceKeys = (ref: ResourceRef, userId: string): ItemKey[] => {
+  if (ref.kind === 'space') return chainLookups(ref.id, undefined, userId).map((l) => l.key);
   const known = ancestry.get(ref.id);
-  return [ownKey(ref), ...(known ? chainKeys(known.spaceId, known.baseId, userId) : [])];
+  return [ownKey(ref), ...(known ? chainLookups(known.spaceId, known.baseId, userId).map((l) => l.key) : [])];
 };
 
-const roleOf = (item: Item | undefined): Role | undefined => (item ? memberOf(item)?.role : undefined);
+/** What a resource's own item says of it: its trash and purge marks, and where it lives. */
+interface Own {
+  deletedTime?: string;
+  purgeTime?: string;
+  spaceId: string;
+  baseId?: string;
+}
+
+const ownOf = (ref: ResourceRef, item: StoredItem): Own => {
+  if (ref.kind === 'space') {
+    const { deletedTime, purgeTime } = spaceLookup(ref.id).read(item);
+    return { deletedTime, purgeTime, spaceId: ref.id };
+  }
+  if (ref.kind === 'base') {
+    const { deletedTime, purgeTime, spaceId } = baseLookup(ref.id).read(item);
+    return { deletedTime, purgeTime, spaceId, baseId: ref.id };
+  }
+  const { deletedTime, purgeTime, spaceId, baseId } = tableLookup(ref.id).read(item);
+  return { deletedTime, purgeTime, spaceId, baseId };
+};
 
 const LABEL = { space: 'Space', base: 'Base', table: 'Table' } as const;
 
 /** What `locate` answers: the resource, or the further keys it needs read first. */
-export type LocateResult = { located: Located } | { need: Key[] };
+export type LocateResult = { located: Located } | { need: ItemKey[] };
 
 /**
  * Finds the resource among the loaded items. A resource that does not exist, or is in the trash
@@ -65,24 +96,26 @@ export type LocateResult = { located: Located } | { need: Key[] };
  * known yet (a cold Lambda), answers the keys to read next.
  */
 export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): LocateResult => {
+  const read = asLoaded(loaded);
   const gone = () => new NotFoundError(`${LABEL[ref.kind]} ${ref.id} not found`);
-  const own = loaded.get(ownKey(ref));
+  const ownItem = read.get(ownKey(ref));
+  const own = ownItem ? ownOf(ref, ownItem) : undefined;
   // a permanent delete in progress (the purge worker empties it): gone for every route
-  if (!own || own.purgeTime) throw gone();
+  if (!ownItem || !own || own.purgeTime) throw gone();
   // `includeTrashed` lets the resource itself through, never a trashed space or base above it.
-  const trashed = (item: Item | undefined) => Boolean(item?.deletedTime);
-  const ownTrashed = trashed(own) && !ref.includeTrashed;
-  const table = ref.kind === 'table' ? tableOf(own) : undefined;
-  const spaceId = ref.kind === 'space' ? ref.id : (table ?? baseOf(own)).spaceId;
-  const baseId = table ? table.baseId : ref.kind === 'base' ? ref.id : undefined;
+  const ownTrashed = Boolean(own.deletedTime) && !ref.includeTrashed;
+  const { spaceId } = own;
+  const baseId = ref.kind === 'space' ? undefined : own.baseId;
   if (ref.kind !== 'space') remember(ref.id, { spaceId, baseId: ref.kind === 'table' ? baseId : undefined });
-  const chain = chainKeys(spaceId, ref.kind === 'table' ? baseId : undefined, userId);
-  const space = loaded.get(keys.space(spaceId));
-  const base = baseId ? loaded.get(keys.base(baseId)) : undefined;
-  const unread = chain.filter((k) => !loaded.requested(k));
-  if (unread.length) return { need: unread };
+  const chain = chainLookups(spaceId, ref.kind === 'table' ? baseId : undefined, userId);
+  const space = read.valueFor(spaceLookup(spaceId));
+  const baseItem = baseId ? read.get(baseLookup(baseId).key) : undefined;
+  const base = baseId && baseItem ? baseLookup(baseId).read(baseItem) : undefined;
+  const unread = chain.filter((l) => !read.wasRead(l));
+  if (unread.length) return { need: unread.map((l) => l.key) };
   const parentTrashed =
-    (ref.kind !== 'space' && trashed(space)) || (ref.kind === 'table' && (!base || trashed(base)));
+    (ref.kind !== 'space' && Boolean(space?.deletedTime)) ||
+    (ref.kind === 'table' && (!base || Boolean(base.deletedTime)));
   if (!space || ownTrashed || parentTrashed) throw gone();
   return {
     located: {
@@ -90,20 +123,20 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
       id: ref.id,
       spaceId,
       baseId,
-      space: spaceOf(space),
-      base: ref.kind === 'space' ? undefined : (base ?? own),
-      table: ref.kind === 'table' ? own : undefined,
-      role: roleOf(loaded.get(keys.member(spaceId, userId))),
+      space,
+      base: ref.kind === 'space' ? undefined : (baseItem ?? ownItem),
+      table: ref.kind === 'table' ? ownItem : undefined,
+      role: read.valueFor(memberLookup(spaceId, userId))?.role,
     },
   };
 };
 
 /** Locates a resource for a user outside a request (a worker acting for them): at most two reads. */
 export const locateNow = async (ref: ResourceRef, userId: string): Promise<Located> => {
-  let loaded = await getItems(resourceKeys(ref, userId));
+  let loaded = await readBatch(resourceKeys(ref, userId));
   let found = locate(ref, userId, loaded);
   if ('need' in found) {
-    loaded = combineLookups(loaded, await getItems(found.need));
+    loaded = await readMore(loaded, found.need);
     found = locate(ref, userId, loaded);
   }
   if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);

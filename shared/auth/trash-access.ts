@@ -1,18 +1,27 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { getItems, type ItemLookup } from '#shared/db/client.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
-import { memberOf } from '#shared/entities/members.ts';
-import { entryOf, type TrashEntry } from '#shared/entities/trash-items.ts';
+import { baseLookup } from '#shared/entities/bases.ts';
+import {
+  asLoaded,
+  type ItemKey,
+  type ItemLookup,
+  type Loaded,
+  readBatch,
+} from '#shared/entities/batch-read.ts';
+import { memberLookup } from '#shared/entities/members.ts';
+import { spaceLookup } from '#shared/entities/spaces.ts';
+import { tableLookup } from '#shared/entities/tables.ts';
+import { type TrashEntry, trashEntryLookup } from '#shared/entities/trash-items.ts';
 import { checkAccess, type Principal } from './permission.ts';
 
 /** A trash item found and checked, with the items of its resource and parents. */
 export interface LocatedTrashItem {
   entry: TrashEntry;
-  items: ItemLookup;
+  /** The space, the caller's membership, the base and the table of the entry, as read. */
+  items: Loaded;
 }
 
 /** What a trash-item route reads with authentication. */
-export const trashItemKeys = (trashId: string): Key[] => [keys.trashItem(trashId)];
+export const trashItemKeys = (trashId: string): ItemKey[] => [trashEntryLookup(trashId).key];
 
 /**
  * The access check of trash-item routes (the resource kind `trashItem`): the item must exist
@@ -25,21 +34,20 @@ export const locateTrashItem = async (
   loaded: ItemLookup,
   trashId: string,
 ): Promise<LocatedTrashItem> => {
-  const item = loaded.get(keys.trashItem(trashId));
-  if (!item) throw new NotFoundError(`Trash item ${trashId} not found`);
-  const entry = entryOf(item);
+  const entry = asLoaded(loaded).valueFor(trashEntryLookup(trashId));
+  if (!entry) throw new NotFoundError(`Trash item ${trashId} not found`);
   const baseId = entry.resourceType === 'base' ? entry.resourceId : entry.baseId;
-  const items = await getItems([
-    keys.space(entry.spaceId),
-    keys.member(entry.spaceId, principal.userId),
-    ...(baseId ? [keys.base(baseId)] : []),
-    ...(entry.resourceType === 'table' ? [keys.table(entry.resourceId)] : []),
+  const membership = memberLookup(entry.spaceId, principal.userId);
+  const items = await readBatch([
+    spaceLookup(entry.spaceId),
+    membership,
+    ...(baseId ? [baseLookup(baseId)] : []),
+    ...(entry.resourceType === 'table' ? [tableLookup(entry.resourceId)] : []),
   ]);
-  const membership = items.get(keys.member(entry.spaceId, principal.userId));
   checkAccess({
     principal,
     resource: { id: entry.resourceId, spaceId: entry.spaceId, baseId },
-    role: membership ? memberOf(membership)?.role : undefined,
+    role: items.valueFor(membership)?.role,
     actions: [`${entry.resourceType}|delete`],
   });
   return { entry, items };

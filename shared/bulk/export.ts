@@ -29,7 +29,7 @@ import {
   ServiceUnavailableError,
   UnprocessableError,
 } from '#shared/core/errors.ts';
-import { transact } from '#shared/db/client.ts';
+import { transact } from '#shared/db/commit.ts';
 import { remainingMs } from '#shared/db/request-scope.ts';
 import {
   type ExportFile,

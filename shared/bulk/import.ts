@@ -21,11 +21,9 @@ import type { Principal } from '#shared/auth/permission.ts';
 import { type Located, locateNow } from '#shared/auth/resources.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { SCOPES } from '#shared/core/rights.ts';
-import { transact } from '#shared/db/client.ts';
+import { transact } from '#shared/db/commit.ts';
 import { withRequestScope } from '#shared/db/request-scope.ts';
 import { TOKEN_PATTERN } from '#shared/entities/attachments.ts';
-import type { Field } from '#shared/fields/field-types.ts';
-import { fieldKind } from '#shared/fields/registry.ts';
 import {
   failImport,
   type ImportJob,
@@ -34,7 +32,9 @@ import {
   readImportJob,
   setImportTotal,
   startImportOp,
-} from '#shared/jobs/import-jobs.ts';
+} from '#shared/entities/import-jobs.ts';
+import type { Field } from '#shared/fields/field-types.ts';
+import { fieldKind } from '#shared/fields/registry.ts';
 import { purgeQueue } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';

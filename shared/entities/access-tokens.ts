@@ -14,6 +14,7 @@ import {
 import { EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull, textsOrNull } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * A personal access token (`USER#<usr>` `TOKEN#<tok>`). A limit list is never empty: `null`
@@ -201,3 +202,6 @@ export const touchAccessTokenItem = async (
     'NONE',
   );
 };
+/** The lookup of a user's token, to read in a batch. Pure. */
+export const accessTokenLookup = (userId: string, tokenId: string): Lookup<AccessToken> =>
+  lookupOf(keys.accessToken(userId, tokenId), accessTokenOf);

@@ -2,6 +2,7 @@ import { getItem, getItems, type Item, queryAll, type TransactOp } from '#shared
 import { and, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 import { type TableRef, tableConditions, tableRefOf } from './tables.ts';
 import { entryOf, type TrashEntry } from './trash-items.ts';
 
@@ -293,3 +294,5 @@ export const spacesOfBases = async (baseIds: readonly string[]): Promise<Map<str
   }
   return out;
 };
+/** The lookup of a base's item, to read in a batch. Pure. */
+export const baseLookup = (baseId: string): Lookup<BaseItem> => lookupOf(keys.base(baseId), baseOf);

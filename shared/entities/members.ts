@@ -3,6 +3,7 @@ import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from 
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 import { type User, userOf } from './users.ts';
 
 /** A collaborator of a space (`SPACE#<spc>` `MEMBER#<usr>`), with the user's name and email as added. */
@@ -158,3 +159,10 @@ export const renameMemberOp = (spaceId: string, userId: string, name: string): T
     values: { ':name': name },
   },
 });
+/** The lookup of a user's membership of a space, to read in a batch. Pure. */
+export const memberLookup = (spaceId: string, userId: string): Lookup<Member | undefined> =>
+  lookupOf(keys.member(spaceId, userId), memberOf);
+
+/** The mirrors of a user's memberships: the spaces the user is in, with the role (one query). */
+export const spaceMirrorsOfUser = async (userId: string): Promise<UserSpace[]> =>
+  (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m) ?? []);

@@ -12,6 +12,7 @@ import {
 import { type TableRef, tableRefOf } from '#shared/entities/tables.ts';
 import { nodeIdOf } from '#shared/ids.ts';
 import { keyBetween, keysBetween } from '#shared/ordering/order-keys.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * The sidebar tree of a base, built from the items of the base's partition (pure).
@@ -348,3 +349,6 @@ export const deleteNodeOp = (baseId: string, nodeId: string): TransactOp => ({
 /** Deletes a node that is there; one not there becomes `onMissing()`. */
 export const deleteNodeItem = (baseId: string, nodeId: string, onMissing: () => HttpError): Promise<void> =>
   deleteItem(keys.node(baseId, nodeId), onMissing);
+/** The lookup of a node of a base, to read in a batch. Pure. */
+export const nodeLookup = (baseId: string, nodeId: string): Lookup<ProjectNode> =>
+  lookupOf(keys.node(baseId, nodeId), nodeOf);

@@ -1,10 +1,12 @@
-import type { Item } from '#shared/db/client.ts';
+import { type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { schemaDeletionNoteOf } from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { text, textsOrNull } from './attributes.ts';
+import { type Table, tableOf } from './tables.ts';
 
 /**
  * The items of a table's schema partition besides the table item (`entities/tables.ts`): its
@@ -170,3 +172,59 @@ export const dependentOf = (item: Item): Dependent => {
     ...(through ? { via: through } : {}),
   };
 };
+
+/** What a table's schema partition holds, read: its table, fields (in no order), views and dependents. */
+export interface SchemaParts {
+  /** Undefined when the partition holds no table item (the table is gone). */
+  table: Table | undefined;
+  fieldEntries: FieldEntry[];
+  views: View[];
+  dependents: Dependent[];
+}
+
+/** The parts of a schema among the items of its partition (or built for a new table). Pure. */
+export const schemaPartsOf = (items: readonly Item[]): SchemaParts => {
+  const tableItem = items.find((i) => i.type === 'table');
+  return {
+    table: tableItem ? tableOf(tableItem) : undefined,
+    fieldEntries: items.filter(isFieldItem).map(fieldEntryOf),
+    views: items.filter(isViewItem).map(viewOf),
+    dependents: items.filter(isDependentItem).map(dependentOf),
+  };
+};
+
+/** Reads a table's schema partition (one query). */
+export const readSchemaParts = async (tableId: string): Promise<SchemaParts> =>
+  schemaPartsOf(await queryAll(keys.schemaOf(tableId)));
+
+/** The operation that adds a field to a table; fails when its id is taken. Pure. */
+export const createFieldOp = (tableId: string, field: Field, order: number): TransactOp => ({
+  put: fieldItem(tableId, field, order),
+  condition: NOT_EXISTS,
+});
+
+/** The operation that deletes a field's item (unconditional: repeatable). Pure. */
+export const deleteFieldOp = (tableId: string, fieldId: string): TransactOp => ({
+  delete: keys.field(tableId, fieldId),
+});
+
+/** The operation that adds a view to a table; fails when its id is taken. Pure. */
+export const createViewOp = (tableId: string, view: View): TransactOp => ({
+  put: viewItem(tableId, view),
+  condition: NOT_EXISTS,
+});
+
+/** The operation that writes a view over its stored one; fails when it is gone. Pure. */
+export const replaceViewOp = (tableId: string, view: View): TransactOp => ({
+  put: viewItem(tableId, view),
+  condition: EXISTS,
+});
+
+/** The operation that puts a view back as it was (the undo of a change). Pure. */
+export const putViewOp = (tableId: string, view: View): TransactOp => ({ put: viewItem(tableId, view) });
+
+/** The operation that deletes a view's item; fails when it is gone. Pure. */
+export const deleteViewOp = (tableId: string, viewId: string): TransactOp => ({
+  delete: keys.view(tableId, viewId),
+  condition: EXISTS,
+});

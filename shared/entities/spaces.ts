@@ -3,6 +3,7 @@ import { getItems, type Item, type ItemLookup, type TransactOp, updateItem } fro
 import { and, EXISTS, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { count, optionalText, text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * A space item (`SPACE#<spc>` `SPACE`). `ownerCount` keeps at least one owner (checked in the
@@ -138,3 +139,5 @@ export const loadedSpace = (loaded: ItemLookup, spaceId: string): Space | undefi
   const item = loaded.get(keys.space(spaceId));
   return item ? spaceOf(item) : undefined;
 };
+/** The lookup of a space's item, to read in a batch. Pure. */
+export const spaceLookup = (spaceId: string): Lookup<Space> => lookupOf(keys.space(spaceId), spaceOf);

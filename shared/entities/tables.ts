@@ -1,8 +1,9 @@
 import { getItem, type Item, type TransactOp } from '#shared/db/client.ts';
-import { and, EXISTS, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
+import { and, EXISTS, LIVE, NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
 import { count, optionalText, text, textOrNull } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * A table's own item (`TABLE#<tbl>` `TABLE`): its name and place, its schema version (every
@@ -107,3 +108,19 @@ export const readTable = async (tableId: string): Promise<Table | undefined> => 
   const item = await getItem(keys.table(tableId));
   return item ? tableOf(item) : undefined;
 };
+
+/** The lookup of a table's item, to read in a batch. Pure. */
+export const tableLookup = (tableId: string): Lookup<Table> => lookupOf(keys.table(tableId), tableOf);
+
+/** The operation that bumps a table's schema version, conditioned on the version read. Pure. */
+export const bumpSchemaVersionOp = (tableId: string, readVersion: number): TransactOp => ({
+  update: {
+    key: keys.table(tableId),
+    update: 'SET schemaVersion = :next, lastModifiedTime = :now',
+    condition: and(
+      LIVE,
+      or('schemaVersion = :read', '(attribute_not_exists(schemaVersion) AND :read = :zero)'),
+    ),
+    values: { ':next': readVersion + 1, ':read': readVersion, ':zero': 0, ':now': new Date().toISOString() },
+  },
+});

@@ -1,8 +1,10 @@
-import type { Item, TransactOp } from '#shared/db/client.ts';
-import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
+import { and, EXISTS, LIVE, NOT_EXISTS, NOT_PURGED } from '#shared/db/conditions.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { withStamps } from '#shared/db/request-scope.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
 import { text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /** What can be in the trash. */
 const TRASH_TYPES = ['space', 'base', 'table'] as const;
@@ -97,4 +99,62 @@ export const moveTrashEntryOps = (entry: TrashEntry, spaceId: string): TransactO
   return [keys.trashItem(entry.id), ...(listing ? [listing] : [])].map((key) => ({
     update: { key, update: 'SET spaceId = :space', condition: EXISTS, values: { ':space': spaceId } },
   }));
+};
+
+/** The lookup of a trash item, to read in a batch. Pure. */
+export const trashEntryLookup = (trashId: string): Lookup<TrashEntry> =>
+  lookupOf(keys.trashItem(trashId), entryOf);
+
+/** The listing copies of the bases trashed in a space (one query on the space's partition). */
+export const trashEntriesOfSpace = async (spaceId: string): Promise<TrashEntry[]> =>
+  (await queryAll(keys.spaceTrashOf(spaceId))).map(entryOf);
+
+/** The listing copies of the tables trashed in a base (one query on the base's partition). */
+export const trashEntriesOfBase = async (baseId: string): Promise<TrashEntry[]> =>
+  (await queryAll(keys.baseTrashOf(baseId))).map(entryOf);
+
+const CLEAR = 'REMOVE deletedTime, deletedBy, trashId';
+/** The resource is still in the trash under this entry (`:trs`) and no permanent delete started. */
+const MARKED = and(NOT_PURGED, 'trashId = :trs');
+
+/**
+ * The operations that clear the deleted marks of an entry's resource and of its reference (the
+ * space's reference to a base, the base's to a table), each on the condition that it is still in
+ * the trash under this entry. The table item is stamped: the change log's `table.created` names
+ * this request and its user. Pure.
+ */
+export const clearTrashMarkOps = (entry: TrashEntry): TransactOp[] => {
+  const { resourceType: type, resourceId: id, spaceId } = entry;
+  const values = { ':trs': entry.id };
+  const marked: Key[] =
+    type === 'space'
+      ? [keys.space(id)]
+      : type === 'base'
+        ? [keys.base(id), keys.spaceBase(spaceId, id)]
+        : [keys.table(id), keys.baseTable(entry.baseId ?? '', id)];
+  return marked.map((key) => {
+    if (type !== 'table' || key.sk !== keys.table(id).sk)
+      return { update: { key, update: CLEAR, condition: MARKED, values } };
+    const stamped = withStamps([], ['deletedTime', 'deletedBy', 'trashId']);
+    return {
+      update: {
+        key,
+        update: stamped.update,
+        names: stamped.names,
+        condition: MARKED,
+        values: { ...values, ...stamped.values },
+      },
+    };
+  });
+};
+
+/** The checks that an entry's parents (its space, a table's base) are live, to join a restore. Pure. */
+export const trashParentsLiveChecks = (entry: TrashEntry): TransactOp[] => {
+  const parents: Key[] =
+    entry.resourceType === 'space'
+      ? []
+      : entry.resourceType === 'base'
+        ? [keys.space(entry.spaceId)]
+        : [keys.space(entry.spaceId), keys.base(entry.baseId ?? '')];
+  return parents.map((key) => ({ check: key, condition: LIVE }));
 };

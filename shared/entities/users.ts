@@ -2,6 +2,7 @@ import { getItem, getItems, type Item, type TransactOp } from '#shared/db/client
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /** A user's profile item (`USER#<usr>` `PROFILE`). */
 export interface User {
@@ -74,3 +75,5 @@ export const renameUserOp = (userId: string, name: string): TransactOp => ({
     values: { ':name': name },
   },
 });
+/** The lookup of a user's profile, to read in a batch. Pure. */
+export const userLookup = (userId: string): Lookup<User> => lookupOf(keys.user(userId), userOf);

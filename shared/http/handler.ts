@@ -8,9 +8,9 @@ import type { output } from 'zod/v4/core';
 import {
   type Credential,
   credentialKeys,
+  credentialToTouch,
   principalFrom,
   readCredential,
-  shouldTouch,
 } from '#shared/auth/authenticate.ts';
 import { checkNodeDelete, nodeKeys } from '#shared/auth/node-access.ts';
 import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
@@ -31,9 +31,7 @@ import {
 } from '#shared/core/errors.ts';
 import { logger, withLogContext } from '#shared/core/logger.ts';
 import { checkJsonBody, parseInput, type Schema } from '#shared/core/validation.ts';
-import { combineLookups, getItems, type ItemLookup } from '#shared/db/client.ts';
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
-import type { Key } from '#shared/db/keys.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
 import {
   noteActor,
@@ -43,6 +41,7 @@ import {
   withRequestScope,
 } from '#shared/db/request-scope.ts';
 import { tracer } from '#shared/db/tracer.ts';
+import { type ItemKey, type Loaded, readBatch, readMore } from '#shared/entities/batch-read.ts';
 import type { Organization } from '#shared/entities/organizations.ts';
 import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
 import {
@@ -107,7 +106,7 @@ export interface HandlerSpec<
   query?: Q;
   body?: B;
   /** Further items to read in the same call as authentication (saves a round trip). */
-  preload?: (userId: string, input: Input<P, Q, B>) => Key[];
+  preload?: (userId: string, input: Input<P, Q, B>) => ItemKey[];
   /** Honour `Idempotency-Key`: a repeat with the same body answers the first answer (24 h). */
   idempotent?: boolean;
 }
@@ -130,8 +129,8 @@ export interface Request<P, Q, B, N extends HandlerName> extends Input<P, Q, B> 
         : Located;
   /** The table's schema, for routes that declare `schema: true`. */
   schema: RouteNamed<N> extends { schema: true } ? TableSchema : undefined;
-  /** Items read with authentication (`spec.preload`). */
-  loaded: ItemLookup;
+  /** Items read with authentication (`spec.preload`); entity modules read their values from it. */
+  loaded: Loaded;
   headers: Record<string, string | undefined>;
   /** The request's body as bytes (a route with no body schema that takes a file). */
   rawBody: () => Buffer;
@@ -140,7 +139,11 @@ export interface Request<P, Q, B, N extends HandlerName> extends Input<P, Q, B> 
 }
 
 /** The items to read with authentication for a route's resource. */
-const declaredKeys = (decl: ResourceDecl, input: Input<unknown, unknown, unknown>, userId: string): Key[] => {
+const declaredKeys = (
+  decl: ResourceDecl,
+  input: Input<unknown, unknown, unknown>,
+  userId: string,
+): ItemKey[] => {
   const { id } = resourceRefOf(decl, input);
   if (decl.kind === 'organization') return organizationKeys(id);
   if (decl.kind === 'trashItem') return trashItemKeys(id);
@@ -310,7 +313,7 @@ export const defineHandler = <
     const userId = credential.userId;
     const foreignKeys =
       input && decl?.kind === 'table' && route.schema ? foreignTableKeys(resourceRefOf(decl, input).id) : [];
-    let loaded = await getItems([
+    let loaded = await readBatch([
       ...credentialKeys(credential),
       ...(input && decl ? declaredKeys(decl, input, userId) : []),
       ...foreignKeys,
@@ -347,7 +350,6 @@ export const defineHandler = <
       if (route.schema) schema = await loadSchema(ref.id, found.located.table);
     } else checkScopes(principal, route.actions);
 
-    const token = loaded.get(credentialKeys(credential)[0] as Key);
     const request = {
       ...input,
       principal,
@@ -388,7 +390,9 @@ export const defineHandler = <
             decl?.kind === 'table' ? (resource as Located).id : undefined,
           )
         : answer(),
-      shouldTouch(token) ? touchAccessToken(userId, credential.tokenId).catch(() => undefined) : undefined,
+      credentialToTouch(credential, loaded)
+        ? touchAccessToken(userId, credential.tokenId).catch(() => undefined)
+        : undefined,
     ]);
     const headers = 'headers' in out ? (out.headers as Record<string, string> | undefined) : undefined;
     return fitResponse(
@@ -550,11 +554,11 @@ const logRequest = (
 const locateReading = async (
   ref: ResourceRef,
   userId: string,
-  loaded: ItemLookup,
-): Promise<{ located: Located; loaded: ItemLookup }> => {
+  loaded: Loaded,
+): Promise<{ located: Located; loaded: Loaded }> => {
   let found = locate(ref, userId, loaded);
   if ('need' in found) {
-    loaded = combineLookups(loaded, await getItems(found.need));
+    loaded = await readMore(loaded, found.need);
     found = locate(ref, userId, loaded);
   }
   if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
@@ -573,7 +577,7 @@ export const checkAccessTo = async (
   const { located } = await locateReading(
     ref,
     principal.userId,
-    await getItems(resourceKeys(ref, principal.userId)),
+    await readBatch(resourceKeys(ref, principal.userId)),
   );
   checkAccess({ principal, resource: located, role: located.role, actions });
   return located;

@@ -1,11 +1,6 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import type { Item, TransactOp } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { IMPORT_ATTRIBUTES } from './import-jobs.ts';
+import { jobStateKeys, type StoredJobItem } from '#shared/entities/jobs.ts';
 import type { JobKind, PurgeJob } from './purge-job.ts';
-
-/** How long a finished job can still be read as done (then DynamoDB's TTL removes its item). */
-export const FINISHED_JOB_TTL_SECONDS = 7 * 24 * 3600;
 
 /**
  * What the caller who started a background job can read of it (`GET /api/job/{kind}/{resourceId}`):
@@ -32,7 +27,7 @@ export interface JobStatus {
 }
 
 /** An import's progress and report, from its item (nothing for other jobs). */
-const importFacts = (item: Item): Partial<JobStatus> =>
+const importFacts = (item: StoredJobItem): Partial<JobStatus> =>
   item.kind === 'import'
     ? {
         progress: {
@@ -46,37 +41,9 @@ const importFacts = (item: Item): Partial<JobStatus> =>
     : {};
 
 /** The two items that tell a job's state: the unfinished job, and the finished one. */
-export const jobStatusKeys = (job: PurgeJob) => [
-  keys.purgeJob(job.kind, job.resourceId),
-  keys.finishedJob(job.kind, job.resourceId),
-];
+export const jobStatusKeys = (job: PurgeJob) => jobStateKeys(job);
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-
-/**
- * The operations that finish a job, in one transaction: its unfinished item goes, a finished item
- * (same starter, creation time and runs) stays a week.
- */
-export const finishJobOps = (job: PurgeJob, pending: Item, now: Date): TransactOp[] => [
-  { delete: keys.purgeJob(job.kind, job.resourceId) },
-  {
-    put: {
-      ...keys.finishedJob(job.kind, job.resourceId),
-      type: 'finishedJob',
-      kind: job.kind,
-      resourceId: job.resourceId,
-      userId: text(pending.userId) ?? '',
-      createdTime: text(pending.createdTime) ?? now.toISOString(),
-      runs: typeof pending.runs === 'number' ? pending.runs : 0,
-      finishedTime: now.toISOString(),
-      expiresAt: Math.floor(now.getTime() / 1000) + FINISHED_JOB_TTL_SECONDS,
-      // an import's report stays readable with its end
-      ...Object.fromEntries(
-        IMPORT_ATTRIBUTES.filter((a) => pending[a] !== undefined).map((a) => [a, pending[a]]),
-      ),
-    },
-  },
-];
 
 /**
  * The job's state as its starter sees it, from its two items. A job that does not exist, that
@@ -85,8 +52,8 @@ export const finishJobOps = (job: PurgeJob, pending: Item, now: Date): TransactO
 export const jobStatusOf = (
   job: PurgeJob,
   userId: string,
-  pending: Item | undefined,
-  finished: Item | undefined,
+  pending: StoredJobItem | undefined,
+  finished: StoredJobItem | undefined,
   now = new Date(),
 ): JobStatus => {
   const item =

@@ -1,48 +1,22 @@
 import { config } from '#shared/config.ts';
 import { logger, withLogContext } from '#shared/core/logger.ts';
-import type { Item, TransactOp } from '#shared/db/client.ts';
-import { NOT_PURGED } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
-import { outsideRequestScope, withStamps } from '#shared/db/request-scope.ts';
+import type { TransactOp } from '#shared/db/commit.ts';
+import { outsideRequestScope } from '#shared/db/request-scope.ts';
+import { markPurgedOp, markResourcePurgedOp, putJobOp, type StoredJobItem } from '#shared/entities/jobs.ts';
 import { JOB_KINDS, type PurgeJob, type PurgeQueue } from './purge-job.ts';
 
-/** The durable job item, to join the transaction that marks the resource. */
+/** The durable job item, to join the transaction that marks the resource. Pure. */
 export const purgeJobOp = (
   job: PurgeJob,
   context: { spaceId?: string; baseId?: string; userId: string },
   now: Date,
-): TransactOp => ({
-  put: {
-    ...keys.purgeJob(job.kind, job.resourceId),
-    type: 'purgeJob',
-    ...job,
-    ...context,
-    createdTime: now.toISOString(),
-    runs: 0,
-  },
-});
+): TransactOp => putJobOp(job, context, now);
 
 /**
  * The update that makes a space, base or table invisible for good (`purgeTime`), keeping when and
- * by whom it was first deleted; fails if it is gone or already being purged.
+ * by whom it was first deleted; fails if it is gone or already being purged (the entity's builder).
  */
-export const markPurgedOp = (key: Key, userId: string, now: Date): TransactOp => {
-  // stamped: a table deleted for good is a `table.deleted` of this request in the change log
-  const stamped = withStamps([
-    'deletedTime = if_not_exists(deletedTime, :now)',
-    'deletedBy = if_not_exists(deletedBy, :by)',
-    'purgeTime = :now',
-  ]);
-  return {
-    update: {
-      key,
-      update: stamped.update,
-      names: stamped.names,
-      condition: NOT_PURGED,
-      values: { ...stamped.values, ':now': now.toISOString(), ':by': userId },
-    },
-  };
-};
+export { markPurgedOp, markResourcePurgedOp };
 
 /** True when a message body is a purge job (anything else is dropped by the worker). */
 export const isPurgeJob = (value: unknown): value is PurgeJob => {
@@ -61,7 +35,7 @@ export interface StoredPurgeJob extends PurgeJob {
 }
 
 /** The job stored in an item, or undefined for an item that is not a well-formed job. */
-export const purgeJobOf = (item: Item): StoredPurgeJob | undefined => {
+export const purgeJobOf = (item: StoredJobItem): StoredPurgeJob | undefined => {
   if (!isPurgeJob(item)) return undefined;
   const touched = typeof item.updatedTime === 'string' ? item.updatedTime : item.createdTime;
   return {

@@ -10,8 +10,8 @@
  */
 import type { Principal } from '#shared/auth/permission.ts';
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { type Item, type ItemLookup, putItem } from '#shared/db/client.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { asLoaded, type ItemKey, type ItemLookup } from '#shared/entities/batch-read.ts';
+import { putSavedQuery, type SavedQuery, savedQueryLookup } from '#shared/entities/saved-queries.ts';
 import { isId, newId } from '#shared/ids.ts';
 import { mergeParams, type RawParams, readListParams } from './params.ts';
 
@@ -73,9 +73,8 @@ export const saveQueryParams = async (
 ): Promise<{ queryId: string }> => {
   const saved = normaliseSavedParams(params);
   const queryId = newId('query');
-  await putItem({
-    ...keys.savedQuery(queryId),
-    type: 'savedQuery',
+  await putSavedQuery({
+    id: queryId,
     params: saved,
     createdBy: principal.userId,
     createdTime: now.toISOString(),
@@ -84,17 +83,21 @@ export const saveQueryParams = async (
   return { queryId };
 };
 
-/** The parameters of a saved query item; missing or expired is a 404. Pure. */
-export const savedParamsOf = (item: Item | undefined, queryId: string, now = new Date()): RawParams => {
-  if (!item || Number(item.expiresAt) * 1000 <= now.getTime())
+/** The parameters of a saved query; missing or expired is a 404. Pure. */
+export const savedParamsOf = (
+  query: SavedQuery | undefined,
+  queryId: string,
+  now = new Date(),
+): RawParams => {
+  if (!query || query.expiresAt * 1000 <= now.getTime())
     throw new NotFoundError(`Query ${queryId} not found or expired`);
-  return item.params as RawParams;
+  return query.params;
 };
 
 /** The saved query a list-style request names (`queryId`), as a key to read with the token; none when absent or malformed. */
-export const savedQueryKeys = (query: Record<string, unknown> | undefined): Key[] => {
+export const savedQueryKeys = (query: Record<string, unknown> | undefined): ItemKey[] => {
   const v = query?.queryId;
-  return typeof v === 'string' && isId('query', v) ? [keys.savedQuery(v)] : [];
+  return typeof v === 'string' && isId('query', v) ? [savedQueryLookup(v).key] : [];
 };
 
 /**
@@ -105,6 +108,7 @@ export const listParamsOf = (query: Record<string, string | string[]> | undefine
   const v = query?.queryId;
   if (v !== undefined && (typeof v !== 'string' || !isId('query', v)))
     throw new ValidationError('queryId: must be a saved query id (qry_…)');
-  const saved = typeof v === 'string' ? savedParamsOf(loaded.get(keys.savedQuery(v)), v) : undefined;
+  const saved =
+    typeof v === 'string' ? savedParamsOf(asLoaded(loaded).valueFor(savedQueryLookup(v)), v) : undefined;
   return readListParams(mergeParams(saved, query ?? {}));
 };

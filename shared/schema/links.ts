@@ -1,9 +1,7 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
-import type { TransactOp } from '#shared/db/client.ts';
-import { NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
-import { fieldItem } from '#shared/entities/schema-items.ts';
+import type { TransactOp } from '#shared/db/commit.ts';
+import { createFieldOp, deleteFieldOp } from '#shared/entities/schema-items.ts';
 import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/field-names.ts';
 import type { Field, LinkRelationship } from '#shared/fields/field-types.ts';
 import { type LinkOptions, linkOptionsOf } from '#shared/fields/link-options.ts';
@@ -124,7 +122,7 @@ export const prepareLinkField = async (
     dbFieldType: 'JSON',
   };
   const order = self ? here.selfOrder : nextFieldOrder(foreign as TableSchema) + pending.length;
-  const ops: TransactOp[] = [{ put: fieldItem(targetTable, symmetric, order), condition: NOT_EXISTS }];
+  const ops: TransactOp[] = [createFieldOp(targetTable, symmetric, order)];
   if (!self && pending.length === 0)
     ops.push(bumpSchemaOp(opts.foreignTableId, (foreign as TableSchema).version));
   here.pending?.set(targetTable, [...pending, symmetric]);
@@ -135,11 +133,11 @@ export const prepareLinkField = async (
 export const symmetricDeleteOps = async (field: Field, tableId: string): Promise<TransactOp[]> => {
   const opts = linkOptions(field);
   if (field.type !== 'link' || opts.isOneWay || !opts.symmetricFieldId) return [];
-  if (opts.foreignTableId === tableId) return [{ delete: keys.field(tableId, opts.symmetricFieldId) }];
+  if (opts.foreignTableId === tableId) return [deleteFieldOp(tableId, opts.symmetricFieldId)];
   const foreign = await loadSchema(opts.foreignTableId).catch(() => undefined);
   if (!foreign) return [];
   return [
-    { delete: keys.field(opts.foreignTableId, opts.symmetricFieldId) },
+    deleteFieldOp(opts.foreignTableId, opts.symmetricFieldId),
     bumpSchemaOp(opts.foreignTableId, foreign.version),
   ];
 };

@@ -1,19 +1,14 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { type Item, queryAll } from '#shared/db/client.ts';
-import { and, LIVE, or } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
 import { oncePerRequest, readEarlier } from '#shared/db/request-scope.ts';
+import type { ItemKey, StoredItem } from '#shared/entities/batch-read.ts';
 import {
   type Dependent,
-  dependentOf,
-  fieldEntryOf,
-  isDependentItem,
-  isFieldItem,
-  isViewItem,
+  readSchemaParts,
+  type SchemaParts,
+  schemaPartsOf,
   type View,
-  viewOf,
 } from '#shared/entities/schema-items.ts';
-import { type Table, tableOf } from '#shared/entities/tables.ts';
+import { bumpSchemaVersionOp, type Table, tableLookup, tableOf } from '#shared/entities/tables.ts';
 import { fieldByRef as fieldIn } from '#shared/fields/field-names.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { linkOptionsOf } from '#shared/fields/link-options.ts';
@@ -41,36 +36,32 @@ const cache = new Map<string, TableSchema>();
 const CACHE_LIMIT = 500;
 
 /** The schema version a table item carries; every schema write increments it. */
-export const schemaVersionOf = (table: Item): number => Number(table.schemaVersion ?? 0);
+export const schemaVersionOf = (table: StoredItem): number => tableOf(table).schemaVersion;
 
-/** Builds a schema from the items of a table's schema partition. Pure. */
-export const schemaFromItems = (items: Item[]): TableSchema => {
-  const tableItem = items.find((i) => i.type === 'table');
-  if (!tableItem) throw new NotFoundError('Table not found');
-  const table = tableOf(tableItem);
-  const fieldEntries = items
-    .filter(isFieldItem)
-    .map(fieldEntryOf)
-    .sort((a, b) => a.order - b.order);
+/** Builds a schema from the parts its partition holds. Pure. */
+const schemaFromParts = (parts: SchemaParts): TableSchema => {
+  const { table } = parts;
+  if (!table) throw new NotFoundError('Table not found');
+  const fieldEntries = [...parts.fieldEntries].sort((a, b) => a.order - b.order);
   const fields = fieldEntries.map((e) => e.field);
   const fieldOrder = Object.fromEntries(fieldEntries.map((e) => [e.field.id, e.order]));
-  const views = items
-    .filter(isViewItem)
-    .map(viewOf)
-    .sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-  const dependents = items.filter(isDependentItem).map(dependentOf);
-  return { table, fields, views, dependents, version: table.schemaVersion, fieldOrder };
+  const views = [...parts.views].sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+  return { table, fields, views, dependents: parts.dependents, version: table.schemaVersion, fieldOrder };
 };
+
+/** Builds a schema from the items of a table's schema partition (a new table's, as written). Pure. */
+export const schemaFromItems = (items: readonly StoredItem[]): TableSchema =>
+  schemaFromParts(schemaPartsOf(items));
 
 /**
  * The schema of a table. `table` is the table item already read (with authentication): when its
  * version matches the cached schema, no read is made; otherwise one query reads the partition.
  */
-export const loadSchema = async (tableId: string, table?: Item): Promise<TableSchema> => {
+export const loadSchema = async (tableId: string, table?: StoredItem): Promise<TableSchema> => {
   const cached = cache.get(tableId);
   if (cached && table && schemaVersionOf(table) === cached.version)
     return { ...cached, table: tableOf(table) };
-  const schema = schemaFromItems(await queryAll(keys.schemaOf(tableId)));
+  const schema = schemaFromParts(await readSchemaParts(tableId));
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(tableId, schema);
   return schema;
@@ -82,13 +73,13 @@ export const loadSchema = async (tableId: string, table?: Item): Promise<TableSc
  * authentication (`foreignTableKeys`). Never for a table the request itself changes the schema of.
  */
 export const loadForeignSchema = (tableId: string): Promise<TableSchema> =>
-  oncePerRequest(`schema:${tableId}`, () => loadSchema(tableId, readEarlier(keys.table(tableId))));
+  oncePerRequest(`schema:${tableId}`, () => loadSchema(tableId, readEarlier(tableLookup(tableId).key)));
 
 /**
  * The table items of the tables a cached schema links to: read with authentication, they let
  * `loadForeignSchema` answer from the cache. No read; empty when the schema is not cached.
  */
-export const foreignTableKeys = (tableId: string): Key[] => {
+export const foreignTableKeys = (tableId: string): ItemKey[] => {
   const cached = cache.get(tableId);
   if (!cached) return [];
   const ids = new Set<string>();
@@ -96,7 +87,7 @@ export const foreignTableKeys = (tableId: string): Key[] => {
     const foreign = f.type === 'link' ? linkOptionsOf(f.options).foreignTableId : '';
     if (foreign && foreign !== tableId) ids.add(foreign);
   }
-  return [...ids].map((id) => keys.table(id));
+  return [...ids].map((id) => tableLookup(id).key);
 };
 
 /** The primary field (the first field of the table). */
@@ -118,17 +109,8 @@ export const defaultView = (schema: TableSchema): View => {
 };
 
 /** The operation that bumps a table's schema version, conditioned on the version read. */
-export const bumpSchemaOp = (tableId: string, readVersion: number) => ({
-  update: {
-    key: keys.table(tableId),
-    update: 'SET schemaVersion = :next, lastModifiedTime = :now',
-    condition: and(
-      LIVE,
-      or('schemaVersion = :read', '(attribute_not_exists(schemaVersion) AND :read = :zero)'),
-    ),
-    values: { ':next': readVersion + 1, ':read': readVersion, ':zero': 0, ':now': new Date().toISOString() },
-  },
-});
+export const bumpSchemaOp = (tableId: string, readVersion: number) =>
+  bumpSchemaVersionOp(tableId, readVersion);
 
 /** The order number of a new field: after every existing one. */
 export const nextFieldOrder = (schema: TableSchema): number =>

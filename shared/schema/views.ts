@@ -1,18 +1,15 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
-import { type TransactOp, transact } from '#shared/db/client.ts';
-import { commitSteps, type Step } from '#shared/db/commit.ts';
-import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
-import { viewItem } from '#shared/entities/schema-items.ts';
+import { commitSteps, type Step, type TransactOp, transact } from '#shared/db/commit.ts';
+import { purgeViewPartitions } from '#shared/entities/purges.ts';
+import { createViewOp, deleteViewOp, putViewOp, replaceViewOp } from '#shared/entities/schema-items.ts';
 import { viewIndexBookkeepingDeletes } from '#shared/entities/view-indexes.ts';
 import { fieldByRef } from '#shared/fields/field-names.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { newId } from '#shared/ids.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/query-types.ts';
-import { purgePartition } from './purge.ts';
 import {
   bumpSchemaOp,
   type ColumnMeta,
@@ -206,10 +203,7 @@ const schemaConflict = () => new ConflictError('The table changed at the same ti
 export const createView = async (principal: Principal, schema: TableSchema, input: ViewInput) => {
   const tableId = schema.table.id;
   const view = defineView(input, schema.fields, schema.views, principal.userId, new Date());
-  await transact(
-    [{ put: viewItem(tableId, view), condition: NOT_EXISTS }, bumpSchemaOp(tableId, schema.version)],
-    schemaConflict,
-  );
+  await transact([createViewOp(tableId, view), bumpSchemaOp(tableId, schema.version)], schemaConflict);
   return toViewOut(view, schema.fields);
 };
 
@@ -238,10 +232,7 @@ export const updateView = async (schema: TableSchema, viewId: string, input: Omi
     ...(input.isLocked !== undefined ? { isLocked: input.isLocked } : {}),
     lastModifiedTime: new Date().toISOString(),
   };
-  await transact(
-    [{ put: viewItem(tableId, view), condition: EXISTS }, bumpSchemaOp(tableId, schema.version)],
-    schemaConflict,
-  );
+  await transact([replaceViewOp(tableId, view), bumpSchemaOp(tableId, schema.version)], schemaConflict);
   return toViewOut(view, schema.fields);
 };
 
@@ -252,14 +243,13 @@ export const deleteView = async (schema: TableSchema, viewId: string) => {
   if (schema.views.length <= 1)
     throw new ValidationError(`View ${viewId} is the last view of table ${tableId}`);
   const ops: TransactOp[] = [
-    { delete: keys.view(tableId, viewId), condition: EXISTS },
+    deleteViewOp(tableId, viewId),
     bumpSchemaOp(tableId, schema.version),
     ...viewIndexBookkeepingDeletes(tableId, viewId),
   ];
   await transact(ops, schemaConflict);
   // The view's manual order and its indexes go with it (after the view: nothing reads them any more).
-  for (const pk of [keys.viewOrderOf(viewId).pk, ...keys.viewIndexPartitionsOf(viewId)])
-    await purgePartition(pk);
+  await purgeViewPartitions(viewId);
 };
 
 /** One entry of `PUT …/column-meta`: a field and the parts of its column to change. */
@@ -337,8 +327,8 @@ export const moveView = async (
   const steps: Step[] = [
     ...changed.map(
       (v): Step => ({
-        op: { put: viewItem(tableId, v), condition: EXISTS },
-        undo: { put: viewItem(tableId, before.get(v.id) as View) },
+        op: replaceViewOp(tableId, v),
+        undo: putViewOp(tableId, before.get(v.id) as View),
       }),
     ),
     { op: bumpSchemaOp(tableId, schema.version), undo: null },

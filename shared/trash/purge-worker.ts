@@ -4,26 +4,23 @@ import { runExportJob } from '#shared/bulk/export.ts';
 import { runImport } from '#shared/bulk/import.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
+import { transact } from '#shared/db/commit.ts';
+import { finishJobOps, readJobItem, startJobRun, unfinishedJobItems } from '#shared/entities/jobs.ts';
 import {
-  deleteItems,
-  getItems,
-  type Item,
-  queryAll,
-  queryPage,
-  transact,
-  updateItem,
-} from '#shared/db/client.ts';
-import { EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
-import { baseRefOf } from '#shared/entities/bases.ts';
-import { memberOf } from '#shared/entities/members.ts';
-import { tableRefOf } from '#shared/entities/tables.ts';
+  baseIdsOfSpace,
+  deleteBaseRef,
+  deleteTableRef,
+  firstTablesOfBase,
+  purgeBaseRest,
+  purgeSpaceRest,
+  trashIdOfBase,
+  trashIdOfSpace,
+} from '#shared/entities/purges.ts';
 import { deleteBaseWebhooks } from '#shared/entities/webhooks.ts';
-import { finishJobOps } from '#shared/jobs/job-status.ts';
 import type { PurgeJob } from '#shared/jobs/purge-job.ts';
 import { enqueuePurge, purgeJobOf, type StoredPurgeJob } from '#shared/jobs/purge-queue.ts';
 import { renameUserInRecords } from '#shared/records/user-names.ts';
-import { type Budget, purgePartition, purgeTable } from '#shared/schema/purge.ts';
+import { type Budget, purgeTable } from '#shared/schema/purge.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { dropLinkSides } from '#shared/tables/tables.ts';
 
@@ -41,28 +38,20 @@ export const budgetOf = (ms: number): Budget => {
  * copies of trashed tables), its trash item, and the base item last. True when done.
  */
 export const purgeBase = async (baseId: string, budget: Budget = unlimited): Promise<boolean> => {
-  const baseKey = keys.base(baseId);
-  const base = (await getItems([baseKey])).get(baseKey);
+  const trashId = await trashIdOfBase(baseId);
   for (;;) {
-    const refs = await queryPage({
-      ...keys.tablesOf(baseId),
-      limit: 100,
-      projection: ['pk', 'sk', 'tableId'],
-    });
-    for (const { tableId } of refs.items.map(tableRefOf)) {
+    const refs = await firstTablesOfBase(baseId);
+    for (const tableId of refs.tableIds) {
       if (!(await purgeTable(tableId, budget))) return false;
-      await deleteItems([keys.baseTable(baseId, tableId)]);
+      await deleteTableRef(baseId, tableId);
       logger.info('purge progress: a table of the base is gone', { baseId, tableId });
       if (!budget()) return false;
     }
-    if (!refs.lastKey) break;
+    if (!refs.more) break;
   }
   // its webhooks (their delivery logs expire by TTL)
   await deleteBaseWebhooks(baseId);
-  if (!(await purgePartition(baseKey.pk, budget, (i) => i.sk === baseKey.sk))) return false;
-  if (typeof base?.trashId === 'string') await deleteItems([keys.trashItem(base.trashId)]);
-  await deleteItems([baseKey]);
-  return true;
+  return purgeBaseRest(baseId, trashId, budget);
 };
 
 /**
@@ -71,26 +60,14 @@ export const purgeBase = async (baseId: string, budget: Budget = unlimited): Pro
  * the space item last. True when done.
  */
 export const purgeSpace = async (spaceId: string, budget: Budget = unlimited): Promise<boolean> => {
-  const spaceKey = keys.space(spaceId);
-  const space = (await getItems([spaceKey])).get(spaceKey);
-  const refs = await queryAll({ ...keys.basesOf(spaceId), projection: ['pk', 'sk', 'baseId'] });
-  for (const { baseId } of refs.map(baseRefOf)) {
+  const trashId = await trashIdOfSpace(spaceId);
+  for (const baseId of await baseIdsOfSpace(spaceId)) {
     if (!(await purgeBase(baseId, budget))) return false;
-    await deleteItems([keys.spaceBase(spaceId, baseId)]);
+    await deleteBaseRef(spaceId, baseId);
     logger.info('purge progress: a base of the space is gone', { spaceId, baseId });
     if (!budget()) return false;
   }
-  const members = await queryAll({ ...keys.membersOf(spaceId), projection: ['pk', 'sk', 'userId', 'role'] });
-  await deleteItems(
-    members.flatMap((item) => {
-      const member = memberOf(item);
-      return member ? [keys.userSpace(member.userId, spaceId)] : [];
-    }),
-  );
-  if (!(await purgePartition(spaceKey.pk, budget, (i) => i.sk === spaceKey.sk))) return false;
-  if (typeof space?.trashId === 'string') await deleteItems([keys.trashItem(space.trashId)]);
-  await deleteItems([spaceKey]);
-  return true;
+  return purgeSpaceRest(spaceId, trashId, budget);
 };
 
 /**
@@ -100,22 +77,8 @@ export const purgeSpace = async (spaceId: string, budget: Budget = unlimited): P
  * rather than remembering progress; a job whose item is gone was finished by an earlier run.
  */
 export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Promise<'done' | 'more'> => {
-  const jobKey = keys.purgeJob(job.kind, job.resourceId);
-  let pending: Item;
-  try {
-    pending = await updateItem(
-      {
-        key: jobKey,
-        update: 'SET updatedTime = :now ADD runs :one',
-        condition: EXISTS,
-        values: { ':now': new Date().toISOString(), ':one': 1 },
-      },
-      () => new NotFoundError('purge job finished'),
-    );
-  } catch (error) {
-    if (error instanceof NotFoundError) return 'done';
-    throw error;
-  }
+  const pending = await startJobRun(job);
+  if (!pending) return 'done';
   const started = performance.now();
   const run = pending.runs;
   logger.info('background job started', { job, run });
@@ -139,7 +102,7 @@ export const runPurgeJob = async (job: PurgeJob, budget: Budget = unlimited): Pr
     return 'more';
   }
   // an import's item moved with its chunks: its report is what the finished item keeps
-  const latest = job.kind === 'import' ? ((await getItems([jobKey])).get(jobKey) ?? pending) : pending;
+  const latest = job.kind === 'import' ? ((await readJobItem(job)) ?? pending) : pending;
   await transact(finishJobOps(job, latest, new Date()), () => new NotFoundError('purge job finished'));
   logger.info('background job finished', { job, runs: run, durationMs });
   return 'done';
@@ -154,7 +117,7 @@ export const STALE_JOB_MS = 20 * 60 * 1000;
  * jobs share one partition. Answers how many were sent.
  */
 export const sweepPurgeJobs = async (now = Date.now(), staleMs = STALE_JOB_MS): Promise<number> => {
-  const jobs = await queryAll(keys.purgeJobs());
+  const jobs = await unfinishedJobItems();
   const stale = jobs
     .map(purgeJobOf)
     .filter((j): j is StoredPurgeJob => j !== undefined && now - Date.parse(j.lastTouched) >= staleMs);

@@ -3,22 +3,23 @@ import { ROLE_ACTIONS, type Role } from '#shared/auth/scopes.ts';
 import type { LocatedTrashItem } from '#shared/auth/trash-access.ts';
 import { deleteBasePermanently } from '#shared/bases/bases.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
-import { getItems, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
-import { and, LIVE, NOT_PURGED } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
-import { withStamps } from '#shared/db/request-scope.ts';
-import { baseOf } from '#shared/entities/bases.ts';
-import { type UserSpace, userSpaceOf } from '#shared/entities/members.ts';
-import { type Space, spaceOf } from '#shared/entities/spaces.ts';
-import { tableOf } from '#shared/entities/tables.ts';
+import { type TransactOp, transact } from '#shared/db/commit.ts';
+import { baseLookup } from '#shared/entities/bases.ts';
+import { type Loaded, type Lookup, readBatch } from '#shared/entities/batch-read.ts';
+import { spaceMirrorsOfUser, type UserSpace } from '#shared/entities/members.ts';
+import { type Space, spaceLookup } from '#shared/entities/spaces.ts';
+import { tableLookup } from '#shared/entities/tables.ts';
 import {
-  entryOf,
+  clearTrashMarkOps,
   removeTrashOps,
   type TrashEntry,
   type TrashType,
   toTrashItem,
+  trashEntriesOfBase,
+  trashEntriesOfSpace,
+  trashParentsLiveChecks,
 } from '#shared/entities/trash-items.ts';
-import { userOf } from '#shared/entities/users.ts';
+import { userLookup } from '#shared/entities/users.ts';
 import { deleteSpacePermanently } from '#shared/spaces/spaces.ts';
 import { deleteTablePermanently } from '#shared/tables/tables.ts';
 
@@ -29,13 +30,13 @@ export const TRASH_PAGE_SIZE = 50;
 const mayDelete = (principal: Principal, role: Role | undefined, type: TrashType) =>
   role !== undefined && ROLE_ACTIONS[role].has(`${type}|delete`) && principal.scopes.has(`${type}|delete`);
 
-/** The resource item of a trash entry's resource. */
-const resourceKey = (e: TrashEntry): Key =>
+/** The lookup of a trash entry's resource item. */
+const resourceLookup = (e: TrashEntry): Lookup<{ name: string }> =>
   e.resourceType === 'space'
-    ? keys.space(e.resourceId)
+    ? spaceLookup(e.resourceId)
     : e.resourceType === 'base'
-      ? keys.base(e.resourceId)
-      : keys.table(e.resourceId);
+      ? baseLookup(e.resourceId)
+      : tableLookup(e.resourceId);
 
 /**
  * The maps Teable's trash answers carry: who deleted (`userMap`, by user id) and what was
@@ -43,27 +44,19 @@ const resourceKey = (e: TrashEntry): Key =>
  */
 const trashMaps = async (entries: TrashEntry[]) => {
   const userIds = [...new Set(entries.map((e) => e.deletedBy).filter((u) => u !== ''))];
-  const loaded = await getItems([...userIds.map((u) => keys.user(u)), ...entries.map(resourceKey)]);
+  const loaded: Loaded = await readBatch([...userIds.map(userLookup), ...entries.map(resourceLookup)]);
   const userMap: Record<string, { id: string; name: string; email: string; avatar: null }> = {};
   for (const id of userIds) {
-    const item = loaded.get(keys.user(id));
-    if (item) {
-      const user = userOf(item);
-      userMap[id] = { id, name: user.name, email: user.email, avatar: null };
-    }
+    const user = loaded.valueFor(userLookup(id));
+    if (user) userMap[id] = { id, name: user.name, email: user.email, avatar: null };
   }
   const resourceMap: Record<string, { id: string; name: string; spaceId?: string }> = {};
   for (const e of entries) {
-    const item = loaded.get(resourceKey(e));
-    if (!item) continue;
+    const resource = loaded.valueFor(resourceLookup(e));
+    if (!resource) continue;
     resourceMap[e.resourceId] = {
       id: e.resourceId,
-      name:
-        e.resourceType === 'space'
-          ? spaceOf(item).name
-          : e.resourceType === 'base'
-            ? baseOf(item).name
-            : tableOf(item).name,
+      name: resource.name,
       ...(e.resourceType === 'base' ? { spaceId: e.spaceId } : {}),
     };
   }
@@ -92,14 +85,11 @@ const page = async (entries: TrashEntry[], cursor: string | undefined, size = TR
  * parallel): no scan. Rights are read now, not when the item was trashed.
  */
 export const listTrash = async (principal: Principal, resourceType: 'space' | 'base', cursor?: string) => {
-  const mirrors = (await queryAll(keys.spacesOf(principal.userId)))
-    .flatMap((m) => userSpaceOf(m) ?? [])
-    .filter((m) => mayDelete(principal, m.role, resourceType));
-  const spaces = await getItems(mirrors.map((m) => keys.space(m.spaceId)));
-  const spaceOfMirror = (m: UserSpace): Space | undefined => {
-    const item = spaces.get(keys.space(m.spaceId));
-    return item ? spaceOf(item) : undefined;
-  };
+  const mirrors = (await spaceMirrorsOfUser(principal.userId)).filter((m) =>
+    mayDelete(principal, m.role, resourceType),
+  );
+  const spaces = await readBatch(mirrors.map((m) => spaceLookup(m.spaceId)));
+  const spaceOfMirror = (m: UserSpace): Space | undefined => spaces.valueFor(spaceLookup(m.spaceId));
   if (resourceType === 'space') {
     const entries = mirrors
       .flatMap((m) => spaceOfMirror(m) ?? [])
@@ -123,21 +113,16 @@ export const listTrash = async (principal: Principal, resourceType: 'space' | 'b
     const s = spaceOfMirror(m);
     return s !== undefined && !s.deletedTime;
   });
-  const copies = await Promise.all(live.map((m) => queryAll(keys.spaceTrashOf(m.spaceId))));
+  const copies = await Promise.all(live.map((m) => trashEntriesOfSpace(m.spaceId)));
   const entries = copies
     .flat()
-    .map(entryOf)
     .filter((e) => tokenCovers(principal, { id: e.resourceId, spaceId: e.spaceId, baseId: e.resourceId }));
   return page(entries, cursor);
 };
 
 /** The trashed tables of a base (`GET /trash/items`), newest first: one query on the base's partition. */
 export const listTrashItems = async (baseId: string, cursor?: string) =>
-  page((await queryAll(keys.baseTrashOf(baseId))).map(entryOf), cursor);
-
-const CLEAR = 'REMOVE deletedTime, deletedBy, trashId';
-/** The resource is still in the trash under this entry (`:trs`) and no permanent delete started. */
-const MARKED = and(NOT_PURGED, 'trashId = :trs');
+  page(await trashEntriesOfBase(baseId), cursor);
 
 /**
  * Restores a trashed space, base or table: the deleted marks of the resource and of its
@@ -147,47 +132,17 @@ const MARKED = and(NOT_PURGED, 'trashId = :trs');
  */
 export const restoreTrashItem = async ({ entry, items }: LocatedTrashItem): Promise<void> => {
   const { resourceType: type, resourceId: id, spaceId } = entry;
-  const values = { ':trs': entry.id };
-  const spaceItem = items.get(keys.space(spaceId));
-  const space = spaceItem ? spaceOf(spaceItem) : undefined;
-  const base = entry.baseId ? items.get(keys.base(entry.baseId)) : undefined;
+  const space = items.valueFor(spaceLookup(spaceId));
+  const base = entry.baseId ? items.valueFor(baseLookup(entry.baseId)) : undefined;
   if (type !== 'space' && (!space || space.deletedTime))
     throw new ForbiddenError(
       `${type === 'base' ? 'Base' : 'Table'} ${id} is in a space in the trash; restore the space first`,
     );
   if (type === 'table' && (!base || base.deletedTime))
     throw new ForbiddenError(`Table ${id} is in a base in the trash; restore the base first`);
-  const marked: Key[] =
-    type === 'space'
-      ? [keys.space(id)]
-      : type === 'base'
-        ? [keys.base(id), keys.spaceBase(spaceId, id)]
-        : [keys.table(id), keys.baseTable(entry.baseId ?? '', id)];
-  const parents: Key[] =
-    type === 'space'
-      ? []
-      : type === 'base'
-        ? [keys.space(spaceId)]
-        : [keys.space(spaceId), keys.base(entry.baseId ?? '')];
-  const ops: TransactOp[] = [
-    ...marked.map((key) => {
-      // the table item stamped: the change log's `table.created` names this request and its user
-      if (type !== 'table' || key.sk !== keys.table(id).sk)
-        return { update: { key, update: CLEAR, condition: MARKED, values } };
-      const stamped = withStamps([], ['deletedTime', 'deletedBy', 'trashId']);
-      return {
-        update: {
-          key,
-          update: stamped.update,
-          names: stamped.names,
-          condition: MARKED,
-          values: { ...values, ...stamped.values },
-        },
-      };
-    }),
-    ...removeTrashOps(entry),
-    ...parents.map((key) => ({ check: key, condition: LIVE })),
-  ];
+  const marked = clearTrashMarkOps(entry);
+  const parents = trashParentsLiveChecks(entry);
+  const ops: TransactOp[] = [...marked, ...removeTrashOps(entry), ...parents];
   const firstCheck = ops.length - parents.length;
   await transact(ops, (i) =>
     i < marked.length
@@ -211,7 +166,7 @@ export const deleteTrashItemForGood = async ({ entry }: LocatedTrashItem, userId
  * time; a table deleted meanwhile by another call is skipped. Answers how many were deleted.
  */
 export const resetTrashItems = async (baseId: string, userId: string): Promise<number> => {
-  const entries = (await queryAll(keys.baseTrashOf(baseId))).map(entryOf);
+  const entries = await trashEntriesOfBase(baseId);
   let deleted = 0;
   for (const entry of entries) {
     try {

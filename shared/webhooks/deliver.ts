@@ -20,7 +20,7 @@ import { Webhook as Signer } from 'standardwebhooks';
 import { config } from '#shared/config.ts';
 import { ConflictError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
-import { transact } from '#shared/db/client.ts';
+import { transact } from '#shared/db/commit.ts';
 import { readBase } from '#shared/entities/bases.ts';
 import { type ChangeEntry, changesAfter } from '#shared/entities/change-log.ts';
 import { readMembers } from '#shared/entities/members.ts';

@@ -289,7 +289,7 @@ describe('WorkspaceApiStack (dev)', () => {
   it('sends a request no route takes to one Lambda that may only log (405 with Allow, else 404)', () => {
     const fn = functionByRouteKey(template, true).get('$default');
     expect(fn?.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 5 });
-    const roleId = refId((fn?.Properties as { Role: unknown }).Role);
+    const roleId = refId((fn?.Properties as { Role?: unknown } | undefined)?.Role);
     const role = resourcesOf(template)[roleId];
     const statements = JSON.stringify(role?.Properties?.Policies);
     expect(statements).toContain('logs:PutLogEvents');

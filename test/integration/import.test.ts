@@ -4,7 +4,7 @@ import { ConflictError } from '#shared/core/errors.ts';
 import { documentClient, transact } from '#shared/db/client.ts';
 import { injectChunkFault, JOURNAL_STALE_MS, LEASE_MS, recoverInterrupted } from '#shared/db/commit.ts';
 import { readAttachment } from '#shared/entities/attachments.ts';
-import { startImportOp } from '#shared/jobs/import-jobs.ts';
+import { startImportOp } from '#shared/entities/import-jobs.ts';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { invalid, notFound } from '#test/support/answers.ts';
 import { pngOf, uploadFile } from '#test/support/attachments.ts';

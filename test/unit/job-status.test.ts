@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '#shared/core/errors.ts';
-import { finishJobOps, jobStatusOf } from '#shared/jobs/job-status.ts';
+import { finishJobOps } from '#shared/entities/jobs.ts';
+import { jobStatusOf } from '#shared/jobs/job-status.ts';
 
 const job = { kind: 'base', resourceId: 'bse0000000000000001' } as const;
 const now = new Date('2026-11-25T12:00:00Z');

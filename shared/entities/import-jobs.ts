@@ -1,5 +1,5 @@
 /**
- * The job item of a CSV import (`keys.purgeJob('import', tableId)`): what the worker needs to run
+ * The job item of a CSV import (`PURGE` `import#<tbl>`, type `purgeJob`, kind `import`): what the worker needs to run
  * it and where it got to. One import into a table at a time. Its progress moves in the write that
  * completes each chunk's records (`importProgressOp`), so an import stopped by a crash or a spent
  * budget resumes exactly after the last chunk written, never writing a row twice.
