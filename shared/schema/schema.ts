@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { oncePerRequest, readEarlier } from '#shared/db/request-scope.ts';
 import type { ItemKey, StoredItem } from '#shared/entities/batch-read.ts';
@@ -32,8 +33,11 @@ export interface TableSchema {
   fieldOrder: Record<string, number>;
 }
 
-const cache = new Map<string, TableSchema>();
-const CACHE_LIMIT = 500;
+/**
+ * Schemas of this process by table, checked against the table item's version on every use; the
+ * 500 most recently used are kept (a warm Lambda serving many tables keeps the ones in use).
+ */
+const cache = new LRUCache<string, TableSchema>({ max: 500 });
 
 /** The schema version a table item carries; every schema write increments it. */
 export const schemaVersionOf = (table: StoredItem): number => tableOf(table).schemaVersion;
@@ -62,7 +66,6 @@ export const loadSchema = async (tableId: string, table?: StoredItem): Promise<T
   if (cached && table && schemaVersionOf(table) === cached.version)
     return { ...cached, table: tableOf(table) };
   const schema = schemaFromParts(await readSchemaParts(tableId));
-  if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(tableId, schema);
   return schema;
 };
