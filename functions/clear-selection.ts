@@ -3,7 +3,7 @@ import { readListParams } from '#shared/listing/params.ts';
 import { clearTargets, readRanges, readRangeType } from '#shared/listing/selection.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { updateRecords } from '#shared/records/update.ts';
-import { jsonObject, tableParams } from '#shared/schema/requests.ts';
+import { jsonObject, tableParams } from '#shared/schema/schema-requests.ts';
 
 /** Empties the cells a grid selection covers (computed ones are skipped), in one write. */
 export const handler = defineHandler(

@@ -2,7 +2,7 @@ import { defineHandler } from '#shared/http/handler.ts';
 import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { copySelection, readRanges, readRangeType } from '#shared/listing/selection.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 /** A grid selection's cells as tab-separated lines of their text, and the covered fields. */
 export const handler = defineHandler(

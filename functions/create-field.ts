@@ -1,5 +1,5 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { jsonObject, tableParams } from '#shared/schema/requests.ts';
+import { jsonObject, tableParams } from '#shared/schema/schema-requests.ts';
 import { createField } from '#shared/tables/fields.ts';
 
 export const handler = defineHandler(

@@ -5,7 +5,7 @@ import { createRecords } from '#shared/records/create.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { createRecordsBody } from '#shared/records/requests.ts';
 import { upsertRecords } from '#shared/records/upsert.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 export const handler = defineHandler(
   'create-records',

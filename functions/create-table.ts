@@ -9,7 +9,7 @@ import {
   jsonObject,
   tableMeta,
   viewCreate,
-} from '#shared/schema/requests.ts';
+} from '#shared/schema/schema-requests.ts';
 import { createTable, MAX_CREATE_FIELDS, MAX_CREATE_VIEWS, toCreatedTable } from '#shared/tables/tables.ts';
 
 const params = z.object({ baseId: idOf('base') });

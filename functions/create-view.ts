@@ -1,5 +1,5 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { tableParams, viewCreate } from '#shared/schema/requests.ts';
+import { tableParams, viewCreate } from '#shared/schema/schema-requests.ts';
 import { createView } from '#shared/schema/views.ts';
 
 export const handler = defineHandler(

@@ -3,7 +3,7 @@ import { recordRights } from '#shared/records/context.ts';
 import { deleteRecords } from '#shared/records/delete.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { deleteRecordIds, deleteRecordsBody, deleteRecordsQuery } from '#shared/records/requests.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 export const handler = defineHandler(
   'delete-records',

@@ -3,7 +3,7 @@ import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { readRanges, readRangeType, selectedRecordIds } from '#shared/listing/selection.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { deleteRecords } from '#shared/records/delete.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 /** Deletes the records a grid selection covers, for good, in one write; answers their ids. */
 export const handler = defineHandler(

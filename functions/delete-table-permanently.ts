@@ -1,5 +1,5 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { baseTableParams } from '#shared/schema/requests.ts';
+import { baseTableParams } from '#shared/schema/schema-requests.ts';
 import { assertInBase, deleteTablePermanently } from '#shared/tables/tables.ts';
 
 export const handler = defineHandler(

@@ -3,7 +3,7 @@ import { exportCsv } from '#shared/bulk/export.ts';
 import { idOf, querySingle } from '#shared/core/validation.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 const query = z.object({ viewId: z.optional(querySingle(idOf('view'))) });
 

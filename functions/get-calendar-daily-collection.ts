@@ -4,7 +4,7 @@ import { defineHandler } from '#shared/http/handler.ts';
 import { calendarDailyCollection } from '#shared/listing/aggregate.ts';
 import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 const windowSchema = z.object({
   startDate: z.string(),

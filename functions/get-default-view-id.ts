@@ -1,6 +1,6 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { baseTableParams } from '#shared/schema/requests.ts';
 import { defaultView } from '#shared/schema/schema.ts';
+import { baseTableParams } from '#shared/schema/schema-requests.ts';
 import { assertInBase } from '#shared/tables/tables.ts';
 
 export const handler = defineHandler(

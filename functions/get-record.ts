@@ -7,7 +7,7 @@ import { recordRights } from '#shared/records/context.ts';
 import { etagOf } from '#shared/records/model.ts';
 import { projectionOf, renderRecords } from '#shared/records/read.ts';
 import { recordParams } from '#shared/records/requests.ts';
-import { cellFormatSchema, optionalQueryKeyType } from '#shared/schema/requests.ts';
+import { cellFormatSchema, optionalQueryKeyType } from '#shared/schema/schema-requests.ts';
 
 const query = z.object({
   projection: z.optional(queryList(z.string())),

@@ -2,7 +2,7 @@ import { defineHandler } from '#shared/http/handler.ts';
 import { searchIndex } from '#shared/listing/aggregate.ts';
 import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 // The list's query (listing.md 1), read and checked by readListParams.
 

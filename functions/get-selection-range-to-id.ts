@@ -3,7 +3,7 @@ import { defineHandler } from '#shared/http/handler.ts';
 import { listQuery as query, readListParams } from '#shared/listing/params.ts';
 import { rangeToIds, readRanges, readRangeType } from '#shared/listing/selection.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 const returnTypeOf = (raw: unknown): 'recordId' | 'fieldId' | 'all' => {
   const v = Array.isArray(raw) ? raw[0] : raw;

@@ -1,6 +1,6 @@
 import { tablePermission } from '#shared/auth/permission.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { baseTableParams } from '#shared/schema/requests.ts';
+import { baseTableParams } from '#shared/schema/schema-requests.ts';
 import { assertInBase } from '#shared/tables/tables.ts';
 
 export const handler = defineHandler(

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { idOf, querySingle } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 import { findView } from '#shared/schema/views.ts';
 import { fieldsInViewOrder } from '#shared/tables/fields.ts';
 

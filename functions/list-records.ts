@@ -3,7 +3,7 @@ import { listRecords } from '#shared/listing/list.ts';
 import { listQuery as query } from '#shared/listing/params.ts';
 import { listParamsOf, savedQueryKeys } from '#shared/listing/saved-queries.ts';
 import { recordRights } from '#shared/records/context.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 // Read as the query string gives it; `listParamsOf` checks it after merging a saved query.
 // A saved query is read in the same batch as the token and the table.

@@ -1,5 +1,5 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 import { toViewOut } from '#shared/schema/views.ts';
 
 export const handler = defineHandler('list-views', { params: tableParams }, async ({ schema }) => {

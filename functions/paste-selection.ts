@@ -2,7 +2,7 @@ import { defineHandler } from '#shared/http/handler.ts';
 import { readPasteContent, readPasteHeader } from '#shared/listing/clipboard.ts';
 import { readListParams } from '#shared/listing/params.ts';
 import { readRanges, readRangeType } from '#shared/listing/selection.ts';
-import { jsonObject, tableParams } from '#shared/schema/requests.ts';
+import { jsonObject, tableParams } from '#shared/schema/schema-requests.ts';
 import { pasteSelection } from '#shared/tables/paste-selection.ts';
 
 /** Pastes text or rows of cells from a grid selection's top-left cell, as a typecast write. */

@@ -3,7 +3,7 @@ import { readPasteContent, readPasteHeader } from '#shared/listing/clipboard.ts'
 import { readListParams } from '#shared/listing/params.ts';
 import { previewPaste } from '#shared/listing/paste.ts';
 import { readRanges } from '#shared/listing/selection.ts';
-import { jsonObject, tableParams } from '#shared/schema/requests.ts';
+import { jsonObject, tableParams } from '#shared/schema/schema-requests.ts';
 
 /** The values a paste would write, one entry per pasted row; nothing is written. */
 export const handler = defineHandler(

@@ -3,7 +3,7 @@ import { recordRights } from '#shared/records/context.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { updateRecordsBody } from '#shared/records/requests.ts';
 import { updateRecords } from '#shared/records/update.ts';
-import { tableParams } from '#shared/schema/requests.ts';
+import { tableParams } from '#shared/schema/schema-requests.ts';
 
 export const handler = defineHandler(
   'update-records',

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { text } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { baseTableParams } from '#shared/schema/requests.ts';
+import { baseTableParams } from '#shared/schema/schema-requests.ts';
 import { assertInBase, updateTable } from '#shared/tables/tables.ts';
 
 const body = z.object({ description: z.nullable(text(2000)) });

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { moveTableNode } from '#shared/nodes/nodes.ts';
-import { baseTableParams } from '#shared/schema/requests.ts';
+import { baseTableParams } from '#shared/schema/schema-requests.ts';
 import { assertInBase } from '#shared/tables/tables.ts';
 
 const body = z.object({ anchorId: idOf('table'), position: z.enum(['before', 'after']) });

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
-import { baseTableParams, tableMeta } from '#shared/schema/requests.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
+import { baseTableParams, tableMeta } from '#shared/schema/schema-requests.ts';
 import { assertInBase, toTable, updateTable } from '#shared/tables/tables.ts';
 
 const body = z.object(tableMeta);

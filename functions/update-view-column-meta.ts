@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { idOf, listOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { columnMetaPatch } from '#shared/schema/requests.ts';
+import { columnMetaPatch } from '#shared/schema/schema-requests.ts';
 import { updateViewColumnMeta } from '#shared/schema/views.ts';
 
 const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });

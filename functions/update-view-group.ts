@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { viewGroup } from '#shared/schema/requests.ts';
+import { viewGroup } from '#shared/schema/schema-requests.ts';
 import { updateView } from '#shared/schema/views.ts';
 
 const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });

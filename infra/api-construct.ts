@@ -10,7 +10,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { keys } from '#shared/db/keys.ts';
+import { PARTITION_PATTERNS } from '#shared/entities/partition-patterns.ts';
 import {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
@@ -63,14 +63,14 @@ export interface ApiFunctionsProps {
 /** Read routes may write one thing: the hourly refresh of a token's `lastUsedTime` (see authenticate.ts). */
 export const READ_ROLE_UPDATABLE_ATTRIBUTES = ['pk', 'sk', 'lastUsedTime'];
 /** Tokens live under their user's partition. */
-export const READ_ROLE_UPDATABLE_LEADING_KEYS = [keys.userPartitionPattern];
+export const READ_ROLE_UPDATABLE_LEADING_KEYS = [PARTITION_PATTERNS.userPartition];
 /**
  * Read routes may also keep a listing's computed order for its later pages (listing/kept-orders.ts)
  * and ask for a view's index to be built (records/view-indexes.ts).
  */
 export const READ_ROLE_WRITABLE_LEADING_KEYS = [
-  keys.queryOrderPartitionPattern,
-  keys.viewIndexWantPartitionPattern,
+  PARTITION_PATTERNS.queryOrders,
+  PARTITION_PATTERNS.viewIndexWants,
 ];
 
 export const READ_ACTIONS = [
@@ -431,7 +431,7 @@ export class ApiFunctions extends Construct {
               resources: [this.props.table.tableArn],
               conditions: {
                 'ForAllValues:StringLike': {
-                  'dynamodb:LeadingKeys': [keys.exportFilePartitionPattern, keys.purgeJobPartition],
+                  'dynamodb:LeadingKeys': [PARTITION_PATTERNS.exportFiles, PARTITION_PATTERNS.purgeJobs],
                 },
               },
             }),

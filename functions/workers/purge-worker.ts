@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/core/logger.ts';
 import { isPurgeJob, purgeQueue } from '#shared/jobs/purge-queue.ts';
-import { budgetOf, runPurgeJob, sweepWorker } from '#shared/trash/purge-worker.ts';
+import { budgetOf, runPurgeJob, sweepWorker } from '#shared/trash/job-runner.ts';
 
 /** Time kept back from the Lambda's timeout: a page of deletes in flight finishes within it. */
 const MARGIN_MS = 60_000;

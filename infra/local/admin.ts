@@ -1,7 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { credentialKeys, principalFrom, readCredential } from '#shared/auth/authenticate.ts';
+import { authenticateToken } from '#shared/auth/authenticate.ts';
 import { scopesFor } from '#shared/auth/scopes.ts';
-import { getItems } from '#shared/db/client.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { createUser, FIRST_TOKEN_DAYS } from '#shared/users/users.ts';
 import { readJson } from './environment.ts';
@@ -17,8 +16,7 @@ interface AdminState {
 /** The saved token still authenticates and carries every scope an admin may have (new scopes appear). */
 const stillWorks = async (token: string): Promise<boolean> => {
   try {
-    const credential = await readCredential(`Bearer ${token}`);
-    const principal = principalFrom(credential, await getItems(credentialKeys(credential)));
+    const principal = await authenticateToken(token);
     return scopesFor(true).every((s) => principal.scopes.has(s));
   } catch {
     return false;

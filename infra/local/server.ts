@@ -21,7 +21,7 @@ import { callerRequestId, REQUEST_ID_HEADER } from '#shared/http/request-id.ts';
 import { unmatchedError } from '#shared/http/unmatched.ts';
 import { runPurgesInProcess } from '#shared/jobs/purge-queue.ts';
 import { ROUTES, type RouteDef } from '#shared/routes.ts';
-import { runPurgeJob } from '#shared/trash/purge-worker.ts';
+import { runPurgeJob } from '#shared/trash/job-runner.ts';
 import { deliverBase } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess } from '#shared/webhooks/queue.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';

@@ -74,7 +74,7 @@ const main = async () => {
     const admin = await ensureAdmin(inMemory ? undefined : join(LOCAL_DIR, 'state.json'));
     const server = createLocalServer(undefined, { databaseDown: supervisor.isDown });
     // Permanent deletes a previous run left unfinished (the in-process purge queue died with it).
-    const { sweepPurgeJobs } = await import('#shared/trash/purge-worker.ts');
+    const { sweepPurgeJobs } = await import('#shared/trash/job-runner.ts');
     await sweepPurgeJobs(Date.now(), 0);
     // The purge worker's schedule: lost jobs sent again, files no cell has held for a day released.
     const { startSweepTimer } = await import('./sweep-timer.ts');

@@ -1,4 +1,4 @@
-import { sweepWorker } from '#shared/trash/purge-worker.ts';
+import { sweepWorker } from '#shared/trash/job-runner.ts';
 import { every } from './every.ts';
 
 /** Locally every five minutes (the stack's schedule is hourly): lost jobs sent again, due files released. */

@@ -164,7 +164,7 @@ export const trashBase = async (located: Located, userId: string, now = new Date
  * removes what points at it, in one transaction: the purge mark (`purgeTime`: even the
  * permanent routes answer 404 from now on), the space's reference, the base's trash item and the
  * durable purge job. The purge worker then deletes every table and the base's partition in the
- * background (shared/trash/purge-worker.ts).
+ * background (shared/trash/job-runner.ts).
  */
 export const deleteBasePermanently = async (
   baseId: string,

@@ -45,7 +45,7 @@ export const purgeJobOf = (item: StoredJobItem): StoredPurgeJob | undefined => {
   };
 };
 
-/** Runs one job as far as it can: `purge-worker.ts` `runPurgeJob`. */
+/** Runs one job as far as it can: `trash/job-runner.ts` `runPurgeJob`. */
 export type PurgeRunner = (job: PurgeJob) => Promise<'done' | 'more'>;
 
 /**

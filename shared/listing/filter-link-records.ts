@@ -10,7 +10,7 @@ import type { Field } from '#shared/fields/field-types.ts';
 import { isLinkField } from '#shared/fields/link-options.ts';
 import { isId } from '#shared/ids.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
-import { linkOptions } from '#shared/schema/links.ts';
+import { linkOptions } from '#shared/schema/link-fields.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
 

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '#shared/core/errors.ts';
 import { idOf, parseInput, queryList, querySingle } from '#shared/core/validation.ts';
-import { cellFormatSchema, fieldKeyTypeSchema } from '#shared/schema/requests.ts';
+import { cellFormatSchema, fieldKeyTypeSchema } from '#shared/schema/schema-requests.ts';
 
 /** Largest page (contract: `take` 1..1000). */
 export const MAX_TAKE = 1000;

@@ -18,7 +18,7 @@ import type { Field, LinkRelationship } from '#shared/fields/field-types.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/query-types.ts';
 import { readAllRecords, slicesFor } from '#shared/records/rows.ts';
-import { linkOptions, singleThere } from '#shared/schema/links.ts';
+import { linkOptions, singleThere } from '#shared/schema/link-fields.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import type { LinkCellRef } from './params.ts';
 

@@ -15,7 +15,7 @@ import { dbFieldTypeOf } from '#shared/fields/db-field-type.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
 import type { Field, ReadContext, StoredCell, WriteContext } from '#shared/fields/field-types.ts';
 import { isLinkField } from '#shared/fields/link-options.ts';
-import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
+import { linkOptions, singleHere, singleThere } from '#shared/schema/link-fields.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { convertRecords } from './cells.ts';
 import { writeContextFor } from './context.ts';

@@ -3,7 +3,7 @@ import type { Located } from '#shared/auth/resources.ts';
 import { InternalServerError } from '#shared/core/errors.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import { linkOptions, singleThere } from '#shared/schema/links.ts';
+import { linkOptions, singleThere } from '#shared/schema/link-fields.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { createRecords } from './create.ts';
 import type { Placement } from './placement.ts';

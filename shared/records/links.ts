@@ -11,7 +11,7 @@ import {
 } from '#shared/entities/records.ts';
 import type { Field, ReadContext } from '#shared/fields/field-types.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
+import { linkOptions, singleHere, singleThere } from '#shared/schema/link-fields.ts';
 import { loadForeignSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import { isCellAttribute } from './limits.ts';
 import { cellOf, NO_LINKS } from './model.ts';

@@ -29,7 +29,7 @@ import { fieldKind } from '#shared/fields/registry.ts';
 import { cellBytes } from '#shared/fields/size.ts';
 import type { CompiledFormula, FormulaRow } from '#shared/formula/compile.ts';
 import type { EvalContext, Value } from '#shared/formula/formula-types.ts';
-import { linkOptions } from '#shared/schema/links.ts';
+import { linkOptions } from '#shared/schema/link-fields.ts';
 import { loadForeignSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import type { CellChanges } from './cells.ts';
 import { formulaValue } from './formula-values.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '#shared/core/errors.ts';
 import { batchOf, idOf, queryList, type Schema } from '#shared/core/validation.ts';
-import { fieldKeyTypeSchema, jsonObject } from '#shared/schema/requests.ts';
+import { fieldKeyTypeSchema, jsonObject } from '#shared/schema/schema-requests.ts';
 import { MAX_RECORDS_PER_CALL } from './limits.ts';
 
 /** Path of routes on one record. */

@@ -137,7 +137,7 @@ export const trashSpace = async (spaceId: string, userId: string, now = new Date
  * Deletes a space and every item of it for good. The request makes it invisible at once, in
  * one transaction: the purge mark (`purgeTime`: even the permanent route answers 404 from now
  * on), its trash item and the durable purge job. The purge worker then deletes its bases, the
- * members' mirrors and the partition in the background (shared/trash/purge-worker.ts).
+ * members' mirrors and the partition in the background (shared/trash/job-runner.ts).
  */
 export const deleteSpacePermanently = async (spaceId: string, userId: string, now = new Date()) => {
   const space = await spaceById(spaceId);

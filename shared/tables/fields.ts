@@ -32,7 +32,7 @@ import {
   mirrorRelationship,
   prepareLinkField,
   symmetricDeleteOps,
-} from '#shared/schema/links.ts';
+} from '#shared/schema/link-fields.ts';
 import {
   bumpSchemaOp,
   loadSchema,

@@ -27,7 +27,7 @@ import type { Field } from '#shared/fields/field-types.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';
-import { linkOptions, prepareLinkField } from '#shared/schema/links.ts';
+import { linkOptions, prepareLinkField } from '#shared/schema/link-fields.ts';
 import { purgeTable } from '#shared/schema/purge.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
 import { loadSchema, schemaFromItems, type TableSchema, type View } from '#shared/schema/schema.ts';
@@ -327,7 +327,7 @@ export const trashTable = async (baseId: string, tableId: string, userId: string
  * what points at it, in one transaction: the purge mark (`purgeTime`: even the permanent routes
  * answer 404 from now on), the base's reference, its project node, its trash item, and the
  * durable purge job; then the other side of each link goes, and the purge worker empties the
- * table's partitions in the background (shared/trash/purge-worker.ts).
+ * table's partitions in the background (shared/trash/job-runner.ts).
  */
 export const deleteTablePermanently = async (baseId: string, tableId: string, userId: string) => {
   const table = await readTable(tableId);

@@ -3,7 +3,7 @@ import { DIRECT_BYTES } from '#shared/bulk/export.ts';
 import { documentClient } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { drainPurges, runPurgesInProcess } from '#shared/jobs/purge-queue.ts';
-import { runPurgeJob } from '#shared/trash/purge-worker.ts';
+import { runPurgeJob } from '#shared/trash/job-runner.ts';
 import { notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { newMember, newTable } from '#test/support/workspace.ts';

@@ -5,7 +5,7 @@ import { getItems, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { drainPurges, purgeJobOp } from '#shared/jobs/purge-queue.ts';
-import { runPurgeJob, STALE_JOB_MS, sweepPurgeJobs } from '#shared/trash/purge-worker.ts';
+import { runPurgeJob, STALE_JOB_MS, sweepPurgeJobs } from '#shared/trash/job-runner.ts';
 import { TRASH_PAGE_SIZE } from '#shared/trash/trash.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { forbidden, id, invalid, notFound } from '#test/support/answers.ts';

@@ -4,7 +4,7 @@
  * `drainPurges()`. Webhooks are delivered from it too (`shared/webhooks/queue.ts`).
  */
 import { runPurgesInProcess } from '#shared/jobs/purge-queue.ts';
-import { runPurgeJob } from '#shared/trash/purge-worker.ts';
+import { runPurgeJob } from '#shared/trash/job-runner.ts';
 import { deliverBase } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess } from '#shared/webhooks/queue.ts';
 

@@ -1,0 +1,19 @@
+import { keys } from '#shared/db/keys.ts';
+
+/**
+ * The partitions IAM conditions name (`dynamodb:LeadingKeys` in the stack's roles), as patterns
+ * of the entities stored there: the stack learns the key formats from the data layer, not by
+ * writing them.
+ */
+export const PARTITION_PATTERNS = {
+  /** A user's partition: the user, their tokens and membership mirrors. */
+  userPartition: keys.userPartitionPattern,
+  /** The kept orders of listing queries (`entities/query-orders.ts`). */
+  queryOrders: keys.queryOrderPartitionPattern,
+  /** The asks for a view's index to be built (`entities/view-indexes.ts`). */
+  viewIndexWants: keys.viewIndexWantPartitionPattern,
+  /** The export files handed to the worker (`entities/export-files.ts`). */
+  exportFiles: keys.exportFilePartitionPattern,
+  /** The purge and background jobs (`entities/jobs.ts`). */
+  purgeJobs: keys.purgeJobPartition,
+} as const;
