@@ -258,3 +258,8 @@ export const recordNumberItem = (
   recordId,
   ...(ord && Object.keys(ord).length ? { pv: new Set(Object.keys(ord)) } : {}),
 });
+
+/** The operation that deletes a record's default-order entry. Pure. */
+export const deleteRecordNumberOp = (tableId: string, autoNumber: number): TransactOp => ({
+  delete: keys.recordNumber(tableId, autoNumber),
+});
