@@ -1,4 +1,12 @@
-import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from '#shared/db/client.ts';
+import type { HttpError } from '#shared/core/errors.ts';
+import {
+  getItems,
+  type Item,
+  type ItemLookup,
+  queryAll,
+  type TransactOp,
+  updateItem,
+} from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
@@ -263,3 +271,38 @@ export const recordNumberItem = (
 export const deleteRecordNumberOp = (tableId: string, autoNumber: number): TransactOp => ({
   delete: keys.recordNumber(tableId, autoNumber),
 });
+
+/**
+ * Rewrites one cell of a record on the condition that it still holds `before` (an empty `after`
+ * removes it), stamped as propagated (`stamp`, from `propagatedStamp`): the version (ETag) moves,
+ * `lastModifiedTime` does not. A cell written meanwhile becomes `onChanged()`.
+ */
+export const rewriteCellIfUnchanged = async (
+  tableId: string,
+  recordId: string,
+  fieldId: string,
+  cell: { before: unknown; after: unknown },
+  stamp: { tx?: string; by?: string },
+  onChanged: () => HttpError,
+): Promise<void> => {
+  const { before, after } = cell;
+  await updateItem(
+    {
+      key: recordKey(tableId, recordId),
+      // a renamed or removed choice: the change log marks the rewrite computed (txp)
+      update: `SET ${after === undefined ? '' : '#f = :after, '}txp = :txp${stamp.tx === undefined ? '' : ', tx = :tx'}${stamp.by === undefined ? '' : ', #by = :by'}${after === undefined ? ' REMOVE #f' : ''} ADD version :one`,
+      condition: '#f = :before',
+      names: { '#f': fieldId, ...(stamp.by === undefined ? {} : { '#by': 'by' }) },
+      values: {
+        ':before': before,
+        ':one': 1,
+        ':txp': true,
+        ...(stamp.tx === undefined ? {} : { ':tx': stamp.tx }),
+        ...(stamp.by === undefined ? {} : { ':by': stamp.by }),
+        ...(after === undefined ? {} : { ':after': after }),
+      },
+    },
+    onChanged,
+    'NONE',
+  );
+};

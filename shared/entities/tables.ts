@@ -1,4 +1,5 @@
-import { getItem, type Item, type TransactOp } from '#shared/db/client.ts';
+import type { HttpError } from '#shared/core/errors.ts';
+import { getItem, type Item, type TransactOp, updateItem } from '#shared/db/client.ts';
 import { and, EXISTS, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
@@ -106,4 +107,25 @@ export const tableLiveCheck = (tableId: string): TransactOp => ({
 export const readTable = async (tableId: string): Promise<Table | undefined> => {
   const item = await getItem(keys.table(tableId));
   return item ? tableOf(item) : undefined;
+};
+
+/**
+ * Reserves `count` autoNumbers of a live table (one atomic counter update) and answers the first;
+ * a table not there or in the trash becomes `onMissing()`.
+ */
+export const reserveAutoNumbers = async (
+  tableId: string,
+  n: number,
+  onMissing: () => HttpError,
+): Promise<number> => {
+  const item = await updateItem(
+    {
+      key: keys.table(tableId),
+      update: 'ADD autoNumber :n',
+      condition: LIVE,
+      values: { ':n': n },
+    },
+    onMissing,
+  );
+  return Number(item.autoNumber) - n + 1;
 };

@@ -74,3 +74,9 @@ export const renameUserOp = (userId: string, name: string): TransactOp => ({
     values: { ':name': name },
   },
 });
+
+/** A user's name as stored in the profile (strongly consistent); undefined without a profile or a name. */
+export const userNameById = async (userId: string): Promise<string | undefined> => {
+  const user = await getItem(keys.user(userId));
+  return user && typeof user.name === 'string' ? user.name : undefined;
+};
