@@ -4,6 +4,7 @@ import {
   type Item,
   type ItemLookup,
   queryAll,
+  queryBetween,
   type TransactOp,
   updateItem,
 } from '#shared/db/client.ts';
@@ -305,4 +306,40 @@ export const rewriteCellIfUnchanged = async (
     onChanged,
     'NONE',
   );
+};
+
+/**
+ * The records of a table whose ids lie in each sort-key range (`from`..`to`, both inclusive,
+ * either may be absent), with only `attributes`, the ranges read at once (one query each).
+ */
+export const recordPartsInRanges = async (
+  tableId: string,
+  attributes: readonly string[],
+  ranges: readonly { from?: string; to?: string }[],
+): Promise<RecordPart[]> => {
+  const pk = keys.recordsOf(tableId).pk;
+  const parts = await Promise.all(
+    ranges.map((range) => queryBetween({ pk, ...range, projection: attributes })),
+  );
+  return parts.flatMap((p) => p.items.map(recordPartOf));
+};
+
+/**
+ * Records of any tables by table and id, whole, read in one batch: each pair's record, or
+ * undefined where there is none (in the order asked).
+ */
+export const recordsByRefs = async (
+  refs: readonly (readonly [tableId: string, recordId: string])[],
+): Promise<(RecordItem | undefined)[]> => {
+  const found = await getItems(refs.map(([t, id]) => recordKey(t, id)));
+  return refs.map(([t, id]) => recordIn(found, t, id));
+};
+
+/**
+ * The record an item answered by a write holds (`commitSteps` answers the item of a one-update
+ * write), when it is the item of `recordId`; undefined for any other item.
+ */
+export const recordWritten = (item: Item, tableId: string, recordId: string): RecordItem | undefined => {
+  const key = recordKey(tableId, recordId);
+  return item.pk === key.pk && item.sk === key.sk ? recordOf(item) : undefined;
 };
