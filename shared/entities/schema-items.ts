@@ -1,6 +1,6 @@
-import type { Item } from '#shared/db/client.ts';
+import { getItems, type Item, type TransactOp } from '#shared/db/client.ts';
 import { schemaDeletionNoteOf } from '#shared/db/data-versions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import type { Field } from '#shared/fields/types.ts';
@@ -169,4 +169,36 @@ export const dependentOf = (item: Item): Dependent => {
     inputs: textsOrNull(item.inputs) ?? [],
     ...(through ? { via: through } : {}),
   };
+};
+
+/** The operation that deletes a field's item (unconditional: repeatable). Pure. */
+export const deleteFieldOp = (tableId: string, fieldId: string): TransactOp => ({
+  delete: keys.field(tableId, fieldId),
+});
+
+/** The operation that removes a dependent's registration from the table it reads. Pure. */
+export const deleteDependentOp = (
+  readTableId: string,
+  tableId: string,
+  fieldId: string,
+  linkFieldId: string,
+): TransactOp => ({
+  delete: keys.dependent(readTableId, tableId, fieldId, linkFieldId),
+});
+
+/**
+ * Schema operations each with its undo, for a journaled write: the item as read just before (one
+ * batch read of the items the puts and deletes touch), or a delete of what a put creates; null
+ * for an update (a schema version that moved on only makes readers read again).
+ */
+export const schemaOpsWithUndo = async (
+  ops: readonly TransactOp[],
+): Promise<{ op: TransactOp; undo: TransactOp | null }[]> => {
+  const keyed = ops.map((op) => ('put' in op ? keyOfItem(op.put) : 'delete' in op ? op.delete : undefined));
+  const prior = await getItems(keyed.filter((k) => k !== undefined));
+  return ops.map((op, i) => {
+    const key = keyed[i];
+    const old = key ? prior.get(key) : undefined;
+    return { op, undo: old ? { put: old } : key && 'put' in op ? { delete: key } : null };
+  });
 };

@@ -16,7 +16,6 @@ import {
   propagatedStamp,
   queryRecordParts,
   type RecordItem,
-  recordKey,
   recordsByRefs,
 } from '#shared/entities/records.ts';
 import { computeOrder, foreignInputs, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
