@@ -9,7 +9,7 @@ import {
   transact,
 } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keys, type NotificationState } from '#shared/db/keys.ts';
+import { type Key, keyOfItem, keys, type NotificationState } from '#shared/db/keys.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
 import { count, text } from './attributes.ts';
 
@@ -199,3 +199,23 @@ export const notificationCounterKey = (userId: string): Key => keys.notification
 /** A user's unread count, from the counter among items read in a batch (with authentication). */
 export const loadedUnreadCount = (loaded: ItemLookup, userId: string) =>
   unreadCountFrom(loaded.get(keys.notificationCounter(userId)));
+
+/**
+ * The operations that write a notification and count it, each with the operation that undoes it
+ * (the item deleted, the counts moved back). Pure but for the new id.
+ */
+export const notificationOpsWithUndo = (
+  n: NewNotification,
+  now: Date,
+): { op: TransactOp; undo: TransactOp }[] =>
+  notificationOps(n, now).map((op) => {
+    if ('put' in op) return { op, undo: { delete: keyOfItem(op.put) } };
+    if ('update' in op) {
+      const values = op.update.values ?? {};
+      const undo: TransactOp = {
+        update: { ...op.update, values: { ...values, ':d': -Number(values[':d']) } },
+      };
+      return { op, undo };
+    }
+    throw new Error('unexpected notification operation');
+  });

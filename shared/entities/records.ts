@@ -1,4 +1,13 @@
-import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from '#shared/db/client.ts';
+import type { HttpError } from '#shared/core/errors.ts';
+import {
+  getItems,
+  type Item,
+  type ItemLookup,
+  queryAll,
+  queryBetween,
+  type TransactOp,
+  updateItem,
+} from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
@@ -258,3 +267,79 @@ export const recordNumberItem = (
   recordId,
   ...(ord && Object.keys(ord).length ? { pv: new Set(Object.keys(ord)) } : {}),
 });
+
+/** The operation that deletes a record's default-order entry. Pure. */
+export const deleteRecordNumberOp = (tableId: string, autoNumber: number): TransactOp => ({
+  delete: keys.recordNumber(tableId, autoNumber),
+});
+
+/**
+ * Rewrites one cell of a record on the condition that it still holds `before` (an empty `after`
+ * removes it), stamped as propagated (`stamp`, from `propagatedStamp`): the version (ETag) moves,
+ * `lastModifiedTime` does not. A cell written meanwhile becomes `onChanged()`.
+ */
+export const rewriteCellIfUnchanged = async (
+  tableId: string,
+  recordId: string,
+  fieldId: string,
+  cell: { before: unknown; after: unknown },
+  stamp: { tx?: string; by?: string },
+  onChanged: () => HttpError,
+): Promise<void> => {
+  const { before, after } = cell;
+  await updateItem(
+    {
+      key: recordKey(tableId, recordId),
+      // a renamed or removed choice: the change log marks the rewrite computed (txp)
+      update: `SET ${after === undefined ? '' : '#f = :after, '}txp = :txp${stamp.tx === undefined ? '' : ', tx = :tx'}${stamp.by === undefined ? '' : ', #by = :by'}${after === undefined ? ' REMOVE #f' : ''} ADD version :one`,
+      condition: '#f = :before',
+      names: { '#f': fieldId, ...(stamp.by === undefined ? {} : { '#by': 'by' }) },
+      values: {
+        ':before': before,
+        ':one': 1,
+        ':txp': true,
+        ...(stamp.tx === undefined ? {} : { ':tx': stamp.tx }),
+        ...(stamp.by === undefined ? {} : { ':by': stamp.by }),
+        ...(after === undefined ? {} : { ':after': after }),
+      },
+    },
+    onChanged,
+    'NONE',
+  );
+};
+
+/**
+ * The records of a table whose ids lie in each sort-key range (`from`..`to`, both inclusive,
+ * either may be absent), with only `attributes`, the ranges read at once (one query each).
+ */
+export const recordPartsInRanges = async (
+  tableId: string,
+  attributes: readonly string[],
+  ranges: readonly { from?: string; to?: string }[],
+): Promise<RecordPart[]> => {
+  const pk = keys.recordsOf(tableId).pk;
+  const parts = await Promise.all(
+    ranges.map((range) => queryBetween({ pk, ...range, projection: attributes })),
+  );
+  return parts.flatMap((p) => p.items.map(recordPartOf));
+};
+
+/**
+ * Records of any tables by table and id, whole, read in one batch: each pair's record, or
+ * undefined where there is none (in the order asked).
+ */
+export const recordsByRefs = async (
+  refs: readonly (readonly [tableId: string, recordId: string])[],
+): Promise<(RecordItem | undefined)[]> => {
+  const found = await getItems(refs.map(([t, id]) => recordKey(t, id)));
+  return refs.map(([t, id]) => recordIn(found, t, id));
+};
+
+/**
+ * The record an item answered by a write holds (`commitSteps` answers the item of a one-update
+ * write), when it is the item of `recordId`; undefined for any other item.
+ */
+export const recordWritten = (item: Item, tableId: string, recordId: string): RecordItem | undefined => {
+  const key = recordKey(tableId, recordId);
+  return item.pk === key.pk && item.sk === key.sk ? recordOf(item) : undefined;
+};

@@ -1,7 +1,7 @@
-import { type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
+import { getItems, type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { schemaDeletionNoteOf } from '#shared/db/data-versions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import type { Field } from '#shared/fields/field-types.ts';
@@ -228,3 +228,29 @@ export const deleteViewOp = (tableId: string, viewId: string): TransactOp => ({
   delete: keys.view(tableId, viewId),
   condition: EXISTS,
 });
+/** The operation that removes a dependent's registration from the table it reads. Pure. */
+export const deleteDependentOp = (
+  readTableId: string,
+  tableId: string,
+  fieldId: string,
+  linkFieldId: string,
+): TransactOp => ({
+  delete: keys.dependent(readTableId, tableId, fieldId, linkFieldId),
+});
+
+/**
+ * Schema operations each with its undo, for a journaled write: the item as read just before (one
+ * batch read of the items the puts and deletes touch), or a delete of what a put creates; null
+ * for an update (a schema version that moved on only makes readers read again).
+ */
+export const schemaOpsWithUndo = async (
+  ops: readonly TransactOp[],
+): Promise<{ op: TransactOp; undo: TransactOp | null }[]> => {
+  const keyed = ops.map((op) => ('put' in op ? keyOfItem(op.put) : 'delete' in op ? op.delete : undefined));
+  const prior = await getItems(keyed.filter((k) => k !== undefined));
+  return ops.map((op, i) => {
+    const key = keyed[i];
+    const old = key ? prior.get(key) : undefined;
+    return { op, undo: old ? { put: old } : key && 'put' in op ? { delete: key } : null };
+  });
+};

@@ -1,4 +1,4 @@
-import { queryAll } from '#shared/db/client.ts';
+import { bumpDataVersions, queryAll } from '#shared/db/client.ts';
 import {
   deletionNoteOf,
   ENTRY_COUNT_PREFIX,
@@ -44,3 +44,9 @@ export const deletionNoteIn = (
   const { id: _id, ...rest } = note;
   return { tableId, ...rest };
 };
+
+/**
+ * Moves the data version of tables after a write that was not one transaction (cells rewritten
+ * one by one): called after its last record write.
+ */
+export const bumpTableVersions = (tableIds: Iterable<string>): Promise<void> => bumpDataVersions(tableIds);

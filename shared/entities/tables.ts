@@ -1,7 +1,8 @@
-import { getItem, type Item, type TransactOp } from '#shared/db/client.ts';
+import type { HttpError } from '#shared/core/errors.ts';
+import { getItem, type Item, type TransactOp, updateItem } from '#shared/db/client.ts';
 import { and, EXISTS, LIVE, NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { writeStamps } from '#shared/db/request-scope.ts';
+import { withStamps, writeStamps } from '#shared/db/request-scope.ts';
 import { count, optionalText, text, textOrNull } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
 
@@ -122,5 +123,129 @@ export const bumpSchemaVersionOp = (tableId: string, readVersion: number): Trans
       or('schemaVersion = :read', '(attribute_not_exists(schemaVersion) AND :read = :zero)'),
     ),
     values: { ':next': readVersion + 1, ':read': readVersion, ':zero': 0, ':now': new Date().toISOString() },
+  },
+});
+
+/**
+ * Reserves `count` autoNumbers of a live table (one atomic counter update) and answers the first;
+ * a table not there or in the trash becomes `onMissing()`.
+ */
+export const reserveAutoNumbers = async (
+  tableId: string,
+  n: number,
+  onMissing: () => HttpError,
+): Promise<number> => {
+  const item = await updateItem(
+    {
+      key: keys.table(tableId),
+      update: 'ADD autoNumber :n',
+      condition: LIVE,
+      values: { ':n': n },
+    },
+    onMissing,
+  );
+  return Number(item.autoNumber) - n + 1;
+};
+
+/** A table item's key, for the builders of other entities that take one (a purge mark). */
+export const tableKey = (tableId: string): Key => keys.table(tableId);
+
+/** The operation that removes a base's reference to a table, whatever its state. Pure. */
+export const deleteTableRefOp = (baseId: string, tableId: string): TransactOp => ({
+  delete: keys.baseTable(baseId, tableId),
+});
+
+/**
+ * The operations that change a live table's name, description, icon or database name, stamped
+ * with the request and user (the change log's txId and actor), and, when the name or icon
+ * changes, the base's reference kept in step. Pure but for the stamps and the time.
+ */
+export const updateTableOps = (
+  baseId: string,
+  tableId: string,
+  patch: { name?: string; description?: string | null; icon?: string | null; dbTableName?: string },
+): TransactOp[] => {
+  const sets: string[] = ['lastModifiedTime = :now'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': new Date().toISOString() };
+  // the request and user behind the change (the change log's txId and actor)
+  for (const [k, v] of Object.entries({ ...patch, ...writeStamps() })) {
+    if (v === undefined) continue;
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    sets.push(`#${k} = :${k}`);
+  }
+  const ops: TransactOp[] = [
+    {
+      update: {
+        key: keys.table(tableId),
+        update: `SET ${sets.join(', ')}`,
+        condition: tableConditions.live,
+        names: Object.keys(names).length ? names : undefined,
+        values,
+      },
+    },
+  ];
+  const refSets = (['name', 'icon'] as const).filter((k) => patch[k] !== undefined);
+  if (refSets.length)
+    ops.push({
+      update: {
+        key: keys.baseTable(baseId, tableId),
+        update: `SET ${refSets.map((k) => `#${k} = :${k}`).join(', ')}`,
+        names: Object.fromEntries(refSets.map((k) => [`#${k}`, k])),
+        values: Object.fromEntries(refSets.map((k) => [`:${k}`, patch[k]])),
+      },
+    });
+  return ops;
+};
+
+/**
+ * The two operations that move a table of a base to the trash: its item (live and in the base;
+ * stamped, so the change log's `table.deleted` names the request) and the base's reference
+ * (there), both marked with the trash entry. Pure but for the stamps.
+ */
+export const trashTableOps = (
+  baseId: string,
+  tableId: string,
+  entry: { id: string; deletedTime: string },
+  userId: string,
+): [TransactOp, TransactOp] => {
+  const stampedTrash = withStamps(['deletedTime = :now', 'deletedBy = :by', 'trashId = :trs']);
+  return [
+    {
+      update: {
+        key: keys.table(tableId),
+        ...stampedTrash,
+        condition: tableConditions.liveIn,
+        values: {
+          ...stampedTrash.values,
+          ':now': entry.deletedTime,
+          ':by': userId,
+          ':trs': entry.id,
+          ':base': baseId,
+        },
+      },
+    },
+    {
+      update: {
+        key: keys.baseTable(baseId, tableId),
+        update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+        condition: tableConditions.exists,
+        values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
+      },
+    },
+  ];
+};
+
+/**
+ * The operation that moves a table's schema version on whatever it was, the table in the trash or
+ * not (cached schemas reload); fails only when the table is gone. Pure.
+ */
+export const touchSchemaVersionOp = (tableId: string): TransactOp => ({
+  update: {
+    key: keys.table(tableId),
+    update: 'ADD schemaVersion :one',
+    condition: tableConditions.exists,
+    values: { ':one': 1 },
   },
 });

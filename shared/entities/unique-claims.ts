@@ -80,3 +80,9 @@ export const dropClaim = (key: Key, recordId: string): { op: TransactOp; undo: T
   op: { delete: key },
   undo: { put: claimItem(key, recordId) },
 });
+
+/** The record holding each claim (one batch read), in the order asked; undefined where the value is free. */
+export const holdersOfClaims = async (claimKeys: readonly Key[]): Promise<(string | undefined)[]> => {
+  const found = await getItems(claimKeys);
+  return claimKeys.map((key) => claimHolder(found.get(key)));
+};

@@ -77,3 +77,9 @@ export const renameUserOp = (userId: string, name: string): TransactOp => ({
 });
 /** The lookup of a user's profile, to read in a batch. Pure. */
 export const userLookup = (userId: string): Lookup<User> => lookupOf(keys.user(userId), userOf);
+
+/** A user's name as stored in the profile (strongly consistent); undefined without a profile or a name. */
+export const userNameById = async (userId: string): Promise<string | undefined> => {
+  const user = await getItem(keys.user(userId));
+  return user && typeof user.name === 'string' ? user.name : undefined;
+};

@@ -7,6 +7,7 @@ import {
   queryAll,
   queryBetween,
   type TransactOp,
+  writeItems,
 } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { cutRunOf, isOfGroup, SORT_KEY_BUDGET, splitBoundOf } from '#shared/query/index-keys.ts';
@@ -255,3 +256,10 @@ export const deleteViewIndexes = async (viewId: string): Promise<void> => {
     8,
   );
 };
+
+/**
+ * Puts index entries without conditions, in batches (BatchWriteItem, 25 a call, 8 calls at a
+ * time): not atomic, for a build that notes what it puts first.
+ */
+export const putEntriesPlainly = (indexId: string, entries: readonly IndexEntry[]): Promise<void> =>
+  writeItems(entries.map((entry) => ({ put: indexEntryItem(indexId, entry) })));

@@ -10,10 +10,8 @@
  */
 
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { queryAll } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { tableRefsOfBase } from '#shared/entities/bases.ts';
 import { getRecordParts } from '#shared/entities/records.ts';
-import { tableRefOf } from '#shared/entities/tables.ts';
 import type { Field, LinkRelationship } from '#shared/fields/field-types.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/query-types.ts';
@@ -46,7 +44,7 @@ export const findPickerLink = async (
   let ownerTableId = tableId;
   if (!field) {
     const baseId = schema.table.baseId;
-    const refs = (await queryAll(keys.tablesOf(baseId))).map(tableRefOf);
+    const refs = await tableRefsOfBase(baseId);
     const others = refs
       .filter((r) => !r.deletedTime)
       .map((r) => r.tableId)

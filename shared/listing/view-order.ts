@@ -6,9 +6,7 @@
  * out). Both are read strongly consistent (a record written by a call that returned is listed),
  * concurrently, only their small key attributes; then the page's records are read in one batch.
  */
-import { type Item, queryBetween } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { placeOfNumberEntry, placeOfViewEntry } from '#shared/entities/order-entries.ts';
+import { firstPlacesOfView, unplacedPlacesBetween } from '#shared/entities/order-entries.ts';
 
 /** Below this many entries one query (one page) of the default-order index is enough. */
 const SPLIT_ABOVE = 4000;
@@ -23,22 +21,8 @@ interface Entry {
 const compare = (a: Entry, b: Entry) =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-const notPlacedIn = (viewId: string) => ({
-  expression: 'attribute_not_exists(pv) OR NOT contains(pv, :view)',
-  values: { ':view': viewId },
-});
-
 /** The first `count` entries of the view's placed records, in order. */
-const placedEntries = async (viewId: string, count: number): Promise<Entry[]> => {
-  const { items } = await queryBetween({
-    pk: keys.viewOrderOf(viewId).pk,
-    limit: count,
-    projection: ['sk', 'recordId'],
-  });
-  return items.map(placeOfViewEntry);
-};
-
-const numberEntries = (items: Item[]): Entry[] => items.map(placeOfNumberEntry);
+const placedEntries = (viewId: string, count: number): Promise<Entry[]> => firstPlacesOfView(viewId, count);
 
 /**
  * The first `count` records not placed in the view, by autoNumber. A deep page splits the
@@ -51,39 +35,24 @@ const unplacedEntries = async (
   count: number,
   maxAutoNumber: number,
 ): Promise<Entry[]> => {
-  const pk = keys.recordNumbersOf(tableId).pk;
-  const sk = (n: number) => keys.recordNumber(tableId, n).sk;
-  const filter = notPlacedIn(viewId);
-  const projection = ['sk', 'recordId'];
-  if (count <= SPLIT_ABOVE || maxAutoNumber <= SPLIT_ABOVE) {
-    const { items } = await queryBetween({ pk, limit: count, filter, projection });
-    return numberEntries(items).slice(0, count);
-  }
+  if (count <= SPLIT_ABOVE || maxAutoNumber <= SPLIT_ABOVE)
+    return (await unplacedPlacesBetween(tableId, viewId, { limit: count })).slice(0, count);
   const span = Math.min(maxAutoNumber, count);
   const width = Math.ceil(span / SPLITS);
   const starts = Array.from({ length: SPLITS }, (_, i) => i * width).filter((start) => start < span);
   const parts = await Promise.all(
     starts.map((start, i) =>
-      queryBetween({
-        pk,
-        ...(i === 0 ? {} : { from: sk(start + 1) }),
-        to: sk(Math.min(span, start + width)),
-        filter,
-        projection,
+      unplacedPlacesBetween(tableId, viewId, {
+        ...(i === 0 ? {} : { from: start + 1 }),
+        to: Math.min(span, start + width),
       }),
     ),
   );
-  const entries = numberEntries(parts.flatMap((p) => p.items));
-  if (entries.length < count && span < maxAutoNumber) {
-    const { items } = await queryBetween({
-      pk,
-      from: sk(span + 1),
-      limit: count - entries.length,
-      filter,
-      projection,
-    });
-    entries.push(...numberEntries(items));
-  }
+  const entries = parts.flat();
+  if (entries.length < count && span < maxAutoNumber)
+    entries.push(
+      ...(await unplacedPlacesBetween(tableId, viewId, { from: span + 1, limit: count - entries.length })),
+    );
   return entries.slice(0, count);
 };
 

@@ -1,7 +1,5 @@
-import type { TransactOp } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
-import { keyOfItem } from '#shared/db/keys.ts';
-import { type NewNotification, notificationOps } from '#shared/entities/notifications.ts';
+import { type NewNotification, notificationOpsWithUndo } from '#shared/entities/notifications.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
 import type { Field, UserRef } from '#shared/fields/field-types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
@@ -102,17 +100,7 @@ export const cellTagNotifications = (input: CellTagInput): NewNotification[] => 
 
 /** The commit steps that write a notification and count it, each with its undo. Pure. */
 export const notificationSteps = (notification: NewNotification, now: Date): Step[] =>
-  notificationOps(notification, now).map((op): Step => {
-    if ('put' in op) return { op, undo: { delete: keyOfItem(op.put) } };
-    if ('update' in op) {
-      const values = op.update.values ?? {};
-      const undo: TransactOp = {
-        update: { ...op.update, values: { ...values, ':d': -Number(values[':d']) } },
-      };
-      return { op, undo };
-    }
-    throw new Error('unexpected notification operation');
-  });
+  notificationOpsWithUndo(notification, now);
 
 /** The steps of every cell-tag notification of a record write. Pure. */
 export const cellTagSteps = (input: CellTagInput, now: Date): Step[] =>

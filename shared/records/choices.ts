@@ -1,6 +1,6 @@
 import { ConflictError } from '#shared/core/errors.ts';
-import { bumpDataVersions, updateItem } from '#shared/db/client.ts';
-import { propagatedStamp, queryRecordParts, recordKey } from '#shared/entities/records.ts';
+import { propagatedStamp, queryRecordParts, rewriteCellIfUnchanged } from '#shared/entities/records.ts';
+import { bumpTableVersions } from '#shared/entities/table-versions.ts';
 import type { ChoiceChanges } from '#shared/fields/define.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 
@@ -43,30 +43,14 @@ export const rewriteChoiceCells = async (tableId: string, field: Field, changes:
   while (work.length) {
     await Promise.all(
       work.splice(0, PARALLEL).map(({ item, before, after }) =>
-        updateItem(
-          {
-            key: recordKey(tableId, item.id),
-            // a renamed or removed choice: the change log marks the rewrite computed (txp)
-            update: `SET ${after === undefined ? '' : '#f = :after, '}txp = :txp${stamp.tx === undefined ? '' : ', tx = :tx'}${stamp.by === undefined ? '' : ', #by = :by'}${after === undefined ? ' REMOVE #f' : ''} ADD version :one`,
-            condition: '#f = :before',
-            names: { '#f': field.id, ...(stamp.by === undefined ? {} : { '#by': 'by' }) },
-            values: {
-              ':before': before,
-              ':one': 1,
-              ':txp': true,
-              ...(stamp.tx === undefined ? {} : { ':tx': stamp.tx }),
-              ...(stamp.by === undefined ? {} : { ':by': stamp.by }),
-              ...(after === undefined ? {} : { ':after': after }),
-            },
+        rewriteCellIfUnchanged(tableId, item.id, field.id, { before, after }, stamp, () => skipped).catch(
+          (error) => {
+            if (error !== skipped) throw error;
           },
-          () => skipped,
-          'NONE',
-        ).catch((error) => {
-          if (error !== skipped) throw error;
-        }),
+        ),
       ),
     );
   }
   // The cells were rewritten one by one, outside a transaction: the data version moves after them.
-  if (rewrites > 0) await bumpDataVersions([tableId]);
+  if (rewrites > 0) await bumpTableVersions([tableId]);
 };

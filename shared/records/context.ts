@@ -2,11 +2,9 @@ import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ROLE_ACTIONS } from '#shared/auth/scopes.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
-import { queryAll, updateItem } from '#shared/db/client.ts';
-import { LIVE } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
 import { attachmentFactsFor } from '#shared/entities/attachments.ts';
-import { memberOf } from '#shared/entities/members.ts';
+import { readMembers } from '#shared/entities/members.ts';
+import { reserveAutoNumbers } from '#shared/entities/tables.ts';
 import type { UserRef, WriteContext } from '#shared/fields/field-types.ts';
 import { newId } from '#shared/ids.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
@@ -21,7 +19,7 @@ export const userRefOf = (principal: Principal): UserRef => ({
 /** Collaborators of the space (user cells must name one); read only when the table has a user field. */
 export const collaboratorsFor = async (schema: TableSchema, spaceId: string): Promise<UserRef[]> => {
   if (!schema.fields.some((f) => f.type === 'user')) return [];
-  const members = (await queryAll(keys.membersOf(spaceId))).flatMap((m) => memberOf(m) ?? []);
+  const members = await readMembers(spaceId);
   return members.map((m) => ({ id: m.userId, title: m.userName, email: m.email }));
 };
 
@@ -60,15 +58,5 @@ export const recordRights = (principal: Principal, located: Located) => {
  * Reserves `count` autoNumbers of a table (one atomic counter update); answers the first. Numbers
  * are never reused: a write that fails after this leaves a gap.
  */
-export const allocateAutoNumbers = async (tableId: string, count: number): Promise<number> => {
-  const item = await updateItem(
-    {
-      key: keys.table(tableId),
-      update: 'ADD autoNumber :n',
-      condition: LIVE,
-      values: { ':n': count },
-    },
-    () => new NotFoundError(`Table ${tableId} not found`),
-  );
-  return Number(item.autoNumber) - count + 1;
-};
+export const allocateAutoNumbers = (tableId: string, count: number): Promise<number> =>
+  reserveAutoNumbers(tableId, count, () => new NotFoundError(`Table ${tableId} not found`));

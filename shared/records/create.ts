@@ -1,11 +1,21 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError } from '#shared/core/errors.ts';
-import { MAX_TRANSACTION_ITEMS, type TransactOp } from '#shared/db/client.ts';
-import { commitSteps, recoverInterrupted, type Step } from '#shared/db/commit.ts';
-import { keys } from '#shared/db/keys.ts';
+import {
+  commitSteps,
+  MAX_TRANSACTION_ITEMS,
+  recoverInterrupted,
+  type Step,
+  type TransactOp,
+} from '#shared/db/commit.ts';
 import { recordCountOp } from '#shared/entities/record-counts.ts';
-import { newRecordItem, type RecordItem, recordKey, recordNumberItem } from '#shared/entities/records.ts';
+import {
+  deleteRecordNumberOp,
+  newRecordItem,
+  type RecordItem,
+  recordKey,
+  recordNumberItem,
+} from '#shared/entities/records.ts';
 import { newId } from '#shared/ids.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
@@ -119,7 +129,7 @@ export const createRecords = async (
         ]),
         {
           op: { put: recordNumberItem(tableId, item.autoNumber, item.id, ord) },
-          undo: { delete: keys.recordNumber(tableId, item.autoNumber) },
+          undo: deleteRecordNumberOp(tableId, item.autoNumber),
         },
       ];
     }),

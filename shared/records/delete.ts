@@ -1,13 +1,17 @@
 import { ConflictError, PreconditionFailedError } from '#shared/core/errors.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { deleteOrderEntryOp, putOrderEntryOp } from '#shared/entities/order-entries.ts';
 import { recordCountOp } from '#shared/entities/record-counts.ts';
-import { type RecordItem, recordKey, recordNumberItem } from '#shared/entities/records.ts';
+import {
+  deleteRecordNumberOp,
+  type RecordItem,
+  recordKey,
+  recordNumberItem,
+} from '#shared/entities/records.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
-import { orderEntryKey } from './placement.ts';
 import { loadRecords } from './update.ts';
 import { groupCountSteps, hasViewIndexes, withEntrySteps } from './view-indexes.ts';
 
@@ -63,13 +67,15 @@ export const deleteRecords = async (
         },
       ]),
       {
-        op: { delete: keys.recordNumber(tableId, item.autoNumber) },
+        op: deleteRecordNumberOp(tableId, item.autoNumber),
         undo: { put: recordNumberItem(tableId, item.autoNumber, item.id, item.ord) },
       },
-      ...Object.entries(item.ord ?? {}).map(([viewId, key]): Step => {
-        const entry = orderEntryKey(viewId, key, item.id);
-        return { op: { delete: entry }, undo: { put: { ...entry, type: 'viewOrder', recordId: item.id } } };
-      }),
+      ...Object.entries(item.ord ?? {}).map(
+        ([viewId, key]): Step => ({
+          op: deleteOrderEntryOp(viewId, key, item.id),
+          undo: putOrderEntryOp(viewId, key, item.id),
+        }),
+      ),
     ]),
     ...groupCountSteps(
       schema,

@@ -1,9 +1,15 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { queryRange } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
-import { placeOfNumberEntry, placeOfViewEntry } from '#shared/entities/order-entries.ts';
+import {
+  allPlacesOfView,
+  allUnplacedPlaces,
+  deleteOrderEntryOp,
+  markPlacedOp,
+  placesBesideEntry,
+  putOrderEntryOp,
+  unplacedPlacesBeside,
+} from '#shared/entities/order-entries.ts';
 import {
   getRecords,
   type RecordItem,
@@ -25,13 +31,6 @@ export interface Placement {
 /** A record's place in a view: its key there (placed) or its default key (by autoNumber). */
 export const effectiveKey = (item: Pick<RecordPart, 'ord' | 'autoNumber'>, viewId: string): string =>
   item.ord?.[viewId] ?? defaultOrderKey(item.autoNumber ?? 0);
-
-/**
- * The item key of a record's entry in a view's manual order. The record id after the order key
- * makes entries unique and breaks ties by id; `#` sorts below every key character.
- */
-export const orderEntryKey = (viewId: string, orderKey: string, recordId: string): Key =>
-  keys.viewOrderEntry(viewId, orderKey, recordId);
 
 /** Highest autoNumber a default key can hold (8 base62 digits). */
 const MAX_NUMBER = 62 ** 8 - 1;
@@ -71,30 +70,13 @@ export const neighbours = async (
   exclude: ReadonlySet<string>,
   limit = WINDOW,
 ): Promise<Ordered[]> => {
-  const entry = orderEntryKey(viewId, at.key, at.id).sk;
   // Unplaced records sit at their default key: those before `key` are the autoNumbers below `first`.
   const first = firstNumberAfter(at.key);
   const want = limit + exclude.size;
-  const [placed, unplaced] = await Promise.all([
-    queryRange({
-      pk: keys.viewOrderOf(viewId).pk,
-      ...(side === 'before' ? { below: entry } : { above: entry }),
-      limit: want,
-    }),
-    queryRange({
-      pk: keys.recordNumbersOf(tableId).pk,
-      ...(side === 'before'
-        ? { below: keys.recordNumber(tableId, first).sk }
-        : { above: keys.recordNumber(tableId, first - 1).sk }),
-      limit: want,
-      filter: {
-        expression: 'attribute_not_exists(pv) OR NOT contains(pv, :view)',
-        values: { ':view': viewId },
-      },
-    }),
+  const [fromPlaced, fromDefault] = await Promise.all([
+    placesBesideEntry(viewId, at, side, want),
+    unplacedPlacesBeside(tableId, viewId, first, side, want),
   ]);
-  const fromPlaced = placed.map(placeOfViewEntry);
-  const fromDefault = unplaced.map(placeOfNumberEntry);
   const merged = [...fromPlaced, ...fromDefault]
     .filter((o) => !exclude.has(o.id) && o.id !== at.id)
     .sort((a, b) => compare(a, b) * (side === 'before' ? -1 : 1));
@@ -281,27 +263,21 @@ const entrySteps = (
   markIndex: boolean,
 ): Step[] => {
   const old = item.ord?.[view];
-  const entry = orderEntryKey(view, key, item.id);
   const own: Step[] = [
     {
-      op: { put: { ...entry, type: 'viewOrder', recordId: item.id }, condition: NOT_EXISTS },
-      undo: { delete: entry },
+      op: putOrderEntryOp(view, key, item.id, NOT_EXISTS),
+      undo: deleteOrderEntryOp(view, key, item.id),
     },
   ];
-  if (old !== undefined) {
-    const oldEntry = orderEntryKey(view, old, item.id);
+  if (old !== undefined)
     own.push({
-      op: { delete: oldEntry, condition: EXISTS },
-      undo: { put: { ...oldEntry, type: 'viewOrder', recordId: item.id } },
+      op: deleteOrderEntryOp(view, old, item.id, EXISTS),
+      undo: putOrderEntryOp(view, old, item.id),
     });
-  }
-  const numberKey = keys.recordNumber(tableId, item.autoNumber);
   if (markIndex && old === undefined)
     own.push({
-      op: { update: { key: numberKey, update: 'ADD pv :v', values: { ':v': new Set([view]) } } },
-      undo: {
-        update: { key: numberKey, update: 'DELETE pv :v', values: { ':v': new Set([view]) } },
-      },
+      op: markPlacedOp(tableId, item.autoNumber, view),
+      undo: markPlacedOp(tableId, item.autoNumber, view, false),
     });
   return own;
 };
@@ -349,18 +325,6 @@ export const rekeySteps = (tableId: string, item: RecordOrder, view: string, key
  * Reads both order sources whole: for tests and small tables; the listing engine pages them.
  */
 export const viewOrderIds = async (tableId: string, viewId: string): Promise<string[]> => {
-  const [placed, unplaced] = await Promise.all([
-    queryRange({ pk: keys.viewOrderOf(viewId).pk, limit: Number.MAX_SAFE_INTEGER }),
-    queryRange({
-      pk: keys.recordNumbersOf(tableId).pk,
-      limit: Number.MAX_SAFE_INTEGER,
-      filter: {
-        expression: 'attribute_not_exists(pv) OR NOT contains(pv, :view)',
-        values: { ':view': viewId },
-      },
-    }),
-  ]);
-  return [...placed.map(placeOfViewEntry), ...unplaced.map(placeOfNumberEntry)]
-    .sort(compare)
-    .map((o) => o.id);
+  const [placed, unplaced] = await Promise.all([allPlacesOfView(viewId), allUnplacedPlaces(tableId, viewId)]);
+  return [...placed, ...unplaced].sort(compare).map((o) => o.id);
 };

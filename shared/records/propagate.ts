@@ -11,14 +11,12 @@
  * on costs no read.
  */
 
-import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import {
   propagatedStamp,
   queryRecordParts,
   type RecordItem,
-  recordIn,
-  recordKey,
+  recordsByRefs,
 } from '#shared/entities/records.ts';
 import { computeOrder, foreignInputs, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
 import type { Field, ReadContext, StoredCell } from '#shared/fields/field-types.ts';
@@ -136,9 +134,8 @@ export const propagate = async (
     if (missing.length === 0) return;
     reads += missing.length;
     const pairs = missing.map((r) => r.split('/') as [string, string]);
-    const got = await getItems(pairs.map(([t, id]) => recordKey(t, id)));
-    for (const [i, [t, id]] of pairs.entries())
-      foreign.set(missing[i] as string, recordIn(got, t, id) ?? null);
+    const got = await recordsByRefs(pairs);
+    for (const [i, record] of got.entries()) foreign.set(missing[i] as string, record ?? null);
   };
 
   for (let round = 0; ; round++) {

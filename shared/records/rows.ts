@@ -3,8 +3,6 @@
  * read in parallel over contiguous slices of the records partition, and the engine's rows built
  * from them.
  */
-import { queryBetween } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
 import {
   getRecordParts,
   getRecords,
@@ -12,7 +10,7 @@ import {
   type RecordItem,
   type RecordPart,
   recordOf,
-  recordPartOf,
+  recordPartsInRanges,
 } from '#shared/entities/records.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { ID_PREFIX } from '#shared/ids.ts';
@@ -79,26 +77,14 @@ export const readAllRecords = async (
   tableId: string,
   attributes: readonly string[],
   slices = ROW_SLICES,
-): Promise<RecordPart[]> => {
-  const pk = keys.recordsOf(tableId).pk;
-  const parts = await Promise.all(
-    recordSlices(slices).map((range) => queryBetween({ pk, ...range, projection: attributes })),
-  );
-  return parts.flatMap((p) => p.items.map(recordPartOf));
-};
+): Promise<RecordPart[]> => recordPartsInRanges(tableId, attributes, recordSlices(slices));
 
 /** The records of a table in some of `recordSlices`' ranges, with only `attributes`, the ranges read at once. */
 export const readRecordsIn = async (
   tableId: string,
   attributes: readonly string[],
   ranges: readonly { from?: string; to?: string }[],
-): Promise<RecordPart[]> => {
-  const pk = keys.recordsOf(tableId).pk;
-  const parts = await Promise.all(
-    ranges.map((range) => queryBetween({ pk, ...range, projection: attributes })),
-  );
-  return parts.flatMap((p) => p.items.map(recordPartOf));
-};
+): Promise<RecordPart[]> => recordPartsInRanges(tableId, attributes, ranges);
 
 /**
  * Some records of a table by id, in the given order (missing ones left out): whole, or with their

@@ -1,11 +1,10 @@
 import { ValidationError } from '#shared/core/errors.ts';
-import { getItems } from '#shared/db/client.ts';
 import type { Step } from '#shared/db/commit.ts';
 import {
-  claimHolder,
   claimKey,
   dropClaim,
   fieldClaims,
+  holdersOfClaims,
   releaseClaim,
   setClaim,
   takeClaim,
@@ -64,11 +63,11 @@ export const uniqueSteps = async (tableId: string, changes: readonly UniqueChang
     seen.add(k);
   }
   const claimKeys = relevant.map((c) => claimKey(tableId, c.field.id, uniqueText(c.to as StoredCell)));
-  const held = claimKeys.length ? await getItems(claimKeys) : undefined;
+  const held = claimKeys.length ? await holdersOfClaims(claimKeys) : [];
   const steps: Step[] = [];
   for (const [i, c] of relevant.entries()) {
     const key = claimKeys[i] as (typeof claimKeys)[number];
-    const holder = claimHolder(held?.get(key));
+    const holder = held[i];
     if (holder && holder !== c.recordId)
       throw new ValidationError(
         `Field "${c.field.name}" (${c.field.id}) must be unique: the value is already used`,

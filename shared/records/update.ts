@@ -7,14 +7,13 @@ import {
   ValidationError,
 } from '#shared/core/errors.ts';
 import { allInOrder } from '#shared/core/in-order.ts';
-import type { Item } from '#shared/db/client.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import {
   getRecords,
   type RecordItem,
   recordKey,
-  recordOf,
+  recordWritten,
   txStamp,
   withCells,
 } from '#shared/entities/records.ts';
@@ -39,12 +38,6 @@ const ensureFound = (ids: readonly string[], items: readonly (RecordItem | undef
     if (!item) throw new NotFoundError(`Record ${id} not found`);
     return item;
   });
-
-/** The record an item holds when it is the item of `recordId`. */
-const recordAt = (item: Item, tableId: string, recordId: string): RecordItem | undefined => {
-  const key = recordKey(tableId, recordId);
-  return item.pk === key.pk && item.sk === key.sk ? recordOf(item) : undefined;
-};
 
 /** Reads records of a table by id; any missing id is a 404 naming it. */
 export const loadRecords = async (tableId: string, ids: readonly string[]): Promise<RecordItem[]> => {
@@ -284,7 +277,7 @@ const updateOnce = async (
   );
   // A one-record update that was one call answers the record as written; others read theirs back.
   const [only] = ids;
-  const answered = ids.length === 1 && only && written ? recordAt(written, tableId, only) : undefined;
+  const answered = ids.length === 1 && only && written ? recordWritten(written, tableId, only) : undefined;
   return answered ? [answered] : loadRecords(tableId, ids);
 };
 

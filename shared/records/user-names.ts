@@ -8,13 +8,11 @@
  * is not an edit of the record. Idempotent: a second run finds nothing stale.
  */
 import { ConflictError } from '#shared/core/errors.ts';
-import { getItem, queryAll } from '#shared/db/client.ts';
 import { commitSteps } from '#shared/db/commit.ts';
-import { keys } from '#shared/db/keys.ts';
-import { baseRefOf } from '#shared/entities/bases.ts';
-import { userSpaceOf } from '#shared/entities/members.ts';
+import { baseRefsOfSpace, tableRefsOfBase } from '#shared/entities/bases.ts';
+import { mirrorsOfUser } from '#shared/entities/members.ts';
 import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
-import { tableRefOf } from '#shared/entities/tables.ts';
+import { userNameById } from '#shared/entities/users.ts';
 import type { Field, UserRef } from '#shared/fields/field-types.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { propagate, type Seed } from './propagate.ts';
@@ -109,14 +107,13 @@ const writeChunk = async (schema: TableSchema, seeds: Seed[]) => {
  * again and finds what is still stale).
  */
 export const renameUserInRecords = async (userId: string, budget: Budget = () => true): Promise<boolean> => {
-  const user = await getItem(keys.user(userId));
-  if (!user || typeof user.name !== 'string') return true;
-  const name = user.name;
-  const spaceIds = (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m)?.spaceId ?? []);
+  const name = await userNameById(userId);
+  if (name === undefined) return true;
+  const spaceIds = (await mirrorsOfUser(userId)).map((m) => m.spaceId);
   for (const spaceId of spaceIds) {
-    const bases = (await queryAll(keys.basesOf(spaceId))).map(baseRefOf);
+    const bases = await baseRefsOfSpace(spaceId);
     for (const { baseId } of bases) {
-      const tables = (await queryAll(keys.tablesOf(baseId))).map(tableRefOf);
+      const tables = await tableRefsOfBase(baseId);
       for (const { tableId } of tables)
         if (!(await renameInTable(tableId, userId, name, budget))) return false;
     }

@@ -30,13 +30,13 @@
  */
 import { ConflictError, NotFoundError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
-import { transact, writeItems } from '#shared/db/client.ts';
+import { transact } from '#shared/db/commit.ts';
 import { unmaintainedWrites } from '#shared/db/data-versions.ts';
 import { getRecordParts, type RecordPart, recordAtVersionCheck } from '#shared/entities/records.ts';
 import {
   deleteViewIndexes,
   type IndexEntry,
-  indexEntryItem,
+  putEntriesPlainly,
   putEntryOp,
   staleEntryDeleteOps,
   TALLY_SPLIT_EVERY,
@@ -346,7 +346,10 @@ type ReadEntry = { record: RecordPart; entry: IndexEntry };
  */
 const putPlainly = async (index: ViewIndex, build: IndexBuild, entries: ReadEntry[], seen: Counters) => {
   await notePutting(build);
-  await writeItems(entries.map(({ entry }) => ({ put: indexEntryItem(index.indexId, entry) })));
+  await putEntriesPlainly(
+    index.indexId,
+    entries.map(({ entry }) => entry),
+  );
   if (sameCounters(seen, await countersOf(index.tableId))) return;
   const now = new Map(
     (await readRecordsIn(index.tableId, [...index.attributes, 'version'], rangesOf(build, build.done))).map(

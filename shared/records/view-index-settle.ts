@@ -20,8 +20,7 @@
  * build waiting, and listings on the general path.
  */
 import { ConflictError } from '#shared/core/errors.ts';
-import { transact } from '#shared/db/client.ts';
-import { hasOpenWrites } from '#shared/db/commit.ts';
+import { hasOpenWrites, transact } from '#shared/db/commit.ts';
 import { counterOf, unmaintainedWrites, WHOLE } from '#shared/db/data-versions.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
 import {

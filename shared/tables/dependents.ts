@@ -5,9 +5,8 @@
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
-import type { TransactOp } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { dependentItem } from '#shared/entities/schema-items.ts';
+import type { TransactOp } from '#shared/db/commit.ts';
+import { deleteDependentOp, dependentItem } from '#shared/entities/schema-items.ts';
 import { CYCLE_MESSAGE, foreignInputs, sameTableInputs } from '#shared/fields/dependencies.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { isLinkField, isLinkLookup, linkOptionsOf } from '#shared/fields/link-options.ts';
@@ -96,9 +95,7 @@ export const dependentOps = async (
             (a) => a.readTableId === r.readTableId && a.dependent.linkFieldId === r.dependent.linkFieldId,
           ),
       )
-      .map((r) => ({
-        delete: keys.dependent(r.readTableId, tableId, r.dependent.fieldId, r.dependent.linkFieldId),
-      })),
+      .map((r) => deleteDependentOp(r.readTableId, tableId, r.dependent.fieldId, r.dependent.linkFieldId)),
     ...added.map((a) => ({ put: dependentItem(a.readTableId, a.dependent) })),
   ];
   const touched = new Set([...removed, ...added].map((e) => e.readTableId).filter((id) => id !== tableId));

@@ -1,12 +1,16 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { getItems, MAX_TRANSACTION_ITEMS, type TransactOp, transact } from '#shared/db/client.ts';
-import { commitSteps, type Step } from '#shared/db/commit.ts';
+import {
+  commitSteps,
+  MAX_TRANSACTION_ITEMS,
+  type Step,
+  type TransactOp,
+  transact,
+} from '#shared/db/commit.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { queryRecordParts } from '#shared/entities/records.ts';
-import { fieldItem, viewItem } from '#shared/entities/schema-items.ts';
+import { deleteFieldOp, fieldItem, schemaOpsWithUndo, viewItem } from '#shared/entities/schema-items.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import {
   assertPrimaryAllowed,
@@ -155,15 +159,7 @@ const commitSchemaChange = async (tableId: string, ops: TransactOp[], records: S
  * so cells and definition never disagree), or a delete of what the write creates. Updates (the
  * schema version bumps) are not undone: a version that moved on only makes readers read again.
  */
-const schemaSteps = async (ops: readonly TransactOp[]): Promise<Step[]> => {
-  const keyed = ops.map((op) => ('put' in op ? keyOfItem(op.put) : 'delete' in op ? op.delete : undefined));
-  const prior = await getItems(keyed.filter((k) => k !== undefined));
-  return ops.map((op, i): Step => {
-    const key = keyed[i];
-    const old = key ? prior.get(key) : undefined;
-    return { op, undo: old ? { put: old } : key && 'put' in op ? { delete: key } : null };
-  });
-};
+const schemaSteps = (ops: readonly TransactOp[]): Promise<Step[]> => schemaOpsWithUndo(ops);
 
 /**
  * The table's fields after the formulas reading `fieldId` (directly or through each other) were
@@ -761,7 +757,7 @@ export const deleteFields = async (schema: TableSchema, fieldIds: readonly strin
   );
   const stripped = (view: View) => fields.reduce((v, f) => withoutField(v, f.id), view);
   const ops: TransactOp[] = [
-    ...fields.map((f) => ({ delete: keys.field(tableId, f.id), condition: EXISTS })),
+    ...fields.map((f) => ({ ...deleteFieldOp(tableId, f.id), condition: EXISTS })),
     ...broken.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
     ...(await Promise.all(fields.map((f) => symmetricDeleteOps(f, tableId)))).flat(),
     ...(

@@ -2,22 +2,25 @@ import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError, type HttpError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
-import { type Item, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
-import { withStamps, writeStamps } from '#shared/db/request-scope.ts';
-import { liveSpaceOf, stampSpaceOp } from '#shared/entities/bases.ts';
+import { type TransactOp, transact } from '#shared/db/commit.ts';
+import { liveSpaceOf, stampSpaceOp, tableRefsOfBase } from '#shared/entities/bases.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
+import { deleteNodeOp } from '#shared/entities/node-tree.ts';
 import { recordCountBaseItem } from '#shared/entities/record-counts.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
-import { fieldItem, viewItem } from '#shared/entities/schema-items.ts';
+import { deleteFieldOp, fieldItem, viewItem } from '#shared/entities/schema-items.ts';
 import {
+  deleteTableRefOp,
   readTable,
   type Table,
   tableConditions,
+  tableKey,
   tableOf,
-  tableRefOf,
   toTableItem,
   toTableRefItem,
+  touchSchemaVersionOp,
+  trashTableOps,
+  updateTableOps,
 } from '#shared/entities/tables.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
@@ -98,11 +101,10 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
   const baseId = base.id;
   const tableId = newId('table');
   // the table's project node goes to the end of the base's root, in the create transaction
-  const [refs, nodeOp] = await Promise.all([
-    queryAll(keys.tablesOf(baseId)),
+  const [tableRefs, nodeOp] = await Promise.all([
+    tableRefsOfBase(baseId),
     newRootNodeOp(baseId, 'table', tableId),
   ]);
-  const tableRefs = refs.map(tableRefOf);
   const name =
     input.name ??
     uniqueName(
@@ -201,7 +203,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     // The table without its records is not what the caller asked for: remove it whole, with the
     // other side of its links.
     await dropLinkSides(tableId, fields);
-    await transact([{ delete: keys.baseTable(baseId, tableId) }], () => new ConflictError('retry'));
+    await transact([deleteTableRefOp(baseId, tableId)], () => new ConflictError('retry'));
     await purgeTable(tableId);
     throw error;
   }
@@ -217,7 +219,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
 
 /** Tables of a base (not in the trash), in order. */
 export const listTables = async (baseId: string) => {
-  const refs = (await queryAll(keys.tablesOf(baseId))).map(tableRefOf);
+  const refs = await tableRefsOfBase(baseId);
   return refs
     .filter((r) => !r.deletedTime)
     .sort((a, b) => a.order - b.order)
@@ -225,7 +227,7 @@ export const listTables = async (baseId: string) => {
 };
 
 /** Answers the table of the path, or 404 when it is not a table of that base. */
-export const assertInBase = (item: Item | undefined, baseId: string, tableId: string): Table => {
+export const assertInBase = (item: Located['table'], baseId: string, tableId: string): Table => {
   const table = item ? tableOf(item) : undefined;
   if (!table || table.baseId !== baseId)
     throw new NotFoundError(`Table ${tableId} not found in base ${baseId}`);
@@ -238,37 +240,7 @@ export const updateTable = async (
   tableId: string,
   patch: { name?: string; description?: string | null; icon?: string | null; dbTableName?: string },
 ) => {
-  const sets: string[] = ['lastModifiedTime = :now'];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': new Date().toISOString() };
-  // the request and user behind the change (the change log's txId and actor)
-  for (const [k, v] of Object.entries({ ...patch, ...writeStamps() })) {
-    if (v === undefined) continue;
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    sets.push(`#${k} = :${k}`);
-  }
-  const ops: TransactOp[] = [
-    {
-      update: {
-        key: keys.table(tableId),
-        update: `SET ${sets.join(', ')}`,
-        condition: tableConditions.live,
-        names: Object.keys(names).length ? names : undefined,
-        values,
-      },
-    },
-  ];
-  const refSets = (['name', 'icon'] as const).filter((k) => patch[k] !== undefined);
-  if (refSets.length)
-    ops.push({
-      update: {
-        key: keys.baseTable(baseId, tableId),
-        update: `SET ${refSets.map((k) => `#${k} = :${k}`).join(', ')}`,
-        names: Object.fromEntries(refSets.map((k) => [`#${k}`, k])),
-        values: Object.fromEntries(refSets.map((k) => [`:${k}`, patch[k]])),
-      },
-    });
+  const ops = updateTableOps(baseId, tableId, patch);
   await transact(ops, () => new NotFoundError(`Table ${tableId} not found`));
 };
 
@@ -285,31 +257,9 @@ export const trashTable = async (baseId: string, tableId: string, userId: string
   const space = spaceId ?? (await liveSpaceOf(baseId));
   if (!space) throw new NotFoundError(`Table ${tableId} not found`);
   const entry = newTrashEntry('table', tableId, { spaceId: space, baseId }, userId, now);
-  const stampedTrash = withStamps(['deletedTime = :now', 'deletedBy = :by', 'trashId = :trs']);
   const ops: TransactOp[] = [
-    {
-      update: {
-        key: keys.table(tableId),
-        // stamped: the change log's `table.deleted` names this request
-        ...stampedTrash,
-        condition: tableConditions.liveIn,
-        values: {
-          ...stampedTrash.values,
-          ':now': entry.deletedTime,
-          ':by': userId,
-          ':trs': entry.id,
-          ':base': baseId,
-        },
-      },
-    },
-    {
-      update: {
-        key: keys.baseTable(baseId, tableId),
-        update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
-        condition: tableConditions.exists,
-        values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
-      },
-    },
+    // the table stamped: the change log's `table.deleted` names this request
+    ...trashTableOps(baseId, tableId, entry, userId),
     ...putTrashOps(entry),
     stampSpaceOp(baseId, space),
   ];
@@ -337,9 +287,9 @@ export const deleteTablePermanently = async (baseId: string, tableId: string, us
   const { trashId, spaceId } = table;
   await transact(
     [
-      markPurgedOp(keys.table(tableId), userId, now),
-      { delete: keys.baseTable(baseId, tableId) },
-      { delete: keys.node(baseId, nodeIdOf(tableId)) },
+      markPurgedOp(tableKey(tableId), userId, now),
+      deleteTableRefOp(baseId, tableId),
+      deleteNodeOp(baseId, nodeIdOf(tableId)),
       ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'table', spaceId, baseId }) : []),
       purgeJobOp({ kind: 'table', resourceId: tableId }, { spaceId, baseId, userId }, now),
     ],
@@ -365,16 +315,9 @@ export const dropLinkSides = async (tableId: string, fields: readonly Field[]): 
     if (!foreign) continue;
     await transact(
       [
-        { delete: keys.field(foreignTableId, opts.symmetricFieldId) },
-        {
-          // unconditional bump (the foreign table may be in the trash): cached schemas reload
-          update: {
-            key: keys.table(foreignTableId),
-            update: 'ADD schemaVersion :one',
-            condition: tableConditions.exists,
-            values: { ':one': 1 },
-          },
-        },
+        deleteFieldOp(foreignTableId, opts.symmetricFieldId),
+        // unconditional bump (the foreign table may be in the trash): cached schemas reload
+        touchSchemaVersionOp(foreignTableId),
       ],
       () => new ConflictError('A linked table changed at the same time; retry'),
     );

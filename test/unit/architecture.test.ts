@@ -89,6 +89,28 @@ describe('architecture: layers', () => {
     expect(outside).toEqual([]);
   });
 
+  it('only the data layer (shared/db, shared/entities) imports the DynamoDB client and the key formats', () => {
+    const dataLayer = (path: string) => path.startsWith('shared/db/') || path.startsWith('shared/entities/');
+    const outside = imports
+      .filter((i) => (i.to === 'shared/db/client.ts' || i.to === 'shared/db/keys.ts') && !dataLayer(i.from))
+      .map((i) => `${i.from} imports ${i.specifier}`);
+    expect(outside).toEqual([]);
+  });
+
+  it('no two modules share a file name, unless one is the entity and the other its feature', () => {
+    const byName = new Map<string, string[]>();
+    for (const f of files) {
+      const name = f.slice(f.lastIndexOf('/') + 1);
+      byName.set(name, [...(byName.get(name) ?? []), f]);
+    }
+    const clashes = [...byName.values()].filter(
+      (same) =>
+        same.length > 1 &&
+        !(same.length === 2 && same.filter((f) => f.startsWith('shared/entities/')).length === 1),
+    );
+    expect(clashes).toEqual([]);
+  });
+
   it('existence conditions are named once, in shared/db/conditions.ts', () => {
     const spelled = files
       .filter((f) => f !== 'shared/db/conditions.ts')
