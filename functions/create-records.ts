@@ -3,7 +3,7 @@ import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { createRecords } from '#shared/records/create.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { createRecordsBody } from '#shared/records/requests.ts';
+import { createRecordsBody } from '#shared/records/record-requests.ts';
 import { upsertRecords } from '#shared/records/upsert.ts';
 import { tableParams } from '#shared/schema/schema-requests.ts';
 

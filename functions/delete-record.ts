@@ -5,7 +5,7 @@ import { recordRights } from '#shared/records/context.ts';
 import { deleteRecords } from '#shared/records/delete.ts';
 import { etagOf } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { recordParams } from '#shared/records/requests.ts';
+import { recordParams } from '#shared/records/record-requests.ts';
 
 export const handler = defineHandler(
   'delete-record',

@@ -2,7 +2,7 @@ import { defineHandler } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { deleteRecords } from '#shared/records/delete.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { deleteRecordIds, deleteRecordsBody, deleteRecordsQuery } from '#shared/records/requests.ts';
+import { deleteRecordIds, deleteRecordsBody, deleteRecordsQuery } from '#shared/records/record-requests.ts';
 import { tableParams } from '#shared/schema/schema-requests.ts';
 
 export const handler = defineHandler(

@@ -5,7 +5,7 @@ import { defineHandler } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { duplicateRecord } from '#shared/records/duplicate.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { recordParams } from '#shared/records/requests.ts';
+import { recordParams } from '#shared/records/record-requests.ts';
 
 const body = z.object({
   viewId: z.optional(idOf('view')),

@@ -6,7 +6,7 @@ import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { etagOf } from '#shared/records/model.ts';
 import { projectionOf, renderRecords } from '#shared/records/read.ts';
-import { recordParams } from '#shared/records/requests.ts';
+import { recordParams } from '#shared/records/record-requests.ts';
 import { cellFormatSchema, optionalQueryKeyType } from '#shared/schema/schema-requests.ts';
 
 const query = z.object({

@@ -3,7 +3,7 @@ import { readPasteContent, readPasteHeader } from '#shared/listing/clipboard.ts'
 import { readListParams } from '#shared/listing/params.ts';
 import { readRanges, readRangeType } from '#shared/listing/selection.ts';
 import { jsonObject, tableParams } from '#shared/schema/schema-requests.ts';
-import { pasteSelection } from '#shared/tables/paste-selection.ts';
+import { pasteSelection } from '#shared/tables/paste.ts';
 
 /** Pastes text or rows of cells from a grid selection's top-left cell, as a typecast write. */
 export const handler = defineHandler(

@@ -1,7 +1,7 @@
 import { defineHandler } from '#shared/http/handler.ts';
 import { readPasteContent, readPasteHeader } from '#shared/listing/clipboard.ts';
 import { readListParams } from '#shared/listing/params.ts';
-import { previewPaste } from '#shared/listing/paste.ts';
+import { previewPaste } from '#shared/listing/paste-preview.ts';
 import { readRanges } from '#shared/listing/selection.ts';
 import { jsonObject, tableParams } from '#shared/schema/schema-requests.ts';
 

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { placeRecords } from '#shared/records/order.ts';
-import { recordBatch } from '#shared/records/requests.ts';
+import { recordBatch } from '#shared/records/record-requests.ts';
 
 const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
 const body = z.object({

@@ -3,7 +3,7 @@ import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { etagOf } from '#shared/records/model.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { recordParams, updateRecordBody } from '#shared/records/requests.ts';
+import { recordParams, updateRecordBody } from '#shared/records/record-requests.ts';
 import { updateRecords } from '#shared/records/update.ts';
 
 export const handler = defineHandler(

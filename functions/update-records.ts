@@ -1,7 +1,7 @@
 import { defineHandler } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { renderRecords } from '#shared/records/read.ts';
-import { updateRecordsBody } from '#shared/records/requests.ts';
+import { updateRecordsBody } from '#shared/records/record-requests.ts';
 import { updateRecords } from '#shared/records/update.ts';
 import { tableParams } from '#shared/schema/schema-requests.ts';
 

@@ -48,7 +48,7 @@ import { allMatching, type ListContext } from '#shared/listing/list.ts';
 import type { ListParams } from '#shared/listing/params.ts';
 import { planListing, viewFieldIds } from '#shared/listing/resolve.ts';
 import { viewOrderPage } from '#shared/listing/view-order.ts';
-import { linkTitlesFor } from '#shared/records/links.ts';
+import { linkTitlesFor } from '#shared/records/link-cells.ts';
 import { cellOf, renderCell } from '#shared/records/model.ts';
 import { defaultView, loadSchema, type TableSchema, type View } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';

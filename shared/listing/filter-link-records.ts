@@ -9,7 +9,7 @@ import type { RecordPart } from '#shared/entities/records.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { isLinkField } from '#shared/fields/link-options.ts';
 import { isId } from '#shared/ids.ts';
-import { linkTitlesFor } from '#shared/records/links.ts';
+import { linkTitlesFor } from '#shared/records/link-cells.ts';
 import { linkOptions } from '#shared/schema/link-fields.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';

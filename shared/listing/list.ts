@@ -23,7 +23,7 @@ import { queryFieldIds, runQuery, searchHits } from '#shared/query/engine.ts';
 import { groupPointsOfTuples, pageStretches } from '#shared/query/groups.ts';
 import { isCut } from '#shared/query/index-keys.ts';
 import type { QueryResult, Row } from '#shared/query/query-types.ts';
-import { linkTitlesFor } from '#shared/records/links.ts';
+import { linkTitlesFor } from '#shared/records/link-cells.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import {
   readAllRecords,

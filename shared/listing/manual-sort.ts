@@ -12,7 +12,7 @@ import { recordOrderOf } from '#shared/entities/records.ts';
 import { viewItem } from '#shared/entities/schema-items.ts';
 import { keysBetween, upperBoundFor } from '#shared/ordering/order-keys.ts';
 import { runQuery } from '#shared/query/engine.ts';
-import { linkTitlesFor } from '#shared/records/links.ts';
+import { linkTitlesFor } from '#shared/records/link-cells.ts';
 import { rekeySteps } from '#shared/records/placement.ts';
 import { readAllRecords, rowAttributes, slicesFor, toRow } from '#shared/records/rows.ts';
 import { bumpSchemaOp, type SortItem, type TableSchema } from '#shared/schema/schema.ts';

@@ -8,7 +8,7 @@
  */
 
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
-import { linkTitlesFor } from '#shared/records/links.ts';
+import { linkTitlesFor } from '#shared/records/link-cells.ts';
 import { readRecordParts, rowAttributes, toRow } from '#shared/records/rows.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import type { ListParams } from './params.ts';

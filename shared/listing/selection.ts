@@ -7,7 +7,7 @@
  */
 import { ValidationError } from '#shared/core/errors.ts';
 import type { Field } from '#shared/fields/field-types.ts';
-import { linkTitlesFor } from '#shared/records/links.ts';
+import { linkTitlesFor } from '#shared/records/link-cells.ts';
 import { cellOf, renderCell } from '#shared/records/model.ts';
 import { readRecords } from '#shared/records/rows.ts';
 import type { TableSchema, View } from '#shared/schema/schema.ts';

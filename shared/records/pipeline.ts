@@ -3,7 +3,7 @@ import type { Step } from '#shared/db/commit.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
 import type { Field, StoredCell } from '#shared/fields/field-types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
-import { type LinkResolution, type LinkWrite, resolveLinks } from './links.ts';
+import { type LinkResolution, type LinkWrite, resolveLinks } from './link-cells.ts';
 import { cellOf } from './model.ts';
 import { type Propagation, propagate } from './propagate.ts';
 import { type UniqueChange, uniqueSteps } from './unique.ts';

@@ -5,7 +5,7 @@ import type { ReadContext } from '#shared/fields/field-types.ts';
 import { type ThumbnailSize, thumbnailTokensIn } from '#shared/fields/kinds/attachment.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { fieldKeyOf } from './cells.ts';
-import { linkTitlesFor } from './links.ts';
+import { linkTitlesFor } from './link-cells.ts';
 import { type RenderOptions, toRecordOut } from './model.ts';
 
 /** Field ids named by a `projection` (keys per `fieldKeyType`); an unknown key is a 400. Pure. */

@@ -26,7 +26,7 @@ import { isLinkField } from '#shared/fields/link-options.ts';
 import type { ForeignFields } from '#shared/fields/lookup.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
-import { type Broken, convertedCellSteps } from '#shared/records/convert-field.ts';
+import { type Broken, convertedCellSteps } from '#shared/records/field-conversion.ts';
 import { cellOf } from '#shared/records/model.ts';
 import { recomputeSteps } from '#shared/records/recompute.ts';
 import { claimRebuildSteps } from '#shared/records/unique.ts';

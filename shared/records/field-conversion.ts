@@ -19,7 +19,7 @@ import { linkOptions, singleHere, singleThere } from '#shared/schema/link-fields
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { convertRecords } from './cells.ts';
 import { writeContextFor } from './context.ts';
-import { type LinkWrite, linkTitlesFor, resolveLinks, titleIndex } from './links.ts';
+import { type LinkWrite, linkTitlesFor, resolveLinks, titleIndex } from './link-cells.ts';
 import { cellOf, NO_LINKS, renderCell } from './model.ts';
 import { propagate, type Seed } from './propagate.ts';
 import { recomputeItemSteps } from './recompute.ts';

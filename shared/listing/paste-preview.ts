@@ -11,7 +11,7 @@ import { newRecordItem } from '#shared/entities/records.ts';
 import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import { newId } from '#shared/ids.ts';
 import { convertWrite } from '#shared/records/convert-write.ts';
-import { linkTitlesFor, resolveLinks } from '#shared/records/links.ts';
+import { linkTitlesFor, resolveLinks } from '#shared/records/link-cells.ts';
 import { renderCell } from '#shared/records/model.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertStartInGrid, pastedRows, pasteStart } from './clipboard.ts';

@@ -17,7 +17,7 @@ import type { Scope } from '#shared/auth/scopes.ts';
 import { logger } from '#shared/core/logger.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { pastedRows, pasteStart, planPaste } from '#shared/listing/clipboard.ts';
-import type { PasteRequest } from '#shared/listing/paste.ts';
+import type { PasteRequest } from '#shared/listing/paste-preview.ts';
 import { gridOf } from '#shared/listing/selection.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { createRecords } from '#shared/records/create.ts';
