@@ -1,5 +1,5 @@
-import { type Principal, tokenCovers } from '#shared/auth/permission.ts';
-import { ROLE_ACTIONS, type Role } from '#shared/auth/scopes.ts';
+import { assertParentsLive, mayDo, type Principal, tokenCovers } from '#shared/auth/permission.ts';
+import type { Role } from '#shared/auth/scopes.ts';
 import type { LocatedTrashItem } from '#shared/auth/trash-access.ts';
 import { deleteBasePermanently } from '#shared/bases/bases.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
@@ -28,7 +28,7 @@ export const TRASH_PAGE_SIZE = 50;
 
 /** May the caller delete this kind of resource in a space where it has `role`? Role and token both. */
 const mayDelete = (principal: Principal, role: Role | undefined, type: TrashType) =>
-  role !== undefined && ROLE_ACTIONS[role].has(`${type}|delete`) && principal.scopes.has(`${type}|delete`);
+  mayDo(principal, role, `${type}|delete`);
 
 /** The lookup of a trash entry's resource item. */
 const resourceLookup = (e: TrashEntry): Lookup<{ name: string }> =>
@@ -134,12 +134,7 @@ export const restoreTrashItem = async ({ entry, items }: LocatedTrashItem): Prom
   const { resourceType: type, resourceId: id, spaceId } = entry;
   const space = items.valueFor(spaceLookup(spaceId));
   const base = entry.baseId ? items.valueFor(baseLookup(entry.baseId)) : undefined;
-  if (type !== 'space' && (!space || space.deletedTime))
-    throw new ForbiddenError(
-      `${type === 'base' ? 'Base' : 'Table'} ${id} is in a space in the trash; restore the space first`,
-    );
-  if (type === 'table' && (!base || base.deletedTime))
-    throw new ForbiddenError(`Table ${id} is in a base in the trash; restore the base first`);
+  assertParentsLive(type, id, space, base);
   const marked = clearTrashMarkOps(entry);
   const parents = trashParentsLiveChecks(entry);
   const ops: TransactOp[] = [...marked, ...removeTrashOps(entry), ...parents];
