@@ -1,7 +1,7 @@
 import { isRole, type Role } from '#shared/core/rights.ts';
-import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from '#shared/db/client.ts';
+import { getItems, type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
 import { type User, userOf } from './users.ts';
@@ -139,15 +139,6 @@ export const usersAndMemberships = async (
     if (loaded.get(keys.member(spaceId, u))) members.add(u);
   }
   return { users, members };
-};
-
-/** The key of a membership, to read it with authentication (`preload`). */
-export const memberKey = (spaceId: string, userId: string): Key => keys.member(spaceId, userId);
-
-/** The membership among items read in a batch (with authentication), if the user is a member. */
-export const loadedMember = (loaded: ItemLookup, spaceId: string, userId: string): Member | undefined => {
-  const item = loaded.get(keys.member(spaceId, userId));
-  return item ? memberOf(item) : undefined;
 };
 
 /** The operation that sets the user's name on a membership that is there. Pure. */

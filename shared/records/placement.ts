@@ -198,9 +198,7 @@ export const placementSteps = async (
       throw new ValidationError('Every record of the view is being moved: there is no place to move them to');
     anchor = stay;
     position = before ? 'after' : 'before';
-    near = before
-      ? { ...near, before: near.before.slice(1) }
-      : { ...near, after: near.after.slice(1) };
+    near = before ? { ...near, before: near.before.slice(1) } : { ...near, after: near.after.slice(1) };
   }
   const current = opts.created
     ? {}
