@@ -1,5 +1,5 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { addCollaboratorsBody, spaceParams } from '#shared/spaces/requests.ts';
+import { addCollaboratorsBody, spaceParams } from '#shared/spaces/space-requests.ts';
 import { addCollaborators } from '#shared/spaces/spaces.ts';
 
 export const handler = defineHandler(

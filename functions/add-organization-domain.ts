@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { keys } from '#shared/db/keys.ts';
-import { loadedDomainClaim } from '#shared/entities/org-domains.ts';
+import { domainClaimKey, loadedDomainClaim } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
+import { domainName, organizationParams as params } from '#shared/organizations/organization-requests.ts';
 import { addDomain } from '#shared/organizations/verification.ts';
 
 const body = z.object({ domain: domainName });
@@ -13,7 +12,7 @@ export const handler = defineHandler(
   {
     params,
     body,
-    preload: (_, { body }) => [keys.domainClaim(body.domain)],
+    preload: (_, { body }) => [domainClaimKey(body.domain)],
   },
   async ({ principal, loaded, body, resource }) =>
     addDomain(resource, body.domain, loadedDomainClaim(loaded, body.domain), principal),

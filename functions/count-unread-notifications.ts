@@ -1,10 +1,9 @@
-import { keys } from '#shared/db/keys.ts';
-import { unreadCountFrom } from '#shared/entities/notifications.ts';
+import { loadedUnreadCount, notificationCounterKey } from '#shared/entities/notifications.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 
 // The counter is read in the same call as the token: one round trip in all.
 export const handler = defineHandler(
   'count-unread-notifications',
-  { preload: (userId) => [keys.notificationCounter(userId)] },
-  async ({ principal, loaded }) => unreadCountFrom(loaded.get(keys.notificationCounter(principal.userId))),
+  { preload: (userId) => [notificationCounterKey(userId)] },
+  async ({ principal, loaded }) => loadedUnreadCount(loaded, principal.userId),
 );

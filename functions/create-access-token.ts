@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { tokenFields } from '#shared/auth/schemas.ts';
+import { tokenFields } from '#shared/auth/token-requests.ts';
 import { futureIsoTime } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { createAccessToken } from '#shared/users/access-tokens.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { createWebhookBody } from '#shared/webhooks/requests.ts';
+import { createWebhookBody } from '#shared/webhooks/webhook-requests.ts';
 import { createWebhook } from '#shared/webhooks/webhooks.ts';
 
 const params = z.object({ baseId: idOf('base') });

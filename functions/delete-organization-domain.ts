@@ -1,14 +1,13 @@
-import { keys } from '#shared/db/keys.ts';
-import { loadedOrgDomain } from '#shared/entities/org-domains.ts';
+import { loadedOrgDomain, orgDomainKey } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { domainParams as params } from '#shared/organizations/schemas.ts';
+import { domainParams as params } from '#shared/organizations/organization-requests.ts';
 import { deleteDomain } from '#shared/organizations/verification.ts';
 
 export const handler = defineHandler(
   'delete-organization-domain',
   {
     params,
-    preload: (_, { params }) => [keys.orgDomain(params.organizationId, params.domain)],
+    preload: (_, { params }) => [orgDomainKey(params.organizationId, params.domain)],
   },
   async ({ loaded, params, resource }) => {
     resource;

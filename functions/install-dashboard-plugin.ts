@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { displayName, idOf } from '#shared/core/validation.ts';
 import { installDashboardPlugin } from '#shared/dashboards/dashboards.ts';
-import { keys } from '#shared/db/keys.ts';
-import { loadedPlugin } from '#shared/entities/plugins.ts';
+import { loadedPlugin, pluginKey } from '#shared/entities/plugins.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
@@ -18,7 +17,7 @@ export const handler = defineHandler(
     params,
     body,
     // The plugin comes with authentication: no extra round trip to check it.
-    preload: (_userId, { body }) => [keys.plugin(body.pluginId)],
+    preload: (_userId, { body }) => [pluginKey(body.pluginId)],
   },
   async ({ params, body, principal, loaded }) =>
     installDashboardPlugin({

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { idOf, querySingle } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { webhookParams } from '#shared/webhooks/requests.ts';
+import { webhookParams } from '#shared/webhooks/webhook-requests.ts';
 import { listDeliveries } from '#shared/webhooks/webhooks.ts';
 
 const query = z.object({ cursor: z.optional(querySingle(idOf('delivery'))) });

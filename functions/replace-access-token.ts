@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { tokenFields } from '#shared/auth/schemas.ts';
+import { tokenFields } from '#shared/auth/token-requests.ts';
 import { ValidationError } from '#shared/core/errors.ts';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';

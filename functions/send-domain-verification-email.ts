@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { keys } from '#shared/db/keys.ts';
-import { loadedOrgDomain } from '#shared/entities/org-domains.ts';
+import { loadedOrgDomain, orgDomainKey } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
+import { domainName, organizationParams as params } from '#shared/organizations/organization-requests.ts';
 import { sendVerificationEmail } from '#shared/organizations/verification.ts';
 
 const body = z.object({ domain: domainName, email: z.optional(z.string().check(z.maxLength(254))) });
@@ -14,7 +13,7 @@ export const handler = defineHandler(
   {
     params,
     body,
-    preload: (_, { params, body }) => [keys.orgDomain(params.organizationId, body.domain)],
+    preload: (_, { params, body }) => [orgDomainKey(params.organizationId, body.domain)],
   },
   async ({ principal, loaded, params, body, resource }) =>
     sendVerificationEmail(

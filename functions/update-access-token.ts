@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { expiryNotHere, tokenFields } from '#shared/auth/schemas.ts';
+import { expiryNotHere, tokenFields } from '#shared/auth/token-requests.ts';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { accessTokenKey, updateAccessToken } from '#shared/users/access-tokens.ts';

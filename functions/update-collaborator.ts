@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { roleSchema } from '#shared/auth/schemas.ts';
+import { roleSchema } from '#shared/auth/token-requests.ts';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { changeRole } from '#shared/spaces/spaces.ts';

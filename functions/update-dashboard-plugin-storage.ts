@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { updateDashboardPluginStorage } from '#shared/dashboards/dashboards.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { installStorage } from '#shared/plugins/schemas.ts';
+import { installStorage } from '#shared/plugins/plugin-requests.ts';
 
 const params = z.object({
   baseId: idOf('base'),

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
+import { pluginUpdateBody as body } from '#shared/plugins/plugin-requests.ts';
 import { updatePlugin } from '#shared/plugins/plugins.ts';
-import { pluginUpdateBody as body } from '#shared/plugins/schemas.ts';
 
 const params = z.object({ pluginId: idOf('plugin') });
 

@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
-import { idOf, listOf } from '#shared/core/validation.ts';
+import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { placeRecords } from '#shared/records/order.ts';
+import { recordBatch } from '#shared/records/requests.ts';
 
 const params = z.object({ tableId: idOf('table'), viewId: idOf('view') });
 const body = z.object({
   anchorId: idOf('record'),
   position: z.enum(['before', 'after']),
-  recordIds: listOf(idOf('record'), 1, Number.MAX_SAFE_INTEGER),
+  recordIds: recordBatch(idOf('record'), 1),
 });
 
 export const handler = defineHandler(

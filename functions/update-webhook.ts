@@ -1,5 +1,5 @@
 import { defineHandler } from '#shared/http/handler.ts';
-import { updateWebhookBody, webhookParams } from '#shared/webhooks/requests.ts';
+import { updateWebhookBody, webhookParams } from '#shared/webhooks/webhook-requests.ts';
 import { updateWebhook } from '#shared/webhooks/webhooks.ts';
 
 export const handler = defineHandler(

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { keys } from '#shared/db/keys.ts';
-import { loadedOrgDomain } from '#shared/entities/org-domains.ts';
+import { loadedOrgDomain, orgDomainKey } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { domainName, organizationParams as params } from '#shared/organizations/schemas.ts';
+import { domainName, organizationParams as params } from '#shared/organizations/organization-requests.ts';
 import { verifyDomain } from '#shared/organizations/verification.ts';
 
 const body = z.object({
@@ -15,7 +14,7 @@ export const handler = defineHandler(
   {
     params,
     body,
-    preload: (_, { params, body }) => [keys.orgDomain(params.organizationId, body.domain)],
+    preload: (_, { params, body }) => [orgDomainKey(params.organizationId, body.domain)],
   },
   async ({ principal, loaded, params, body, resource }) =>
     verifyDomain(

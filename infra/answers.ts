@@ -14,7 +14,7 @@ import * as z from 'zod/mini';
 import { ROLES, SCOPES } from '#shared/auth/scopes.ts';
 import { CHANGE_TYPES } from '#shared/entities/change-log.ts';
 import { PLUGIN_POSITIONS, PLUGIN_STATUSES } from '#shared/entities/plugins.ts';
-import { FIELD_TYPES } from '#shared/fields/types.ts';
+import { FIELD_TYPES } from '#shared/fields/field-types.ts';
 import { ID_PREFIX, type IdKind } from '#shared/ids.ts';
 import { JOB_KINDS } from '#shared/jobs/purge-job.ts';
 import { STATISTIC_FUNCS } from '#shared/query/statistics.ts';

@@ -18,10 +18,10 @@ import {
   CORS_MAX_AGE_SECONDS,
 } from '#shared/http/cors.ts';
 import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
-import { bundlingFor } from './bundling.ts';
-import { jwtIssuerFor, type StageConfig } from './config.ts';
+import { bundlingFor, LAMBDA_BUNDLING } from './bundling.ts';
 import { type FunctionEnvironment, lambdaEnvironment } from './lambda-environment.ts';
 import { powertoolsFor, traceActively, xrayStatement } from './observability.ts';
+import { jwtIssuerFor, type StageConfig } from './stage-config.ts';
 
 /**
  * Seconds a purge waits after the delete: longer than any route's run, so a write that passed
@@ -219,7 +219,32 @@ export class ApiFunctions extends Construct {
     return traceActively(fn);
   }
 
-  /** The queue of the webhook sender; set (infra/webhook-sender.ts) before the routes that wake webhooks. */
+  /**
+   * The Lambda of the HTTP API's `$default` route (`functions/gateway/unmatched-request.ts`): a
+   * request no route takes gets a 405 with `Allow` or a 404, with the contract's error body. Its
+   * role may write logs and traces only: it reads nothing.
+   */
+  unmatchedRequests(scope: Construct): NodejsFunction {
+    const role = new iam.Role(scope, 'UnmatchedRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Workspace API ${this.props.config.stage}: answers requests no route takes`,
+      inlinePolicies: {
+        Access: new iam.PolicyDocument({
+          statements: this.statementsFor('read').filter((s) => s.sid === 'Logs' || s.sid === 'Traces'),
+        }),
+      },
+    });
+    return this.lambda(scope, 'Unmatched', {
+      entry: 'gateway/unmatched-request.ts',
+      description: 'The $default route: 405 with Allow for a known path, else 404',
+      timeout: Duration.seconds(5),
+      role,
+      bundling: LAMBDA_BUNDLING,
+      environment: {},
+    });
+  }
+
+  /** The queue of the webhook sender; set (infra/webhook-sender-construct.ts) before the routes that wake webhooks. */
   webhookQueue: sqs.IQueue | undefined;
 
   requireWebhookQueue(): sqs.IQueue {
@@ -255,7 +280,7 @@ export class ApiFunctions extends Construct {
     return this.webhooksRoleOf;
   }
 
-  /** The queue of the purge worker; set (infra/purge-worker.ts) before the routes that purge are added. */
+  /** The queue of the purge worker; set (infra/purge-worker-construct.ts) before the routes that purge are added. */
   purgeQueue: sqs.IQueue | undefined;
 
   private purgeRoleOf: iam.Role | undefined;

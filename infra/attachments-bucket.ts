@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import type { StageConfig } from './config.ts';
+import type { StageConfig } from './stage-config.ts';
 
 /** Days after which an upload begun in parts and never finished is aborted (its parts removed). */
 export const ABANDONED_MULTIPART_DAYS = 1;

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { App, type AppProps } from 'aws-cdk-lib';
-import { stackNameFor, stageConfig } from './config.ts';
 import { WorkspaceApiStack } from './stack.ts';
+import { stackNameFor, stageConfig } from './stage-config.ts';
 
 /** The repository root (this file is in `infra/`); ESM has no __dirname. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));

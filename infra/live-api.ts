@@ -6,7 +6,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import type { ApiFunctions } from './api-construct.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
-import type { StageConfig } from './config.ts';
+import type { StageConfig } from './stage-config.ts';
 
 export interface LiveApiProps {
   config: StageConfig;

@@ -5,7 +5,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { StageConfig } from './config.ts';
+import type { StageConfig } from './stage-config.ts';
 
 export interface MonitoringProps {
   config: StageConfig;

@@ -78,6 +78,10 @@ const jsonSchemaOf = (schema: z.ZodMiniType): JsonSchema => {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
     io: 'input',
     unrepresentable: 'any',
+    // a safe integer's bound says nothing: the real limit (a file's size) is checked by the route
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+    },
   }) as JsonSchema;
   return rest;
 };
@@ -134,7 +138,14 @@ const answerSchemas = (routes: readonly RouteDef[]) => {
 
 /** The success response of a route: its answer's schema, or no body. */
 const successResponse = (answer: Answer, schemaOf: (schema: z.ZodMiniType) => JsonSchema) => {
-  if (answer.kind === 'none') return { description: 'Success, with an empty body' };
+  // typed too: the answer is the status alone (an integration test checks the body is empty)
+  if (answer.kind === 'none')
+    return {
+      description: 'Success, with an empty body',
+      headers: {
+        'Content-Length': { description: 'The body is empty', schema: { type: 'integer', const: 0 } },
+      },
+    };
   if (answer.kind === 'text')
     return {
       description: 'Success',
@@ -200,10 +211,18 @@ const operationOf = (route: RouteDef, spec: Spec, schemaOf: (schema: z.ZodMiniTy
 };
 
 /** The group a route is shown in: the first segment of its path after a resource id. */
-export const tagOf = (route: Pick<RouteDef, 'path'>): string => {
+export const tagOf = (
+  route: Pick<RouteDef, 'path'>,
+  routes: readonly Pick<RouteDef, 'path'>[] = ROUTES,
+): string => {
   const segments = route.path.split('/').filter((s) => s && !s.startsWith('{'));
-  const area = segments[0] === 'table' || segments[0] === 'base' ? (segments[1] ?? segments[0]) : segments[0];
-  return area ?? 'api';
+  const root = segments[0] ?? 'api';
+  const area = segments[1];
+  if ((root !== 'table' && root !== 'base') || area === undefined) return root;
+  // an area of one route (a base's `permanent`, `order`, `move`…) is an action on the root, not a group
+  const prefix = route.path.slice(0, route.path.indexOf(`/${area}`) + area.length + 1);
+  const inArea = routes.filter((r) => r.path === prefix || r.path.startsWith(`${prefix}/`));
+  return inArea.length > 1 ? area : root;
 };
 
 /** The whole document, from the route table and the handlers' schemas. */

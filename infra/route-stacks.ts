@@ -4,7 +4,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type { Construct } from 'constructs';
 import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
 import type { ApiFunctions } from './api-construct.ts';
-import type { StageConfig } from './config.ts';
+import type { StageConfig } from './stage-config.ts';
 
 /*
  * How the routes are split over nested stacks

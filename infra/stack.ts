@@ -1,5 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -7,14 +8,14 @@ import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { ApiFunctions, corsPreflightFor } from './api-construct.ts';
 import { AttachmentsBucket } from './attachments-bucket.ts';
-import type { StageConfig } from './config.ts';
 import { LiveApi } from './live-api.ts';
 import { Monitoring } from './monitoring.ts';
-import { PurgeWorker } from './purge-worker.ts';
-import { RepairWorker } from './repair-worker.ts';
+import { PurgeWorker } from './purge-worker-construct.ts';
+import { RepairWorker } from './repair-worker-construct.ts';
 import { groupRoutes, RouteStack, routeStackId } from './route-stacks.ts';
-import { StreamProcessor } from './stream-processor.ts';
-import { WebhookSender } from './webhook-sender.ts';
+import type { StageConfig } from './stage-config.ts';
+import { StreamProcessor } from './stream-processor-construct.ts';
+import { WebhookSender } from './webhook-sender-construct.ts';
 
 export interface WorkspaceApiStackProps extends StackProps {
   config: StageConfig;
@@ -105,6 +106,11 @@ export class WorkspaceApiStack extends Stack {
       createDefaultStage: false,
       // API Gateway answers preflights and adds the CORS headers to every answer (the Lambdas add none).
       corsPreflight: corsPreflightFor(config),
+      // A request no route takes: 405 with Allow for a known path, else 404, with the error body.
+      defaultIntegration: new HttpLambdaIntegration(
+        'UnmatchedIntegration',
+        functions.unmatchedRequests(this),
+      ),
     });
     const stage = api.addStage('DefaultStage', {
       stageName: '$default',

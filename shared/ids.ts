@@ -67,6 +67,22 @@ export const isId = (kind: IdKind, value: unknown): value is string =>
   /^[0-9A-Za-z]+$/.test(value.slice(ID_PREFIX[kind].length));
 
 /**
+ * Why a text is not an id of a kind, in words for an error body: the prefix it lacks, or (with the
+ * right prefix) how many characters follow it or that one is not a letter or digit. Undefined for
+ * an id. Pure.
+ */
+export const idProblem = (kind: IdKind, value: unknown): string | undefined => {
+  if (isId(kind, value)) return undefined;
+  const prefix = ID_PREFIX[kind];
+  if (typeof value !== 'string' || !value.startsWith(prefix)) return `must be an id starting with ${prefix}`;
+  const body = value.slice(prefix.length);
+  const shape = `must be ${prefix} followed by ${ID_BODY_LENGTH} letters or digits`;
+  return body.length !== ID_BODY_LENGTH
+    ? `${shape}; this one has ${body.length} after ${prefix}`
+    : `${shape}; this one has another character after ${prefix}`;
+};
+
+/**
  * The project node of a table or dashboard: `nod` plus the resource id's body, so whoever holds
  * the resource id finds its node without a lookup (unique and never reused, as the resource id is).
  */

@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { routePattern } from '#shared/http/unmatched.ts';
 import { API_PREFIX, type RouteDef } from '#shared/routes.ts';
 
 /** A route's path as a matcher: `{name}` matches one path segment. */
 export const compileRoute = (route: RouteDef) => {
-  const names: string[] = [];
-  const pattern = `${API_PREFIX}${route.path}`
-    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-    .replace(/\{(\w+)\}/g, (_, name) => {
-      names.push(name);
-      return '([^/]+)';
-    });
-  const regex = new RegExp(`^${pattern}/?$`);
+  const { regex, names } = routePattern(route);
   return {
     route,
     match(method: string, path: string): Record<string, string> | undefined {

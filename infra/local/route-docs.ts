@@ -1,6 +1,6 @@
 /**
- * The README's route list, generated from the route table: `npm run docs` rewrites the block
- * between the markers, and a unit test fails when the README and the table disagree.
+ * The route list of `functions/README.md`, generated from the route table: `npm run docs` rewrites
+ * the block between the markers, and a unit test fails when the list and the table disagree.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { API_PREFIX, type HandlerName, ROUTES, type RouteDef, resourceOf } from '#shared/routes.ts';
@@ -238,6 +238,6 @@ export const withRouteTable = (readme: string): string => {
 };
 
 if (process.argv.includes('--write')) {
-  const file = new URL('../../README.md', import.meta.url);
+  const file = new URL('../../functions/README.md', import.meta.url);
   writeFileSync(file, withRouteTable(readFileSync(file, 'utf8')));
 }

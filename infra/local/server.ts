@@ -11,7 +11,6 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import {
   HttpError,
   InternalServerError,
-  NotFoundError,
   PayloadTooLargeError,
   RequestHeaderFieldsTooLargeError,
   ServiceUnavailableError,
@@ -19,6 +18,7 @@ import {
 } from '#shared/core/errors.ts';
 import { corsAnswerHeaders, corsPreflightHeaders, parseCorsOrigins } from '#shared/http/cors.ts';
 import { callerRequestId, REQUEST_ID_HEADER } from '#shared/http/request-id.ts';
+import { unmatchedError } from '#shared/http/unmatched.ts';
 import { runPurgesInProcess } from '#shared/jobs/purge-queue.ts';
 import { ROUTES, type RouteDef } from '#shared/routes.ts';
 import { runPurgeJob } from '#shared/trash/purge-worker.ts';
@@ -121,7 +121,7 @@ export interface LocalServerOptions {
    */
   databaseDown?: () => boolean;
   /**
-   * Origins a browser may call the API from, as a stage's `corsOrigins` (infra/config.ts): `*`
+   * Origins a browser may call the API from, as a stage's `corsOrigins` (infra/stage-config.ts): `*`
    * for any; empty for none (no CORS headers, preflights unanswered). Default: `CORS_ORIGINS`, a
    * comma-separated list, or `*` when it is unset.
    */
@@ -173,7 +173,7 @@ export const createLocalServer = (
       }
       const found = match(method, url.pathname);
       if (!found) {
-        sendError(res, new NotFoundError(`No route for ${method} ${url.pathname}`), requestId, cors);
+        sendError(res, unmatchedError(routes, method, url.pathname), requestId, cors);
         return;
       }
       if (options.databaseDown?.()) {

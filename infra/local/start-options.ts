@@ -7,9 +7,29 @@ export interface StartOptions {
   /** DynamoDB Local's port; undefined takes any free one. */
   dynamoDbPort?: number;
   inMemory: boolean;
+  /** `--help` or `-h`: print `START_HELP` and stop. */
+  help?: true;
 }
 
-export const START_USAGE = 'usage: npm start -- [--port <0-65535>] [--dynamodb-port <1-65535>] [--in-memory]';
+export const START_USAGE =
+  'usage: npm start -- [--port <0-65535>] [--dynamodb-port <1-65535>] [--in-memory] [--help]';
+
+/** What `npm start -- --help` prints. */
+export const START_HELP = `${START_USAGE}
+
+Serves the API on http://127.0.0.1:<port>/api with everything it needs: DynamoDB Local (Java 17+;
+downloaded once into .cache/), the table, an instance admin and its token (printed), the stream
+processor (change log, webhooks, live subscriptions), a local S3-compatible server for
+attachments, and the background jobs in process. Data is kept in .local/ across starts.
+
+  --port <n>           the API's port (default: PORT, else 3000; 0 takes any free port)
+  --dynamodb-port <n>  DynamoDB Local's port (default: any free port), e.g. for sam local
+  --in-memory          keep nothing: DynamoDB Local in memory, a new admin token each start
+  -h, --help           this text
+
+Environment: PORT, CORS_ORIGINS (origins a browser may call from, comma-separated; * when unset),
+LOCAL_DATA_DIR (default .local/), POWERTOOLS_LOG_LEVEL (default INFO: one line per request).
+Ctrl-C stops everything.`;
 
 /** A command line `npm start` cannot run with: its message is for the person who typed it. */
 export class StartUsageError extends Error {}
@@ -24,11 +44,11 @@ const portOf = (text: string, what: string, min: number): number => {
 
 /**
  * Reads `npm start`'s arguments (and `PORT`): `--port` (else `PORT`, else 3000), `--dynamodb-port`
- * (a fixed port, so a container can be given DynamoDB Local's address), `--in-memory`. Unknown
+ * (a fixed port, so a container can be given DynamoDB Local's address), `--in-memory`, `--help`. Unknown
  * options, missing values and bad ports are a `StartUsageError`. Pure.
  */
 export const parseStartOptions = (args: readonly string[], env: NodeJS.ProcessEnv = {}): StartOptions => {
-  let values: { port?: string; 'dynamodb-port'?: string; 'in-memory'?: boolean };
+  let values: { port?: string; 'dynamodb-port'?: string; 'in-memory'?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -36,6 +56,7 @@ export const parseStartOptions = (args: readonly string[], env: NodeJS.ProcessEn
         port: { type: 'string' },
         'dynamodb-port': { type: 'string' },
         'in-memory': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
       strict: true,
@@ -43,6 +64,7 @@ export const parseStartOptions = (args: readonly string[], env: NodeJS.ProcessEn
   } catch (error) {
     throw new StartUsageError((error as Error).message);
   }
+  if (values.help) return { port: 3000, inMemory: false, help: true };
   const apiPort = values.port ?? (env.PORT || undefined);
   const dynamoDbPort = values['dynamodb-port'];
   return {

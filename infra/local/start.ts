@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { JavaMissingError, PortUnavailableError, startDynamoDbLocal } from './dynamodb-local.ts';
 import { superviseDynamoDbLocal } from './dynamodb-supervisor.ts';
 import { configureEnvironment, ensureSigningKeys, LOCAL_DIR } from './environment.ts';
-import { parseStartOptions, START_USAGE, StartUsageError } from './start-options.ts';
+import { parseStartOptions, START_HELP, START_USAGE, StartUsageError } from './start-options.ts';
 import { ensureTable } from './table.ts';
 
 const parsed = (() => {
@@ -23,12 +23,17 @@ const parsed = (() => {
     process.exit(1);
   }
 })();
+if (parsed.help) {
+  console.log(START_HELP);
+  process.exit(0);
+}
 const { port, inMemory, dynamoDbPort } = parsed;
 const tableName = process.env.TABLE_NAME || 'workspace-local';
 const runFile = join(LOCAL_DIR, 'dynamodb.json');
 
 const main = async () => {
-  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  // INFO: one line per request (status, time, DynamoDB calls), and the background jobs' lines
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
   const dbPath = inMemory ? undefined : join(LOCAL_DIR, 'dynamodb');
   const dynamo = await startDynamoDbLocal({ dbPath, port: dynamoDbPort });
   // Once the API is up, a restarted in-memory DynamoDB Local is empty: table and admin again.

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '#shared/core/errors.ts';
-import { ROLE_ACTIONS, type Role, SCOPES, type Scope } from './scopes.ts';
+import { ROLE_ACTIONS, type Role, roleAtLeast, SCOPES, type Scope } from './scopes.ts';
 
 /** Who is calling: the user, the token used, and what that token allows. */
 export interface Principal {
@@ -30,6 +30,13 @@ export interface LocatedResource {
   baseId?: string;
 }
 
+/**
+ * The one test every permission is made of: the caller's role in the space holds the action and
+ * so do the token's scopes (a non-member holds nothing). Pure.
+ */
+export const mayDo = (principal: Pick<Principal, 'scopes'>, role: Role | undefined, action: Scope): boolean =>
+  role !== undefined && ROLE_ACTIONS[role].has(action) && principal.scopes.has(action);
+
 /** True when the token's space/base limits cover the resource. */
 export const tokenCovers = (principal: Principal, resource: LocatedResource): boolean => {
   if (!principal.spaceIds && !principal.baseIds) return true;
@@ -59,7 +66,7 @@ export const checkAccess = (input: {
   if (!tokenCovers(principal, resource))
     throw new ForbiddenError(`this token is limited to other spaces or bases than ${resource.id}`);
   for (const action of actions) {
-    if (!ROLE_ACTIONS[role].has(action) || !principal.scopes.has(action))
+    if (!mayDo(principal, role, action))
       throw new ForbiddenError(`not allowed to operate ${action} on ${resource.id}`);
   }
 };
@@ -82,10 +89,11 @@ export const permissionMap = <A extends Scope>(
   role: Role | undefined,
   actions: readonly A[],
 ): Record<A, boolean> => {
-  const covered = role !== undefined && tokenCovers(principal, resource);
-  return Object.fromEntries(
-    actions.map((a) => [a, covered && ROLE_ACTIONS[role].has(a) && principal.scopes.has(a)]),
-  ) as Record<A, boolean>;
+  const covered = tokenCovers(principal, resource);
+  return Object.fromEntries(actions.map((a) => [a, covered && mayDo(principal, role, a)])) as Record<
+    A,
+    boolean
+  >;
 };
 
 /** The caller's rights on a table (`GET …/table/{t}/permission`): `{table, view, field, record}`. */
@@ -98,4 +106,70 @@ export const tablePermission = (principal: Principal, resource: LocatedResource,
       SCOPES.filter((s) => s.startsWith(`${kind}|`)),
     );
   return { table: of('table'), view: of('view'), field: of('field'), record: of('record') };
+};
+
+// ---- Rules that depend on the data, not only on the route: named here, checked where the data is read.
+
+/**
+ * The role-grant ceiling: a member grants only roles up to their own, and the owner role only
+ * with `space|grant_role` in both role and token (403 otherwise). Pure.
+ */
+export const assertMayGrant = (
+  principal: Pick<Principal, 'scopes'>,
+  mine: Role | undefined,
+  spaceId: string,
+  granted: Role,
+): void => {
+  if (!mine || !roleAtLeast(mine, granted))
+    throw new ForbiddenError(`a ${mine ?? 'non-member'} cannot grant the role ${granted}`);
+  if (granted === 'owner' && !mayDo(principal, mine, 'space|grant_role'))
+    throw new ForbiddenError(`not allowed to operate space|grant_role on ${spaceId}`);
+};
+
+/** Removing another member needs `space|grant_role` in role and token (leaving needs nothing). Pure. */
+export const assertMayRemoveMember = (
+  principal: Pick<Principal, 'scopes' | 'userId'>,
+  mine: Role | undefined,
+  spaceId: string,
+  userId: string,
+): void => {
+  if (userId !== principal.userId && !mayDo(principal, mine, 'space|grant_role'))
+    throw new ForbiddenError(`not allowed to operate space|grant_role on ${spaceId}`);
+};
+
+/** What a plugin rule needs to know of the plugin. */
+export interface PluginOwnership {
+  id: string;
+  createdBy: string;
+  status: string;
+}
+
+/** Who may see a plugin: anyone once published; otherwise its creator and instance admins. Pure. */
+export const maySeePlugin = (
+  plugin: PluginOwnership,
+  principal: Pick<Principal, 'userId' | 'isAdmin'>,
+): boolean => plugin.status === 'published' || plugin.createdBy === principal.userId || principal.isAdmin;
+
+/** Installing a plugin that is not published is for its creator only (403). Pure. */
+export const assertMayInstallPlugin = (plugin: PluginOwnership, userId: string): void => {
+  if (plugin.status !== 'published' && plugin.createdBy !== userId)
+    throw new ForbiddenError(`Plugin ${plugin.id} is still developing: only its creator may install it`);
+};
+
+/**
+ * Changing a plugin is for its creator (403 for anyone else); `orAdmin` lets an instance admin
+ * too (deleting). Pure.
+ */
+export const assertPluginCreator = (
+  plugin: PluginOwnership,
+  principal: Pick<Principal, 'userId' | 'isAdmin'>,
+  doing: string,
+  orAdmin = false,
+): void => {
+  if (plugin.createdBy === principal.userId || (orAdmin && principal.isAdmin)) return;
+  throw new ForbiddenError(
+    orAdmin
+      ? `only the creator of plugin ${plugin.id} or an instance admin may ${doing} it`
+      : `only the creator of plugin ${plugin.id} may ${doing} it`,
+  );
 };

@@ -2,24 +2,29 @@ import { checkAccess, type Principal, tokenCovers } from '#shared/auth/permissio
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
-import { type ItemLookup, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { type TransactOp, transact } from '#shared/db/commit.ts';
 import {
   type BaseItem,
   type BaseRef,
-  baseConditions,
+  baseKey,
   baseOf,
-  baseRefOf,
+  baseRefsOfSpace,
+  deleteBaseRefOp,
+  deleteLiveBaseRefOp,
   moveBaseOp,
+  moveTableSpaceOp,
+  placeBaseOp,
+  putBaseOps,
+  putBaseRefOp,
   readBase,
-  toBaseItem,
-  toBaseRefItem,
+  tableRefsOfBase,
+  trashBaseOps,
+  trashEntriesOfBase,
+  updateBaseOps,
 } from '#shared/entities/bases.ts';
-import { memberOf } from '#shared/entities/members.ts';
-import { spaceOf } from '#shared/entities/spaces.ts';
-import { tableConditions, tableRefOf } from '#shared/entities/tables.ts';
+import { loadedMember, memberKey } from '#shared/entities/members.ts';
+import { loadedSpace, spaceKey, spaceLiveCheck } from '#shared/entities/spaces.ts';
 import {
-  entryOf,
   moveTrashEntryOps,
   newTrashEntry,
   putTrashOps,
@@ -27,7 +32,7 @@ import {
 } from '#shared/entities/trash-items.ts';
 import { newId } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
-import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 import { liveSpacesOf } from '#shared/spaces/spaces.ts';
 
 export const DEFAULT_BASE_NAME = 'Untitled Base';
@@ -47,7 +52,8 @@ export interface BaseChanges {
 
 const baseGone = (id: string) => new NotFoundError(`Base ${id} not found`);
 
-const LIVE = baseConditions.live;
+/** Items read in a batch with authentication. */
+type Loaded = Parameters<typeof loadedSpace>[0];
 
 /** The public shape of a base. */
 export const toBase = (base: Pick<BaseItem, 'id' | 'name' | 'icon'>, spaceId: string): Base => ({
@@ -65,7 +71,7 @@ const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * move (`orderKey`) by key, then the others oldest first (a base created after a move goes last).
  */
 const liveReferences = async (spaceId: string): Promise<BaseRef[]> => {
-  const refs = (await queryAll(keys.basesOf(spaceId))).map(baseRefOf);
+  const refs = await baseRefsOfSpace(spaceId);
   const placed = (r: BaseRef) => (r.orderKey === undefined ? 1 : 0);
   return refs
     .filter((r) => !r.deletedTime)
@@ -100,11 +106,7 @@ export const createBase = async (
   const id = newId('base');
   const createdTime = now.toISOString();
   const base: BaseItem = { id, name, icon, spaceId, createdTime, createdBy: principal.userId };
-  const ops: TransactOp[] = [
-    { put: toBaseItem(base), condition: baseConditions.notExists },
-    { put: toBaseRefItem(base), condition: baseConditions.notExists },
-    { check: keys.space(spaceId), condition: LIVE },
-  ];
+  const ops: TransactOp[] = [...putBaseOps(base), spaceLiveCheck(spaceId)];
   await transact(ops, (index) =>
     index === 2
       ? new NotFoundError(`Space ${spaceId} not found`)
@@ -131,35 +133,7 @@ export const getBase = (located: Located): Base => toBase(baseItemOf(located), l
  */
 export const updateBase = async (located: Located, changes: BaseChanges, now = new Date()): Promise<Base> => {
   const baseId = located.id;
-  const sets = ['lastModifiedTime = :now'];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': now.toISOString() };
-  if (changes.name !== undefined) {
-    sets.push('#name = :name');
-    names['#name'] = 'name';
-    values[':name'] = changes.name;
-  }
-  if (changes.icon !== undefined) {
-    sets.push('icon = :icon');
-    values[':icon'] = changes.icon;
-  }
-  const update = `SET ${sets.join(', ')}`;
-  const namesOrNone = Object.keys(names).length ? names : undefined;
-  await transact(
-    [
-      { update: { key: keys.base(baseId), update, condition: LIVE, names: namesOrNone, values } },
-      {
-        update: {
-          key: keys.spaceBase(located.spaceId, baseId),
-          update,
-          condition: LIVE,
-          names: namesOrNone,
-          values,
-        },
-      },
-    ],
-    () => baseGone(baseId),
-  );
+  await transact(updateBaseOps(located.spaceId, baseId, changes, now), () => baseGone(baseId));
   const before = getBase(located);
   return {
     ...before,
@@ -175,16 +149,11 @@ export const updateBase = async (located: Located, changes: BaseChanges, now = n
  */
 export const trashBase = async (located: Located, userId: string, now = new Date()): Promise<void> => {
   const entry = newTrashEntry('base', located.id, { spaceId: located.spaceId }, userId, now);
-  const ops: TransactOp[] = [keys.base(located.id), keys.spaceBase(located.spaceId, located.id)].map(
-    (key) => ({
-      update: {
-        key,
-        update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
-        condition: LIVE,
-        values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
-      },
-    }),
-  );
+  const ops = trashBaseOps(located.spaceId, located.id, {
+    trashId: entry.id,
+    deletedTime: entry.deletedTime,
+    deletedBy: userId,
+  });
   await transact([...ops, ...putTrashOps(entry)], (i) =>
     i <= 1 ? baseGone(located.id) : new ConflictError('retry'),
   );
@@ -208,8 +177,8 @@ export const deleteBasePermanently = async (
   const { trashId } = base;
   await transact(
     [
-      markPurgedOp(keys.base(baseId), userId, now),
-      { delete: keys.spaceBase(spaceId, baseId) },
+      markPurgedOp(baseKey(baseId), userId, now),
+      deleteBaseRefOp(spaceId, baseId),
       ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'base', spaceId }) : []),
       purgeJobOp({ kind: 'base', resourceId: baseId }, { spaceId, userId }, now),
     ],
@@ -258,14 +227,7 @@ export const moveBase = async (
     writes = sequence.map((r, i) => ({ baseId: r.baseId, key: fresh[i] ?? '' }));
   }
   await transact(
-    writes.map((w) => ({
-      update: {
-        key: keys.spaceBase(located.spaceId, w.baseId),
-        update: 'SET orderKey = :key',
-        condition: LIVE,
-        values: { ':key': w.key },
-      },
-    })),
+    writes.map((w) => placeBaseOp(located.spaceId, w.baseId, w.key)),
     () => new ConflictError('The bases of the space changed meanwhile; retry'),
   );
 };
@@ -297,9 +259,9 @@ export const listAccessibleBases = async (principal: Principal) => {
 export const MAX_MOVED_ITEMS = 95;
 
 /** The items `moveBaseToSpace` needs of the target space, read with authentication. */
-export const targetSpaceKeys = (userId: string, spaceId: string): Key[] => [
-  keys.space(spaceId),
-  keys.member(spaceId, userId),
+export const targetSpaceKeys = (userId: string, spaceId: string) => [
+  spaceKey(spaceId),
+  memberKey(spaceId, userId),
 ];
 
 /** The base's own condition refused a move (a 409 unless the base turns out gone or in the trash). */
@@ -314,32 +276,18 @@ const MOVE_ATTEMPTS = 3;
  */
 const moveOnce = async (base: BaseItem, spaceId: string, now: Date): Promise<void> => {
   const { id: baseId, spaceId: from } = base;
-  const [tableRefs, trashEntries] = await Promise.all([
-    queryAll(keys.tablesOf(baseId)),
-    queryAll(keys.baseTrashOf(baseId)),
-  ]);
-  const tableIds = tableRefs.map(tableRefOf).map((r) => r.tableId);
-  const entries = trashEntries.map(entryOf);
+  const [tableRefs, entries] = await Promise.all([tableRefsOfBase(baseId), trashEntriesOfBase(baseId)]);
+  const tableIds = tableRefs.map((r) => r.tableId);
   if (tableIds.length + 2 * entries.length > MAX_MOVED_ITEMS)
     throw new ValidationError(`Base ${baseId} holds too many tables to move (at most ${MAX_MOVED_ITEMS})`);
-  const toSpace = { ':space': spaceId };
   // The reference's createdTime is when the base joined the space: unplaced, it sorts last.
   const moved: BaseItem = { ...base, spaceId, createdTime: now.toISOString() };
   const ops: TransactOp[] = [
     moveBaseOp(base, spaceId, now),
-    { delete: keys.spaceBase(from, baseId), condition: LIVE },
-    { put: toBaseRefItem(moved), condition: baseConditions.notExists },
-    { check: keys.space(spaceId), condition: LIVE },
-    ...tableIds.map(
-      (tableId): TransactOp => ({
-        update: {
-          key: keys.table(tableId),
-          update: 'SET spaceId = :space',
-          condition: tableConditions.exists,
-          values: toSpace,
-        },
-      }),
-    ),
+    deleteLiveBaseRefOp(from, baseId),
+    putBaseRefOp(moved),
+    spaceLiveCheck(spaceId),
+    ...tableIds.map((tableId) => moveTableSpaceOp(tableId, spaceId)),
     ...entries.flatMap((e) => moveTrashEntryOps(e, spaceId)),
   ];
   await transact(ops, (i) =>
@@ -366,18 +314,16 @@ export const moveBaseToSpace = async (
   principal: Principal,
   located: Located,
   spaceId: string,
-  loaded: ItemLookup,
+  loaded: Loaded,
   now = new Date(),
 ): Promise<void> => {
-  const spaceItem = loaded.get(keys.space(spaceId));
-  const target = spaceItem ? spaceOf(spaceItem) : undefined;
+  const target = loadedSpace(loaded, spaceId);
   if (!target || target.deletedTime || target.purgeTime)
     throw new NotFoundError(`Space ${spaceId} not found`);
-  const memberItem = loaded.get(keys.member(spaceId, principal.userId));
   checkAccess({
     principal,
     resource: { id: spaceId, spaceId },
-    role: memberItem ? memberOf(memberItem)?.role : undefined,
+    role: loadedMember(loaded, spaceId, principal.userId)?.role,
     actions: ['base|create'],
   });
   if (spaceId === located.spaceId) return;

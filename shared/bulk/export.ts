@@ -41,8 +41,8 @@ import {
 } from '#shared/entities/export-files.ts';
 import { getRecords, type RecordItem } from '#shared/entities/records.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { linkOptionsOf } from '#shared/fields/link-options.ts';
-import type { Field } from '#shared/fields/types.ts';
 import { purgeJobOp, purgeQueue } from '#shared/jobs/purge-queue.ts';
 import { allMatching, type ListContext } from '#shared/listing/list.ts';
 import type { ListParams } from '#shared/listing/params.ts';

@@ -33,8 +33,8 @@ import {
   setImportTotal,
   startImportOp,
 } from '#shared/entities/import-jobs.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import type { Field } from '#shared/fields/types.ts';
 import { purgeQueue } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';

@@ -64,6 +64,14 @@ export class NotFoundError extends HttpError {
   }
 }
 
+export class MethodNotAllowedError extends HttpError {
+  /** `allowed`: the methods the path takes, answered in `Allow`. */
+  constructor(method: string, path: string, allowed: readonly string[]) {
+    super(405, 'method_not_allowed', `${path} does not take ${method}; it takes ${allowed.join(', ')}`);
+    this.headers.allow = allowed.join(', ');
+  }
+}
+
 export class ConflictError extends HttpError {
   /** `code`: `conflict`, or a more precise one (`limit_exceeded`: a limit on how many there may be). */
   constructor(message: string, code = 'conflict') {

@@ -1,23 +1,23 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { deleteItem, getItem, type Item, queryAll, transact, updateItem } from '#shared/db/client.ts';
-import { LIVE } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { transact } from '#shared/db/commit.ts';
+import { baseLiveCheck } from '#shared/entities/bases.ts';
 import {
-  atLayoutVersion,
-  DASHBOARD_EXISTS,
-  DASHBOARD_NEW,
+  type DashboardItems,
   type DashboardPlugin,
-  dashboardOf,
-  dashboardPluginOf,
-  isDashboardItem,
-  isDashboardPluginItem,
+  dashboardPluginById,
+  dashboardWithInstalls,
+  deleteDashboardOps,
+  deleteDashboardPlugin,
   nextLayoutVersionOp,
-  storageText,
-  toDashboardItem,
-  toDashboardPluginItem,
+  placeDashboardPluginOp,
+  putDashboardOp,
+  putDashboardPluginOp,
+  renameDashboardItem,
+  renameDashboardPluginItem,
+  setDashboardPluginStorage,
 } from '#shared/entities/dashboards.ts';
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
-import { buildTree } from '#shared/entities/node-tree.ts';
+import { baseContents } from '#shared/entities/node-tree.ts';
 import type { Plugin } from '#shared/entities/plugins.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { checkInstallable } from '#shared/plugins/plugins.ts';
@@ -70,17 +70,11 @@ const installGone = (id: string) => new NotFoundError(`Plugin install ${id} not 
  * A dashboard and its installs (one query, or none when the base's items were read already);
  * 404 when the dashboard does not exist.
  */
-const readDashboard = async (baseId: string, dashboardId: string, baseItems?: readonly Item[]) => {
-  const items = baseItems ?? (await queryAll(keys.dashboardWithPlugins(baseId, dashboardId)));
-  const dashboard = items
-    .filter(isDashboardItem)
-    .map(dashboardOf)
-    .find((d) => d.id === dashboardId);
+const readDashboard = async (baseId: string, dashboardId: string, baseItems?: DashboardItems) => {
+  const items = baseItems ?? (await dashboardWithInstalls(baseId, dashboardId));
+  const dashboard = items.dashboards.find((d) => d.id === dashboardId);
   if (!dashboard) throw dashboardGone(dashboardId);
-  const installs = items
-    .filter(isDashboardPluginItem)
-    .map(dashboardPluginOf)
-    .filter((i) => i.dashboardId === dashboardId);
+  const installs = items.installs.filter((i) => i.dashboardId === dashboardId);
   return { dashboard, installs };
 };
 
@@ -124,18 +118,15 @@ export const createDashboard = async (
   const nodeOp = await newRootNodeOp(baseId, 'dashboard', id, now);
   await transact(
     [
-      {
-        put: toDashboardItem(baseId, {
-          id,
-          name,
-          layoutVersion: 0,
-          createdBy: userId,
-          createdTime: now.toISOString(),
-        }),
-        condition: DASHBOARD_NEW,
-      },
+      putDashboardOp(baseId, {
+        id,
+        name,
+        layoutVersion: 0,
+        createdBy: userId,
+        createdTime: now.toISOString(),
+      }),
       nodeOp,
-      { check: keys.base(baseId), condition: LIVE },
+      baseLiveCheck(baseId),
     ],
     (i) => (i === 2 ? new NotFoundError(`Base ${baseId} not found`) : new ConflictError('retry the request')),
   );
@@ -144,10 +135,8 @@ export const createDashboard = async (
 
 /** Dashboards of a base, `{id, name}`, in the order of the base's tree (one query). */
 export const listDashboards = async (baseId: string): Promise<{ id: string; name: string }[]> => {
-  const items = await queryAll({ pk: keys.basePartition(baseId) });
-  const tree = buildTree(items);
+  const { tree, dashboards: all } = await baseContents(baseId);
   const inTree = tree.ordered.filter((n) => n.resourceType === 'dashboard').map((n) => n.resourceId);
-  const all = items.filter(isDashboardItem).map(dashboardOf);
   const rank = new Map(inTree.map((id, i) => [id, i]));
   return all
     .sort(
@@ -175,17 +164,7 @@ export const renameDashboard = async (
   dashboardId: string,
   name: string,
 ): Promise<{ id: string; name: string }> => {
-  await updateItem(
-    {
-      key: keys.dashboard(baseId, dashboardId),
-      update: 'SET #name = :name, lastModifiedTime = :now',
-      condition: DASHBOARD_EXISTS,
-      names: { '#name': 'name' },
-      values: { ':name': name, ':now': new Date().toISOString() },
-    },
-    () => dashboardGone(dashboardId),
-    'NONE',
-  );
+  await renameDashboardItem(baseId, dashboardId, name, () => dashboardGone(dashboardId));
   return { id: dashboardId, name };
 };
 
@@ -196,16 +175,12 @@ export const renameDashboard = async (
 export const deleteDashboard = async (
   baseId: string,
   dashboardId: string,
-  /** Every item of the base's partition, when the caller read them already. */
-  baseItems?: readonly Item[],
+  /** The dashboards and installs of the base's partition, when the caller read them already. */
+  baseItems?: DashboardItems,
 ): Promise<void> => {
   const { dashboard, installs } = await readDashboard(baseId, dashboardId, baseItems);
   await transact(
-    [
-      { delete: keys.dashboard(baseId, dashboardId), ...atLayoutVersion(dashboard.layoutVersion) },
-      ...installs.map((i) => ({ delete: keys.dashboardPlugin(baseId, dashboardId, i.id) })),
-      { delete: keys.node(baseId, nodeIdOf(dashboardId)) },
-    ],
+    deleteDashboardOps(baseId, dashboard, installs, nodeIdOf(dashboardId)),
     () => new ConflictError('The dashboard changed during the delete; retry the request'),
   );
 };
@@ -236,19 +211,16 @@ export const installDashboardPlugin = async (input: {
       await transact(
         [
           nextLayoutVersionOp(baseId, dashboardId, dashboard.layoutVersion),
-          {
-            put: toDashboardPluginItem(baseId, {
-              id: pluginInstallId,
-              dashboardId,
-              pluginId: input.pluginId,
-              name,
-              ...(plugin.url ? { url: plugin.url } : {}),
-              ...nextBox(installs),
-              createdBy: input.userId,
-              createdTime: new Date().toISOString(),
-            }),
-            condition: DASHBOARD_NEW,
-          },
+          putDashboardPluginOp(baseId, {
+            id: pluginInstallId,
+            dashboardId,
+            pluginId: input.pluginId,
+            name,
+            ...(plugin.url ? { url: plugin.url } : {}),
+            ...nextBox(installs),
+            createdBy: input.userId,
+            createdTime: new Date().toISOString(),
+          }),
         ],
         () => raced,
       );
@@ -266,7 +238,7 @@ export const removeDashboardPlugin = async (
   dashboardId: string,
   pluginInstallId: string,
 ): Promise<void> =>
-  deleteItem(keys.dashboardPlugin(baseId, dashboardId, pluginInstallId), () => installGone(pluginInstallId));
+  deleteDashboardPlugin(baseId, dashboardId, pluginInstallId, () => installGone(pluginInstallId));
 
 /**
  * Renames a plugin installed on a dashboard: one conditional UpdateItem whose answer holds
@@ -278,17 +250,9 @@ export const renameDashboardPlugin = async (
   pluginInstallId: string,
   name: string,
 ): Promise<{ id: string; pluginInstallId: string; name: string }> => {
-  const item = await updateItem(
-    {
-      key: keys.dashboardPlugin(baseId, dashboardId, pluginInstallId),
-      update: 'SET #name = :name, lastModifiedTime = :now',
-      condition: DASHBOARD_EXISTS,
-      names: { '#name': 'name' },
-      values: { ':name': name, ':now': new Date().toISOString() },
-    },
-    () => installGone(pluginInstallId),
+  const install = await renameDashboardPluginItem(baseId, dashboardId, pluginInstallId, name, () =>
+    installGone(pluginInstallId),
   );
-  const install = dashboardPluginOf(item);
   return { id: install.pluginId, pluginInstallId, name: install.name };
 };
 
@@ -320,15 +284,7 @@ export const updateDashboardLayout = async (
       await transact(
         [
           nextLayoutVersionOp(baseId, dashboardId, dashboard.layoutVersion),
-          ...placed.map((b) => ({
-            update: {
-              key: keys.dashboardPlugin(baseId, dashboardId, b.pluginInstallId),
-              update: 'SET #x = :x, #y = :y, #w = :w, #h = :h, lastModifiedTime = :now',
-              condition: DASHBOARD_EXISTS,
-              names: { '#x': 'x', '#y': 'y', '#w': 'w', '#h': 'h' },
-              values: { ':x': b.x, ':y': b.y, ':w': b.w, ':h': b.h, ':now': now },
-            },
-          })),
+          ...placed.map((b) => placeDashboardPluginOp(baseId, dashboardId, b, now)),
         ],
         () => raced,
       );
@@ -357,9 +313,8 @@ export const getDashboardPlugin = async (
   name: string;
   storage: Record<string, unknown>;
 }> => {
-  const item = await getItem(keys.dashboardPlugin(baseId, dashboardId, pluginInstallId));
-  if (!item) throw installGone(pluginInstallId);
-  const install = dashboardPluginOf(item);
+  const install = await dashboardPluginById(baseId, dashboardId, pluginInstallId);
+  if (!install) throw installGone(pluginInstallId);
   return {
     pluginId: install.pluginId,
     pluginInstallId,
@@ -381,16 +336,8 @@ export const updateDashboardPluginStorage = async (
   pluginInstallId: string;
   storage: Record<string, unknown>;
 }> => {
-  await updateItem(
-    {
-      key: keys.dashboardPlugin(baseId, dashboardId, pluginInstallId),
-      update: 'SET #storage = :storage, lastModifiedTime = :now',
-      condition: DASHBOARD_EXISTS,
-      names: { '#storage': 'storage' },
-      values: { ':storage': storageText(storage), ':now': new Date().toISOString() },
-    },
-    () => installGone(pluginInstallId),
-    'NONE',
+  await setDashboardPluginStorage(baseId, dashboardId, pluginInstallId, storage, () =>
+    installGone(pluginInstallId),
   );
   return { baseId, dashboardId, pluginInstallId, storage };
 };

@@ -55,7 +55,7 @@ export const LEASE_MS = 20_000;
 const HEARTBEAT_MS = 5_000;
 
 /** How often the repair worker runs (the stack's schedule; the local server runs it twice as often). */
-export { REPAIR_EVERY_SECONDS } from './schedule.ts';
+export { REPAIR_EVERY_SECONDS } from './repair-schedule.ts';
 /**
  * The longest an interrupted write stays before the repair worker (every minute) has finished or
  * undone it: the lease, the schedule and the repair itself. Callers are told to retry after it.
@@ -220,7 +220,11 @@ const headOf = (item: Item): Head => ({
 const isPlain = (op: TransactOp): op is { put: Item } | { delete: Key } =>
   ('put' in op || 'delete' in op) && !('condition' in op && op.condition);
 
-/** Runs tasks at most `limit` at a time; the first failure is thrown once all started ones end. */
+/**
+ * Runs tasks at most `limit` at a time; the first failure is thrown once all started ones end.
+ * Ours, not p-map: after a failure no new task starts and every started one is awaited, so the
+ * undo that follows sees each write settled (p-map either stops awaiting or starts the rest).
+ */
 const pool = async (tasks: (() => Promise<void>)[], limit: number) => {
   const queue = [...tasks];
   let failure: unknown;

@@ -1,7 +1,18 @@
+import type { HttpError } from '#shared/core/errors.ts';
 import { isScope, type Scope } from '#shared/core/rights.ts';
-import { getItems, type Item, type UpdateSpec } from '#shared/db/client.ts';
+import {
+  deleteItem,
+  getItems,
+  type Item,
+  type ItemLookup,
+  putItem,
+  queryAll,
+  type TransactOp,
+  type UpdateSpec,
+  updateItem,
+} from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull, textsOrNull } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
 
@@ -109,6 +120,88 @@ export const readAccessTokens = async (
   return out;
 };
 
+/** The key of a user's token, to read it with authentication (`preload`). */
+export const accessTokenKey = (userId: string, id: string): Key => keys.accessToken(userId, id);
+
+/** A user's token among items read in a batch (with authentication), if it is there. */
+export const loadedAccessToken = (
+  loaded: ItemLookup,
+  userId: string,
+  id: string,
+): AccessToken | undefined => {
+  const item = loaded.get(keys.accessToken(userId, id));
+  return item ? accessTokenOf(item) : undefined;
+};
+
+/** The operation that stores a new token (its id is new: unconditional). Pure. */
+export const putAccessTokenOp = (token: AccessToken): TransactOp => ({ put: toAccessTokenItem(token) });
+
+/** Stores a new token (one unconditional put: its id is new). */
+export const putAccessToken = (token: AccessToken): Promise<void> => putItem(toAccessTokenItem(token));
+
+/** A user's tokens, in token id order. */
+export const accessTokensOfUser = async (userId: string): Promise<AccessToken[]> =>
+  (await queryAll(keys.accessTokensOf(userId))).map(accessTokenOf);
+
+/**
+ * Sets attributes of a token that is there (`sets`, as `#name = :name`, with their names and
+ * values; none: the token is rewritten unchanged) and answers it; one gone becomes `onMissing()`.
+ */
+export const patchAccessToken = async (
+  userId: string,
+  id: string,
+  patch: { sets: string[]; names: Record<string, string>; values: Record<string, unknown> },
+  onMissing: () => HttpError,
+): Promise<AccessToken> => {
+  const { sets, names, values } = patch;
+  const item = await updateItem(
+    {
+      key: keys.accessToken(userId, id),
+      update: sets.length ? `SET ${sets.join(', ')}` : 'SET #id = #id',
+      condition: TOKEN_EXISTS,
+      // An empty patch rewrites the id onto itself; '#id' must not be named when unused.
+      names: sets.length ? names : { '#id': 'id' },
+      values: Object.keys(values).length ? values : undefined,
+    },
+    onMissing,
+  );
+  return accessTokenOf(item);
+};
+
+/** Gives a token that is there a new secret and expiry (`refreshTokenUpdate`) and answers it. */
+export const refreshAccessTokenItem = async (
+  userId: string,
+  id: string,
+  change: { secretHash: string; expiredTime: string; now: Date },
+  onMissing: () => HttpError,
+): Promise<AccessToken> => accessTokenOf(await updateItem(refreshTokenUpdate(userId, id, change), onMissing));
+
+/** Deletes a token that is there; one gone becomes `onMissing()`. */
+export const deleteAccessTokenItem = (
+  userId: string,
+  id: string,
+  onMissing: () => HttpError,
+): Promise<void> => deleteItem(keys.accessToken(userId, id), onMissing);
+
+/** Stamps when a token that is there was last used; one gone becomes `onMissing()`. */
+export const touchAccessTokenItem = async (
+  userId: string,
+  id: string,
+  now: Date,
+  onMissing: () => HttpError,
+): Promise<void> => {
+  await updateItem(
+    {
+      key: keys.accessToken(userId, id),
+      update: 'SET lastUsedTime = :t',
+      condition: TOKEN_EXISTS,
+      values: { ':t': now.toISOString() },
+    },
+    onMissing,
+    // Read routes may update only this attribute, and IAM refuses them anything returned.
+    'NONE',
+  );
+};
 /** The lookup of a user's token, to read in a batch. Pure. */
 export const accessTokenLookup = (userId: string, tokenId: string): Lookup<AccessToken> =>
   lookupOf(keys.accessToken(userId, tokenId), accessTokenOf);

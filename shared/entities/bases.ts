@@ -1,8 +1,10 @@
-import { getItem, getItems, type Item, type TransactOp } from '#shared/db/client.ts';
+import { getItem, getItems, type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { and, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
+import { type TableRef, tableConditions, tableRefOf } from './tables.ts';
+import { entryOf, type TrashEntry } from './trash-items.ts';
 
 /**
  * A base's own item (`BASE#<bse>` `BASE`), and the space's reference to it (`SPACE#<spc>`
@@ -173,5 +175,124 @@ export const spacesOfLiveBases = async (baseIds: readonly string[]): Promise<Set
   );
 };
 
+/** The check that a base is there and not in the trash, to join a transaction that adds to it. Pure. */
+export const baseLiveCheck = (baseId: string): TransactOp => ({
+  check: keys.base(baseId),
+  condition: LIVE,
+});
+
+/** A space's references to its bases (in the trash or not), in base id order. */
+export const baseRefsOfSpace = async (spaceId: string): Promise<BaseRef[]> =>
+  (await queryAll(keys.basesOf(spaceId))).map(baseRefOf);
+
+/** The key of a base's item, for a write another module builds on it (the purge mark). */
+export const baseKey = (baseId: string): Key => keys.base(baseId);
+
+/** The operations that create a base and the space's reference to it; fail on an id already taken. Pure. */
+export const putBaseOps = (base: BaseItem): TransactOp[] => [
+  { put: toBaseItem(base), condition: baseConditions.notExists },
+  { put: toBaseRefItem(base), condition: baseConditions.notExists },
+];
+
+/**
+ * The operations that change a live base's name or icon (null clears it) on the base and on the
+ * space's reference, in step. Pure.
+ */
+export const updateBaseOps = (
+  spaceId: string,
+  baseId: string,
+  changes: { name?: string; icon?: string | null },
+  now: Date,
+): TransactOp[] => {
+  const sets = ['lastModifiedTime = :now'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': now.toISOString() };
+  if (changes.name !== undefined) {
+    sets.push('#name = :name');
+    names['#name'] = 'name';
+    values[':name'] = changes.name;
+  }
+  if (changes.icon !== undefined) {
+    sets.push('icon = :icon');
+    values[':icon'] = changes.icon;
+  }
+  const update = `SET ${sets.join(', ')}`;
+  const namesOrNone = Object.keys(names).length ? names : undefined;
+  return [keys.base(baseId), keys.spaceBase(spaceId, baseId)].map((key) => ({
+    update: { key, update, condition: LIVE, names: namesOrNone, values },
+  }));
+};
+
+/** The operations that mark a live base and the space's reference to it as in the trash. Pure. */
+export const trashBaseOps = (
+  spaceId: string,
+  baseId: string,
+  trash: { trashId: string; deletedTime: string; deletedBy: string },
+): TransactOp[] =>
+  [keys.base(baseId), keys.spaceBase(spaceId, baseId)].map((key) => ({
+    update: {
+      key,
+      update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+      condition: LIVE,
+      values: { ':now': trash.deletedTime, ':by': trash.deletedBy, ':trs': trash.trashId },
+    },
+  }));
+
+/** The operation that removes the space's reference to a base, whatever its state. Pure. */
+export const deleteBaseRefOp = (spaceId: string, baseId: string): TransactOp => ({
+  delete: keys.spaceBase(spaceId, baseId),
+});
+
+/** The operation that removes the space's reference to a live base (a move out). Pure. */
+export const deleteLiveBaseRefOp = (spaceId: string, baseId: string): TransactOp => ({
+  delete: keys.spaceBase(spaceId, baseId),
+  condition: LIVE,
+});
+
+/** The operation that places a live base among its space's bases at an order key. Pure. */
+export const placeBaseOp = (spaceId: string, baseId: string, orderKey: string): TransactOp => ({
+  update: {
+    key: keys.spaceBase(spaceId, baseId),
+    update: 'SET orderKey = :key',
+    condition: LIVE,
+    values: { ':key': orderKey },
+  },
+});
+
+/** A base's references to its tables (in the trash or not): the table items of its partition. */
+export const tableRefsOfBase = async (baseId: string): Promise<TableRef[]> =>
+  (await queryAll(keys.tablesOf(baseId))).map(tableRefOf);
+
+/** The trash entries in a base's partition (its tables in the trash). */
+export const trashEntriesOfBase = async (baseId: string): Promise<TrashEntry[]> =>
+  (await queryAll(keys.baseTrashOf(baseId))).map(entryOf);
+
+/** The operation that stamps a table that is there with the space its base moves to. Pure. */
+export const moveTableSpaceOp = (tableId: string, spaceId: string): TransactOp => ({
+  update: {
+    key: keys.table(tableId),
+    update: 'SET spaceId = :space',
+    condition: tableConditions.exists,
+    values: { ':space': spaceId },
+  },
+});
+
+/** The operation that puts a space's reference to a base where there is none. Pure. */
+export const putBaseRefOp = (base: BaseItem): TransactOp => ({
+  put: toBaseRefItem(base),
+  condition: baseConditions.notExists,
+});
+
+/** The space of each base among `baseIds` that is there and not in the trash (one batch read). */
+export const spacesOfBases = async (baseIds: readonly string[]): Promise<Map<string, string>> => {
+  const out = new Map<string, string>();
+  if (baseIds.length === 0) return out;
+  const loaded = await getItems(baseIds.map((b) => keys.base(b)));
+  for (const b of baseIds) {
+    const item = loaded.get(keys.base(b));
+    if (item && !item.deletedTime) out.set(b, baseOf(item).spaceId);
+  }
+  return out;
+};
 /** The lookup of a base's item, to read in a batch. Pure. */
 export const baseLookup = (baseId: string): Lookup<BaseItem> => lookupOf(keys.base(baseId), baseOf);

@@ -1,6 +1,15 @@
-import type { Item, TransactOp } from '#shared/db/client.ts';
+import type { HttpError } from '#shared/core/errors.ts';
+import {
+  deleteItem,
+  getItem,
+  type Item,
+  queryAll,
+  type TransactOp,
+  type UpdateSpec,
+  updateItem,
+} from '#shared/db/client.ts';
 import { and, EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 
 /**
  * Dashboards and their plugin installs, both in the base's partition: a dashboard is
@@ -142,3 +151,138 @@ export const nextLayoutVersionOp = (baseId: string, dashboardId: string, version
     },
   };
 };
+
+/** Dashboards and plugin installs read together (a dashboard's, or a whole base's). */
+export interface DashboardItems {
+  dashboards: Dashboard[];
+  installs: DashboardPlugin[];
+}
+
+/** The dashboards and installs among items of a base's partition. Pure. */
+export const dashboardItemsOf = (items: readonly Item[]): DashboardItems => ({
+  dashboards: items.filter(isDashboardItem).map(dashboardOf),
+  installs: items.filter(isDashboardPluginItem).map(dashboardPluginOf),
+});
+
+/** A dashboard's item and its installs' items (one query of the dashboard's prefix). */
+export const dashboardWithInstalls = async (baseId: string, dashboardId: string): Promise<DashboardItems> =>
+  dashboardItemsOf(await queryAll(keys.dashboardWithPlugins(baseId, dashboardId)));
+
+/** One plugin install of a dashboard, read with strong consistency, if it is there. */
+export const dashboardPluginById = async (
+  baseId: string,
+  dashboardId: string,
+  pluginInstallId: string,
+): Promise<DashboardPlugin | undefined> => {
+  const item = await getItem(keys.dashboardPlugin(baseId, dashboardId, pluginInstallId));
+  return item ? dashboardPluginOf(item) : undefined;
+};
+
+/** The operation that creates a dashboard of a base; fails on an id already taken. Pure. */
+export const putDashboardOp = (baseId: string, dashboard: Dashboard): TransactOp => ({
+  put: toDashboardItem(baseId, dashboard),
+  condition: DASHBOARD_NEW,
+});
+
+/** The operation that puts a new plugin install on a dashboard; fails on an id already taken. Pure. */
+export const putDashboardPluginOp = (baseId: string, install: DashboardPlugin): TransactOp => ({
+  put: toDashboardPluginItem(baseId, install),
+  condition: DASHBOARD_NEW,
+});
+
+/**
+ * The operations that delete a dashboard still at the layout read, with the installs read and the
+ * dashboard's project node (`nodeKey`'s node id). Pure.
+ */
+export const deleteDashboardOps = (
+  baseId: string,
+  dashboard: Pick<Dashboard, 'id' | 'layoutVersion'>,
+  installs: readonly Pick<DashboardPlugin, 'id'>[],
+  nodeId: string,
+): TransactOp[] => [
+  { delete: keys.dashboard(baseId, dashboard.id), ...atLayoutVersion(dashboard.layoutVersion) },
+  ...installs.map((i) => ({ delete: keys.dashboardPlugin(baseId, dashboard.id, i.id) })),
+  { delete: keys.node(baseId, nodeId) },
+];
+
+/** The operation that sets the box of an install still on a dashboard. Pure. */
+export const placeDashboardPluginOp = (
+  baseId: string,
+  dashboardId: string,
+  box: { pluginInstallId: string; x: number; y: number; w: number; h: number },
+  now: string,
+): TransactOp => ({
+  update: {
+    key: keys.dashboardPlugin(baseId, dashboardId, box.pluginInstallId),
+    update: 'SET #x = :x, #y = :y, #w = :w, #h = :h, lastModifiedTime = :now',
+    condition: DASHBOARD_EXISTS,
+    names: { '#x': 'x', '#y': 'y', '#w': 'w', '#h': 'h' },
+    values: { ':x': box.x, ':y': box.y, ':w': box.w, ':h': box.h, ':now': now },
+  },
+});
+
+/** The rename of a dashboard or an install that is there. */
+const renameUpdate = (key: Key, name: string): UpdateSpec => ({
+  key,
+  update: 'SET #name = :name, lastModifiedTime = :now',
+  condition: DASHBOARD_EXISTS,
+  names: { '#name': 'name' },
+  values: { ':name': name, ':now': new Date().toISOString() },
+});
+
+/** Renames a dashboard that is there (one conditional update); one not there becomes `onMissing()`. */
+export const renameDashboardItem = async (
+  baseId: string,
+  dashboardId: string,
+  name: string,
+  onMissing: () => HttpError,
+): Promise<void> => {
+  await updateItem(renameUpdate(keys.dashboard(baseId, dashboardId), name), onMissing, 'NONE');
+};
+
+/**
+ * Renames a plugin install that is there (one conditional update) and answers it as written;
+ * one not there becomes `onMissing()`.
+ */
+export const renameDashboardPluginItem = async (
+  baseId: string,
+  dashboardId: string,
+  pluginInstallId: string,
+  name: string,
+  onMissing: () => HttpError,
+): Promise<DashboardPlugin> =>
+  dashboardPluginOf(
+    await updateItem(
+      renameUpdate(keys.dashboardPlugin(baseId, dashboardId, pluginInstallId), name),
+      onMissing,
+    ),
+  );
+
+/** Replaces the stored JSON of an install that is there; one not there becomes `onMissing()`. */
+export const setDashboardPluginStorage = async (
+  baseId: string,
+  dashboardId: string,
+  pluginInstallId: string,
+  storage: Record<string, unknown>,
+  onMissing: () => HttpError,
+): Promise<void> => {
+  await updateItem(
+    {
+      key: keys.dashboardPlugin(baseId, dashboardId, pluginInstallId),
+      update: 'SET #storage = :storage, lastModifiedTime = :now',
+      condition: DASHBOARD_EXISTS,
+      names: { '#storage': 'storage' },
+      values: { ':storage': storageText(storage), ':now': new Date().toISOString() },
+    },
+    onMissing,
+    'NONE',
+  );
+};
+
+/** Removes a plugin install from a dashboard; one not there becomes `onMissing()`. */
+export const deleteDashboardPlugin = (
+  baseId: string,
+  dashboardId: string,
+  pluginInstallId: string,
+  onMissing: () => HttpError,
+): Promise<void> => deleteItem(keys.dashboardPlugin(baseId, dashboardId, pluginInstallId), onMissing);

@@ -1,9 +1,10 @@
 import { isRole, type Role } from '#shared/core/rights.ts';
-import { type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
-import { NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from '#shared/db/client.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
+import { type User, userOf } from './users.ts';
 
 /** A collaborator of a space (`SPACE#<spc>` `MEMBER#<usr>`), with the user's name and email as added. */
 export interface Member {
@@ -111,6 +112,53 @@ export const removeMembershipOps = (spaceId: string, userId: string, from: Role)
 export const readMembers = async (spaceId: string): Promise<Member[]> =>
   (await queryAll(keys.membersOf(spaceId))).flatMap((item) => memberOf(item) ?? []);
 
+/** A user's membership mirrors (the spaces they belong to), in space id order. */
+export const mirrorsOfUser = async (userId: string): Promise<UserSpace[]> =>
+  (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m) ?? []);
+
+/** One membership (one batch read), undefined when the user is not a member. */
+export const memberById = async (spaceId: string, userId: string): Promise<Member | undefined> => {
+  const item = (await getItems([keys.member(spaceId, userId)])).get(keys.member(spaceId, userId));
+  return item ? memberOf(item) : undefined;
+};
+
+/**
+ * Users and whether each is a member of a space already, read in one batch: the users found, and
+ * the ids that hold a membership item.
+ */
+export const usersAndMemberships = async (
+  spaceId: string,
+  userIds: readonly string[],
+): Promise<{ users: Map<string, User>; members: Set<string> }> => {
+  const loaded = await getItems(userIds.flatMap((u) => [keys.user(u), keys.member(spaceId, u)]));
+  const users = new Map<string, User>();
+  const members = new Set<string>();
+  for (const u of userIds) {
+    const user = loaded.get(keys.user(u));
+    if (user) users.set(u, userOf(user));
+    if (loaded.get(keys.member(spaceId, u))) members.add(u);
+  }
+  return { users, members };
+};
+
+/** The key of a membership, to read it with authentication (`preload`). */
+export const memberKey = (spaceId: string, userId: string): Key => keys.member(spaceId, userId);
+
+/** The membership among items read in a batch (with authentication), if the user is a member. */
+export const loadedMember = (loaded: ItemLookup, spaceId: string, userId: string): Member | undefined => {
+  const item = loaded.get(keys.member(spaceId, userId));
+  return item ? memberOf(item) : undefined;
+};
+
+/** The operation that sets the user's name on a membership that is there. Pure. */
+export const renameMemberOp = (spaceId: string, userId: string, name: string): TransactOp => ({
+  update: {
+    key: keys.member(spaceId, userId),
+    update: 'SET userName = :name',
+    condition: EXISTS,
+    values: { ':name': name },
+  },
+});
 /** The lookup of a user's membership of a space, to read in a batch. Pure. */
 export const memberLookup = (spaceId: string, userId: string): Lookup<Member | undefined> =>
   lookupOf(keys.member(spaceId, userId), memberOf);

@@ -1,10 +1,17 @@
-import type { Item } from '#shared/db/client.ts';
+import type { HttpError } from '#shared/core/errors.ts';
+import { deleteItem, type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
-import { type Dashboard, dashboardOf, isDashboardItem } from '#shared/entities/dashboards.ts';
+import {
+  type Dashboard,
+  type DashboardItems,
+  dashboardItemsOf,
+  dashboardOf,
+  isDashboardItem,
+} from '#shared/entities/dashboards.ts';
 import { type TableRef, tableRefOf } from '#shared/entities/tables.ts';
 import { nodeIdOf } from '#shared/ids.ts';
-import { keyBetween, keysBetween } from '#shared/ordering/keys.ts';
+import { keyBetween, keysBetween } from '#shared/ordering/order-keys.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
@@ -282,6 +289,66 @@ export const nodeItem = (
     createdTime: now.toISOString(),
   });
 
+/** A base's partition as the tree and the dashboards read it. */
+export interface BaseContents extends DashboardItems {
+  tree: Tree;
+}
+
+/** Every item of a base's partition (one query), as its tree and its dashboards with their installs. */
+export const baseContents = async (baseId: string): Promise<BaseContents> => {
+  const items = await queryAll({ pk: keys.basePartition(baseId) });
+  return { tree: buildTree(items), ...dashboardItemsOf(items) };
+};
+
+/** The operation that creates a node of a base; fails on an id already taken. Pure. */
+export const putNodeOp = (baseId: string, node: Parameters<typeof nodeItem>[1]): TransactOp => ({
+  put: nodeItem(baseId, node),
+  condition: NODE_NEW,
+});
+
+/** The check that a parent folder is (still) there, to join a write that puts a node in it. Pure. */
+export const parentFolderCheck = (baseId: string, parentId: string): TransactOp => ({
+  check: keys.node(baseId, parentId),
+  condition: NODE_EXISTS,
+});
+
+/** The operation that places a node that is there under a parent at an order key. Pure. */
+export const placeNodeOp = (
+  baseId: string,
+  nodeId: string,
+  parentId: string | null,
+  orderKey: string,
+): TransactOp => ({
+  update: {
+    key: keys.node(baseId, nodeId),
+    update: 'SET parentId = :parent, orderKey = :key',
+    condition: NODE_EXISTS,
+    values: { ':parent': parentId, ':key': orderKey },
+  },
+});
+
+/** The undo of a placement: the node back under its parent at its key, unconditionally. Pure. */
+export const unplaceNodeOp = (
+  baseId: string,
+  nodeId: string,
+  parentId: string | null,
+  orderKey: string,
+): TransactOp => ({
+  update: {
+    key: keys.node(baseId, nodeId),
+    update: 'SET parentId = :parent, orderKey = :key',
+    values: { ':parent': parentId, ':key': orderKey },
+  },
+});
+
+/** The operation that deletes a node unconditionally (the undo of its creation). Pure. */
+export const deleteNodeOp = (baseId: string, nodeId: string): TransactOp => ({
+  delete: keys.node(baseId, nodeId),
+});
+
+/** Deletes a node that is there; one not there becomes `onMissing()`. */
+export const deleteNodeItem = (baseId: string, nodeId: string, onMissing: () => HttpError): Promise<void> =>
+  deleteItem(keys.node(baseId, nodeId), onMissing);
 /** The lookup of a node of a base, to read in a batch. Pure. */
 export const nodeLookup = (baseId: string, nodeId: string): Lookup<ProjectNode> =>
   lookupOf(keys.node(baseId, nodeId), nodeOf);

@@ -3,12 +3,13 @@ import {
   getItems,
   getItemsAtomically,
   type Item,
+  type ItemLookup,
   queryPage,
   type TransactOp,
   transact,
 } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
-import { keys, type NotificationState } from '#shared/db/keys.ts';
+import { type Key, keys, type NotificationState } from '#shared/db/keys.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
 import { count, text } from './attributes.ts';
 
@@ -191,3 +192,10 @@ export const markAllRead = async (userId: string): Promise<void> => {
     }
   }
 };
+
+/** The key of a user's unread counter, to read it with authentication (`preload`). */
+export const notificationCounterKey = (userId: string): Key => keys.notificationCounter(userId);
+
+/** A user's unread count, from the counter among items read in a batch (with authentication). */
+export const loadedUnreadCount = (loaded: ItemLookup, userId: string) =>
+  unreadCountFrom(loaded.get(keys.notificationCounter(userId)));

@@ -1,6 +1,6 @@
 import type { Item } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { defaultOrderKey } from '#shared/ordering/keys.ts';
+import { defaultOrderKey } from '#shared/ordering/order-keys.ts';
 import { text } from './attributes.ts';
 
 /**

@@ -1,6 +1,14 @@
-import type { Item, ItemLookup } from '#shared/db/client.ts';
+import type { HttpError } from '#shared/core/errors.ts';
+import {
+  getItem,
+  type Item,
+  type ItemLookup,
+  queryAll,
+  type TransactOp,
+  updateItem,
+} from '#shared/db/client.ts';
 import { and, EXISTS, NOT_EXISTS, or } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 
 /**
  * A domain an organization added (`ORG#<org>` `DOMAIN#<domain>`, type `orgDomain`): its status
@@ -122,4 +130,169 @@ export const mayMail = (cutoff: string) => ({
   ),
   names: { '#status': 'status' },
   values: { ':pending': 'pending', ':cutoff': cutoff },
+});
+
+/** The key of a domain of an organization, to read it with authentication (`preload`). */
+export const orgDomainKey = (orgId: string, domain: string): Key => keys.orgDomain(orgId, domain);
+
+/** The key of a domain's claim, to read it with authentication (`preload`). */
+export const domainClaimKey = (domain: string): Key => keys.domainClaim(domain);
+
+/** A domain of an organization, read with strong consistency, if added. */
+export const orgDomainByName = async (orgId: string, domain: string): Promise<OrgDomain | undefined> => {
+  const item = await getItem(keys.orgDomain(orgId, domain));
+  return item ? orgDomainOf(item) : undefined;
+};
+
+/** The domains of an organization, in domain order. */
+export const domainsOfOrg = async (orgId: string): Promise<OrgDomain[]> =>
+  (await queryAll(keys.orgDomainsOf(orgId))).map(orgDomainOf);
+
+/** The operation that adds a domain to an organization; fails when it is added already. Pure. */
+export const putOrgDomainOp = (domain: OrgDomain): TransactOp => ({
+  put: toOrgDomainItem(domain),
+  condition: DOMAIN_NEW,
+});
+
+/** The operation that removes a domain of an organization; fails when it is gone. Pure. */
+export const deleteOrgDomainOp = (orgId: string, domain: string): TransactOp => ({
+  delete: keys.orgDomain(orgId, domain),
+  condition: DOMAIN_EXISTS,
+});
+
+/** The operation that releases a domain's claim held by this organization (or by none). Pure. */
+export const releaseDomainClaimOp = (orgId: string, domain: string): TransactOp => ({
+  delete: keys.domainClaim(domain),
+  ...claimableBy(orgId),
+});
+
+/** A new code's state, as stored on a pending domain when its mail goes. */
+export interface CodeState {
+  codeHash: string;
+  codeSalt: string;
+  expiresTime: string;
+  lastSentTime: string;
+  sentTo: string;
+}
+
+/**
+ * Stores a new code's state on a pending domain (attempts back to zero), only while no mail
+ * went after `cutoff` (`mayMail`); a failed condition becomes `onConditionFailed()`.
+ */
+export const storeCode = async (
+  orgId: string,
+  domain: string,
+  code: CodeState,
+  cutoff: string,
+  onConditionFailed: () => HttpError,
+): Promise<void> => {
+  const allowed = mayMail(cutoff);
+  await updateItem(
+    {
+      key: keys.orgDomain(orgId, domain),
+      update:
+        'SET codeHash = :hash, codeSalt = :salt, expiresTime = :exp, attempts = :zero, lastSentTime = :now, sentTo = :to',
+      condition: allowed.condition,
+      names: allowed.names,
+      values: {
+        ':hash': code.codeHash,
+        ':salt': code.codeSalt,
+        ':exp': code.expiresTime,
+        ':zero': 0,
+        ':now': code.lastSentTime,
+        ':to': code.sentTo,
+        ...allowed.values,
+      },
+    },
+    onConditionFailed,
+    'NONE',
+  );
+};
+
+/**
+ * Puts back the code state of `before` on a domain, only while it still holds the code whose
+ * hash is `hash`; a failed condition becomes `onConditionFailed()`.
+ */
+export const restoreCode = async (
+  orgId: string,
+  domain: string,
+  before: OrgDomain,
+  hash: string,
+  onConditionFailed: () => HttpError,
+): Promise<void> => {
+  const fields = CODE_ATTRIBUTES;
+  const sets = fields.filter((f) => before[f] !== undefined);
+  const removes = fields.filter((f) => before[f] === undefined);
+  const update = [
+    sets.length ? `SET ${sets.map((f) => `${f} = :${f}`).join(', ')}` : '',
+    removes.length ? `REMOVE ${removes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  await updateItem(
+    {
+      key: keys.orgDomain(orgId, domain),
+      update,
+      condition: 'codeHash = :hash',
+      values: { ':hash': hash, ...Object.fromEntries(sets.map((f) => [`:${f}`, before[f]])) },
+    },
+    onConditionFailed,
+    'NONE',
+  );
+};
+
+/**
+ * Counts one wrong attempt at the code whose hash is `hash`, only while fewer than `max` were
+ * made; answers the domain after it. A failed condition becomes `onConditionFailed()`.
+ */
+export const countWrongAttempt = async (
+  orgId: string,
+  domain: string,
+  hash: string,
+  max: number,
+  onConditionFailed: () => HttpError,
+): Promise<OrgDomain> =>
+  orgDomainOf(
+    await updateItem(
+      {
+        key: keys.orgDomain(orgId, domain),
+        update: 'ADD attempts :one',
+        condition: 'codeHash = :hash AND attempts < :max',
+        values: { ':one': 1, ':hash': hash, ':max': max },
+      },
+      onConditionFailed,
+    ),
+  );
+
+/**
+ * The operation that marks a pending domain verified and drops its code, only while it still
+ * holds the code whose hash is `hash` with fewer than `max` attempts and unexpired at
+ * `verifiedTime`. Pure.
+ */
+export const verifyOrgDomainOp = (
+  orgId: string,
+  domain: string,
+  verification: { hash: string; max: number; verifiedTime: string; verifiedBy: string },
+): TransactOp => ({
+  update: {
+    key: keys.orgDomain(orgId, domain),
+    update:
+      'SET #status = :verified, verifiedTime = :now, verifiedBy = :by REMOVE codeHash, codeSalt, expiresTime, attempts, sentTo',
+    condition: '#status = :pending AND codeHash = :hash AND attempts < :max AND expiresTime > :now',
+    names: { '#status': 'status' },
+    values: {
+      ':verified': 'verified',
+      ':pending': 'pending',
+      ':now': verification.verifiedTime,
+      ':by': verification.verifiedBy,
+      ':hash': verification.hash,
+      ':max': verification.max,
+    },
+  },
+});
+
+/** The operation that claims a verified domain for one organization (unclaimed or its own). Pure. */
+export const putDomainClaimOp = (claim: DomainClaim): TransactOp => ({
+  put: toDomainClaimItem(claim),
+  ...claimableBy(claim.orgId),
 });

@@ -1,6 +1,6 @@
-import type { Item, ItemLookup } from '#shared/db/client.ts';
+import type { Item, ItemLookup, TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 
 /**
  * An organization: `ORG#<org>` `ORG` (type `organization`). It holds its admins' ids, so that one
@@ -46,3 +46,12 @@ export const loadedOrganization = (loaded: ItemLookup, orgId: string): Organizat
 
 /** A new organization: no item with its id yet. */
 export const ORGANIZATION_NEW = NOT_EXISTS;
+
+/** The key of an organization, to read it with authentication (`preload`). */
+export const organizationKey = (orgId: string): Key => keys.organization(orgId);
+
+/** The operation that creates an organization; fails on an id already taken. Pure. */
+export const putOrganizationOp = (org: Organization): TransactOp => ({
+  put: toOrganizationItem(org),
+  condition: ORGANIZATION_NEW,
+});

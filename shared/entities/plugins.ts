@@ -1,6 +1,13 @@
-import type { Item, ItemLookup } from '#shared/db/client.ts';
+import {
+  getItem,
+  getItems,
+  type Item,
+  type ItemLookup,
+  queryAll,
+  type TransactOp,
+} from '#shared/db/client.ts';
 import { and, EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 import { optionalText, text } from './attributes.ts';
 
 /**
@@ -106,3 +113,58 @@ export const pluginAtStatus = (status: PluginStatus) => ({
   names: { '#status': 'status' },
   values: { ':readStatus': status },
 });
+
+/** The key of a plugin, to read it with authentication (`preload`). */
+export const pluginKey = (pluginId: string): Key => keys.plugin(pluginId);
+
+/** A plugin, read with strong consistency, if it is there. */
+export const pluginById = async (pluginId: string): Promise<Plugin | undefined> => {
+  const item = await getItem(keys.plugin(pluginId));
+  return item ? pluginOf(item) : undefined;
+};
+
+/** Plugins by id, read in one batch (absent ones left out). */
+export const pluginsByIds = async (pluginIds: Iterable<string>): Promise<Map<string, Plugin>> => {
+  const unique = [...new Set(pluginIds)];
+  if (unique.length === 0) return new Map();
+  const found = await getItems(unique.map((id) => keys.plugin(id)));
+  const out = new Map<string, Plugin>();
+  for (const id of unique) {
+    const item = found.get(keys.plugin(id));
+    if (item) out.set(id, pluginOf(item));
+  }
+  return out;
+};
+
+/** The published plugins (their listing copies). */
+export const publishedPlugins = async (): Promise<Plugin[]> =>
+  (await queryAll(keys.publishedPlugins())).map(pluginOf);
+
+/** The plugins a user created, whatever their status (their listing copies). */
+export const pluginsOfUser = async (userId: string): Promise<Plugin[]> =>
+  (await queryAll(keys.pluginsOf(userId))).map(pluginOf);
+
+/** The operations that create a plugin and its creator's copy; fail on an id already taken. Pure. */
+export const createPluginOps = (plugin: Plugin): TransactOp[] => [
+  { put: toPluginItem(plugin), condition: PLUGIN_NEW },
+  { put: toUserPluginItem(plugin) },
+];
+
+/**
+ * The operations that store `next` over `read` (its status when read): the record conditioned on
+ * that status, the creator's copy, and the published copy put or deleted after the new status. Pure.
+ */
+export const storePluginOps = (read: Plugin, next: Plugin): TransactOp[] => [
+  { put: toPluginItem(next), ...pluginAtStatus(read.status) },
+  { put: toUserPluginItem(next) },
+  next.status === 'published'
+    ? { put: toPublishedPluginItem(next) }
+    : { delete: keys.publishedPlugin(next.id) },
+];
+
+/** The operations that delete a plugin (it must be there) and its listing copies. Pure. */
+export const deletePluginOps = (plugin: Pick<Plugin, 'id' | 'createdBy'>): TransactOp[] => [
+  { delete: keys.plugin(plugin.id), condition: PLUGIN_EXISTS },
+  { delete: keys.userPlugin(plugin.createdBy, plugin.id) },
+  { delete: keys.publishedPlugin(plugin.id) },
+];

@@ -1,6 +1,6 @@
 import { getItems, type Item, writeItems } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import type { GroupPoint, HeaderRef } from '#shared/query/types.ts';
+import type { GroupPoint, HeaderRef } from '#shared/query/query-types.ts';
 import { count, text } from './attributes.ts';
 
 /**

@@ -2,8 +2,8 @@ import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from 
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
-import { isEmptyCell } from '#shared/fields/cells.ts';
-import type { StoredCell, UserRef } from '#shared/fields/types.ts';
+import type { StoredCell, UserRef } from '#shared/fields/field-types.ts';
+import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import { count, text } from './attributes.ts';
 
 /**

@@ -4,7 +4,7 @@ import { schemaDeletionNoteOf } from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { text, textsOrNull } from './attributes.ts';
 import { type Table, tableOf } from './tables.ts';
 

@@ -1,6 +1,7 @@
-import type { Item, TransactOp } from '#shared/db/client.ts';
+import type { HttpError } from '#shared/core/errors.ts';
+import { getItems, type Item, type ItemLookup, type TransactOp, updateItem } from '#shared/db/client.ts';
 import { and, EXISTS, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 import { count, optionalText, text } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
 
@@ -81,5 +82,62 @@ export const spaceLiveCheck = (spaceId: string): TransactOp => ({
   condition: SPACE_LIVE,
 });
 
+/** The key of a space's item, for a write another module builds on it (the purge mark). */
+export const spaceKey = (spaceId: string): Key => keys.space(spaceId);
+
+/** Spaces by id, read in one batch (absent ones left out). */
+export const spacesByIds = async (spaceIds: Iterable<string>): Promise<Map<string, Space>> => {
+  const wanted = [...new Set(spaceIds)];
+  if (wanted.length === 0) return new Map();
+  const loaded = await getItems(wanted.map((id) => keys.space(id)));
+  const out = new Map<string, Space>();
+  for (const id of wanted) {
+    const item = loaded.get(keys.space(id));
+    if (item) out.set(id, spaceOf(item));
+  }
+  return out;
+};
+
+/** A space (strongly consistent), in the trash or not, if it is there. */
+export const spaceById = async (spaceId: string): Promise<Space | undefined> =>
+  (await spacesByIds([spaceId])).get(spaceId);
+
+/** Renames a space that is not in the trash and answers it; one gone becomes `onGone()`. */
+export const renameSpaceItem = async (
+  spaceId: string,
+  name: string,
+  onGone: () => HttpError,
+): Promise<Space> =>
+  spaceOf(
+    await updateItem(
+      {
+        key: keys.space(spaceId),
+        update: 'SET #name = :name, lastModifiedTime = :now',
+        condition: SPACE_LIVE,
+        names: { '#name': 'name' },
+        values: { ':name': name, ':now': new Date().toISOString() },
+      },
+      onGone,
+    ),
+  );
+
+/** The operation that marks a live space as in the trash under a trash entry. Pure. */
+export const trashSpaceOp = (
+  spaceId: string,
+  trash: { trashId: string; deletedTime: string; deletedBy: string },
+): TransactOp => ({
+  update: {
+    key: keys.space(spaceId),
+    update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
+    condition: SPACE_LIVE,
+    values: { ':now': trash.deletedTime, ':by': trash.deletedBy, ':trs': trash.trashId },
+  },
+});
+
+/** The space among items read in a batch (with authentication), if it is there. */
+export const loadedSpace = (loaded: ItemLookup, spaceId: string): Space | undefined => {
+  const item = loaded.get(keys.space(spaceId));
+  return item ? spaceOf(item) : undefined;
+};
 /** The lookup of a space's item, to read in a batch. Pure. */
 export const spaceLookup = (spaceId: string): Lookup<Space> => lookupOf(keys.space(spaceId), spaceOf);

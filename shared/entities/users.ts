@@ -1,5 +1,5 @@
 import { getItem, getItems, type Item, type TransactOp } from '#shared/db/client.ts';
-import { NOT_EXISTS } from '#shared/db/conditions.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { optionalText, text } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
@@ -62,5 +62,18 @@ export const usersByIds = async (ids: Iterable<string>): Promise<Map<string, Use
   return out;
 };
 
+/** The operation that stores a new user's profile (its id is new: unconditional). Pure. */
+export const putUserOp = (user: User): TransactOp => ({ put: toUserItem(user) });
+
+/** The operation that renames a user whose profile is there. Pure. */
+export const renameUserOp = (userId: string, name: string): TransactOp => ({
+  update: {
+    key: keys.user(userId),
+    update: 'SET #name = :name',
+    condition: EXISTS,
+    names: { '#name': 'name' },
+    values: { ':name': name },
+  },
+});
 /** The lookup of a user's profile, to read in a batch. Pure. */
 export const userLookup = (userId: string): Lookup<User> => lookupOf(keys.user(userId), userOf);

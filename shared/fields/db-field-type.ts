@@ -5,7 +5,7 @@
  * fields are `JSON` even with one value (their cells are objects); an auto number is `INTEGER`;
  * anything else follows its cell value type (`TEXT`, `REAL`, `BOOLEAN`, `DATETIME`). Pure.
  */
-import type { CellValueType, Field } from './types.ts';
+import type { CellValueType, Field } from './field-types.ts';
 
 export type DbFieldType = 'TEXT' | 'INTEGER' | 'REAL' | 'BOOLEAN' | 'DATETIME' | 'JSON';
 

@@ -5,10 +5,18 @@
 
 import { ValidationError } from '#shared/core/errors.ts';
 import { isId, newId } from '#shared/ids.ts';
-import { isNothing, isRecord } from './cells.ts';
 import { dbFieldTypeOf } from './db-field-type.ts';
 import { assertNoCycle } from './dependencies.ts';
+import {
+  dbFieldNameFrom,
+  isDbFieldName,
+  RESERVED_FIELD_NAMES,
+  uniqueDbFieldName,
+  uniqueFieldName,
+} from './field-names.ts';
+import type { Choice, Field, FieldKind } from './field-types.ts';
 import { resolverOf } from './formula-resolve.ts';
+import { isNothing, isRecord } from './kind-helpers.ts';
 import {
   type ForeignFields,
   lookupDefaultName,
@@ -17,15 +25,7 @@ import {
   resolveLookupOptions,
   rollupFieldParts,
 } from './lookup.ts';
-import {
-  dbFieldNameFrom,
-  isDbFieldName,
-  RESERVED_FIELD_NAMES,
-  uniqueDbFieldName,
-  uniqueFieldName,
-} from './names.ts';
 import { fieldKind } from './registry.ts';
-import type { Choice, Field, FieldKind } from './types.ts';
 
 const MAX_NAME = 255;
 const MAX_DESCRIPTION = 20_000;

@@ -6,8 +6,8 @@
 
 import { ValidationError } from '#shared/core/errors.ts';
 import { referencesOf } from '#shared/formula/parse.ts';
+import type { Field } from './field-types.ts';
 import { isLinkField, linkOptionsOf } from './link-options.ts';
-import type { Field } from './types.ts';
 
 /** The message of a reference cycle (computed.md 6). */
 export const CYCLE_MESSAGE = 'field reference has cycle';

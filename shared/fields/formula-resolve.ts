@@ -4,11 +4,11 @@
  */
 import { ValidationError } from '#shared/core/errors.ts';
 import { type CompiledFormula, compileFormula, FormulaError } from '#shared/formula/compile.ts';
-import type { Typed } from '#shared/formula/types.ts';
+import type { Typed } from '#shared/formula/formula-types.ts';
 import { dbFieldTypeOf } from './db-field-type.ts';
 import { CYCLE_MESSAGE, formulaExpression } from './dependencies.ts';
+import type { Field } from './field-types.ts';
 import { type ResultType, resultDisplayOptions } from './result-options.ts';
-import type { Field } from './types.ts';
 
 /** How a formula sees a field of its table. */
 const typedOf = (field: Field): Typed => ({

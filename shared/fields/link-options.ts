@@ -2,7 +2,7 @@
  * The options of a link field as stored, read with their types checked: the one place that turns
  * a link field's `options` object into `LinkOptions`. Pure.
  */
-import type { Field, LinkRelationship } from './types.ts';
+import type { Field, LinkRelationship } from './field-types.ts';
 
 /** The four link relationships. */
 export const LINK_RELATIONSHIPS: readonly LinkRelationship[] = ['oneOne', 'oneMany', 'manyOne', 'manyMany'];

@@ -8,9 +8,10 @@
  * Link items are record ids; their titles come from `ctx.linkTitle(<the lookup's id>, id)`.
  * Empty items (and link ids without a title) are left out; nothing left is an empty cell.
  */
+
+import type { Field, FieldKind, ReadContext, StoredCell } from './field-types.ts';
 import { kindOf } from './registry.ts';
 import { resultText } from './result-options.ts';
-import type { Field, FieldKind, ReadContext, StoredCell } from './types.ts';
 
 const isEmptyItem = (item: unknown): boolean =>
   item === undefined || item === null || item === '' || (Array.isArray(item) && item.length === 0);

@@ -7,11 +7,11 @@
 
 import { ValidationError } from '#shared/core/errors.ts';
 import { compileFormula, FormulaError } from '#shared/formula/compile.ts';
-import { isNothing, isRecord } from './cells.ts';
 import { dbFieldTypeOf } from './db-field-type.ts';
+import type { Field, FieldType } from './field-types.ts';
+import { isNothing, isRecord } from './kind-helpers.ts';
 import { isLinkField, isMultipleRelationship, linkOptionsOf } from './link-options.ts';
 import { normalizeTimeZone, type ResultType, resultDisplayOptions } from './result-options.ts';
-import type { Field, FieldType } from './types.ts';
 
 /** The three ids a lookup or rollup is defined by. */
 export interface LookupOptions {

@@ -7,10 +7,18 @@
  * engine then treats it as it treats a kind of that value class. A lookup takes its looked-up
  * type's facts with its own multiplicity and rendering (`fieldQuery`).
  */
-import { textOf } from './cells.ts';
+
+import type {
+  CellValueType,
+  Field,
+  KindQuery,
+  QueryValueClass,
+  ReadContext,
+  StoredCell,
+} from './field-types.ts';
+import { textOf } from './kind-helpers.ts';
 import { lookupToText } from './lookup-cells.ts';
 import { kindOf } from './registry.ts';
-import type { CellValueType, Field, KindQuery, QueryValueClass, ReadContext, StoredCell } from './types.ts';
 
 /** A field's query facts. */
 export interface FieldQuery {

@@ -1,5 +1,6 @@
 /** Every field type's `FieldKind`, looked up by type name. */
 import { ValidationError } from '#shared/core/errors.ts';
+import { FIELD_TYPES, type FieldKind, type FieldType } from './field-types.ts';
 import { attachment } from './kinds/attachment.ts';
 import { checkbox } from './kinds/checkbox.ts';
 import { date } from './kinds/date.ts';
@@ -11,7 +12,6 @@ import { multipleSelect, singleSelect } from './kinds/select.ts';
 import { autoNumber, createdBy, createdTime, lastModifiedBy, lastModifiedTime } from './kinds/system.ts';
 import { longText, singleLineText } from './kinds/text.ts';
 import { user } from './kinds/user.ts';
-import { FIELD_TYPES, type FieldKind, type FieldType } from './types.ts';
 
 /** Types of the contract whose kind is not built yet (none: every type has its kind). */
 export const PENDING_FIELD_TYPES = [] as const;

@@ -4,11 +4,11 @@
  * rollup fields (and the formatting a lookup may override). Pure.
  */
 import { canonicalTimeZone, formatDate, formatNumber } from '#shared/core/format.ts';
-import { isNothing, isRecord, optionsError } from './cells.ts';
 import { COLORS } from './colors.ts';
+import type { CellValueType, Field, StoredCell } from './field-types.ts';
+import { isNothing, isRecord, optionsError } from './kind-helpers.ts';
 import { dateFormattingOf, normalizeDateFormatting } from './kinds/date.ts';
 import { DEFAULT_NUMBER_FORMATTING, normalizeNumberFormatting } from './kinds/number.ts';
-import type { CellValueType, Field, StoredCell } from './types.ts';
 
 /** What a result is: the inferred type and whether cells hold lists. */
 export interface ResultType {

@@ -6,16 +6,6 @@
  */
 
 import { convertValue, itemsOf, plainText, scalarOf, truthy } from './convert.ts';
-import { FUNCTIONS } from './functions/index.ts';
-import {
-  type BinaryOp,
-  FormulaSyntaxError,
-  fieldRefsOf,
-  type Node,
-  nodeCount,
-  parseFormula,
-} from './parse.ts';
-import { unsupportedPattern } from './patterns.ts';
 import {
   type ArgSpec,
   charge,
@@ -26,7 +16,17 @@ import {
   type Meter,
   type Typed,
   type Value,
-} from './types.ts';
+} from './formula-types.ts';
+import { FUNCTIONS } from './functions/index.ts';
+import {
+  type BinaryOp,
+  FormulaSyntaxError,
+  fieldRefsOf,
+  type Node,
+  nodeCount,
+  parseFormula,
+} from './parse.ts';
+import { unsupportedPattern } from './patterns.ts';
 
 /** A check failure of 2.1: the message is the 400's. */
 export class FormulaError extends Error {

@@ -2,7 +2,7 @@
  * Argument conversion (computed.md 1.4), truthiness and the plain text of values. Pure.
  */
 import { readDate } from './dates.ts';
-import { FormulaEvalError, type Value, type ValueType } from './types.ts';
+import { FormulaEvalError, type Value, type ValueType } from './formula-types.ts';
 
 /** A numeric text as a number (`" 12.5 "` → 12.5), `""` → 0, anything else undefined. */
 const numericText = (text: string): number | undefined => {

@@ -6,8 +6,8 @@
  */
 import { isoOf, parseDate, parseIsoWithOffset, type WallClock } from '#shared/core/format.ts';
 import { epochOfLocal, localAt, localOfWall, wallOfLocal, weekdayOfLocal } from './date-units.ts';
+import { FormulaEvalError } from './formula-types.ts';
 import { matchWhole } from './patterns.ts';
-import { FormulaEvalError } from './types.ts';
 
 /** `2023-09` (first of the month) or `2023` (1 January), which typecast's parser does not read. */
 const YEAR_MONTH = /^(\d{4})(?:-(\d{1,2}))?$/;

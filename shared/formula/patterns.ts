@@ -6,7 +6,7 @@
  * `\1`, lookahead `(?=…)`/`(?!…)`, lookbehind `(?<=…)`/`(?<!…)`) is refused. Pure.
  */
 import { RE2JS } from 're2js';
-import { FormulaEvalError } from './types.ts';
+import { FormulaEvalError } from './formula-types.ts';
 
 /** Longest pattern a formula may use (in characters). */
 export const MAX_PATTERN_LENGTH = 1000;

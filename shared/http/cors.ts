@@ -1,6 +1,6 @@
 /**
  * The one CORS policy of the API: the stack hands it to API Gateway (`corsPreflight`), the local
- * server answers it itself. Only the allowed origins differ by stage (infra/config.ts) or by
+ * server answers it itself. Only the allowed origins differ by stage (infra/stage-config.ts) or by
  * `CORS_ORIGINS` locally.
  */
 

@@ -29,7 +29,7 @@ import {
   ValidationError,
   WriteInterruptedError,
 } from '#shared/core/errors.ts';
-import { logger } from '#shared/core/logger.ts';
+import { logger, withLogContext } from '#shared/core/logger.ts';
 import { checkJsonBody, parseInput, type Schema } from '#shared/core/validation.ts';
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
@@ -273,14 +273,9 @@ export const fitResponse = (
  */
 export const errorResponse = (error: unknown, requestId?: string): Result => {
   const idHeader: Record<string, string> = requestId === undefined ? {} : { [REQUEST_ID_HEADER]: requestId };
-  if (error instanceof HttpError && error.status < 500) {
-    if (error.status === 401) logger.info('unauthorized', { reason: (error as { reason?: string }).reason });
+  // a known refusal or service error is told on the request's one log line (`logRequest`)
+  if (error instanceof HttpError)
     return json(error.status, error.toBody(requestId), { ...error.headers, ...idHeader });
-  }
-  if (error instanceof HttpError) {
-    logger.warn('service error', { code: error.code, message: error.message });
-    return json(error.status, error.toBody(requestId), { ...error.headers, ...idHeader });
-  }
   logger.error('unexpected error', error as Error);
   return json(500, new InternalServerError().toBody(requestId), idHeader);
 };
@@ -470,12 +465,6 @@ const chainOf = (route: RouteDef, core: (event: Event, context: Context) => Prom
       before: (request) => {
         resetCalls();
         (request.internal as Record<string, number>).started = performance.now();
-        // Temporary keys: on every line of this invocation, cleared by injectLambdaContext's resetKeys.
-        logger.appendKeys({
-          route: `${route.method} ${route.path}`,
-          requestId: requestIdOf(request.event, request.context),
-          apiRequestId: request.event.requestContext?.requestId,
-        });
       },
       after: (request) => {
         if (request.response)
@@ -487,16 +476,25 @@ const chainOf = (route: RouteDef, core: (event: Event, context: Context) => Prom
       },
       onError: (request) => {
         request.response = errorResponse(request.error, requestIdOf(request.event, request.context));
-        logRequest(route, request.response.statusCode, request.internal);
+        logRequest(route, request.response.statusCode, request.internal, request.error);
       },
     })
     .handler(core);
   // Every invocation runs in its own request scope: the data layer reads its deadline and notes its writes.
+  // Its log keys live in the async context, so requests served at once (locally) keep their own.
   return (event: Event, context: Context): Promise<Result> =>
-    withRequestScope(
-      context.getRemainingTimeInMillis() - TIMEOUT_EARLY_MS,
-      () => chain(event, context),
-      requestIdOf(event, context),
+    withLogContext(
+      {
+        route: `${route.method} ${route.path}`,
+        requestId: requestIdOf(event, context),
+        apiRequestId: event.requestContext?.requestId,
+      },
+      () =>
+        withRequestScope(
+          context.getRemainingTimeInMillis() - TIMEOUT_EARLY_MS,
+          () => chain(event, context),
+          requestIdOf(event, context),
+        ),
     );
 };
 
@@ -522,12 +520,30 @@ export const deadlineError = (
   );
 };
 
-/** The request's log line and its metrics (`request-metrics.ts`): status, duration, DynamoDB calls. */
-const logRequest = (route: RouteDef, status: number | undefined, internal: Record<string, unknown>) => {
+/** What the request's log line says of a known error: a 401's reason, a service error's code and message. */
+const errorNote = (error: unknown): Record<string, unknown> => {
+  if (!(error instanceof HttpError)) return {};
+  if (error.status === 401) return { reason: (error as { reason?: string }).reason };
+  return error.status >= 500 ? { error: { code: error.code, message: error.message } } : {};
+};
+
+/**
+ * The request's one log line (INFO; WARN for a service error) and its metrics
+ * (`request-metrics.ts`): status, duration, DynamoDB calls. Only an unexpected error adds a line,
+ * with its stack.
+ */
+const logRequest = (
+  route: RouteDef,
+  status: number | undefined,
+  internal: Record<string, unknown>,
+  error?: unknown,
+) => {
   const started = internal.started as number | undefined;
   const durationMs = started ? Math.round((performance.now() - started) * 10) / 10 : undefined;
   const db = callSummary();
-  logger.info('request', { status, durationMs, db });
+  const note = errorNote(error);
+  if (note.error) logger.warn('request', { status, durationMs, db, ...note });
+  else logger.info('request', { status, durationMs, db, ...note });
   publishRequestMetrics({ route: route.handler, status, durationMs, db });
 };
 

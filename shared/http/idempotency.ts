@@ -6,10 +6,16 @@ import {
   ValidationError,
   WriteInterruptedError,
 } from '#shared/core/errors.ts';
-import { deleteItem, getItems, putItem, transact, writeItems } from '#shared/db/client.ts';
-import { NOT_EXISTS, or } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
 import { requestScope } from '#shared/db/request-scope.ts';
+import {
+  answerParts,
+  claimIdempotencyKey,
+  type IdempotencyRef,
+  idempotencyRecord,
+  idempotencyRecordKey,
+  releaseIdempotencyKey,
+  storeAnswer,
+} from '#shared/entities/idempotency-records.ts';
 
 // Ours, not Powertools Idempotency: a retry must see the answer stored in the same single table,
 // tied to the write's journal (a 504 write_interrupted retried after repair), and answers over
@@ -56,29 +62,14 @@ export const withIdempotency = async (
 ): Promise<Remembered> => {
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || /[^\x21-\x7e]/.test(key))
     throw new ValidationError(`Idempotency-Key must be 1..${MAX_KEY_LENGTH} printable characters`);
-  const itemKey = keys.idempotency(userId, route, key, tableId);
+  const ref: IdempotencyRef = { userId, route, key, ...(tableId !== undefined ? { tableId } : {}) };
   const hash = bodyHash(body);
   const now = Math.floor(Date.now() / 1000);
   try {
-    await transact(
-      [
-        {
-          put: {
-            ...itemKey,
-            type: 'idempotency',
-            hash,
-            state: 'running',
-            expiresAt: now + RUNNING_SECONDS,
-          },
-          condition: or(NOT_EXISTS, 'expiresAt < :now'),
-          values: { ':now': now },
-        },
-      ],
-      () => new ConflictError('taken'),
-    );
+    await claimIdempotencyKey(ref, hash, now, RUNNING_SECONDS, () => new ConflictError('taken'));
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
-    const seen = (await getItems([itemKey])).get(itemKey);
+    const seen = await idempotencyRecord(ref);
     if (!seen) throw new ConflictError('The Idempotency-Key is in use by another request; retry');
     if (seen.hash !== hash) throw new ConflictError('The Idempotency-Key was used with a different body');
     if (seen.state === 'applied')
@@ -87,24 +78,19 @@ export const withIdempotency = async (
       );
     if (seen.state !== 'done')
       throw new ConflictError('A request with this Idempotency-Key is still running; retry');
-    const count = Number(seen.parts ?? 1);
-    const rest = Array.from({ length: count - 1 }, (_, i) =>
-      keys.idempotencyPart(userId, route, key, i + 1, tableId),
-    );
-    const stored = rest.length ? await getItems(rest) : undefined;
-    const parts = [seen.answer, ...rest.map((k) => stored?.get(k)?.answer)];
+    const parts = [seen.answer, ...(await answerParts(ref, seen.parts))];
     if (!parts.every((p): p is Uint8Array => p instanceof Uint8Array)) throw new InternalServerError();
     return JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')) as Remembered;
   }
   let answer: Remembered;
   const scope = requestScope();
-  if (scope) scope.idempotencyKey = itemKey;
+  if (scope) scope.idempotencyKey = idempotencyRecordKey(ref);
   try {
     answer = await work();
   } catch (error) {
     // An interrupted large write keeps the claim: the repair worker frees it once the write is
     // undone, or marks it applied, so a retry never runs beside a write still being repaired.
-    if (!(error instanceof WriteInterruptedError)) await deleteItem(itemKey).catch(() => undefined);
+    if (!(error instanceof WriteInterruptedError)) await releaseIdempotencyKey(ref).catch(() => undefined);
     throw error;
   }
   // Never forget a done request (a repeat must not write again): a large answer goes in parts,
@@ -114,24 +100,6 @@ export const withIdempotency = async (
   for (let at = 0; at < packed.length; at += MAX_STORED_BYTES)
     parts.push(packed.subarray(at, at + MAX_STORED_BYTES));
   const expiresAt = now + IDEMPOTENCY_SECONDS;
-  await writeItems(
-    parts.slice(1).map((part, i) => ({
-      put: {
-        ...keys.idempotencyPart(userId, route, key, i + 1, tableId),
-        type: 'idempotencyPart',
-        answer: part,
-        expiresAt,
-      },
-    })),
-  );
-  await putItem({
-    ...itemKey,
-    type: 'idempotency',
-    hash,
-    state: 'done',
-    answer: parts[0],
-    parts: parts.length,
-    expiresAt,
-  });
+  await storeAnswer(ref, hash, parts, expiresAt);
   return answer;
 };

@@ -1,5 +1,5 @@
 import { config } from '#shared/config.ts';
-import { logger } from '#shared/core/logger.ts';
+import { logger, withLogContext } from '#shared/core/logger.ts';
 import type { TransactOp } from '#shared/db/commit.ts';
 import { outsideRequestScope } from '#shared/db/request-scope.ts';
 import { markPurgedOp, markResourcePurgedOp, putJobOp, type StoredJobItem } from '#shared/entities/jobs.ts';
@@ -65,11 +65,13 @@ class InProcessPurgeQueue implements PurgeQueue {
       logger.warn('no purge queue and no in-process worker: the job waits for the sweep', { job });
       return;
     }
-    // outside the sending request's scope (its deadline, its id), as the cloud's worker runs it
-    const run: Promise<void> = outsideRequestScope(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      if ((await runner(job)) === 'more') await this.send(job);
-    })
+    // outside the sending request's scope (its deadline, its id, its log keys), as the cloud's worker runs it
+    const run: Promise<void> = outsideRequestScope(() =>
+      withLogContext({ job: `${job.kind}/${job.resourceId}` }, async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if ((await runner(job)) === 'more') await this.send(job);
+      }),
+    )
       .catch((error: unknown) => {
         logger.error('purge failed; the job item stays for a later run', { job, error: error as Error });
         this.failures.push(error);

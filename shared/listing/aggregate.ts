@@ -8,14 +8,14 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { canonicalTimeZone, wallClockAt } from '#shared/core/format.ts';
 import { readRecordCount } from '#shared/entities/record-counts.ts';
-import type { Field, StoredCell } from '#shared/fields/types.ts';
+import type { Field, StoredCell } from '#shared/fields/field-types.ts';
+import type { GroupPoint, Row } from '#shared/query/query-types.ts';
 import {
   allowedStatistics,
   STATISTIC_FUNCS,
   type StatisticFunc,
   statistic,
 } from '#shared/query/statistics.ts';
-import type { GroupPoint, Row } from '#shared/query/types.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { readRecords } from '#shared/records/rows.ts';
 import { fieldByRef, type TableSchema } from '#shared/schema/schema.ts';

@@ -7,8 +7,8 @@
  * cells it lacks untouched; empty text clears a cell.
  */
 import { PayloadTooLargeError, ValidationError } from '#shared/core/errors.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import type { Field } from '#shared/fields/types.ts';
 import type { RangeType } from './selection.ts';
 
 /** Rows one paste may cover (a row is a record written or created: the per-call record limit). */

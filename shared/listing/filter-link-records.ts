@@ -6,8 +6,8 @@
 
 import { NotFoundError } from '#shared/core/errors.ts';
 import type { RecordPart } from '#shared/entities/records.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { isLinkField } from '#shared/fields/link-options.ts';
-import type { Field } from '#shared/fields/types.ts';
 import { isId } from '#shared/ids.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { linkOptions } from '#shared/schema/links.ts';

@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { counterOf, isCounter, WHOLE } from '#shared/db/data-versions.ts';
 import { linkOptionsOf } from '#shared/fields/link-options.ts';
 import { queryFieldIds } from '#shared/query/engine.ts';
-import type { Query } from '#shared/query/types.ts';
+import type { Query } from '#shared/query/query-types.ts';
 import { rowAttributes } from '#shared/records/rows.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import type { ListParams } from './params.ts';

@@ -18,11 +18,11 @@ import {
   wantIndex,
   writeIndexPosition,
 } from '#shared/entities/view-indexes.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { queryFieldIds, runQuery, searchHits } from '#shared/query/engine.ts';
 import { groupPointsOfTuples, pageStretches } from '#shared/query/groups.ts';
 import { isCut } from '#shared/query/index-keys.ts';
-import type { QueryResult, Row } from '#shared/query/types.ts';
+import type { QueryResult, Row } from '#shared/query/query-types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import {

@@ -10,7 +10,7 @@ import { commitSteps, type Step } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { recordOrderOf } from '#shared/entities/records.ts';
 import { viewItem } from '#shared/entities/schema-items.ts';
-import { keysBetween, upperBoundFor } from '#shared/ordering/keys.ts';
+import { keysBetween, upperBoundFor } from '#shared/ordering/order-keys.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { rekeySteps } from '#shared/records/placement.ts';

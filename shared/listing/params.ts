@@ -157,21 +157,28 @@ export const mergeParams = (saved: RawParams | undefined, request: RawParams): R
 };
 
 /** Reads and checks the listing parameters; every problem is a 400 naming the parameter. Pure. */
+const SEARCH_FORMS =
+  'search: send search[]=value&search[]=field&search[]=true, or one JSON array ["value", "field", true]';
+
 /**
  * `search` as given: `search[]=value&search[]=field&search[]=hide`, or one JSON array text
- * (`search=["value","field",true]`, as some clients send it). A JSON array that is not 1–3 texts
- * or booleans is a 400 showing both forms, never ignored; text that starts with "[" but is not
- * JSON is a value like any other. Pure.
+ * (`search=["value","field",true]`, as some clients send it). One text in brackets is read as
+ * that JSON array: one that does not parse, or is not 1–3 texts or booleans, is a 400 showing both
+ * forms, never searched for as it is (a typo in the array would otherwise search for the whole
+ * text and find nothing). Text in brackets is searched for by giving a second term
+ * (`search[]=[draft]&search[]=`). Text that only starts with "[" is a value like any other. Pure.
  */
 export const searchTerms = (given: readonly string[] | undefined): string[] => {
   if (!given?.length) return [];
   const only = given.length === 1 ? (given[0] as string).trim() : '';
-  if (!only.startsWith('[')) return [...given];
+  if (!only.startsWith('[') || !only.endsWith(']')) return [...given];
   let parsed: unknown;
   try {
     parsed = JSON.parse(only);
   } catch {
-    return [...given]; // text that only starts with "[" is searched for as it is
+    throw new ValidationError(
+      `${SEARCH_FORMS}; ${JSON.stringify(only.slice(0, 100))} is not a JSON array (to search for text in brackets: search[]=<text>&search[]=)`,
+    );
   }
   if (
     !Array.isArray(parsed) ||
@@ -179,9 +186,7 @@ export const searchTerms = (given: readonly string[] | undefined): string[] => {
     parsed.length > 3 ||
     !parsed.every((t) => typeof t === 'string' || typeof t === 'boolean')
   )
-    throw new ValidationError(
-      'search: send search[]=value&search[]=field&search[]=true, or one JSON array ["value", "field", true]',
-    );
+    throw new ValidationError(SEARCH_FORMS);
   return parsed.map(String);
 };
 

@@ -8,7 +8,7 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { newRecordItem } from '#shared/entities/records.ts';
-import { isEmptyCell } from '#shared/fields/cells.ts';
+import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import { newId } from '#shared/ids.ts';
 import { convertWrite } from '#shared/records/convert-write.ts';
 import { linkTitlesFor, resolveLinks } from '#shared/records/links.ts';

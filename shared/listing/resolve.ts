@@ -8,12 +8,12 @@
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
-import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
-import type { Field } from '#shared/fields/types.ts';
+import { fieldByRef as fieldIn } from '#shared/fields/field-names.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
+import type { FilterGroup, Query, SortSpec } from '#shared/query/query-types.ts';
 import { searchFieldIds } from '#shared/query/search.ts';
 import { parseTql } from '#shared/query/tql.ts';
-import type { FilterGroup, Query, SortSpec } from '#shared/query/types.ts';
 import { projectionOf } from '#shared/records/read.ts';
 import { defaultView, type TableSchema, type View } from '#shared/schema/schema.ts';
 import { completeColumnMeta, findView, MAX_GROUP_LEVELS, viewQueryOf } from '#shared/schema/views.ts';

@@ -6,7 +6,7 @@
  * and delete records.
  */
 import { ValidationError } from '#shared/core/errors.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { linkTitlesFor } from '#shared/records/links.ts';
 import { cellOf, renderCell } from '#shared/records/model.ts';
 import { readRecords } from '#shared/records/rows.ts';

@@ -2,29 +2,30 @@ import type { Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { deleteDashboard } from '#shared/dashboards/dashboards.ts';
-import { applyOne, deleteItem, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
-import { commitSteps, type Step } from '#shared/db/commit.ts';
-import { LIVE } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
+import { commitSteps, type Step, type TransactOp, transact } from '#shared/db/commit.ts';
+import { baseLiveCheck } from '#shared/entities/bases.ts';
 import {
   answerNode,
   answerTree,
-  buildTree,
+  baseContents,
+  deleteNodeItem,
+  deleteNodeOp,
   depthOf,
   endKey,
   folderHeight,
   isWithin,
   MAX_FOLDER_DEPTH,
-  NODE_EXISTS,
-  NODE_NEW,
   type NodeAnswer,
   type NodeType,
-  nodeItem,
+  parentFolderCheck,
+  placeNodeOp,
+  putNodeOp,
   type Tree,
   type TreeNode,
+  unplaceNodeOp,
 } from '#shared/entities/node-tree.ts';
 import { newId } from '#shared/ids.ts';
-import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';
 
 /**
@@ -61,11 +62,8 @@ import { deleteTablePermanently, trashTable } from '#shared/tables/tables.ts';
 
 const gone = (nodeId: string) => new NotFoundError(`Node ${nodeId} not found`);
 
-/** Every item of a base's partition (one query): the tree and the dashboards' installs. */
-const readBase = (baseId: string) => queryAll({ pk: keys.basePartition(baseId) });
-
 /** The whole tree of a base: one query of the base's partition. */
-export const loadTree = async (baseId: string): Promise<Tree> => buildTree(await readBase(baseId));
+export const loadTree = async (baseId: string): Promise<Tree> => (await baseContents(baseId)).tree;
 
 /** The tree as answered, depth first. */
 export const listNodes = async (baseId: string): Promise<NodeAnswer[]> => answerTree(await loadTree(baseId));
@@ -87,7 +85,7 @@ const folderOf = (tree: Tree, parentId: string): TreeNode => {
 const tooDeep = () => new ValidationError(`Folders nest at most ${MAX_FOLDER_DEPTH} deep`);
 
 const parentCheck = (baseId: string, parentId: string | null): TransactOp[] =>
-  parentId === null ? [] : [{ check: keys.node(baseId, parentId), condition: NODE_EXISTS }];
+  parentId === null ? [] : [parentFolderCheck(baseId, parentId)];
 
 /** Creates a folder at the end of the root or of a folder (201 with the node). */
 export const createFolder = async (
@@ -100,19 +98,18 @@ export const createFolder = async (
   if (depthOf(tree, parentId) + 1 > MAX_FOLDER_DEPTH) throw tooDeep();
   const id = newId('node');
   const orderKey = endKey(tree, parentId);
-  const item = nodeItem(baseId, {
-    id,
-    parentId,
-    resourceType: 'folder',
-    resourceId: id,
-    orderKey,
-    name: input.name,
-  });
   await transact(
     [
-      { put: item, condition: NODE_NEW },
+      putNodeOp(baseId, {
+        id,
+        parentId,
+        resourceType: 'folder',
+        resourceId: id,
+        orderKey,
+        name: input.name,
+      }),
       ...parentCheck(baseId, parentId),
-      { check: keys.base(baseId), condition: LIVE },
+      baseLiveCheck(baseId),
     ],
     (i) =>
       i === 0
@@ -232,25 +229,15 @@ const moveInTree = async (
   const node = visibleNode(tree, nodeId);
   if (plan.kind === 'one') {
     const write: TransactOp = node.stored
-      ? {
-          update: {
-            key: keys.node(baseId, nodeId),
-            update: 'SET parentId = :parent, orderKey = :key',
-            condition: NODE_EXISTS,
-            values: { ':parent': plan.parentId, ':key': plan.key },
-          },
-        }
-      : {
-          put: nodeItem(baseId, { ...node, parentId: plan.parentId, orderKey: plan.key }),
-          condition: NODE_NEW,
-        };
+      ? placeNodeOp(baseId, nodeId, plan.parentId, plan.key)
+      : putNodeOp(baseId, { ...node, parentId: plan.parentId, orderKey: plan.key });
     const ops = [write, ...parentCheck(baseId, plan.parentId)];
     const failed = (i: number) =>
       i === 0
         ? new ConflictError('The node changed at the same time; retry')
         : new NotFoundError(`Parent node ${plan.parentId} not found`);
     // to the root: a single-item write (half the capacity of a transaction)
-    if (ops.length === 1) await applyOne(write, () => failed(0));
+    if (ops.length === 1) await commitSteps(`BASE-${baseId}`, [{ op: write, undo: null }], failed);
     else await transact(ops, failed);
   } else if (plan.kind === 'all') {
     const steps: Step[] = plan.sequence.flatMap((n, i): Step[] => {
@@ -259,28 +246,12 @@ const moveInTree = async (
       const parentId = n.id === nodeId ? plan.parentId : n.parentId;
       const step: Step = n.stored
         ? {
-            op: {
-              update: {
-                key: keys.node(baseId, n.id),
-                update: 'SET parentId = :parent, orderKey = :key',
-                condition: NODE_EXISTS,
-                values: { ':parent': parentId, ':key': key },
-              },
-            },
-            undo: {
-              update: {
-                key: keys.node(baseId, n.id),
-                update: 'SET parentId = :parent, orderKey = :key',
-                values: { ':parent': n.parentId, ':key': n.orderKey },
-              },
-            },
+            op: placeNodeOp(baseId, n.id, parentId, key),
+            undo: unplaceNodeOp(baseId, n.id, n.parentId, n.orderKey),
           }
         : {
-            op: {
-              put: nodeItem(baseId, { ...n, parentId, orderKey: key }),
-              condition: NODE_NEW,
-            },
-            undo: { delete: keys.node(baseId, n.id) },
+            op: putNodeOp(baseId, { ...n, parentId, orderKey: key }),
+            undo: deleteNodeOp(baseId, n.id),
           };
       return [step];
     });
@@ -304,7 +275,7 @@ const assertEmpty = (tree: Tree, node: TreeNode) => {
 };
 
 const deleteFolder = async (baseId: string, node: TreeNode) =>
-  deleteItem(keys.node(baseId, node.id), () => gone(node.id));
+  deleteNodeItem(baseId, node.id, () => gone(node.id));
 
 /**
  * Deletes a node: a table goes to the trash (its node stays, hidden, so a restore puts it back),
@@ -315,13 +286,14 @@ export const deleteNode = async (
   base: Located,
   nodeId: string,
 ): Promise<{ resourceId: string; resourceType: NodeType }> => {
-  const items = await readBase(base.id);
-  const tree = buildTree(items);
+  // One query of the base's partition: the tree and the dashboards with their installs.
+  const contents = await baseContents(base.id);
+  const { tree } = contents;
   const node = visibleNode(tree, nodeId);
   assertEmpty(tree, node);
   if (node.resourceType === 'table')
     await trashTable(base.id, node.resourceId, principal.userId, base.spaceId);
-  else if (node.resourceType === 'dashboard') await deleteDashboard(base.id, node.resourceId, items);
+  else if (node.resourceType === 'dashboard') await deleteDashboard(base.id, node.resourceId, contents);
   else await deleteFolder(base.id, node);
   return { resourceId: node.resourceId, resourceType: node.resourceType };
 };
@@ -336,14 +308,15 @@ export const deleteNodePermanently = async (
   base: Located,
   nodeId: string,
 ): Promise<{ resourceId: string; resourceType: NodeType; permanent: true }> => {
-  const items = await readBase(base.id);
-  const tree = buildTree(items);
+  // One query of the base's partition: the tree and the dashboards with their installs.
+  const contents = await baseContents(base.id);
+  const { tree } = contents;
   const node = tree.byId.get(nodeId);
   // a trashed table keeps its (hidden) node; any other hidden node is gone
   if (!node || (!node.visible && node.resourceType !== 'table')) throw gone(nodeId);
   assertEmpty(tree, node);
   if (node.resourceType === 'table') await deleteTablePermanently(base.id, node.resourceId, principal.userId);
-  else if (node.resourceType === 'dashboard') await deleteDashboard(base.id, node.resourceId, items);
+  else if (node.resourceType === 'dashboard') await deleteDashboard(base.id, node.resourceId, contents);
   else await deleteFolder(base.id, node);
   return { resourceId: node.resourceId, resourceType: node.resourceType, permanent: true };
 };

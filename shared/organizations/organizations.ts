@@ -1,14 +1,13 @@
 import type { Principal } from '#shared/auth/permission.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
-import { type ItemLookup, queryAll, transact } from '#shared/db/client.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
-import { type OrgDomain, orgDomainOf } from '#shared/entities/org-domains.ts';
+import { transact } from '#shared/db/commit.ts';
+import { domainsOfOrg, type OrgDomain } from '#shared/entities/org-domains.ts';
 import {
   loadedOrganization,
-  ORGANIZATION_NEW,
   type Organization,
-  toOrganizationItem,
+  organizationKey,
+  putOrganizationOp,
 } from '#shared/entities/organizations.ts';
 import { newId } from '#shared/ids.ts';
 
@@ -19,9 +18,14 @@ import { newId } from '#shared/ids.ts';
  * organization (a member role would have nothing to read that is theirs).
  */
 
+/** The keys of items read with authentication, as the entity modules name them. */
+type PreloadKey = ReturnType<typeof organizationKey>;
+/** Items read in a batch with authentication. */
+type Loaded = Parameters<typeof loadedOrganization>[0];
+
 /** The items an organization route reads with authentication (`preload`). */
-export const organizationKeys = (orgId: string, ...extra: Key[]): Key[] => [
-  keys.organization(orgId),
+export const organizationKeys = (orgId: string, ...extra: PreloadKey[]): PreloadKey[] => [
+  organizationKey(orgId),
   ...extra,
 ];
 
@@ -33,7 +37,7 @@ export const organizationKeys = (orgId: string, ...extra: Key[]): Key[] => [
  */
 export const checkOrganization = (
   principal: Principal,
-  loaded: ItemLookup,
+  loaded: Loaded,
   orgId: string,
   actions: readonly Scope[],
 ): Organization => {
@@ -58,16 +62,13 @@ export const createOrganization = async (principal: Principal, name: string, now
   const id = newId('organization');
   await transact(
     [
-      {
-        put: toOrganizationItem({
-          id,
-          name,
-          adminIds: [principal.userId],
-          createdBy: principal.userId,
-          createdTime: now.toISOString(),
-        }),
-        condition: ORGANIZATION_NEW,
-      },
+      putOrganizationOp({
+        id,
+        name,
+        adminIds: [principal.userId],
+        createdBy: principal.userId,
+        createdTime: now.toISOString(),
+      }),
     ],
     () => new ConflictError('Organization id collision; retry'),
   );
@@ -83,8 +84,7 @@ export const toDomain = (domain: OrgDomain) => ({
 });
 
 /** The organization's domains with their status, in domain order. */
-export const listDomains = async (orgId: string) =>
-  (await queryAll(keys.orgDomainsOf(orgId))).map((item) => toDomain(orgDomainOf(item)));
+export const listDomains = async (orgId: string) => (await domainsOfOrg(orgId)).map(toDomain);
 
 /** An organization with its domains. */
 export const getOrganization = async (org: Organization) => ({

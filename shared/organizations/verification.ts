@@ -6,20 +6,20 @@ import {
   TooManyRequestsError,
   ValidationError,
 } from '#shared/core/errors.ts';
-import { getItem, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type TransactOp, transact } from '#shared/db/commit.ts';
 import { notificationOps } from '#shared/entities/notifications.ts';
 import {
-  CODE_ATTRIBUTES,
-  claimableBy,
-  DOMAIN_EXISTS,
-  DOMAIN_NEW,
+  countWrongAttempt,
   type DomainClaim,
-  mayMail,
+  deleteOrgDomainOp,
   type OrgDomain,
-  orgDomainOf,
-  toDomainClaimItem,
-  toOrgDomainItem,
+  orgDomainByName,
+  putDomainClaimOp,
+  putOrgDomainOp,
+  releaseDomainClaimOp,
+  restoreCode,
+  storeCode,
+  verifyOrgDomainOp,
 } from '#shared/entities/org-domains.ts';
 import type { Organization } from '#shared/entities/organizations.ts';
 import { mailTransport } from '#shared/mail/transport.ts';
@@ -62,15 +62,15 @@ export const addDomain = async (
   const orgId = org.id;
   if (claim && claim.orgId !== orgId)
     throw new ConflictError(`Domain ${domain} is verified by another organization`);
-  const item = toOrgDomainItem({
+  const item: OrgDomain = {
     orgId,
     domain,
     status: 'pending',
     createdTime: now.toISOString(),
     createdBy: principal.userId,
-  });
+  };
   await transact(
-    [{ put: item, condition: DOMAIN_NEW }],
+    [putOrgDomainOp(item)],
     () => new ConflictError(`Domain ${domain} is already added to organization ${orgId}`),
   );
   return { domain, status: 'pending' as const };
@@ -79,8 +79,8 @@ export const addDomain = async (
 /** Removes a domain from an organization (and its claim, when this organization verified it). */
 export const deleteDomain = async (orgId: string, domain: string, item: OrgDomain | undefined) => {
   if (!item) throw domainGone(orgId, domain);
-  const ops: TransactOp[] = [{ delete: keys.orgDomain(orgId, domain), condition: DOMAIN_EXISTS }];
-  if (item.status === 'verified') ops.push({ delete: keys.domainClaim(domain), ...claimableBy(orgId) });
+  const ops: TransactOp[] = [deleteOrgDomainOp(orgId, domain)];
+  if (item.status === 'verified') ops.push(releaseDomainClaimOp(orgId, domain));
   await transact(ops, (i) =>
     i === 0
       ? domainGone(orgId, domain)
@@ -148,34 +148,20 @@ export const sendVerificationEmail = async (
   const hash = hashCode(salt, orgId, domain, code);
   const expiresTime = new Date(now.getTime() + CODE_TTL_MS).toISOString();
   const sentTime = now.toISOString();
-  const allowed = mayMail(new Date(now.getTime() - MAIL_INTERVAL_MS).toISOString());
+  const cutoff = new Date(now.getTime() - MAIL_INTERVAL_MS).toISOString();
   try {
-    await updateItem(
-      {
-        key: keys.orgDomain(orgId, domain),
-        update:
-          'SET codeHash = :hash, codeSalt = :salt, expiresTime = :exp, attempts = :zero, lastSentTime = :now, sentTo = :to',
-        condition: allowed.condition,
-        names: allowed.names,
-        values: {
-          ':hash': hash,
-          ':salt': salt,
-          ':exp': expiresTime,
-          ':zero': 0,
-          ':now': sentTime,
-          ':to': sentTo,
-          ...allowed.values,
-        },
-      },
+    await storeCode(
+      orgId,
+      domain,
+      { codeHash: hash, codeSalt: salt, expiresTime, lastSentTime: sentTime, sentTo },
+      cutoff,
       () => new ConflictError('condition'),
-      'NONE',
     );
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     // Lost to a concurrent change: say which one.
-    const found = await getItem(keys.orgDomain(orgId, domain));
-    if (!found) throw domainGone(orgId, domain);
-    const current = orgDomainOf(found);
+    const current = await orgDomainByName(orgId, domain);
+    if (!current) throw domainGone(orgId, domain);
     if (current.status === 'verified') throw new ValidationError(`Domain ${domain} is already verified`);
     throw tooSoon(domain, current, now);
   }
@@ -192,25 +178,7 @@ export const sendVerificationEmail = async (
 
 /** Puts back the code state from before a send whose mail failed (unless another call changed it). */
 const restoreAfterFailedMail = async (orgId: string, domain: string, before: OrgDomain, hash: string) => {
-  const fields = CODE_ATTRIBUTES;
-  const sets = fields.filter((f) => before[f] !== undefined);
-  const removes = fields.filter((f) => before[f] === undefined);
-  const update = [
-    sets.length ? `SET ${sets.map((f) => `${f} = :${f}`).join(', ')}` : '',
-    removes.length ? `REMOVE ${removes.join(', ')}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  await updateItem(
-    {
-      key: keys.orgDomain(orgId, domain),
-      update,
-      condition: 'codeHash = :hash',
-      values: { ':hash': hash, ...Object.fromEntries(sets.map((f) => [`:${f}`, before[f]])) },
-    },
-    () => new ConflictError('changed'),
-    'NONE',
-  ).catch(() => undefined);
+  await restoreCode(orgId, domain, before, hash, () => new ConflictError('changed')).catch(() => undefined);
 };
 
 const voidCode = (domain: string) =>
@@ -241,18 +209,11 @@ export const verifyDomain = async (
   if ((item.attempts ?? 0) >= MAX_CODE_ATTEMPTS) throw voidCode(domain);
   if (!(Date.parse(item.expiresTime ?? '') > now.getTime()))
     throw new ValidationError(`The code for ${domain} has expired; request a new code`);
-  const key = keys.orgDomain(orgId, domain);
   if (!codeMatches({ salt: item.codeSalt, hash: item.codeHash }, orgId, domain, code)) {
-    const after = await updateItem(
-      {
-        key,
-        update: 'ADD attempts :one',
-        condition: 'codeHash = :hash AND attempts < :max',
-        values: { ':one': 1, ':hash': item.codeHash, ':max': MAX_CODE_ATTEMPTS },
-      },
-      () => voidCode(domain),
+    const after = await countWrongAttempt(orgId, domain, item.codeHash, MAX_CODE_ATTEMPTS, () =>
+      voidCode(domain),
     );
-    const left = MAX_CODE_ATTEMPTS - (orgDomainOf(after).attempts ?? Number.NaN);
+    const left = MAX_CODE_ATTEMPTS - (after.attempts ?? Number.NaN);
     throw left <= 0
       ? voidCode(domain)
       : new ValidationError(`Wrong code for ${domain}; ${left} attempt${left === 1 ? '' : 's'} left`);
@@ -262,24 +223,13 @@ export const verifyDomain = async (
   const lost = new ValidationError(`The code for ${domain} is no longer valid; request a new code`);
   const applied = await transact(
     [
-      {
-        update: {
-          key,
-          update:
-            'SET #status = :verified, verifiedTime = :now, verifiedBy = :by REMOVE codeHash, codeSalt, expiresTime, attempts, sentTo',
-          condition: '#status = :pending AND codeHash = :hash AND attempts < :max AND expiresTime > :now',
-          names: { '#status': 'status' },
-          values: {
-            ':verified': 'verified',
-            ':pending': 'pending',
-            ':now': verifiedTime,
-            ':by': principal.userId,
-            ':hash': item.codeHash,
-            ':max': MAX_CODE_ATTEMPTS,
-          },
-        },
-      },
-      { put: toDomainClaimItem({ domain, orgId, verifiedTime }), ...claimableBy(orgId) },
+      verifyOrgDomainOp(orgId, domain, {
+        hash: item.codeHash,
+        max: MAX_CODE_ATTEMPTS,
+        verifiedTime,
+        verifiedBy: principal.userId,
+      }),
+      putDomainClaimOp({ domain, orgId, verifiedTime }),
       ...org.adminIds.flatMap((userId) =>
         notificationOps({ userId, notifyType: 'system', message, url: `/enterprise/${orgId}` }, now),
       ),
@@ -294,8 +244,8 @@ export const verifyDomain = async (
   );
   // The code changed under us: a concurrent call with the same code may have verified it already.
   if (!applied) {
-    const stored = await getItem(key);
-    if (!stored || orgDomainOf(stored).status !== 'verified') throw lost;
+    const stored = await orgDomainByName(orgId, domain);
+    if (stored?.status !== 'verified') throw lost;
   }
   return { domain, status: 'verified' as const };
 };

@@ -1,17 +1,19 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { deleteItem, getItem, putItem, queryAll, transact, updateItem } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { transact } from '#shared/db/commit.ts';
 import {
   type ContextMenuEntry,
-  contextMenuEntryOf,
-  ENTRY_EXISTS,
-  isContextMenuEntryItem,
-  toContextMenuEntryItem,
+  deleteMenuEntry,
+  entriesOfMenu,
+  menuEntryById,
+  menuEntryOrderOp,
+  moveMenuEntry,
+  putMenuEntry,
+  renameMenuEntry,
+  setMenuEntryStorage,
 } from '#shared/entities/context-menu-entries.ts';
-import { storageText } from '#shared/entities/dashboards.ts';
 import type { Plugin, PluginConfig } from '#shared/entities/plugins.ts';
 import { newId } from '#shared/ids.ts';
-import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 import { checkInstallable, pluginsById } from './plugins.ts';
 
 /**
@@ -20,7 +22,7 @@ import { checkInstallable, pluginsById } from './plugins.ts';
  *
  * Each entry is one item in the table's schema partition (`MENU#<pli>`, type `contextMenuPlugin`,
  * which the schema loader ignores), so the table's purge removes it and one query lists the
- * menu. Its place is a fractional order key (shared/ordering/keys.ts); answers give `order` as
+ * menu. Its place is a fractional order key (shared/ordering/order-keys.ts); answers give `order` as
  * the entry's position, 0 for the first.
  *
  * Decisions where the contract is silent:
@@ -58,9 +60,7 @@ export const sortEntries = <T extends { orderKey: string; pluginInstallId: strin
 
 /** The table's menu in order (one query). */
 export const readMenu = async (tableId: string): Promise<ContextMenuEntry[]> =>
-  sortEntries(
-    (await queryAll(keys.contextMenuOf(tableId))).filter(isContextMenuEntryItem).map(contextMenuEntryOf),
-  );
+  sortEntries(await entriesOfMenu(tableId));
 
 /** The table's context menu, in order, each entry with its plugin's logo (one query, one batch read). */
 export const listContextMenu = async (tableId: string): Promise<MenuEntryAnswer[]> => {
@@ -77,9 +77,9 @@ export const listContextMenu = async (tableId: string): Promise<MenuEntryAnswer[
 
 /** One entry of a table's menu (404 when it is not in this menu). */
 const readEntry = async (tableId: string, pluginInstallId: string): Promise<ContextMenuEntry> => {
-  const item = await getItem(keys.contextMenuItem(tableId, pluginInstallId));
-  if (!item || !isContextMenuEntryItem(item)) throw installNotFound(pluginInstallId);
-  return contextMenuEntryOf(item);
+  const entry = await menuEntryById(tableId, pluginInstallId);
+  if (!entry) throw installNotFound(pluginInstallId);
+  return entry;
 };
 
 /** One entry of a table's menu with its plugin's url and config (two reads). */
@@ -135,17 +135,7 @@ export const renameContextMenuPlugin = async (
   pluginInstallId: string,
   name: string,
 ): Promise<void> => {
-  await updateItem(
-    {
-      key: keys.contextMenuItem(tableId, pluginInstallId),
-      update: 'SET #name = :name, lastModifiedTime = :now',
-      condition: ENTRY_EXISTS,
-      names: { '#name': 'name' },
-      values: { ':name': name, ':now': new Date().toISOString() },
-    },
-    () => installNotFound(pluginInstallId),
-    'NONE',
-  );
+  await renameMenuEntry(tableId, pluginInstallId, name, () => installNotFound(pluginInstallId));
 };
 
 /** Replaces an entry's stored JSON (one conditional update; 404 when not in this menu). */
@@ -154,17 +144,7 @@ export const updateContextMenuStorage = async (
   pluginInstallId: string,
   storage: Record<string, unknown> = {},
 ): Promise<{ tableId: string; pluginInstallId: string; storage: Record<string, unknown> }> => {
-  await updateItem(
-    {
-      key: keys.contextMenuItem(tableId, pluginInstallId),
-      update: 'SET #storage = :storage, lastModifiedTime = :now',
-      condition: ENTRY_EXISTS,
-      names: { '#storage': 'storage' },
-      values: { ':storage': storageText(storage), ':now': new Date().toISOString() },
-    },
-    () => installNotFound(pluginInstallId),
-    'NONE',
-  );
+  await setMenuEntryStorage(tableId, pluginInstallId, storage, () => installNotFound(pluginInstallId));
   return { tableId, pluginInstallId, storage };
 };
 
@@ -193,22 +173,20 @@ export const installContextMenuPlugin = async (input: {
   }
   const pluginInstallId = newId('pluginInstall');
   const name = input.name ?? plugin.name;
-  await putItem(
-    toContextMenuEntryItem(input.tableId, {
-      pluginInstallId,
-      pluginId: input.pluginId,
-      name,
-      orderKey,
-      createdBy: input.userId,
-      createdTime: new Date().toISOString(),
-    }),
-  );
+  await putMenuEntry(input.tableId, {
+    pluginInstallId,
+    pluginId: input.pluginId,
+    name,
+    orderKey,
+    createdBy: input.userId,
+    createdTime: new Date().toISOString(),
+  });
   return { pluginInstallId, name, order: menu.length };
 };
 
 /** Removes an entry from a table's menu (404 when it is not in this menu). */
 export const removeContextMenuPlugin = async (tableId: string, pluginInstallId: string): Promise<void> =>
-  deleteItem(keys.contextMenuItem(tableId, pluginInstallId), () => installNotFound(pluginInstallId));
+  deleteMenuEntry(tableId, pluginInstallId, () => installNotFound(pluginInstallId));
 
 const installNotFound = (id: string) =>
   new NotFoundError(`Plugin install ${id} not found in this context menu`);
@@ -256,14 +234,7 @@ const rebalance = async (
 ): Promise<void> => {
   const spread = fresh ?? keysBetween(null, null, inOrder.length);
   await transact(
-    inOrder.map((e, i) => ({
-      update: {
-        key: keys.contextMenuItem(tableId, e.pluginInstallId),
-        update: 'SET orderKey = :key',
-        condition: ENTRY_EXISTS,
-        values: { ':key': spread[i] },
-      },
-    })),
+    inOrder.map((e, i) => menuEntryOrderOp(tableId, e.pluginInstallId, spread[i] as string)),
     () => new ConflictError('The context menu changed during the move; retry the request'),
   );
 };
@@ -285,15 +256,8 @@ export const moveContextMenuPlugin = async (input: {
   const { order, plan } = planMenuMove(menu, input.pluginInstallId, input.anchorId, input.position);
   if (plan.kind === 'none') return;
   if (plan.kind === 'one') {
-    await updateItem(
-      {
-        key: keys.contextMenuItem(input.tableId, input.pluginInstallId),
-        update: 'SET orderKey = :key',
-        condition: ENTRY_EXISTS,
-        values: { ':key': plan.key },
-      },
-      () => installNotFound(input.pluginInstallId),
-      'NONE',
+    await moveMenuEntry(input.tableId, input.pluginInstallId, plan.key, () =>
+      installNotFound(input.pluginInstallId),
     );
     return;
   }

@@ -1,23 +1,27 @@
-import type { Principal } from '#shared/auth/permission.ts';
-import { hashSecret } from '#shared/auth/personal-token.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { getItem, getItems, queryAll, type TransactOp, transact } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
 import {
-  PLUGIN_EXISTS,
-  PLUGIN_NEW,
+  assertMayInstallPlugin,
+  assertPluginCreator,
+  maySeePlugin,
+  type Principal,
+} from '#shared/auth/permission.ts';
+import { hashSecret } from '#shared/auth/personal-token.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
+import { transact } from '#shared/db/commit.ts';
+import {
+  createPluginOps,
+  deletePluginOps,
   type Plugin,
   type PluginConfig,
   type PluginI18n,
   type PluginPosition,
   type PluginStatus,
-  pluginAtStatus,
-  pluginOf,
-  toPluginItem,
-  toPublishedPluginItem,
-  toUserPluginItem,
+  pluginById,
+  pluginsByIds,
+  pluginsOfUser,
+  publishedPlugins,
+  storePluginOps,
 } from '#shared/entities/plugins.ts';
-import { userOf } from '#shared/entities/users.ts';
+import { usersByIds } from '#shared/entities/users.ts';
 import { newId, randomBase62 } from '#shared/ids.ts';
 
 /**
@@ -50,9 +54,7 @@ const notFound = (pluginId: string) => new NotFoundError(`Plugin ${pluginId} not
 const raced = (pluginId: string) =>
   new ConflictError(`Plugin ${pluginId} changed at the same time; retry the request`);
 
-/** Who may see a plugin: anyone once published; otherwise its creator and instance admins. */
-const visibleTo = (plugin: Plugin, principal: Pick<Principal, 'userId' | 'isAdmin'>): boolean =>
-  plugin.status === 'published' || plugin.createdBy === principal.userId || principal.isAdmin;
+const visibleTo = maySeePlugin;
 
 export {
   PLUGIN_POSITIONS,
@@ -109,8 +111,7 @@ export const checkInstallable = (
   position: PluginPosition,
 ): Plugin => {
   if (!plugin) throw notFound(pluginId);
-  if (plugin.status !== 'published' && plugin.createdBy !== userId)
-    throw new ForbiddenError(`Plugin ${pluginId} is still developing: only its creator may install it`);
+  assertMayInstallPlugin(plugin, userId);
   if (!plugin.positions.includes(position))
     throw new ValidationError(`Plugin ${pluginId} cannot be installed into ${position}`);
   return plugin;
@@ -125,8 +126,7 @@ export const installablePlugin = async (
   userId: string,
   position: PluginPosition,
 ): Promise<Plugin> => {
-  const item = await getItem(keys.plugin(pluginId));
-  return checkInstallable(item && pluginOf(item), pluginId, userId, position);
+  return checkInstallable(await pluginById(pluginId), pluginId, userId, position);
 };
 
 /** Creates a developing plugin owned by the caller (the item and its creator's listing copy). */
@@ -150,7 +150,7 @@ export const createPlugin = async (
     lastModifiedTime: now,
   };
   await transact(
-    [{ put: toPluginItem(plugin), condition: PLUGIN_NEW }, { put: toUserPluginItem(plugin) }],
+    createPluginOps(plugin),
     () => new ConflictError('A new plugin id collided; retry the request'),
   );
   return pluginAnswer(plugin, secret);
@@ -161,21 +161,17 @@ const byAge = (a: Plugin, b: Plugin) =>
 
 /** Published plugins plus the caller's own, oldest first (two queries in parallel). */
 export const listPlugins = async (principal: Principal): Promise<PluginAnswer[]> => {
-  const [published, own] = await Promise.all([
-    queryAll(keys.publishedPlugins()),
-    queryAll(keys.pluginsOf(principal.userId)),
-  ]);
+  const [published, own] = await Promise.all([publishedPlugins(), pluginsOfUser(principal.userId)]);
   const byId = new Map<string, Plugin>();
   // The caller's own copies first, so a published copy (status authoritative after publish) wins.
-  for (const plugin of [...own, ...published].map(pluginOf)) byId.set(plugin.id, plugin);
+  for (const plugin of [...own, ...published]) byId.set(plugin.id, plugin);
   return [...byId.values()].sort(byAge).map((p) => pluginAnswer(p));
 };
 
 /** The stored plugin the caller may see (404 otherwise). */
 const visiblePlugin = async (principal: Principal, pluginId: string): Promise<Plugin> => {
-  const item = await getItem(keys.plugin(pluginId));
-  if (!item) throw notFound(pluginId);
-  const plugin = pluginOf(item);
+  const plugin = await pluginById(pluginId);
+  if (!plugin) throw notFound(pluginId);
   if (!visibleTo(plugin, principal)) throw notFound(pluginId);
   return plugin;
 };
@@ -183,8 +179,7 @@ const visiblePlugin = async (principal: Principal, pluginId: string): Promise<Pl
 /** The stored plugin, when the caller created it (404 unseen, 403 someone else's). */
 const ownPlugin = async (principal: Principal, pluginId: string, doing: string): Promise<Plugin> => {
   const plugin = await visiblePlugin(principal, pluginId);
-  if (plugin.createdBy !== principal.userId)
-    throw new ForbiddenError(`only the creator of plugin ${pluginId} may ${doing} it`);
+  assertPluginCreator(plugin, principal, doing);
   return plugin;
 };
 
@@ -192,20 +187,8 @@ const ownPlugin = async (principal: Principal, pluginId: string, doing: string):
 export const getPlugin = async (principal: Principal, pluginId: string): Promise<PluginAnswer> =>
   pluginAnswer(await visiblePlugin(principal, pluginId));
 
-/**
- * The writes that store `next` over `read` (its status when read): the record conditioned on that
- * status, the creator's copy, and the published copy put or deleted after the new status.
- */
-const storeOps = (read: Plugin, next: Plugin): TransactOp[] => [
-  { put: toPluginItem(next), ...pluginAtStatus(read.status) },
-  { put: toUserPluginItem(next) },
-  next.status === 'published'
-    ? { put: toPublishedPluginItem(next) }
-    : { delete: keys.publishedPlugin(next.id) },
-];
-
 const store = async (read: Plugin, next: Plugin): Promise<void> =>
-  transact(storeOps(read, next), () => raced(read.id));
+  transact(storePluginOps(read, next), () => raced(read.id));
 
 /**
  * Deletes a plugin with its listing copies: its creator or an instance admin (others: 403 for a
@@ -213,16 +196,8 @@ const store = async (read: Plugin, next: Plugin): Promise<void> =>
  */
 export const deletePlugin = async (principal: Principal, pluginId: string): Promise<void> => {
   const plugin = await visiblePlugin(principal, pluginId);
-  if (plugin.createdBy !== principal.userId && !principal.isAdmin)
-    throw new ForbiddenError(`only the creator of plugin ${pluginId} or an instance admin may delete it`);
-  await transact(
-    [
-      { delete: keys.plugin(pluginId), condition: PLUGIN_EXISTS },
-      { delete: keys.userPlugin(plugin.createdBy, pluginId) },
-      { delete: keys.publishedPlugin(pluginId) },
-    ],
-    () => notFound(pluginId),
-  );
+  assertPluginCreator(plugin, principal, 'delete', true);
+  await transact(deletePluginOps({ id: pluginId, createdBy: plugin.createdBy }), () => notFound(pluginId));
 };
 
 /** Replaces a plugin's description, positions and settings (its creator); the status stays. */
@@ -269,9 +244,9 @@ const moveTo = async (read: Plugin, status: PluginStatus): Promise<Plugin> => {
 
 /** Publishes a developing or reviewing plugin (instance admin; the route checks). */
 export const publishPlugin = async (pluginId: string): Promise<PluginAnswer> => {
-  const item = await getItem(keys.plugin(pluginId));
-  if (!item) throw notFound(pluginId);
-  return pluginAnswer(await moveTo(pluginOf(item), 'published'));
+  const plugin = await pluginById(pluginId);
+  if (!plugin) throw notFound(pluginId);
+  return pluginAnswer(await moveTo(plugin, 'published'));
 };
 
 /** Takes a plugin back to developing (its creator); installs stay. */
@@ -281,9 +256,9 @@ export const unpublishPlugin = async (principal: Principal, pluginId: string): P
 
 /** Takes any plugin back to developing (instance admin; the route checks); installs stay. */
 export const unpublishPluginAsAdmin = async (pluginId: string): Promise<void> => {
-  const item = await getItem(keys.plugin(pluginId));
-  if (!item) throw notFound(pluginId);
-  await moveTo(pluginOf(item), 'developing');
+  const plugin = await pluginById(pluginId);
+  if (!plugin) throw notFound(pluginId);
+  await moveTo(plugin, 'developing');
 };
 
 /** A published plugin as the plugin center lists it, with its creator. */
@@ -311,16 +286,14 @@ export const listPluginCenter = async (filter: {
   ids?: readonly string[];
 }): Promise<CenterPlugin[]> => {
   const ids = filter.ids && new Set(filter.ids);
-  const plugins = (await queryAll(keys.publishedPlugins()))
-    .map(pluginOf)
+  const plugins = (await publishedPlugins())
     .filter((p) => !filter.positions || p.positions.some((at) => filter.positions?.includes(at)))
     .filter((p) => !ids || ids.has(p.id))
     .sort(byAge);
   const creators = [...new Set(plugins.map((p) => p.createdBy))];
-  const found = creators.length > 0 ? await getItems(creators.map((id) => keys.user(id))) : undefined;
+  const found = creators.length > 0 ? await usersByIds(creators) : undefined;
   return plugins.map((p) => {
-    const item = found?.get(keys.user(p.createdBy));
-    const user = item && userOf(item);
+    const user = found?.get(p.createdBy);
     return {
       id: p.id,
       name: p.name,
@@ -339,14 +312,5 @@ export const listPluginCenter = async (filter: {
 };
 
 /** Plugins by id, read in one batch (for answers that show an install's plugin). */
-export const pluginsById = async (pluginIds: readonly string[]): Promise<Map<string, Plugin>> => {
-  const unique = [...new Set(pluginIds)];
-  if (unique.length === 0) return new Map();
-  const found = await getItems(unique.map((id) => keys.plugin(id)));
-  const out = new Map<string, Plugin>();
-  for (const id of unique) {
-    const item = found.get(keys.plugin(id));
-    if (item) out.set(id, pluginOf(item));
-  }
-  return out;
-};
+export const pluginsById = (pluginIds: readonly string[]): Promise<Map<string, Plugin>> =>
+  pluginsByIds(pluginIds);

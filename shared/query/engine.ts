@@ -13,12 +13,20 @@
  * (`sortedWindow`), and with grouping only the rows of the groups it overlaps are ordered.
  */
 
-import type { StoredCell } from '#shared/fields/types.ts';
+import type { StoredCell } from '#shared/fields/field-types.ts';
 import { compileFilter, filterFieldIds } from './filter.ts';
 import { buildGroupPoints, type GroupLevel, groupTuples, groupValueOf } from './groups.ts';
+import type {
+  Query,
+  QueryContext,
+  QueryResult,
+  Row,
+  SearchHit,
+  SearchSpec,
+  SortSpec,
+} from './query-types.ts';
 import { compileSearch, type SearchMatcher } from './search.ts';
 import { compareIndexes, fieldOf, type OrderColumn, orderColumnOf, sortedWindow } from './sort.ts';
-import type { Query, QueryContext, QueryResult, Row, SearchHit, SearchSpec, SortSpec } from './types.ts';
 
 /** The fields the query reads (filter, group keys, sort items, search fields). */
 export const queryFieldIds = (query: Query): Set<string> => {

@@ -34,10 +34,10 @@
 
 import { ValidationError } from '#shared/core/errors.ts';
 import { canonicalTimeZone, isoOf } from '#shared/core/format.ts';
-import { isRecord } from '#shared/fields/cells.ts';
-import { fieldByRef } from '#shared/fields/names.ts';
+import { fieldByRef } from '#shared/fields/field-names.ts';
+import type { Field, QueryValueClass } from '#shared/fields/field-types.ts';
+import { isRecord } from '#shared/fields/kind-helpers.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
-import type { Field, QueryValueClass } from '#shared/fields/types.ts';
 import {
   DAY_MODES,
   dateRange,
@@ -47,7 +47,7 @@ import {
   MAX_NUMBER_OF_DAYS,
   NUMBER_OF_DAYS_MODES,
   RANGE_MODES,
-} from './dates.ts';
+} from './date-ranges.ts';
 import type {
   DateValue,
   FilterGroup,
@@ -56,7 +56,7 @@ import type {
   FilterValue,
   QueryContext,
   Row,
-} from './types.ts';
+} from './query-types.ts';
 
 /** How a field filters: which operators it allows and how its cells compare. */
 export type FilterKind =

@@ -30,11 +30,11 @@
  *   collapsed like any other header.
  */
 import { canonicalTimeZone, type DateFormatting, wallClockAt } from '#shared/core/format.ts';
-import { isEmptyCell } from '#shared/fields/cells.ts';
+import type { Field, QueryValueClass, StoredCell } from '#shared/fields/field-types.ts';
+import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
-import type { Field, QueryValueClass, StoredCell } from '#shared/fields/types.ts';
+import type { GroupPoint, HeaderRef, QueryContext, SortSpec } from './query-types.ts';
 import { fieldOf } from './sort.ts';
-import type { GroupPoint, HeaderRef, QueryContext, SortSpec } from './types.ts';
 
 /** The most distinct value tuples described before the rest goes under `unknown` (step 6). */
 export const MAX_GROUP_TUPLES = 5000;

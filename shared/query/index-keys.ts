@@ -25,12 +25,12 @@
  * intervals of time, and the engine orders them by an arbitrary member).
  */
 
+import type { Field, StoredCell } from '#shared/fields/field-types.ts';
 import { fieldQuery } from '#shared/fields/query-facts.ts';
-import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { effectiveSort, queryFieldIds } from './engine.ts';
 import { groupValueOf } from './groups.ts';
+import type { Query, QueryContext, Row, SortSpec } from './query-types.ts';
 import { cellKeysOf, fieldOf, orderedBits } from './sort.ts';
-import type { Query, QueryContext, Row, SortSpec } from './types.ts';
 
 const LOW = 0x21; // '!'
 const HIGH = 0x7e; // '~'

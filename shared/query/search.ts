@@ -16,11 +16,11 @@
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
-import { isEmptyCell, textOf } from '#shared/fields/cells.ts';
+import type { Field, ReadContext, StoredCell } from '#shared/fields/field-types.ts';
+import { isEmptyCell, textOf } from '#shared/fields/kind-helpers.ts';
 import { type FieldQuery, fieldQuery } from '#shared/fields/query-facts.ts';
-import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
+import type { QueryContext, Row, SearchSpec } from './query-types.ts';
 import { fieldOf } from './sort.ts';
-import type { QueryContext, Row, SearchSpec } from './types.ts';
 
 const fieldList = (fields: ReadonlyMap<string, Field> | readonly Field[]): Field[] =>
   Array.isArray(fields) ? [...fields] : [...(fields as ReadonlyMap<string, Field>).values()];

@@ -25,10 +25,10 @@
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
-import { isEmptyCell } from '#shared/fields/cells.ts';
+import type { Field, StoredCell } from '#shared/fields/field-types.ts';
+import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import { fieldQuery } from '#shared/fields/query-facts.ts';
-import type { Field, StoredCell } from '#shared/fields/types.ts';
-import type { QueryContext, Row, SortSpec } from './types.ts';
+import type { QueryContext, Row, SortSpec } from './query-types.ts';
 
 /** The field of a query reference; an id that names no field is a 400. */
 export const fieldOf = (fieldId: string, ctx: Pick<QueryContext, 'fields'>): Field => {

@@ -8,7 +8,7 @@
  * a list column is its distinct items over all its items). `null` when there is nothing to measure (no records,
  * or no value for sum, average, min, max and the date functions).
  */
-import type { Field, StoredCell } from '#shared/fields/types.ts';
+import type { Field, StoredCell } from '#shared/fields/field-types.ts';
 
 export const STATISTIC_FUNCS = [
   'count',

@@ -20,10 +20,10 @@
  */
 
 import { ValidationError } from '#shared/core/errors.ts';
-import { fieldByRef } from '#shared/fields/names.ts';
-import type { Field } from '#shared/fields/types.ts';
+import { fieldByRef } from '#shared/fields/field-names.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { MAX_FILTER_DEPTH, resolveFilter, resolveFilterItem } from './filter.ts';
-import type { FilterGroup, FilterItem, FilterScalar } from './types.ts';
+import type { FilterGroup, FilterItem, FilterScalar } from './query-types.ts';
 
 const PARAM = 'filterByTql';
 /** The longest query text accepted. */

@@ -3,7 +3,7 @@ import type { Step } from '#shared/db/commit.ts';
 import { keyOfItem } from '#shared/db/keys.ts';
 import { type NewNotification, notificationOps } from '#shared/entities/notifications.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
-import type { Field, UserRef } from '#shared/fields/types.ts';
+import type { Field, UserRef } from '#shared/fields/field-types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { NO_LINKS, recordName } from './model.ts';
 

@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { isEmptyCell } from '#shared/fields/cells.ts';
+import type { Choice, Field, StoredCell, WriteContext } from '#shared/fields/field-types.ts';
+import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import type { Choice, Field, StoredCell, WriteContext } from '#shared/fields/types.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
 
 /** The key of a field in `record.fields` and in request bodies, per `fieldKeyType`. */

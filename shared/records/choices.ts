@@ -2,7 +2,7 @@ import { ConflictError } from '#shared/core/errors.ts';
 import { bumpDataVersions, updateItem } from '#shared/db/client.ts';
 import { propagatedStamp, queryRecordParts, recordKey } from '#shared/entities/records.ts';
 import type { ChoiceChanges } from '#shared/fields/define.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 
 type Cell = string | string[] | undefined;
 

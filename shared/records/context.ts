@@ -7,7 +7,7 @@ import { LIVE } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { attachmentFactsFor } from '#shared/entities/attachments.ts';
 import { memberOf } from '#shared/entities/members.ts';
-import type { UserRef, WriteContext } from '#shared/fields/types.ts';
+import type { UserRef, WriteContext } from '#shared/fields/field-types.ts';
 import { newId } from '#shared/ids.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 

@@ -2,8 +2,8 @@
  * How a formula sees a stored cell (computed.md 1.3): the bridge between the record layer's
  * cells and the formula engine's values.
  */
-import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
-import type { Value } from '#shared/formula/types.ts';
+import type { Field, ReadContext, StoredCell } from '#shared/fields/field-types.ts';
+import type { Value } from '#shared/formula/formula-types.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 

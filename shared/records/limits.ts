@@ -1,7 +1,7 @@
 import { PayloadTooLargeError } from '#shared/core/errors.ts';
-import { describeField } from '#shared/fields/cells.ts';
+import type { Field } from '#shared/fields/field-types.ts';
+import { describeField } from '#shared/fields/kind-helpers.ts';
 import { cellBytes, kb, MAX_CELL_BYTES } from '#shared/fields/size.ts';
-import type { Field } from '#shared/fields/types.ts';
 
 export { MAX_CELL_BYTES } from '#shared/fields/size.ts';
 

@@ -9,8 +9,8 @@ import {
   recordKey,
   recordPartOf,
 } from '#shared/entities/records.ts';
+import type { Field, ReadContext } from '#shared/fields/field-types.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import type { Field, ReadContext } from '#shared/fields/types.ts';
 import { linkOptions, singleHere, singleThere } from '#shared/schema/links.ts';
 import { loadForeignSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import { isCellAttribute } from './limits.ts';

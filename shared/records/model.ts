@@ -1,8 +1,8 @@
 import { type RecordItem, type RecordPart, storedCell } from '#shared/entities/records.ts';
+import type { Field, ReadContext, StoredCell } from '#shared/fields/field-types.ts';
 import { type ThumbnailSize, thumbnailPath } from '#shared/fields/kinds/attachment.ts';
 import { lookupToJson, lookupToText } from '#shared/fields/lookup-cells.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
 import { type FieldKeyType, primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import { downloadUrl } from '#shared/storage/download.ts';
 import { fieldKeyOf } from './cells.ts';

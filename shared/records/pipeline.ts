@@ -1,7 +1,7 @@
 import { allInOrder } from '#shared/core/in-order.ts';
 import type { Step } from '#shared/db/commit.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
-import type { Field, StoredCell } from '#shared/fields/types.ts';
+import type { Field, StoredCell } from '#shared/fields/field-types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { type LinkResolution, type LinkWrite, resolveLinks } from './links.ts';
 import { cellOf } from './model.ts';

@@ -11,7 +11,7 @@ import {
   type RecordPart,
   recordKey,
 } from '#shared/entities/records.ts';
-import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/keys.ts';
+import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/order-keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
 

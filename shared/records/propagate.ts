@@ -21,14 +21,14 @@ import {
   recordKey,
 } from '#shared/entities/records.ts';
 import { computeOrder, foreignInputs, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
+import type { Field, ReadContext, StoredCell } from '#shared/fields/field-types.ts';
 import { compileFieldFormula } from '#shared/fields/formula-resolve.ts';
 import { isLinkLookup } from '#shared/fields/link-options.ts';
 import { compileRollup, lookupIds } from '#shared/fields/lookup.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
 import { cellBytes } from '#shared/fields/size.ts';
-import type { Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
 import type { CompiledFormula, FormulaRow } from '#shared/formula/compile.ts';
-import type { EvalContext, Value } from '#shared/formula/types.ts';
+import type { EvalContext, Value } from '#shared/formula/formula-types.ts';
 import { linkOptions } from '#shared/schema/links.ts';
 import { loadForeignSchema, primaryField, type TableSchema } from '#shared/schema/schema.ts';
 import type { CellChanges } from './cells.ts';

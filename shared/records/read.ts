@@ -1,8 +1,8 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import { thumbnailsOf } from '#shared/entities/attachments.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
+import type { ReadContext } from '#shared/fields/field-types.ts';
 import { type ThumbnailSize, thumbnailTokensIn } from '#shared/fields/kinds/attachment.ts';
-import type { ReadContext } from '#shared/fields/types.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { fieldKeyOf } from './cells.ts';
 import { linkTitlesFor } from './links.ts';

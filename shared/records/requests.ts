@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '#shared/core/errors.ts';
-import { idOf, listOf, queryList } from '#shared/core/validation.ts';
+import { batchOf, idOf, queryList, type Schema } from '#shared/core/validation.ts';
 import { fieldKeyTypeSchema, jsonObject } from '#shared/schema/requests.ts';
+import { MAX_RECORDS_PER_CALL } from './limits.ts';
 
 /** Path of routes on one record. */
 export const recordParams = z.object({ tableId: idOf('table'), recordId: idOf('record') });
@@ -19,12 +20,13 @@ const writeOptions = {
   order: z.optional(placement),
 };
 
-// More than 1000 records is a 413, answered by the shared write functions, not a 400 here.
-const ANY = Number.MAX_SAFE_INTEGER;
+/** A batch of records or record ids: more than 1000 is a 413, answered by the shared write functions, not a 400 here. */
+export const recordBatch = <T extends Schema>(item: T, min: number) =>
+  batchOf(item, min, MAX_RECORDS_PER_CALL);
 
 /** Body of `POST /table/{tableId}/record` (create records; with `performUpsert`, create or update by key). */
 export const createRecordsBody = z.object({
-  records: listOf(z.object({ fields: jsonObject }), 0, ANY),
+  records: recordBatch(z.object({ fields: jsonObject }), 0),
   ...writeOptions,
   // 1..3 fields: checked with the schema (`records/upsert.ts`), so the message can name them
   performUpsert: z.optional(z.object({ fieldsToMergeOn: z.array(z.string()) })),
@@ -32,7 +34,7 @@ export const createRecordsBody = z.object({
 
 /** Body of `PATCH /table/{tableId}/record` (update records in a batch). */
 export const updateRecordsBody = z.object({
-  records: listOf(z.object({ id: idOf('record'), fields: jsonObject }), 1, ANY),
+  records: recordBatch(z.object({ id: idOf('record'), fields: jsonObject }), 1),
   ...writeOptions,
 });
 
@@ -45,11 +47,11 @@ export const updateRecordBody = z.object({ record: z.object({ fields: jsonObject
  * use the body.
  */
 export const deleteRecordsQuery = z.object({
-  recordIds: z.optional(z.pipe(queryList(idOf('record')), listOf(z.string(), 1, ANY))),
+  recordIds: z.optional(z.pipe(queryList(idOf('record')), recordBatch(z.string(), 1))),
 });
 
 /** The batch delete's ids in a JSON body `{"recordIds": [...]}`: the same rules as the query form. */
-export const deleteRecordsBody = z.object({ recordIds: z.optional(listOf(idOf('record'), 1, ANY)) });
+export const deleteRecordsBody = z.object({ recordIds: z.optional(recordBatch(idOf('record'), 1)) });
 
 /**
  * The ids of a batch delete from whichever form carried them. Neither is a 400, and so is both:

@@ -14,9 +14,9 @@ import {
   recordOf,
   recordPartOf,
 } from '#shared/entities/records.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { ID_PREFIX } from '#shared/ids.ts';
-import type { Row } from '#shared/query/types.ts';
+import type { Row } from '#shared/query/query-types.ts';
 import { cellOf } from './model.ts';
 import { effectiveKey } from './placement.ts';
 

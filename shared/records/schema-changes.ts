@@ -1,6 +1,6 @@
 import type { Step } from '#shared/db/commit.ts';
 import { fieldItem } from '#shared/entities/schema-items.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { bumpSchemaOp, nextFieldOrder, type TableSchema } from '#shared/schema/schema.ts';
 
 /**

@@ -10,8 +10,8 @@ import {
   setClaim,
   takeClaim,
 } from '#shared/entities/unique-claims.ts';
-import { isEmptyCell } from '#shared/fields/cells.ts';
-import type { Field, StoredCell } from '#shared/fields/types.ts';
+import type { Field, StoredCell } from '#shared/fields/field-types.ts';
+import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 
 /** The most UTF-8 bytes of a value a claim's key holds: DynamoDB's sort keys stop at 1024. */
 const MAX_CLAIM_BYTES = 1000;

@@ -29,7 +29,7 @@ import { logger } from '#shared/core/logger.ts';
 import { getRecordParts, queryRecordParts, type RecordItem } from '#shared/entities/records.ts';
 import { claimHolders } from '#shared/entities/unique-claims.ts';
 import { leaseHashOf, takeLeaseStep } from '#shared/entities/upsert-leases.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { newId } from '#shared/ids.ts';
 import { type FieldKeyType, loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { fieldKeyOf } from './cells.ts';

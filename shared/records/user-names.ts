@@ -15,7 +15,7 @@ import { baseRefOf } from '#shared/entities/bases.ts';
 import { userSpaceOf } from '#shared/entities/members.ts';
 import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
 import { tableRefOf } from '#shared/entities/tables.ts';
-import type { Field, UserRef } from '#shared/fields/types.ts';
+import type { Field, UserRef } from '#shared/fields/field-types.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { propagate, type Seed } from './propagate.ts';
 

@@ -24,7 +24,7 @@ import { ENTRY_COUNT_PREFIX, MAINTAINED_PREFIX } from '#shared/db/data-versions.
 import type { RecordItem, RecordPart } from '#shared/entities/records.ts';
 import { deleteEntryOp, type IndexEntry, putEntryOp } from '#shared/entities/view-index-entries.ts';
 import { GROUP_SHARDS, type GroupCount, groupCountOp } from '#shared/entities/view-index-groups.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { queryFieldIds } from '#shared/query/engine.ts';
 import { compileFilter } from '#shared/query/filter.ts';
 import {
@@ -35,7 +35,7 @@ import {
   isCut,
   sortKeyOf,
 } from '#shared/query/index-keys.ts';
-import type { Query, QueryContext } from '#shared/query/types.ts';
+import type { Query, QueryContext } from '#shared/query/query-types.ts';
 import type { TableSchema, View } from '#shared/schema/schema.ts';
 import { viewQueryOf } from '#shared/schema/views.ts';
 import { rowAttributes, toRow } from './rows.ts';

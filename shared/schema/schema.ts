@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { oncePerRequest, readEarlier } from '#shared/db/request-scope.ts';
 import type { ItemKey, StoredItem } from '#shared/entities/batch-read.ts';
@@ -9,9 +10,9 @@ import {
   type View,
 } from '#shared/entities/schema-items.ts';
 import { bumpSchemaVersionOp, type Table, tableLookup, tableOf } from '#shared/entities/tables.ts';
+import { fieldByRef as fieldIn } from '#shared/fields/field-names.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { linkOptionsOf } from '#shared/fields/link-options.ts';
-import { fieldByRef as fieldIn } from '#shared/fields/names.ts';
-import type { Field } from '#shared/fields/types.ts';
 
 /** How request bodies and answers key a record's fields: by name, id or dbFieldName. */
 export const FIELD_KEY_TYPES = ['name', 'id', 'dbFieldName'] as const;
@@ -32,8 +33,11 @@ export interface TableSchema {
   fieldOrder: Record<string, number>;
 }
 
-const cache = new Map<string, TableSchema>();
-const CACHE_LIMIT = 500;
+/**
+ * Schemas of this process by table, checked against the table item's version on every use; the
+ * 500 most recently used are kept (a warm Lambda serving many tables keeps the ones in use).
+ */
+const cache = new LRUCache<string, TableSchema>({ max: 500 });
 
 /** The schema version a table item carries; every schema write increments it. */
 export const schemaVersionOf = (table: StoredItem): number => tableOf(table).schemaVersion;
@@ -62,7 +66,6 @@ export const loadSchema = async (tableId: string, table?: StoredItem): Promise<T
   if (cached && table && schemaVersionOf(table) === cached.version)
     return { ...cached, table: tableOf(table) };
   const schema = schemaFromParts(await readSchemaParts(tableId));
-  if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(tableId, schema);
   return schema;
 };

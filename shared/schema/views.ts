@@ -5,11 +5,11 @@ import { commitSteps, type Step, type TransactOp, transact } from '#shared/db/co
 import { purgeViewPartitions } from '#shared/entities/purges.ts';
 import { createViewOp, deleteViewOp, putViewOp, replaceViewOp } from '#shared/entities/schema-items.ts';
 import { viewIndexBookkeepingDeletes } from '#shared/entities/view-indexes.ts';
-import { fieldByRef } from '#shared/fields/names.ts';
-import type { Field } from '#shared/fields/types.ts';
+import { fieldByRef } from '#shared/fields/field-names.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { newId } from '#shared/ids.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
-import type { FilterGroup } from '#shared/query/types.ts';
+import type { FilterGroup } from '#shared/query/query-types.ts';
 import {
   bumpSchemaOp,
   type ColumnMeta,

@@ -1,31 +1,34 @@
-import type { Principal } from '#shared/auth/permission.ts';
+import { assertMayGrant, assertMayRemoveMember, type Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import { ROLE_ACTIONS, type Role, roleAtLeast } from '#shared/auth/scopes.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
+import { ROLES, type Role } from '#shared/auth/scopes.ts';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
-import { getItems, queryAll, type TransactOp, transact, updateItem } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import { type TransactOp, transact } from '#shared/db/commit.ts';
 import { spacesOfLiveBases } from '#shared/entities/bases.ts';
 import {
   changeRoleOps,
   type Member,
-  memberOf,
+  memberById,
+  mirrorsOfUser,
   putMembershipOps,
+  readMembers,
   removeMembershipOps,
   type UserSpace,
-  userSpaceOf,
+  usersAndMemberships,
 } from '#shared/entities/members.ts';
 import { notificationOps } from '#shared/entities/notifications.ts';
 import {
   ownerCountOp,
   putSpaceOp,
-  SPACE_LIVE,
+  renameSpaceItem,
   type Space,
+  spaceById,
+  spaceKey,
   spaceLiveCheck,
-  spaceOf,
+  spacesByIds,
+  trashSpaceOp,
 } from '#shared/entities/spaces.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
-import { userOf } from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 
@@ -37,12 +40,11 @@ const spaceGone = (id: string) => () => new NotFoundError(`Space ${id} not found
 
 /** The user's space mirrors and, for each, its space (not in the trash), in mirror order. */
 export const liveSpacesOf = async (userId: string): Promise<{ mirror: UserSpace; space: Space }[]> => {
-  const mirrors = (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m) ?? []);
+  const mirrors = await mirrorsOfUser(userId);
   if (mirrors.length === 0) return [];
-  const loaded = await getItems(mirrors.map((m) => keys.space(m.spaceId)));
+  const loaded = await spacesByIds(mirrors.map((m) => m.spaceId));
   return mirrors.flatMap((mirror) => {
-    const item = loaded.get(keys.space(mirror.spaceId));
-    const space = item ? spaceOf(item) : undefined;
+    const space = loaded.get(mirror.spaceId);
     return space && !space.deletedTime ? [{ mirror, space }] : [];
   });
 };
@@ -111,17 +113,7 @@ export const toSpace = (space: Space, role: Role | undefined) => ({
 
 /** Renames a space that is not in the trash. */
 export const renameSpace = async (spaceId: string, name: string) => {
-  const item = await updateItem(
-    {
-      key: keys.space(spaceId),
-      update: 'SET #name = :name, lastModifiedTime = :now',
-      condition: SPACE_LIVE,
-      names: { '#name': 'name' },
-      values: { ':name': name, ':now': new Date().toISOString() },
-    },
-    spaceGone(spaceId),
-  );
-  const space = spaceOf(item);
+  const space = await renameSpaceItem(spaceId, name, spaceGone(spaceId));
   return { id: space.id, name: space.name };
 };
 
@@ -134,14 +126,7 @@ export const trashSpace = async (spaceId: string, userId: string, now = new Date
   const entry = newTrashEntry('space', spaceId, { spaceId }, userId, now);
   await transact(
     [
-      {
-        update: {
-          key: keys.space(spaceId),
-          update: 'SET deletedTime = :now, deletedBy = :by, trashId = :trs',
-          condition: SPACE_LIVE,
-          values: { ':now': entry.deletedTime, ':by': userId, ':trs': entry.id },
-        },
-      },
+      trashSpaceOp(spaceId, { trashId: entry.id, deletedTime: entry.deletedTime, deletedBy: userId }),
       ...putTrashOps(entry),
     ],
     (i) => (i === 0 ? spaceGone(spaceId)() : new ConflictError('retry')),
@@ -155,13 +140,12 @@ export const trashSpace = async (spaceId: string, userId: string, now = new Date
  * members' mirrors and the partition in the background (shared/trash/purge-worker.ts).
  */
 export const deleteSpacePermanently = async (spaceId: string, userId: string, now = new Date()) => {
-  const item = (await getItems([keys.space(spaceId)])).get(keys.space(spaceId));
-  const space = item ? spaceOf(item) : undefined;
+  const space = await spaceById(spaceId);
   if (!space || space.purgeTime) throw spaceGone(spaceId)();
   const trashId = space.trashId;
   await transact(
     [
-      markPurgedOp(keys.space(spaceId), userId, now),
+      markPurgedOp(spaceKey(spaceId), userId, now),
       ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'space', spaceId }) : []),
       purgeJobOp({ kind: 'space', resourceId: spaceId }, { spaceId, userId }, now),
     ],
@@ -183,13 +167,11 @@ export interface CollaboratorQuery {
 /** Collaborators of a space, owners first then by name, as the client types them. */
 const membersOfSpace = async (spaceId: string, query: CollaboratorQuery) => {
   const needle = query.search?.trim().toLowerCase();
-  const members = (await queryAll(keys.membersOf(spaceId)))
-    .flatMap((m) => memberOf(m) ?? [])
-    .filter(
-      (m) =>
-        query.type !== 'department' &&
-        (!needle || m.userName.toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle)),
-    );
+  const members = (await readMembers(spaceId)).filter(
+    (m) =>
+      query.type !== 'department' &&
+      (!needle || m.userName.toLowerCase().includes(needle) || m.email.toLowerCase().includes(needle)),
+  );
   return members.sort(
     (a, b) => roleOrder(a.role) - roleOrder(b.role) || a.userName.localeCompare(b.userName),
   );
@@ -243,19 +225,7 @@ export const listCollaboratorUsers = async (spaceId: string, query: Collaborator
   };
 };
 
-const roleOrder = (r: Role) => ['owner', 'creator', 'editor', 'commenter', 'viewer'].indexOf(r);
-
-/** The caller may grant only roles up to its own; owners only with `space|grant_role`. */
-const assertMayGrant = (principal: Principal, located: Located, role: Role) => {
-  const mine = located.role;
-  if (!mine || !roleAtLeast(mine, role))
-    throw new ForbiddenError(`a ${mine ?? 'non-member'} cannot grant the role ${role}`);
-  if (
-    role === 'owner' &&
-    !(ROLE_ACTIONS[mine].has('space|grant_role') && principal.scopes.has('space|grant_role'))
-  )
-    throw new ForbiddenError(`not allowed to operate space|grant_role on ${located.spaceId}`);
-};
+const roleOrder = (r: Role) => ROLES.indexOf(r);
 
 /**
  * Adds users to a space with one role, each with a `system` notification, in one transaction.
@@ -267,19 +237,13 @@ export const addCollaborators = async (
   userIds: string[],
   role: Role,
 ) => {
-  assertMayGrant(principal, located, role);
+  assertMayGrant(principal, located.role, located.spaceId, role);
   const unique = [...new Set(userIds)];
   const spaceId = located.spaceId;
-  const loaded = await getItems(unique.flatMap((u) => [keys.user(u), keys.member(spaceId, u)]));
-  const users = new Map(
-    unique.flatMap((u) => {
-      const item = loaded.get(keys.user(u));
-      return item ? [[u, userOf(item)] as const] : [];
-    }),
-  );
+  const { users, members } = await usersAndMemberships(spaceId, unique);
   const missing = unique.find((u) => !users.has(u));
   if (missing) throw new NotFoundError(`User ${missing} not found`);
-  const added = unique.filter((u) => !loaded.get(keys.member(spaceId, u)));
+  const added = unique.filter((u) => !members.has(u));
   if (added.length === 0) return;
   const now = new Date();
   const spaceName = located.space.name;
@@ -317,8 +281,7 @@ export const addCollaborators = async (
 
 /** A collaborator of the space (404 when not one). */
 const readMember = async (spaceId: string, userId: string): Promise<Member> => {
-  const item = (await getItems([keys.member(spaceId, userId)])).get(keys.member(spaceId, userId));
-  const member = item ? memberOf(item) : undefined;
+  const member = await memberById(spaceId, userId);
   if (!member) throw new NotFoundError(`Collaborator ${userId} not found in space ${spaceId}`);
   return member;
 };
@@ -327,7 +290,7 @@ const lastOwner = (spaceId: string) => new ValidationError(`Space ${spaceId} mus
 
 /** Changes a collaborator's role; the last owner cannot be demoted. */
 export const changeRole = async (principal: Principal, located: Located, userId: string, role: Role) => {
-  assertMayGrant(principal, located, role);
+  assertMayGrant(principal, located.role, located.spaceId, role);
   const spaceId = located.spaceId;
   const member = await readMember(spaceId, userId);
   const from = member.role;
@@ -348,14 +311,7 @@ export const changeRole = async (principal: Principal, located: Located, userId:
  */
 export const removeCollaborator = async (principal: Principal, located: Located, userId: string) => {
   const spaceId = located.spaceId;
-  if (userId !== principal.userId) {
-    if (
-      !located.role ||
-      !ROLE_ACTIONS[located.role].has('space|grant_role') ||
-      !principal.scopes.has('space|grant_role')
-    )
-      throw new ForbiddenError(`not allowed to operate space|grant_role on ${spaceId}`);
-  }
+  assertMayRemoveMember(principal, located.role, spaceId, userId);
   const member = await readMember(spaceId, userId);
   const ops = removeMembershipOps(spaceId, userId, member.role);
   if (member.role === 'owner') ops.push(ownerCountOp(spaceId, -1));

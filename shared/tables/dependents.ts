@@ -9,9 +9,9 @@ import type { TransactOp } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { dependentItem } from '#shared/entities/schema-items.ts';
 import { CYCLE_MESSAGE, foreignInputs, sameTableInputs } from '#shared/fields/dependencies.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { isLinkField, isLinkLookup, linkOptionsOf } from '#shared/fields/link-options.ts';
 import { type LookupOptions, lookupIds } from '#shared/fields/lookup.ts';
-import type { Field } from '#shared/fields/types.ts';
 import { bumpSchemaOp, type Dependent, loadSchema } from '#shared/schema/schema.ts';
 
 interface Entry {

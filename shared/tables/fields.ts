@@ -7,7 +7,6 @@ import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keyOfItem, keys } from '#shared/db/keys.ts';
 import { queryRecordParts } from '#shared/entities/records.ts';
 import { fieldItem, viewItem } from '#shared/entities/schema-items.ts';
-import { isEmptyCell } from '#shared/fields/cells.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import {
   assertPrimaryAllowed,
@@ -16,10 +15,11 @@ import {
   updateField as patchField,
 } from '#shared/fields/define.ts';
 import { dependentsOf, isDerived, sameTableInputs } from '#shared/fields/dependencies.ts';
+import type { Field, StoredCell } from '#shared/fields/field-types.ts';
 import { resolverOf } from '#shared/fields/formula-resolve.ts';
+import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import { isLinkField } from '#shared/fields/link-options.ts';
 import type { ForeignFields } from '#shared/fields/lookup.ts';
-import type { Field, StoredCell } from '#shared/fields/types.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
 import { type Broken, convertedCellSteps } from '#shared/records/convert-field.ts';

@@ -15,7 +15,7 @@ import { checkAccess, type Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
 import { logger } from '#shared/core/logger.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { pastedRows, pasteStart, planPaste } from '#shared/listing/clipboard.ts';
 import type { PasteRequest } from '#shared/listing/paste.ts';
 import { gridOf } from '#shared/listing/selection.ts';

@@ -22,8 +22,8 @@ import {
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
-import { dbFieldNameFrom } from '#shared/fields/names.ts';
-import type { Field } from '#shared/fields/types.ts';
+import { dbFieldNameFrom } from '#shared/fields/field-names.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';

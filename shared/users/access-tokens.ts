@@ -8,16 +8,19 @@ import {
   type TokenRights,
 } from '#shared/auth/token-ceiling.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
-import { deleteItem, getItems, type ItemLookup, putItem, queryAll, updateItem } from '#shared/db/client.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
 import {
   type AccessToken,
-  accessTokenOf,
-  refreshTokenUpdate,
-  TOKEN_EXISTS,
+  accessTokenKey,
+  accessTokensOfUser,
+  deleteAccessTokenItem,
+  loadedAccessToken,
+  patchAccessToken,
+  putAccessToken,
+  refreshAccessTokenItem,
   toAccessTokenItem,
+  touchAccessTokenItem,
 } from '#shared/entities/access-tokens.ts';
-import { baseOf } from '#shared/entities/bases.ts';
+import { spacesOfBases } from '#shared/entities/bases.ts';
 import { newId } from '#shared/ids.ts';
 
 /** A token's fields as a caller gives them; a limit list is never empty (null or absent: no limit). */
@@ -83,25 +86,24 @@ const rightsOf = (token: AccessToken): TokenRights => ({
  */
 const checkCeiling = async (caller: Principal, wanted: TokenRights): Promise<void> => {
   const unplaced = basesToPlace(caller, wanted);
-  const bases = unplaced.length ? await getItems(unplaced.map((b) => keys.base(b))) : undefined;
-  checkWithinCeiling(caller, wanted, (b) => {
-    const base = bases?.get(keys.base(b));
-    return base && !base.deletedTime ? baseOf(base).spaceId : undefined;
-  });
+  const spaces = await spacesOfBases(unplaced);
+  checkWithinCeiling(caller, wanted, (b) => spaces.get(b));
 };
 
+/** Items read in a batch with authentication. */
+type Loaded = Parameters<typeof loadedAccessToken>[0];
+
 /** The key of the caller's own token `id`: the routes that change a token read it with authentication. */
-export const accessTokenKey = (userId: string, id: string): Key => keys.accessToken(userId, id);
+export { accessTokenKey };
 
 /**
  * One of the caller's tokens that the calling token may manage: it must exist (404) and lie
  * within the calling token's rights (403), so a narrowed token cannot refresh, widen or revoke a
  * stronger sibling.
  */
-const manageable = async (caller: Principal, id: string, loaded: ItemLookup): Promise<AccessToken> => {
-  const item = loaded.get(accessTokenKey(caller.userId, id));
-  if (!item) throw notFound(id)();
-  const token = accessTokenOf(item);
+const manageable = async (caller: Principal, id: string, loaded: Loaded): Promise<AccessToken> => {
+  const token = loadedAccessToken(loaded, caller.userId, id);
+  if (!token) throw notFound(id)();
   if (id !== caller.tokenId) await checkCeiling(caller, rightsOf(token));
   return token;
 };
@@ -113,24 +115,22 @@ const manageable = async (caller: Principal, id: string, loaded: ItemLookup): Pr
 export const createAccessToken = async (caller: Principal, fields: TokenFields) => {
   checkExpiryWithinCeiling(caller, fields.expiredTime);
   await checkCeiling(caller, fields);
-  const { accessToken, item, token } = accessTokenItem({ ...fields, userId: caller.userId });
-  await putItem(item);
+  const { accessToken, token } = accessTokenItem({ ...fields, userId: caller.userId });
+  await putAccessToken(accessToken);
   return { ...toTokenInfo(accessToken), token };
 };
 
 /** Creates a token with no ceiling check: for the operator's tools, which act as the user. */
 export const createOperatorToken = async (userId: string, fields: TokenFields) => {
-  const { accessToken, item, token } = accessTokenItem({ ...fields, userId });
-  await putItem(item);
+  const { accessToken, token } = accessTokenItem({ ...fields, userId });
+  await putAccessToken(accessToken);
   return { ...toTokenInfo(accessToken), token };
 };
 
 /** The user's tokens, oldest first. */
 export const listAccessTokens = async (userId: string) => {
-  const items = await queryAll(keys.accessTokensOf(userId));
-  return items
-    .map((item) => toTokenInfo(accessTokenOf(item)))
-    .sort((a, b) => a.createdTime.localeCompare(b.createdTime));
+  const tokens = await accessTokensOfUser(userId);
+  return tokens.map(toTokenInfo).sort((a, b) => a.createdTime.localeCompare(b.createdTime));
 };
 
 /** Builds the update of a token's editable fields. Pure. */
@@ -158,7 +158,7 @@ export const updateAccessToken = async (
   caller: Principal,
   id: string,
   patch: Partial<Omit<TokenFields, 'expiredTime'>>,
-  loaded: ItemLookup,
+  loaded: Loaded,
 ) => {
   const current = await manageable(caller, id, loaded);
   checkExpiryWithinCeiling(caller, current.expiredTime, id);
@@ -168,19 +168,7 @@ export const updateAccessToken = async (
     spaceIds: patch.spaceIds === undefined ? before.spaceIds : patch.spaceIds,
     baseIds: patch.baseIds === undefined ? before.baseIds : patch.baseIds,
   });
-  const { sets, names, values } = tokenPatch(patch);
-  const item = await updateItem(
-    {
-      key: keys.accessToken(caller.userId, id),
-      update: sets.length ? `SET ${sets.join(', ')}` : 'SET #id = #id',
-      condition: TOKEN_EXISTS,
-      // An empty patch rewrites the id onto itself; '#id' must not be named when unused.
-      names: sets.length ? names : { '#id': 'id' },
-      values: Object.keys(values).length ? values : undefined,
-    },
-    notFound(id),
-  );
-  return toTokenInfo(accessTokenOf(item));
+  return toTokenInfo(await patchAccessToken(caller.userId, id, tokenPatch(patch), notFound(id)));
 };
 
 /**
@@ -193,44 +181,36 @@ export const refreshAccessToken = async (
   caller: Principal,
   id: string,
   expiredTime: string,
-  loaded: ItemLookup,
+  loaded: Loaded,
 ) => {
   await manageable(caller, id, loaded);
   checkExpiryWithinCeiling(caller, expiredTime);
   const { token, secretHash } = mintPersonalToken(id, caller.userId);
-  const item = await updateItem(
-    refreshTokenUpdate(caller.userId, id, { secretHash, expiredTime, now: new Date() }),
+  const refreshed = await refreshAccessTokenItem(
+    caller.userId,
+    id,
+    { secretHash, expiredTime, now: new Date() },
     notFound(id),
   );
-  return { ...toTokenInfo(accessTokenOf(item)), token };
+  return { ...toTokenInfo(refreshed), token };
 };
 
 /** Revokes one of the caller's tokens (one it may manage) at once. */
-export const deleteAccessToken = async (caller: Principal, id: string, loaded: ItemLookup): Promise<void> => {
+export const deleteAccessToken = async (caller: Principal, id: string, loaded: Loaded): Promise<void> => {
   await manageable(caller, id, loaded);
-  await deleteItem(keys.accessToken(caller.userId, id), notFound(id));
+  await deleteAccessTokenItem(caller.userId, id, notFound(id));
 };
 
 /** Records that a token was used (at most hourly, see `shouldTouch`). */
 export const touchAccessToken = async (userId: string, id: string, now = new Date()): Promise<void> => {
-  await updateItem(
-    {
-      key: keys.accessToken(userId, id),
-      update: 'SET lastUsedTime = :t',
-      condition: TOKEN_EXISTS,
-      values: { ':t': now.toISOString() },
-    },
-    notFound(id),
-    // Read routes may update only this attribute, and IAM refuses them anything returned.
-    'NONE',
-  );
+  await touchAccessTokenItem(userId, id, now, notFound(id));
 };
 
 /** One of the caller's own tokens (`GET /access-token/{id}`), without its text; 404 for any other. */
-export const getAccessToken = (userId: string, id: string, loaded: ItemLookup) => {
-  const item = loaded.get(accessTokenKey(userId, id));
-  if (!item) throw notFound(id)();
-  return toTokenInfo(accessTokenOf(item));
+export const getAccessToken = (userId: string, id: string, loaded: Loaded) => {
+  const token = loadedAccessToken(loaded, userId, id);
+  if (!token) throw notFound(id)();
+  return toTokenInfo(token);
 };
 
 /**
@@ -242,7 +222,7 @@ export const replaceAccessToken = async (
   caller: Principal,
   id: string,
   fields: Omit<TokenFields, 'expiredTime'>,
-  loaded: ItemLookup,
+  loaded: Loaded,
 ) =>
   updateAccessToken(
     caller,

@@ -2,11 +2,10 @@ import type { Principal } from '#shared/auth/permission.ts';
 import { scopesFor } from '#shared/auth/scopes.ts';
 import { checkMayCreateAdmin } from '#shared/auth/token-ceiling.ts';
 import { ConflictError, InternalServerError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { queryAll, type TransactOp, transact } from '#shared/db/client.ts';
-import { EXISTS } from '#shared/db/conditions.ts';
-import { keys } from '#shared/db/keys.ts';
-import { userSpaceOf } from '#shared/entities/members.ts';
-import { claimEmailOp, toUserItem, type User, userByEmail } from '#shared/entities/users.ts';
+import { transact } from '#shared/db/commit.ts';
+import { putAccessTokenOp } from '#shared/entities/access-tokens.ts';
+import { mirrorsOfUser, renameMemberOp } from '#shared/entities/members.ts';
+import { claimEmailOp, putUserOp, renameUserOp, type User, userByEmail } from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
 import type { PurgeJob } from '#shared/jobs/purge-job.ts';
 import { enqueuePurge, purgeJobOp } from '#shared/jobs/purge-queue.ts';
@@ -62,17 +61,13 @@ export const createUser = async (input: NewUser, now = new Date(), caller?: Prin
     isAdmin: input.isAdmin === true,
     createdTime: now.toISOString(),
   };
-  const {
-    accessToken,
-    item: tokenItem,
-    token,
-  } = accessTokenItem({
+  const { accessToken, token } = accessTokenItem({
     userId,
     name: 'Default token',
     ...firstTokenRights(user.isAdmin, now, caller),
     now,
   });
-  await transact([claimEmailOp(email, userId), { put: toUserItem(user) }, { put: tokenItem }], (index) =>
+  await transact([claimEmailOp(email, userId), putUserOp(user), putAccessTokenOp(accessToken)], (index) =>
     index === 0 ? new ConflictError(`The email ${email} is already in use`) : new InternalServerError(),
   );
   return { ...toUser(user), token, tokenId: accessToken.id, isAdmin: user.isAdmin };
@@ -88,7 +83,7 @@ export const issueOperatorToken = async (email: string, days: number, now = new 
   if (!Number.isInteger(days) || days < 1 || days > 366) throw new ValidationError('days must be 1..366');
   const user = await userByEmail(email);
   if (!user) throw new NotFoundError(`No user has the email ${email.trim()}`);
-  const { accessToken, item, token } = accessTokenItem({
+  const { accessToken, token } = accessTokenItem({
     userId: user.id,
     name: `Operator token ${now.toISOString().slice(0, 10)}`,
     scopes: scopesFor(user.isAdmin),
@@ -97,7 +92,7 @@ export const issueOperatorToken = async (email: string, days: number, now = new 
     expiredTime: new Date(now.getTime() + days * 86_400_000).toISOString(),
     now,
   });
-  await transact([{ put: item }], () => new InternalServerError());
+  await transact([putAccessTokenOp(accessToken)], () => new InternalServerError());
   return {
     user: toUser(user),
     isAdmin: user.isAdmin,
@@ -145,26 +140,9 @@ const RENAME_CHUNK = 98;
  * `userCells` job of the purge queue).
  */
 export const renameUser = async (userId: string, name: string): Promise<void> => {
-  const spaceIds = (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m)?.spaceId ?? []);
-  const memberOps = spaceIds.map(
-    (spaceId): TransactOp => ({
-      update: {
-        key: keys.member(spaceId, userId),
-        update: 'SET userName = :name',
-        condition: EXISTS,
-        values: { ':name': name },
-      },
-    }),
-  );
-  const profile: TransactOp = {
-    update: {
-      key: keys.user(userId),
-      update: 'SET #name = :name',
-      condition: EXISTS,
-      names: { '#name': 'name' },
-      values: { ':name': name },
-    },
-  };
+  const spaceIds = (await mirrorsOfUser(userId)).map((m) => m.spaceId);
+  const memberOps = spaceIds.map((spaceId) => renameMemberOp(spaceId, userId, name));
+  const profile = renameUserOp(userId, name);
   // the records follow in the background: the job item is durable, the message starts it
   const job: PurgeJob = { kind: 'userCells', resourceId: userId };
   const chunks = [[profile, purgeJobOp(job, { userId }, new Date()), ...memberOps.slice(0, RENAME_CHUNK)]];

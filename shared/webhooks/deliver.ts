@@ -37,7 +37,7 @@ import {
   type Webhook,
 } from '#shared/entities/webhooks.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
-import { DELIVERY_TIMEOUT_MS, givenUp, retryDelayMs, toDisable } from './schedule.ts';
+import { DELIVERY_TIMEOUT_MS, givenUp, retryDelayMs, toDisable } from './retry-schedule.ts';
 import { addressProblem, safeLookup, type TargetRules } from './targets.ts';
 
 /** The record events a webhook gets when it names none. */

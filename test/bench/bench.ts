@@ -666,4 +666,4 @@ const nodesAndDashboards = async (token: string, measure: Measure) => {
 
 await section('bundles', bundles);
 await requests();
-if (process.env.BENCH_README === '1') writeReadmeFigures(printed, join(root, 'README.md'));
+if (process.env.BENCH_README === '1') writeReadmeFigures(printed, join(root, 'test/bench/README.md'));

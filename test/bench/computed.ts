@@ -13,7 +13,7 @@
  * N is `BENCH_COMPUTED_RECORDS` (default 10,000; e.g. 1000 for a quick run).
  */
 import { compileFormula, type FieldTypes, type FormulaRow } from '#shared/formula/compile.ts';
-import type { EvalContext, Typed } from '#shared/formula/types.ts';
+import type { EvalContext, Typed } from '#shared/formula/formula-types.ts';
 import { isScript, runAlone } from './alone.ts';
 
 type Call = typeof import('#test/support/invoke.ts')['call'];

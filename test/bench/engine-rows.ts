@@ -7,11 +7,11 @@
  * is empty. Values come from a seeded generator, so every run sees the same rows.
  */
 import { defineField } from '#shared/fields/define.ts';
-import type { Field, StoredCell, UserRef } from '#shared/fields/types.ts';
+import type { Field, StoredCell, UserRef } from '#shared/fields/field-types.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { resolveFilter } from '#shared/query/filter.ts';
+import type { Query, QueryContext, Row } from '#shared/query/query-types.ts';
 import { searchFieldIds } from '#shared/query/search.ts';
-import type { Query, QueryContext, Row } from '#shared/query/types.ts';
 
 /** A small seeded generator (mulberry32): numbers in [0, 1). */
 export const seeded = (seed: number): (() => number) => {

@@ -8,7 +8,7 @@
  * engine's CPU at 100,000 rows and ten 1,000-record pages of a 10,000 × 50 table beside the
  * reference (Teable on Postgres).
  */
-import type { StoredCell } from '#shared/fields/types.ts';
+import type { StoredCell } from '#shared/fields/field-types.ts';
 import { isScript, runAlone } from './alone.ts';
 
 export type Call = typeof import('#test/support/invoke.ts')['call'];

@@ -1,6 +1,6 @@
 /**
- * The README's figures are what `npm run bench` printed: with `BENCH_README=1` each section's
- * output replaces the README block between `<!-- bench:<section> -->` and `<!-- /bench:<section> -->`,
+ * The figures of `test/bench/README.md` are what `npm run bench` printed: with `BENCH_README=1`
+ * each section's output replaces the block between `<!-- bench:<section> -->` and `<!-- /bench:<section> -->`,
  * under a line saying when and where it was measured. `test/unit/readme-figures.test.ts` checks
  * that every block is there and dated. Pure, but for `writeReadmeFigures`.
  */

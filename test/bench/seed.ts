@@ -12,7 +12,7 @@ import { ConflictError } from '#shared/core/errors.ts';
 import { transact, writeItems } from '#shared/db/client.ts';
 import { recordCountOp } from '#shared/entities/record-counts.ts';
 import { newRecordItem, recordNumberItem } from '#shared/entities/records.ts';
-import type { StoredCell, UserRef } from '#shared/fields/types.ts';
+import type { StoredCell, UserRef } from '#shared/fields/field-types.ts';
 import { newId } from '#shared/ids.ts';
 import { allocateAutoNumbers } from '#shared/records/context.ts';
 

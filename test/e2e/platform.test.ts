@@ -72,6 +72,19 @@ describe('the platform over HTTP', () => {
     expect(res).toMatchObject({ status: 404, body: { status: 404, code: 'not_found' } });
   });
 
+  it('answers a known path under another method 405 with Allow and the error body', async () => {
+    const res = await api.request('PUT', '/space');
+    expect(res).toMatchObject({
+      status: 405,
+      body: {
+        status: 405,
+        code: 'method_not_allowed',
+        message: '/api/space does not take PUT; it takes POST, GET',
+      },
+    });
+    expect(res.headers.get('allow')).toBe('POST, GET');
+  });
+
   it('answers a body that is not JSON with 415 and broken JSON with 400', async () => {
     const alice = await newUser();
     const text = await api.request('POST', '/space', {

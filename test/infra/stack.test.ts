@@ -13,7 +13,6 @@ import { App, type CfnResource, NestedStack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_ACTIONS, READ_ROLE_UPDATABLE_ATTRIBUTES } from '#infra/api-construct.ts';
-import { stackNameFor, stageConfig } from '#infra/config.ts';
 import { createApp, PROJECT_ROOT } from '#infra/create-app.ts';
 import { LAMBDA_ENV_VARS, LOCAL_ONLY_ENV_VARS } from '#infra/lambda-environment.ts';
 import { ACCESS_LOG_FORMAT } from '#infra/monitoring.ts';
@@ -27,6 +26,7 @@ import {
   routeStackIndex,
 } from '#infra/route-stacks.ts';
 import { WorkspaceApiStack } from '#infra/stack.ts';
+import { stackNameFor, stageConfig } from '#infra/stage-config.ts';
 import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 
@@ -180,11 +180,12 @@ const refId = (value: unknown): string => {
   return id;
 };
 
-/** For every API route key, the Lambda it invokes (route → integration → function). */
-const functionByRouteKey = (template: Template): Map<string, Resource> => {
+/** For every API route key, the Lambda it invokes (route → integration → function); `$default` too when asked. */
+const functionByRouteKey = (template: Template, withDefault = false): Map<string, Resource> => {
   const resources = resourcesOf(template);
   const result = new Map<string, Resource>();
   for (const route of Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')) {
+    if (route.Properties?.RouteKey === '$default' && !withDefault) continue;
     const target = route.Properties?.Target as { 'Fn::Join': [string, [string, unknown]] };
     const integration = resources[refId(target['Fn::Join'][1][1])];
     const fn = resources[refId(integration?.Properties?.IntegrationUri)];
@@ -196,8 +197,11 @@ const functionByRouteKey = (template: Template): Map<string, Resource> => {
 
 const routeKey = (route: RouteDef): string => `${route.method} ${API_PREFIX}${route.path}`;
 
-/** The Lambdas that are not routes: the purge and repair workers, the stream processor, the webhook sender. */
-const WORKERS = 4;
+/**
+ * The Lambdas that are not routes of the table: the purge and repair workers, the stream
+ * processor, the webhook sender, and the answerer of requests no route takes (`$default`).
+ */
+const WORKERS = 5;
 
 /** What a template may hold: CloudFormation allows 500, the split keeps each well under it. */
 const TEMPLATE_BUDGET = 300;
@@ -234,11 +238,12 @@ const expectRoutesSplit = (synthesized: Synthesized, routes: readonly RouteDef[]
     expect([...new Set(types)].sort()).toEqual(ROUTE_RESOURCE_TYPES);
     expect(types).toHaveLength(RESOURCES_PER_ROUTE * group.length);
   }
-  // The root keeps what is shared, and no route.
+  // The root keeps what is shared, and no route but `$default` (requests no route takes).
   const root = synthesized.root;
   root.resourceCountIs('AWS::CloudFormation::Stack', groups.size);
-  root.resourceCountIs('AWS::ApiGatewayV2::Route', 0);
-  root.resourceCountIs('AWS::ApiGatewayV2::Integration', 0);
+  root.resourceCountIs('AWS::ApiGatewayV2::Route', 1);
+  root.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+  root.resourceCountIs('AWS::ApiGatewayV2::Integration', 1);
   for (const type of ['AWS::DynamoDB::Table', 'AWS::SecretsManager::Secret']) root.resourceCountIs(type, 1);
   // the functions' log group and the stage's access log
   root.resourceCountIs('AWS::Logs::LogGroup', 2);
@@ -272,13 +277,23 @@ describe('WorkspaceApiStack (dev)', () => {
   const routeFunctions = () => [...functionByRouteKey(template).values()];
 
   it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge and repair workers, the stream processor and the webhook sender)', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length);
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1); // and $default
     template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + WORKERS);
     const routes = functionByRouteKey(template);
     expect([...routes.keys()].sort()).toEqual(ROUTES.map(routeKey).sort());
     // Every route reaches a function of its own.
     expect(new Set(routes.values()).size).toBe(ROUTES.length);
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /api/space' });
+  });
+
+  it('sends a request no route takes to one Lambda that may only log (405 with Allow, else 404)', () => {
+    const fn = functionByRouteKey(template, true).get('$default');
+    expect(fn?.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 5 });
+    const roleId = refId((fn?.Properties as { Role?: unknown } | undefined)?.Role);
+    const role = resourcesOf(template)[roleId];
+    const statements = JSON.stringify(role?.Properties?.Policies);
+    expect(statements).toContain('logs:PutLogEvents');
+    expect(statements).not.toMatch(/dynamodb:|secretsmanager:|s3:|sqs:/);
   });
 
   it('runs every function on nodejs22.x, arm64, with the shared JSON log group', () => {
@@ -537,8 +552,8 @@ describe('WorkspaceApiStack (dev)', () => {
     template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
   });
 
-  it('has exactly eleven function roles: read, write, write plus mail, write plus enqueue, write plus files, read plus exports, write plus waking webhooks, the purge and repair workers, the stream processor, the webhook sender', () => {
-    template.resourceCountIs('AWS::IAM::Role', 11);
+  it('has exactly twelve function roles: read, write, write plus mail, write plus enqueue, write plus files, read plus exports, write plus waking webhooks, the purge and repair workers, the stream processor, the webhook sender, the answerer of unmatched requests', () => {
+    template.resourceCountIs('AWS::IAM::Role', 12);
     expect(webhooksRoleId).toBeDefined();
     expect(senderRoleId).toBeDefined();
     expect(filesRoleId).toBeDefined();
@@ -1099,9 +1114,10 @@ describe('WorkspaceApiStack (dev)', () => {
   it('puts the routes in nested stacks, each in the one its handler hashes to, and all else in the root', () => {
     expectRoutesSplit(synthesized, ROUTES);
     // The route functions reach the roles, log group, table, secret and API of the root (asserted
-    // above through the merged view); the root itself runs only the workers and the stream processor.
+    // above through the merged view); the root itself runs only the workers, the stream processor
+    // and the answerer of unmatched requests.
     synthesized.root.resourceCountIs('AWS::Lambda::Function', WORKERS);
-    synthesized.root.resourceCountIs('AWS::IAM::Role', 11);
+    synthesized.root.resourceCountIs('AWS::IAM::Role', 12);
     for (const { template: nested } of synthesized.nested) nested.resourceCountIs('AWS::IAM::Role', 0);
   });
 
@@ -1150,7 +1166,7 @@ describe('WorkspaceApiStack (prod)', () => {
       if (env.SIGNING_KEYS_SECRET_ARN) expect(env.JWT_ISSUER).toBe('workspace-api-prod');
       else
         expect(fn.Properties.Description).toMatch(
-          /^((Purge|Repair) worker|Stream processor|Webhook sender):/,
+          /^((Purge|Repair) worker|Stream processor|Webhook sender|The \$default route):/,
         );
     }
   });
@@ -1272,6 +1288,11 @@ describe('resource budget', () => {
   beforeAll(() => {
     root = mkdtempSync(path.join(tmpdir(), 'workspace-api-budget-'));
     mkdirSync(path.join(root, 'functions', 'workers'), { recursive: true });
+    mkdirSync(path.join(root, 'functions', 'gateway'), { recursive: true });
+    writeFileSync(
+      path.join(root, 'functions', 'gateway', 'unmatched-request.ts'),
+      'export const handler = async () => ({});\n',
+    );
     copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
     // Every stack has the repair worker, the stream processor, the webhook sender and the live socket.
     for (const worker of ['repair-worker.ts', 'stream-processor.ts', 'webhook-sender.ts', 'live-socket.ts'])
@@ -1328,11 +1349,11 @@ describe('resource budget', () => {
     synthetic = synthAll('dev', syntheticRoutes, root);
     const counts = countsOf(synthetic);
     console.log(`synthetic: ${SYNTHETIC_ROUTES} routes, resources per template: ${JSON.stringify(counts)}`);
-    // The routes, the repair worker, the stream processor and the webhook sender (the synthetic
-    // routes purge nothing: no purge worker).
-    synthetic.whole.resourceCountIs('AWS::Lambda::Function', SYNTHETIC_ROUTES + 3);
-    synthetic.whole.resourceCountIs('AWS::ApiGatewayV2::Route', SYNTHETIC_ROUTES);
-    synthetic.whole.resourceCountIs('AWS::IAM::Role', 5);
+    // The routes, the repair worker, the stream processor, the webhook sender and the answerer of
+    // unmatched requests (the synthetic routes purge nothing: no purge worker).
+    synthetic.whole.resourceCountIs('AWS::Lambda::Function', SYNTHETIC_ROUTES + 4);
+    synthetic.whole.resourceCountIs('AWS::ApiGatewayV2::Route', SYNTHETIC_ROUTES + 1);
+    synthetic.whole.resourceCountIs('AWS::IAM::Role', 6);
     expect(synthetic.nested).toHaveLength(ROUTE_STACK_COUNT);
     expectRoutesSplit(synthetic, syntheticRoutes);
     for (const [id, count] of Object.entries(counts)) {
@@ -1360,9 +1381,9 @@ describe('resource budget', () => {
     expect(() => synthAll('dev', tooMany, root)).toThrow(/more than 75/);
   });
 
-  it('states in the README the figures these tests find', () => {
-    const readme = readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
-    const paragraph = readme.slice(readme.indexOf('- **The stack** (`infra/stack.ts`)'));
+  it('states in infra/README.md the figures these tests find', () => {
+    const readme = readFileSync(path.join(PROJECT_ROOT, 'infra/README.md'), 'utf8').replace(/\s+/g, ' ');
+    const paragraph = readme.slice(readme.indexOf('**The stack** (`infra/stack.ts`)'));
     const figure = (pattern: RegExp): number[] => {
       const match = paragraph.match(pattern);
       expect(match, String(pattern)).not.toBeNull();

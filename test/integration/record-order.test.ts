@@ -3,7 +3,7 @@ import { getItems, queryAll } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
 import { newId } from '#shared/ids.ts';
-import { MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 import { viewOrderIds } from '#shared/records/placement.ts';
 import { call } from '#test/support/invoke.ts';
 import { newTable } from '#test/support/workspace.ts';

@@ -6,8 +6,8 @@ import { config } from '#shared/config.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { StreamRecord } from '#shared/db/stream.ts';
 import { RELEASE_SHARDS, shardOf } from '#shared/entities/file-releases.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { thumbnailSizesFor, thumbnailTokensIn } from '#shared/fields/kinds/attachment.ts';
-import type { Field } from '#shared/fields/types.ts';
 import { renderCell } from '#shared/records/model.ts';
 
 /** Pure parts of thumbnails and file release (issue 29). */

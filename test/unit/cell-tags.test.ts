@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordItem } from '#shared/entities/records.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { cellTagNotifications, cellTagSteps, userIdsOf } from '#shared/records/cell-tags.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
 import { placeOfNumberEntry, placeOfViewEntry } from '#shared/entities/order-entries.ts';
-import { defaultOrderKey } from '#shared/ordering/keys.ts';
+import { defaultOrderKey } from '#shared/ordering/order-keys.ts';
 
 describe('order entries', () => {
   it('a manual-order entry holds its record at its order key', () => {

@@ -13,7 +13,7 @@ import {
   viewItem,
   viewOf,
 } from '#shared/entities/schema-items.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 
 const field = {
   id: 'fldA',

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordItem } from '#shared/entities/records.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { groupCountSteps } from '#shared/records/view-indexes.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 

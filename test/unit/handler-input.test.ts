@@ -186,24 +186,30 @@ describe('body errors', () => {
 });
 
 describe('path and query errors', () => {
-  it.each(['nope', 'spc123', 'bseAAAAAAAAAAAAAAAA', 'spcAAAAAAAAAAAAAAA-'])(
-    'update-space with spaceId %s is a 400 naming path.spaceId',
-    async (spaceId) => {
-      const res = await call('update-space', {
-        token: user.auth,
-        params: { spaceId },
-        body: { name: 'New' },
-      });
+  it.each([
+    ['nope', 'must be an id starting with spc'],
+    ['spc123', 'must be spc followed by 16 letters or digits; this one has 3 after spc'],
+    ['spcAAAAAAAAAAAAAAAAA', 'must be spc followed by 16 letters or digits; this one has 17 after spc'],
+    ['bseAAAAAAAAAAAAAAAA', 'must be an id starting with spc'],
+    [
+      'spcAAAAAAAAAAAAAAA-',
+      'must be spc followed by 16 letters or digits; this one has another character after spc',
+    ],
+  ])('update-space with spaceId %s is a 400 naming path.spaceId: %s', async (spaceId, why) => {
+    const res = await call('update-space', {
+      token: user.auth,
+      params: { spaceId },
+      body: { name: 'New' },
+    });
 
-      expect(res.status).toBe(400);
-      expect(res.body).toStrictEqual({
-        message: 'Invalid path.spaceId: must be an id starting with spc',
-        status: 400,
-        code: 'validation_error',
-        details: [{ path: 'path.spaceId', message: 'must be an id starting with spc' }],
-      });
-    },
-  );
+    expect(res.status).toBe(400);
+    expect(res.body).toStrictEqual({
+      message: `Invalid path.spaceId: ${why}`,
+      status: 400,
+      code: 'validation_error',
+      details: [{ path: 'path.spaceId', message: why }],
+    });
+  });
 
   it.each([
     ['a value outside the enum', 'notifyStates=maybe'],

@@ -17,11 +17,11 @@ import {
 } from '#shared/db/data-versions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { chunksCovering, ORDER_CHUNK, writeKeptOrder } from '#shared/entities/query-orders.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { isKeepable, keptOrderKey, signatureOf } from '#shared/listing/kept-orders.ts';
 import type { ListParams } from '#shared/listing/params.ts';
 import type { ListPlan } from '#shared/listing/resolve.ts';
-import type { Query } from '#shared/query/types.ts';
+import type { Query } from '#shared/query/query-types.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 
 const record = (tableId: string, id: string) => keys.record(tableId, id);

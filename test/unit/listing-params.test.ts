@@ -55,7 +55,15 @@ describe('listing parameters', () => {
       hide: true,
     });
     expect(read(`search=${encodeURIComponent('["abc"]')}`).search).toEqual({ value: 'abc', hide: false });
-    expect(read(`search=${encodeURIComponent('[draft]')}`).search).toEqual({ value: '[draft]', hide: false });
+    expect(read(`search=${encodeURIComponent('[draft')}`).search).toEqual({ value: '[draft', hide: false });
+    expect(read(`search[]=${encodeURIComponent('[draft]')}&search[]=`).search).toEqual({
+      value: '[draft]',
+      hide: false,
+    });
+    for (const unparseable of ['[draft]', '["abc",Name]', "['abc']"])
+      expect(() => read(`search=${encodeURIComponent(unparseable)}`)).toThrow(
+        /^search: send search\[\]=value&search\[\]=field&search\[\]=true, or one JSON array \["value", "field", true\]; ".*" is not a JSON array/,
+      );
     for (const bad of ['[1,2]', '[]', '["a","b",true,4]'])
       expect(() => read(`search=${encodeURIComponent(bad)}`)).toThrow(
         'search: send search[]=value&search[]=field&search[]=true, or one JSON array ["value", "field", true]',

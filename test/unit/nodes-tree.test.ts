@@ -11,7 +11,7 @@ import {
 } from '#shared/entities/node-tree.ts';
 import { nodeIdOf } from '#shared/ids.ts';
 import { planNodeMove } from '#shared/nodes/nodes.ts';
-import { MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 
 const BASE = 'bse0000000000000001';
 const ref = (tableId: string, name: string, order: number, extra: Item = {}): Item => ({

@@ -122,10 +122,26 @@ describe('the API description', () => {
       type: 'array',
       items: { $ref: '#/components/schemas/Field' },
     });
-    // a route answering an empty body says so
+    // a route answering an empty body says so, typed by its length
     expect(operation('DELETE', '/table/{tableId}/view/{viewId}')?.responses['200']).toEqual({
       description: 'Success, with an empty body',
+      headers: {
+        'Content-Length': { description: 'The body is empty', schema: { type: 'integer', const: 0 } },
+      },
     });
+    // every success answer has a body schema or says it has none
+    for (const [path, operations] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(
+        operations as Record<string, { responses: Record<string, Record<string, unknown>> }>,
+      )) {
+        const success = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));
+        for (const [status, answer] of success)
+          expect(Boolean(answer.content) || Boolean(answer.headers), `${method} ${path} ${status}`).toBe(
+            true,
+          );
+      }
+    // a batch's limit is stated where validation leaves it to the write (413)
+    expect(JSON.stringify(doc)).not.toContain(String(Number.MAX_SAFE_INTEGER));
     expect(JSON.stringify(doc)).not.toContain('#/components/schemas/answer.');
   });
 
@@ -139,5 +155,14 @@ describe('the API description', () => {
     expect(tagOf({ path: '/base/{baseId}/table/{tableId}' })).toBe('table');
     expect(tagOf({ path: '/space' })).toBe('space');
     expect(tagOf({ path: '/health' })).toBe('health');
+    // a base's or table's action of one route belongs to the base or table, not a group of its own
+    for (const path of [
+      '/base/{baseId}/permanent',
+      '/base/{baseId}/order',
+      '/base/{baseId}/move',
+      '/base/access/all',
+    ])
+      expect(tagOf({ path }), path).toBe('base');
+    expect(tagOf({ path: '/table/{tableId}/aggregation/row-count' })).toBe('aggregation');
   });
 });

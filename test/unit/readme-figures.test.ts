@@ -1,5 +1,5 @@
 /**
- * The README's bench figures are generated (`BENCH_README=1 npm run bench`,
+ * The bench figures (`test/bench/README.md`) are generated (`BENCH_README=1 npm run bench`,
  * `test/bench/readme-figures.ts`): every section has its block, and every block says when it was
  * measured.
  */
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { figureBlocks, README_SECTIONS, withFigures } from '#test/bench/readme-figures.ts';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../bench/README.md', import.meta.url), 'utf8');
 
 describe('README figures', () => {
   it('has a block for every bench section, each dated by the run that wrote it', () => {

@@ -58,7 +58,7 @@ describe('the environment variables of the Lambdas', () => {
 
   it("names every variable in the README's configuration table", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## How it is built'));
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Where to read more'));
     expect(LAMBDA_ENV_VARS.filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
   });
 
@@ -180,6 +180,10 @@ describe('npm start arguments', () => {
   ])('refuses %j: %s', (args, message) => {
     expect(() => parseStartOptions(args)).toThrow(StartUsageError);
     expect(() => parseStartOptions(args)).toThrow(message);
+  });
+
+  it.each([['--help'], ['-h'], ['--port', '80', '--help']])('reads %j as a request for help', (...args) => {
+    expect(parseStartOptions(args)).toMatchObject({ help: true });
   });
 
   it('refuses a bad PORT by name', () => {

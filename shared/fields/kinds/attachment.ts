@@ -5,8 +5,8 @@
  * from the upload, never from the caller.
  */
 import { randomBase62 } from '#shared/ids.ts';
-import { cellError, isNothing, isRecord, readOptions } from '../cells.ts';
-import type { AttachmentFacts, Field, FieldKind, StoredCell, WriteContext } from '../types.ts';
+import type { AttachmentFacts, Field, FieldKind, StoredCell, WriteContext } from '../field-types.ts';
+import { cellError, isNothing, isRecord, readOptions } from '../kind-helpers.ts';
 
 /** What one attachment item holds once stored. */
 export interface Attachment {

@@ -1,6 +1,7 @@
 /** checkbox (fields.md "Types"): checked is `true`, unchecked is no value. */
-import { cellError, isNothing, optionalBoolean, readOptions } from '../cells.ts';
-import type { FieldKind } from '../types.ts';
+
+import type { FieldKind } from '../field-types.ts';
+import { cellError, isNothing, optionalBoolean, readOptions } from '../kind-helpers.ts';
 
 /** A checkbox cell: `true`, or empty when unchecked. */
 export const checkbox: FieldKind = {

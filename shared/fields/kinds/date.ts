@@ -10,8 +10,8 @@ import {
   parseIsoWithOffset,
   TIME_FORMATS,
 } from '#shared/core/format.ts';
-import { cellError, isNothing, isRecord, optionsError, readOptions } from '../cells.ts';
-import type { Field, FieldKind, KindQuery } from '../types.ts';
+import type { Field, FieldKind, KindQuery } from '../field-types.ts';
+import { cellError, isNothing, isRecord, optionsError, readOptions } from '../kind-helpers.ts';
 
 /** Checks a date `formatting` and fills the defaults (`YYYY-MM-DD`, `None`, `UTC`); a bad zone is a 400. */
 export const normalizeDateFormatting = (raw: unknown, type: string): DateFormatting => {

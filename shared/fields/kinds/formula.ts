@@ -5,9 +5,10 @@
  * itself) and evaluating it need the compiler, in `fields/formula-resolve.ts`, so routes that only
  * read records do not load it.
  */
-import { isNothing, optionsError, readOptions } from '../cells.ts';
+
+import type { FieldKind } from '../field-types.ts';
+import { isNothing, optionsError, readOptions } from '../kind-helpers.ts';
 import { normalizeTimeZone, resultText } from '../result-options.ts';
-import type { FieldKind } from '../types.ts';
 
 /** A formula cell: the stored result, rendered per the inferred type. */
 export const formula: FieldKind = {

@@ -1,5 +1,6 @@
 /** link (fields.md "Types", "Writing values"): ids of records in the foreign table. */
 import { isId } from '#shared/ids.ts';
+import type { Field, FieldKind, LinkRelationship, StoredCell } from '../field-types.ts';
 import {
   cellError,
   isNothing,
@@ -10,9 +11,8 @@ import {
   splitList,
   textOf,
   unique,
-} from '../cells.ts';
+} from '../kind-helpers.ts';
 import { isMultipleRelationship, LINK_RELATIONSHIPS } from '../link-options.ts';
-import type { Field, FieldKind, LinkRelationship, StoredCell } from '../types.ts';
 
 // read per cell: the one option, not the whole typed options
 const multipleOf = (field: Field): boolean => isMultipleRelationship(field.options.relationship);

@@ -6,9 +6,9 @@ import {
   type NumberFormatting,
   parseNumberText,
 } from '#shared/core/format.ts';
-import { cellError, isNothing, isRecord, optionsError, readOptions } from '../cells.ts';
 import { COLORS } from '../colors.ts';
-import type { Converted, Field, FieldKind } from '../types.ts';
+import type { Converted, Field, FieldKind } from '../field-types.ts';
+import { cellError, isNothing, isRecord, optionsError, readOptions } from '../kind-helpers.ts';
 
 /** A number field's formatting when none is given: decimal, 2 digits. */
 export const DEFAULT_NUMBER_FORMATTING: NumberFormatting = { type: 'decimal', precision: 2 };

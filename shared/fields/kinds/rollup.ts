@@ -3,9 +3,10 @@
  * definition (lookupOptions, expression, result type) is checked in `fields/lookup.ts`, which
  * knows the foreign table; this kind renders and queries the stored result.
  */
-import { readOptions } from '../cells.ts';
+
+import type { FieldKind } from '../field-types.ts';
+import { readOptions } from '../kind-helpers.ts';
 import { resultText } from '../result-options.ts';
-import type { FieldKind } from '../types.ts';
 
 export const rollup: FieldKind = {
   type: 'rollup',

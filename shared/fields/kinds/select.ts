@@ -1,4 +1,15 @@
 /** singleSelect and multipleSelect (fields.md "Types", "Writing values"). */
+
+import { COLORS, paletteColor } from '../colors.ts';
+import type {
+  Choice,
+  Converted,
+  Field,
+  FieldKind,
+  FieldType,
+  KindQuery,
+  WriteContext,
+} from '../field-types.ts';
 import {
   cellError,
   isNothing,
@@ -9,9 +20,7 @@ import {
   splitList,
   textOf,
   unique,
-} from '../cells.ts';
-import { COLORS, paletteColor } from '../colors.ts';
-import type { Choice, Converted, Field, FieldKind, FieldType, KindQuery, WriteContext } from '../types.ts';
+} from '../kind-helpers.ts';
 
 const MAX_CHOICE_NAME = 255;
 

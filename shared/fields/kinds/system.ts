@@ -3,8 +3,9 @@
  * createdBy, lastModifiedBy. Writes to them are ignored, so validate and typecast return no value;
  * the record path hands toJson/toText the record's own stamp (number, ISO text or UserRef).
  */
-import { isRecord, readOptions, textOf } from '../cells.ts';
-import type { FieldKind, FieldType } from '../types.ts';
+
+import type { FieldKind, FieldType } from '../field-types.ts';
+import { isRecord, readOptions, textOf } from '../kind-helpers.ts';
 import { dateText, normalizeDateFormatting, TIME_QUERY } from './date.ts';
 import { PLAIN_NUMBER_CHARS } from './number.ts';
 import { userCellOut } from './user.ts';

@@ -1,7 +1,8 @@
 /** singleLineText and longText (fields.md "Types"). */
-import { cellError, isNothing, isRecord, optionsError, readOptions, textOf } from '../cells.ts';
+
+import type { Converted, Field, FieldKind, FieldType } from '../field-types.ts';
+import { cellError, isNothing, isRecord, optionsError, readOptions, textOf } from '../kind-helpers.ts';
 import { cellBytes, kb, MAX_CELL_BYTES } from '../size.ts';
-import type { Converted, Field, FieldKind, FieldType } from '../types.ts';
 
 /** How a singleLineText may be shown (`options.showAs.type`). */
 export const SHOW_AS_TYPES = ['url', 'email', 'phone'] as const;

@@ -1,4 +1,6 @@
 /** user (fields.md "Types", "Writing values"): collaborators of the space. */
+
+import type { Converted, Field, FieldKind, UserRef, WriteContext } from '../field-types.ts';
 import {
   cellError,
   isNothing,
@@ -8,8 +10,7 @@ import {
   readOptions,
   splitList,
   textOf,
-} from '../cells.ts';
-import type { Converted, Field, FieldKind, UserRef, WriteContext } from '../types.ts';
+} from '../kind-helpers.ts';
 
 const isMultiple = (options: Record<string, unknown>): boolean => options.isMultiple === true;
 

@@ -1,11 +1,11 @@
 /** Every function of the formula language, by upper-case name (computed.md section 2). */
-import type { FunctionSpec } from '../types.ts';
-import { ARRAY_FUNCTIONS } from './array.ts';
-import { DATETIME_FUNCTIONS } from './datetime.ts';
-import { LOGICAL_FUNCTIONS } from './logical.ts';
-import { NUMERIC_FUNCTIONS } from './numeric.ts';
-import { SYSTEM_FUNCTIONS } from './system.ts';
-import { TEXT_FUNCTIONS } from './text.ts';
+import type { FunctionSpec } from '../formula-types.ts';
+import { ARRAY_FUNCTIONS } from './array-functions.ts';
+import { DATETIME_FUNCTIONS } from './datetime-functions.ts';
+import { LOGICAL_FUNCTIONS } from './logical-functions.ts';
+import { NUMERIC_FUNCTIONS } from './numeric-functions.ts';
+import { SYSTEM_FUNCTIONS } from './system-functions.ts';
+import { TEXT_FUNCTIONS } from './text-functions.ts';
 
 export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map(
   [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { AttachmentFacts } from '#shared/fields/field-types.ts';
 import { attachment, tokensOfAttachmentValue } from '#shared/fields/kinds/attachment.ts';
-import type { AttachmentFacts } from '#shared/fields/types.ts';
 import { makeField, readCtx, validationError, writeCtx } from './support.ts';
 
 /** What the service knows of two uploads of the base (`WriteContext.attachments`). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertPrimaryAllowed, choiceChanges, defineField, updateField } from '#shared/fields/define.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { newId } from '#shared/ids.ts';
 import { choiceIds, TABLE_ID, validationError } from './support.ts';
 

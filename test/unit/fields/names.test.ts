@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dbFieldNameFrom, isDbFieldName, uniqueDbFieldName, uniqueFieldName } from '#shared/fields/names.ts';
+import {
+  dbFieldNameFrom,
+  isDbFieldName,
+  uniqueDbFieldName,
+  uniqueFieldName,
+} from '#shared/fields/field-names.ts';
 
 const PATTERN = /^[A-Za-z_]\w{0,62}$/;
 

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/core/errors.ts';
 import { defineField } from '#shared/fields/define.ts';
+import type { Choice, Field } from '#shared/fields/field-types.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
-import type { Choice, Field } from '#shared/fields/types.ts';
 import { choiceIds, makeField, REC_1, readCtx, TABLE_ID, writeCtx } from './support.ts';
 
 const FIELDS: Field[] = [

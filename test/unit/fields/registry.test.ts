@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { FIELD_TYPES } from '#shared/fields/field-types.ts';
 import { FIELD_KINDS, fieldKind, isFieldType, PRIMARY_FIELD_TYPES } from '#shared/fields/registry.ts';
-import { FIELD_TYPES } from '#shared/fields/types.ts';
 import { validationError } from './support.ts';
 
 const BUILT = [...FIELD_TYPES];

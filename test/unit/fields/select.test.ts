@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COLORS, paletteColor } from '#shared/fields/colors.ts';
+import type { Choice } from '#shared/fields/field-types.ts';
 import { multipleSelect, singleSelect } from '#shared/fields/kinds/select.ts';
-import type { Choice } from '#shared/fields/types.ts';
 import { choiceIds, makeField, readCtx, validationError, writeCtx } from './support.ts';
 
 const CHOICES = [{ name: 'a' }, { name: 'b' }, { name: 'c, d' }];

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { ValidationError } from '#shared/core/errors.ts';
 import { defineField } from '#shared/fields/define.ts';
-import type { Field, ReadContext, UserRef, WriteContext } from '#shared/fields/types.ts';
+import type { Field, ReadContext, UserRef, WriteContext } from '#shared/fields/field-types.ts';
 
 export const alice: UserRef = { id: 'usrAliceAAAAAAAAAAA', title: 'Alice', email: 'alice@example.com' };
 export const bob: UserRef = { id: 'usrBobBBBBBBBBBBBBB', title: 'Bob', email: 'bob@example.com' };

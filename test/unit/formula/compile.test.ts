@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileFormula, type FieldTypes, FormulaError, type FormulaRow } from '#shared/formula/compile.ts';
+import type { EvalContext, Typed, Value } from '#shared/formula/formula-types.ts';
 import { parseFormula } from '#shared/formula/parse.ts';
-import type { EvalContext, Typed, Value } from '#shared/formula/types.ts';
 
 /** A table of typed fields and one record's values, as the field layer would hand them over. */
 const table: Record<string, { t: Typed; v: Value }> = {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { addUnits, diffIn, monthsBetween, startOf, unitOf } from '#shared/formula/date-units.ts';
 import { formatWithTokens, parseWithTokens, readDate } from '#shared/formula/dates.ts';
-import { FormulaEvalError } from '#shared/formula/types.ts';
+import { FormulaEvalError } from '#shared/formula/formula-types.ts';
 
 const ms = (iso: string): number => Date.parse(iso);
 const NOW = new Date('2023-09-08T10:00:00.000Z');

@@ -3,32 +3,18 @@
  * as the evaluator prepares them (lists passed whole, nested one level at most).
  */
 import { describe, expect, it } from 'vitest';
-import { ARRAY_FUNCTIONS } from '#shared/formula/functions/array.ts';
+import type { Typed } from '#shared/formula/formula-types.ts';
+import { ARRAY_FUNCTIONS } from '#shared/formula/functions/array-functions.ts';
 import { FUNCTIONS } from '#shared/formula/functions/index.ts';
-import { SYSTEM_FUNCTIONS } from '#shared/formula/functions/system.ts';
-import type { Typed, Value } from '#shared/formula/types.ts';
-import { EVAL_CTX, specIn } from './support.ts';
-
-const ctx = EVAL_CTX;
+import { SYSTEM_FUNCTIONS } from '#shared/formula/functions/system-functions.ts';
+import { callerIn, specIn, typeOfValue } from './support.ts';
 
 const spec = specIn([...ARRAY_FUNCTIONS, ...SYSTEM_FUNCTIONS]);
 
 const t = (type: Typed['type'], multiple = false): Typed => ({ type, multiple });
 
 /** The static type of a prepared value: the first non-empty item's type for a list. */
-const typeOf = (v: Value): Typed => {
-  if (Array.isArray(v))
-    return { type: typeOf(v.flat().find((i: Value) => i !== null) ?? null).type, multiple: true };
-  if (typeof v === 'number') return t('number');
-  if (typeof v === 'boolean') return t('boolean');
-  return t('string');
-};
-
-const call = (name: string, args: Value[], types?: Typed[]): Value => {
-  const f = spec(name);
-  if (!f.evaluate) throw new Error(`${name} has no evaluate`);
-  return f.evaluate(args, ctx, types ?? args.map(typeOf));
-};
+const call = callerIn([...ARRAY_FUNCTIONS, ...SYSTEM_FUNCTIONS], (args) => args.map(typeOfValue));
 
 describe('array function specs', () => {
   it('lists every array function of section 2 once', () => {

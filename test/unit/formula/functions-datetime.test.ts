@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readDate } from '#shared/formula/dates.ts';
-import { DATETIME_FUNCTIONS } from '#shared/formula/functions/datetime.ts';
 import {
   type EvalContext,
   FormulaEvalError,
@@ -13,7 +12,10 @@ import {
   single,
   type Typed,
   type Value,
-} from '#shared/formula/types.ts';
+} from '#shared/formula/formula-types.ts';
+import { DATETIME_FUNCTIONS } from '#shared/formula/functions/datetime-functions.ts';
+
+import { evaluateWith } from './support.ts';
 
 const NOW = new Date('2023-09-08T10:00:00.000Z');
 
@@ -43,7 +45,7 @@ const call = (name: string, args: Value[], timeZone = 'UTC', now = NOW, types?: 
       const accepts = (f.args[Math.min(i, f.args.length - 1)] ?? { accepts: 'any' }).accepts;
       return single(accepts === 'any' ? 'string' : (accepts[0] ?? 'string'));
     });
-  return f.evaluate?.(args, context(timeZone, now), argTypes) ?? null;
+  return evaluateWith(f, args, argTypes, context(timeZone, now));
 };
 
 /** A local date text read in a zone (UTC unless named), as the evaluator prepares it. */

@@ -27,8 +27,8 @@ describe('the function table', () => {
     }
   });
 
-  it('the README states how many there are', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  it('shared/README.md states how many there are', () => {
+    const readme = readFileSync(new URL('../../../shared/README.md', import.meta.url), 'utf8');
     expect(readme).toContain(`All ${FUNCTIONS.size} functions of the contract are built`);
   });
 });

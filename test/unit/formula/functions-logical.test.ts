@@ -3,9 +3,9 @@
  * thunks, the others with prepared arguments; result types per 3.1.
  */
 import { describe, expect, it } from 'vitest';
-import { LOGICAL_FUNCTIONS } from '#shared/formula/functions/logical.ts';
-import { FormulaEvalError, type Typed, type Value } from '#shared/formula/types.ts';
-import { EVAL_CTX, specIn } from './support.ts';
+import { FormulaEvalError, type Typed, type Value } from '#shared/formula/formula-types.ts';
+import { LOGICAL_FUNCTIONS } from '#shared/formula/functions/logical-functions.ts';
+import { callerIn, EVAL_CTX, specIn } from './support.ts';
 
 const ctx = EVAL_CTX;
 
@@ -15,15 +15,7 @@ const t = (type: Typed['type'], multiple = false): Typed => ({ type, multiple })
 const blank: Typed = { type: 'string', multiple: false, blank: true };
 const bool = t('boolean');
 
-const call = (name: string, args: Value[]): Value => {
-  const f = spec(name);
-  if (!f.evaluate) throw new Error(`${name} has no evaluate`);
-  return f.evaluate(
-    args,
-    ctx,
-    args.map(() => bool),
-  );
-};
+const call = callerIn(LOGICAL_FUNCTIONS, (args) => args.map(() => bool));
 
 /** A thunk that records that it ran. */
 const thunks = (values: Value[]) => {

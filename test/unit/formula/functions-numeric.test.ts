@@ -4,9 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NUMERIC_FUNCTIONS } from '#shared/formula/functions/numeric.ts';
-import { single, type Typed, type Value } from '#shared/formula/types.ts';
-import { EVAL_CTX, specIn } from './support.ts';
+import { single, type Typed } from '#shared/formula/formula-types.ts';
+import { NUMERIC_FUNCTIONS } from '#shared/formula/functions/numeric-functions.ts';
+import { callerIn, EVAL_CTX, specIn } from './support.ts';
 
 const ctx = EVAL_CTX;
 
@@ -18,11 +18,7 @@ const date: Typed = { type: 'dateTime', multiple: false };
 const dates: Typed = { type: 'dateTime', multiple: true };
 
 /** Calls a spec with prepared arguments; types default to number (multiple for lists). */
-const call = (name: string, args: Value[], types?: Typed[]): Value => {
-  const f = spec(name);
-  if (!f.evaluate) throw new Error(`${name} has no evaluate`);
-  return f.evaluate(args, ctx, types ?? args.map((a) => (Array.isArray(a) ? nums : num)));
-};
+const call = callerIn(NUMERIC_FUNCTIONS, (args) => args.map((a) => (Array.isArray(a) ? nums : num)));
 
 describe('numeric function specs', () => {
   it('lists every numeric function of section 2 once', () => {

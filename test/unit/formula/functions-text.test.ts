@@ -3,28 +3,14 @@
  * evaluator prepares them: texts (lists already joined with `, `), positions and counts as numbers.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_TEXT_LENGTH, TEXT_FUNCTIONS } from '#shared/formula/functions/text.ts';
-import { FormulaEvalError, type Typed, type Value } from '#shared/formula/types.ts';
-import { EVAL_CTX, specIn } from './support.ts';
-
-const ctx = EVAL_CTX;
+import { FormulaEvalError, type Typed } from '#shared/formula/formula-types.ts';
+import { MAX_TEXT_LENGTH, TEXT_FUNCTIONS } from '#shared/formula/functions/text-functions.ts';
+import { callerIn, specIn, typeOfValue } from './support.ts';
 
 const spec = specIn(TEXT_FUNCTIONS);
 
 /** The static type of a prepared value, as the evaluator would pass it. */
-const typeOf = (v: Value): Typed => {
-  if (Array.isArray(v))
-    return { type: typeOf(v.find((i: Value) => i !== null) ?? null).type, multiple: true };
-  if (typeof v === 'number') return { type: 'number', multiple: false };
-  if (typeof v === 'boolean') return { type: 'boolean', multiple: false };
-  return { type: 'string', multiple: false };
-};
-
-const call = (name: string, args: Value[], types?: Typed[]): Value => {
-  const f = spec(name);
-  if (!f.evaluate) throw new Error(`${name} has no evaluate`);
-  return f.evaluate(args, ctx, types ?? args.map(typeOf));
-};
+const call = callerIn(TEXT_FUNCTIONS, (args) => args.map(typeOfValue));
 
 describe('text function specs', () => {
   it('lists every text function of section 2 once, with its result type', () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileFormula, type FieldTypes, FormulaError } from '#shared/formula/compile.ts';
-import type { Typed, ValueType } from '#shared/formula/types.ts';
+import type { Typed, ValueType } from '#shared/formula/formula-types.ts';
 
 /** One field of each value type, single and multiple: `{num}`, `{nums}`, `{text}`, `{texts}`… */
 const FIELDS: Record<string, Typed> = {

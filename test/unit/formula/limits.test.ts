@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileFormula, type FieldTypes, FormulaError, type FormulaRow } from '#shared/formula/compile.ts';
+import { MAX_EVAL_STEPS, type Typed, type Value } from '#shared/formula/formula-types.ts';
 import { FORMULA_LIMITS, parseFormula } from '#shared/formula/parse.ts';
 import { replaceFirst, unsupportedPattern } from '#shared/formula/patterns.ts';
-import { MAX_EVAL_STEPS, type Typed, type Value } from '#shared/formula/types.ts';
 import { EVAL_CTX } from './support.ts';
 
 /**

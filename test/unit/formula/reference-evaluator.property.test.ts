@@ -17,7 +17,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileFormula, type FieldTypes, type FormulaRow } from '#shared/formula/compile.ts';
-import type { EvalContext } from '#shared/formula/types.ts';
+import type { EvalContext } from '#shared/formula/formula-types.ts';
 
 // ---- the expression tree ---------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keyBetween, MAX_KEY_LENGTH } from '#shared/ordering/keys.ts';
+import { keyBetween, MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 import { planMenuMove, sortEntries } from '#shared/plugins/context-menu.ts';
 
 interface Entry {

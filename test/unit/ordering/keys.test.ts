@@ -9,7 +9,7 @@ import {
   type Ordered,
   planPlacement,
   upperBoundFor,
-} from '#shared/ordering/keys.ts';
+} from '#shared/ordering/order-keys.ts';
 
 /** An in-memory view: id → key, read in key order (id breaks ties), as the service reads it. */
 class ModelView {

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/core/errors.ts';
+import type { CellValueType, Field, ReadContext, StoredCell } from '#shared/fields/field-types.ts';
 import { lookupToJson, lookupToText } from '#shared/fields/lookup-cells.ts';
 import { fieldQuery } from '#shared/fields/query-facts.ts';
-import type { CellValueType, Field, ReadContext, StoredCell } from '#shared/fields/types.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import {
   compileFilter,

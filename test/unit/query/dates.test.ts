@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMonths, dateRange, dayInZone, exactDayOf } from '#shared/query/dates.ts';
+import { addMonths, dateRange, dayInZone, exactDayOf } from '#shared/query/date-ranges.ts';
 
 /** The range of a mode as ISO texts, for readable expectations. */
 const range = (mode: string, timeZone: string, now: string, extra: Record<string, unknown> = {}) =>

@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/core/errors.ts';
-import type { StoredCell, UserRef } from '#shared/fields/types.ts';
+import type { StoredCell, UserRef } from '#shared/fields/field-types.ts';
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
-import type { FilterGroup, GroupPoint, Query, Row, SortSpec } from '#shared/query/types.ts';
-import { contextOf, makeField, query, recId } from './engine-support.ts';
+import type { FilterGroup, GroupPoint, Query, Row, SortSpec } from '#shared/query/query-types.ts';
+import { contextOf, makeField, query, recId, rowsArbOf, specsArbOf } from './engine-support.ts';
 
 const TEXT = 'fldTextTextTextText';
 const NUM = 'fldNumbNumbNumbNumb';
@@ -213,24 +213,8 @@ const cellArb: Record<string, fc.Arbitrary<StoredCell | undefined>> = {
 };
 
 /** Rows; a view with a manual order gives every row an order key (its own or its default). */
-const rowsArb = fc
-  .tuple(
-    fc.array(fc.record({ ...cellArb, key: fc.constantFrom('a0', 'a1', 'a2', 'b') }), { maxLength: 40 }),
-    fc.boolean(),
-  )
-  .map(([items, manual]) =>
-    items.map(({ key, ...cells }, i): Row => {
-      const clean: Record<string, StoredCell | undefined> = {};
-      for (const [id, v] of Object.entries(cells)) if (v !== undefined) clean[id] = v as StoredCell;
-      return { id: recId(i + 1), autoNumber: i + 1, ...(manual ? { orderKey: key } : {}), cells: clean };
-    }),
-  );
-
-const specArb = fc.record({
-  fieldId: fc.constantFrom(...IDS),
-  order: fc.constantFrom('asc' as const, 'desc' as const),
-});
-const specsArb = (max: number) => fc.uniqueArray(specArb, { maxLength: max, selector: (s) => s.fieldId });
+const rowsArb = rowsArbOf(cellArb);
+const specsArb = specsArbOf(IDS);
 
 /** Simple filters with their reference predicate. */
 const filterArb: fc.Arbitrary<{ filter: FilterGroup | null; keep: (row: Row) => boolean }> = fc.oneof(

@@ -1,7 +1,8 @@
 /** Plain-data fixtures for the query engine's unit tests (sort, groups, search, engine). */
+import fc from 'fast-check';
 import { defineField } from '#shared/fields/define.ts';
-import type { Field, StoredCell, UserRef } from '#shared/fields/types.ts';
-import type { Query, QueryContext, Row } from '#shared/query/types.ts';
+import type { Field, StoredCell, UserRef } from '#shared/fields/field-types.ts';
+import type { Query, QueryContext, Row } from '#shared/query/query-types.ts';
 
 /** A field of the type as `defineField` builds it, with a fixed id. */
 export const makeField = (id: string, type: string, options?: unknown, name = id): Field => {
@@ -42,3 +43,38 @@ export const query = (overrides: Partial<Query> = {}): Query => ({
 export const alice: UserRef = { id: 'usrAliceAAAAAAAAAAA', title: 'Alice', email: 'alice@example.com' };
 export const bob: UserRef = { id: 'usrBobBBBBBBBBBBBBB', title: 'bob', email: 'bob@example.com' };
 export const carol: UserRef = { id: 'usrCarolCCCCCCCCCCC', title: 'Carol', email: 'carol@example.com' };
+
+/**
+ * Up to 40 rows of generated cells (a cell left undefined is empty); half the time the view has
+ * a manual order and every row an order key (some shared, as defaults are).
+ */
+export const rowsArbOf = (cellArb: { [fieldId: string]: fc.Arbitrary<unknown> }): fc.Arbitrary<Row[]> =>
+  fc
+    .tuple(
+      fc.array(fc.record({ ...cellArb, key: fc.constantFrom('a0', 'a1', 'a2', 'b') }), { maxLength: 40 }),
+      fc.boolean(),
+    )
+    .map(([items, manual]) =>
+      items.map(({ key, ...cells }, i): Row => {
+        const clean: Record<string, StoredCell | undefined> = {};
+        for (const [id, v] of Object.entries(cells)) if (v !== undefined) clean[id] = v as StoredCell;
+        return {
+          id: recId(i + 1),
+          autoNumber: i + 1,
+          ...(manual ? { orderKey: key as string } : {}),
+          cells: clean,
+        };
+      }),
+    );
+
+/** Up to `max` sort specs over distinct fields of `ids`. */
+export const specsArbOf =
+  (ids: readonly string[]) =>
+  (max: number): fc.Arbitrary<{ fieldId: string; order: 'asc' | 'desc' }[]> =>
+    fc.uniqueArray(
+      fc.record({
+        fieldId: fc.constantFrom(...ids),
+        order: fc.constantFrom('asc' as const, 'desc' as const),
+      }),
+      { maxLength: max, selector: (s) => s.fieldId },
+    );

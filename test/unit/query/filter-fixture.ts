@@ -1,6 +1,6 @@
 /** A fixed table for the filter tests: one field of every filter kind and 13 rows, empty cells included. */
-import type { Field, UserRef } from '#shared/fields/types.ts';
-import type { QueryContext, Row } from '#shared/query/types.ts';
+import type { Field, UserRef } from '#shared/fields/field-types.ts';
+import type { QueryContext, Row } from '#shared/query/query-types.ts';
 import { alice, bob, makeField, samA as sam } from '../fields/support.ts';
 
 export { alice, bob, sam };

@@ -6,7 +6,7 @@ import {
   filterKindOf,
   resolveFilter,
 } from '#shared/query/filter.ts';
-import type { FilterGroup } from '#shared/query/types.ts';
+import type { FilterGroup } from '#shared/query/query-types.ts';
 import { validationError } from '../fields/support.ts';
 import {
   ALL_IDS,

@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/core/errors.ts';
-import type { Field } from '#shared/fields/types.ts';
+import type { Field } from '#shared/fields/field-types.ts';
 import { compileFilter, resolveFilter } from '#shared/query/filter.ts';
+import type { Row } from '#shared/query/query-types.ts';
 import { parseTql } from '#shared/query/tql.ts';
-import type { Row } from '#shared/query/types.ts';
 import { ALPHA, alice, BETA, bob, CTX, F, FIELDS, GAMMA, NOW, sam } from './filter-fixture.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 /** Group points (listing.md section 4): header ids, the worked example, collapse, levels, the cap. */
 import { describe, expect, it } from 'vitest';
 import { formatDate, wallClockAt } from '#shared/core/format.ts';
-import type { StoredCell } from '#shared/fields/types.ts';
+import type { StoredCell } from '#shared/fields/field-types.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { buildGroupPoints, type GroupLevel, groupValueOf, headerId, roundTo } from '#shared/query/groups.ts';
-import type { GroupHeader, SortSpec } from '#shared/query/types.ts';
+import type { GroupHeader, SortSpec } from '#shared/query/query-types.ts';
 import { alice, bob, contextOf, makeField, query, recId, rowsOf } from './engine-support.ts';
 
 const A = 'fldAAAAAAAAAAAAAAAA';

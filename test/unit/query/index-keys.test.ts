@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StoredCell, UserRef } from '#shared/fields/types.ts';
+import type { StoredCell, UserRef } from '#shared/fields/field-types.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { compileFilter } from '#shared/query/filter.ts';
 import { groupPointsOfTuples, pageStretches } from '#shared/query/groups.ts';
@@ -20,8 +20,8 @@ import {
   SORT_KEY_BUDGET,
   sortKeyOf,
 } from '#shared/query/index-keys.ts';
-import type { FilterGroup, Query, Row } from '#shared/query/types.ts';
-import { contextOf, makeField, query, recId } from './engine-support.ts';
+import type { FilterGroup, Query, Row } from '#shared/query/query-types.ts';
+import { contextOf, makeField, query, recId, rowsArbOf, specsArbOf } from './engine-support.ts';
 
 const TEXT = 'fldTextTextTextText';
 const NUM = 'fldNumbNumbNumbNumb';
@@ -93,24 +93,8 @@ const cellArb: Record<string, fc.Arbitrary<StoredCell | undefined>> = {
   ),
 };
 
-const rowsArb = fc
-  .tuple(
-    fc.array(fc.record({ ...cellArb, key: fc.constantFrom('a0', 'a1', 'a2', 'b') }), { maxLength: 40 }),
-    fc.boolean(),
-  )
-  .map(([items, manual]) =>
-    items.map(({ key, ...cells }, i): Row => {
-      const clean: Record<string, StoredCell | undefined> = {};
-      for (const [id, v] of Object.entries(cells)) if (v !== undefined) clean[id] = v as StoredCell;
-      return { id: recId(i + 1), autoNumber: i + 1, ...(manual ? { orderKey: key } : {}), cells: clean };
-    }),
-  );
-
-const specArb = fc.record({
-  fieldId: fc.constantFrom(...IDS),
-  order: fc.constantFrom('asc' as const, 'desc' as const),
-});
-const specsArb = (max: number) => fc.uniqueArray(specArb, { maxLength: max, selector: (s) => s.fieldId });
+const rowsArb = rowsArbOf(cellArb);
+const specsArb = specsArbOf(IDS);
 
 const filterArb: fc.Arbitrary<FilterGroup | null> = fc.oneof(
   fc.constant(null),

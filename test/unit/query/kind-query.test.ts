@@ -4,9 +4,9 @@
  * rollup, later lookups) resolves by its cell value type and multiplicity.
  */
 import { describe, expect, it } from 'vitest';
+import type { CellValueType, Field, QueryValueClass } from '#shared/fields/field-types.ts';
 import { fieldQuery, resultQuery } from '#shared/fields/query-facts.ts';
 import { FIELD_KINDS } from '#shared/fields/registry.ts';
-import type { CellValueType, Field, QueryValueClass } from '#shared/fields/types.ts';
 import { type FilterKind, filterKindFor, filterKindOf, OPERATORS_BY_KIND } from '#shared/query/filter.ts';
 import { makeField, readCtx } from '../fields/support.ts';
 

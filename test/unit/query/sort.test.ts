@@ -2,9 +2,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '#shared/core/errors.ts';
-import type { StoredCell } from '#shared/fields/types.ts';
+import type { StoredCell } from '#shared/fields/field-types.ts';
+import type { Row, SortSpec } from '#shared/query/query-types.ts';
 import { compileSort, sortedWindow, sortRows } from '#shared/query/sort.ts';
-import type { Row, SortSpec } from '#shared/query/types.ts';
 import { alice, bob, carol, contextOf, makeField, recId, rowsOf } from './engine-support.ts';
 
 const F = 'fldSortSortSortSort';

@@ -7,7 +7,7 @@ import {
   retryAfterMs,
   retryDelayMs,
   toDisable,
-} from '#shared/webhooks/schedule.ts';
+} from '#shared/webhooks/retry-schedule.ts';
 
 const now = Date.parse('2026-11-28T12:00:00Z');
 

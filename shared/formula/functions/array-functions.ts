@@ -3,7 +3,7 @@
  * arrive whole (nested one level deep at most); a single value counts as a list of itself.
  */
 import { itemsOf, plainText } from '../convert.ts';
-import { ANY_ITEMS, type FunctionSpec, single, TEXT, type Typed, type Value } from '../types.ts';
+import { ANY_ITEMS, type FunctionSpec, single, TEXT, type Typed, type Value } from '../formula-types.ts';
 
 const number = (): Typed => single('number');
 

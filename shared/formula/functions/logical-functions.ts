@@ -15,7 +15,7 @@ import {
   TEXTS,
   type Typed,
   type Value,
-} from '../types.ts';
+} from '../formula-types.ts';
 
 /** Booleans, lists passed whole with their items converted (AND, OR, XOR, NOT). */
 const BOOLEANS: ArgSpec = { accepts: ['boolean'], arrays: 'items' };

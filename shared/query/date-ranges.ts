@@ -10,7 +10,7 @@
  * - `numberOfDays` is a whole number 0..100,000 (0 days ago is today).
  */
 import { canonicalTimeZone, instantOf, parseDate, wallClockAt } from '#shared/core/format.ts';
-import type { DateValue } from './types.ts';
+import type { DateValue } from './query-types.ts';
 
 /** Modes that name one day; allowed with every date operator but `isWithIn`. */
 export const DAY_MODES = [

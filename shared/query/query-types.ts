@@ -3,7 +3,7 @@
  * The listing route loads rows (only the attributes the query needs), hands them to `runQuery`
  * (`engine.ts`) and fetches the full records of the page it answers.
  */
-import type { Field, StoredCell } from '#shared/fields/types.ts';
+import type { Field, StoredCell } from '#shared/fields/field-types.ts';
 
 /** One record as the engine sees it. */
 export interface Row {

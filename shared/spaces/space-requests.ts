@@ -1,6 +1,6 @@
 /** Request schemas of the space routes that several handlers share. */
 import * as z from 'zod/mini';
-import { roleSchema } from '#shared/auth/schemas.ts';
+import { roleSchema } from '#shared/auth/token-requests.ts';
 import { idOf, listOf } from '#shared/core/validation.ts';
 import { MAX_COLLABORATORS_PER_CALL } from './spaces.ts';
 

@@ -4,7 +4,6 @@
  * makes most of them empty; `""` results are stored as empty (1.6).
  */
 import { itemsOf, plainText } from '../convert.ts';
-import { replaceFirst } from '../patterns.ts';
 import {
   ANY_ITEMS,
   type ArgSpec,
@@ -14,7 +13,8 @@ import {
   TEXTS,
   type Typed,
   type Value,
-} from '../types.ts';
+} from '../formula-types.ts';
+import { replaceFirst } from '../patterns.ts';
 
 /** A position or count of a text function: a number, lists joined first like the text arguments. */
 const COUNT: ArgSpec = { accepts: ['number'], arrays: 'join' };

@@ -9,7 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { ApiFunctions } from './api-construct.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
-import type { StageConfig } from './config.ts';
+import type { StageConfig } from './stage-config.ts';
 import { consumeStatement, workQueue } from './work-queue.ts';
 
 export interface WebhookSenderProps {

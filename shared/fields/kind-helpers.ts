@@ -3,7 +3,7 @@
  * the loose text conversions typecast relies on. Pure.
  */
 import { ValidationError } from '#shared/core/errors.ts';
-import type { Field } from './types.ts';
+import type { Field } from './field-types.ts';
 
 /** `Field "Name" (fldXXX)`, the way every cell error names its field. */
 export const describeField = (field: Pick<Field, 'id' | 'name'>): string =>

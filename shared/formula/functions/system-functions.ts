@@ -2,7 +2,7 @@
  * The system functions of computed.md section 2: the record's id and auto number, and TEXT_ALL
  * (its argument as text, item by item when it is a list).
  */
-import { type FunctionSpec, single } from '../types.ts';
+import { type FunctionSpec, single } from '../formula-types.ts';
 
 export const SYSTEM_FUNCTIONS: readonly FunctionSpec[] = [
   {

@@ -5,10 +5,10 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { REPAIR_EVERY_SECONDS } from '#shared/db/schedule.ts';
+import { REPAIR_EVERY_SECONDS } from '#shared/db/repair-schedule.ts';
 import type { ApiFunctions } from './api-construct.ts';
 import { LAMBDA_BUNDLING } from './bundling.ts';
-import type { StageConfig } from './config.ts';
+import type { StageConfig } from './stage-config.ts';
 
 export interface RepairWorkerProps {
   config: StageConfig;

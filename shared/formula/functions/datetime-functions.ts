@@ -30,7 +30,7 @@ import {
   type Typed,
   type Value,
   type ValueType,
-} from '../types.ts';
+} from '../formula-types.ts';
 
 const BOOLEAN: ArgSpec = { accepts: ['boolean'] };
 /** DATETIME_PARSE's text: a date passed in is already read. */

@@ -1,5 +1,5 @@
 /** Field names and dbFieldNames (fields.md, first paragraph). Pure. */
-import type { Field } from './types.ts';
+import type { Field } from './field-types.ts';
 
 /** A field by id, else by name (filters, sorts, groups and projections accept both). */
 export const fieldByRef = <F extends Pick<Field, 'id' | 'name'>>(

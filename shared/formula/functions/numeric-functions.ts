@@ -14,7 +14,7 @@ import {
   TEXT,
   type Typed,
   type Value,
-} from '../types.ts';
+} from '../formula-types.ts';
 
 const number = (): Typed => single('number');
 
