@@ -153,7 +153,3 @@ export const renameMemberOp = (spaceId: string, userId: string, name: string): T
 /** The lookup of a user's membership of a space, to read in a batch. Pure. */
 export const memberLookup = (spaceId: string, userId: string): Lookup<Member | undefined> =>
   lookupOf(keys.member(spaceId, userId), memberOf);
-
-/** The mirrors of a user's memberships: the spaces the user is in, with the role (one query). */
-export const spaceMirrorsOfUser = async (userId: string): Promise<UserSpace[]> =>
-  (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m) ?? []);

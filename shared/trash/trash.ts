@@ -4,9 +4,9 @@ import type { LocatedTrashItem } from '#shared/auth/trash-access.ts';
 import { deleteBasePermanently } from '#shared/bases/bases.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
 import { type TransactOp, transact } from '#shared/db/commit.ts';
-import { baseLookup } from '#shared/entities/bases.ts';
+import { baseLookup, trashEntriesOfBase } from '#shared/entities/bases.ts';
 import { type Loaded, type Lookup, readBatch } from '#shared/entities/batch-read.ts';
-import { spaceMirrorsOfUser, type UserSpace } from '#shared/entities/members.ts';
+import { mirrorsOfUser, type UserSpace } from '#shared/entities/members.ts';
 import { type Space, spaceLookup } from '#shared/entities/spaces.ts';
 import { tableLookup } from '#shared/entities/tables.ts';
 import {
@@ -15,7 +15,6 @@ import {
   type TrashEntry,
   type TrashType,
   toTrashItem,
-  trashEntriesOfBase,
   trashEntriesOfSpace,
   trashParentsLiveChecks,
 } from '#shared/entities/trash-items.ts';
@@ -85,7 +84,7 @@ const page = async (entries: TrashEntry[], cursor: string | undefined, size = TR
  * parallel): no scan. Rights are read now, not when the item was trashed.
  */
 export const listTrash = async (principal: Principal, resourceType: 'space' | 'base', cursor?: string) => {
-  const mirrors = (await spaceMirrorsOfUser(principal.userId)).filter((m) =>
+  const mirrors = (await mirrorsOfUser(principal.userId)).filter((m) =>
     mayDelete(principal, m.role, resourceType),
   );
   const spaces = await readBatch(mirrors.map((m) => spaceLookup(m.spaceId)));
