@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { domainClaimKey, loadedDomainClaim } from '#shared/entities/org-domains.ts';
+import { domainClaimLookup } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { domainName, organizationParams as params } from '#shared/organizations/organization-requests.ts';
 import { addDomain } from '#shared/organizations/verification.ts';
@@ -12,8 +12,8 @@ export const handler = defineHandler(
   {
     params,
     body,
-    preload: (_, { body }) => [domainClaimKey(body.domain)],
+    preload: (_, { body }) => [domainClaimLookup(body.domain)],
   },
   async ({ principal, loaded, body, resource }) =>
-    addDomain(resource, body.domain, loadedDomainClaim(loaded, body.domain), principal),
+    addDomain(resource, body.domain, loaded.valueFor(domainClaimLookup(body.domain)), principal),
 );

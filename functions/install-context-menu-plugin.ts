@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { displayName, idOf } from '#shared/core/validation.ts';
-import { loadedPlugin, pluginKey } from '#shared/entities/plugins.ts';
+import { pluginLookup } from '#shared/entities/plugins.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { installContextMenuPlugin } from '#shared/plugins/context-menu.ts';
 
@@ -17,14 +17,14 @@ export const handler = defineHandler(
     params,
     body,
     // The plugin comes with authentication: no extra round trip to check it.
-    preload: (_userId, { body }) => [pluginKey(body.pluginId)],
+    preload: (_userId, { body }) => [pluginLookup(body.pluginId)],
   },
   async ({ params, body, principal, loaded }) =>
     installContextMenuPlugin({
       tableId: params.tableId,
       userId: principal.userId,
       pluginId: body.pluginId,
-      plugin: loadedPlugin(loaded, body.pluginId),
+      plugin: loaded.valueFor(pluginLookup(body.pluginId)),
       name: body.name,
     }),
 );

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { displayName, idOf } from '#shared/core/validation.ts';
 import { installDashboardPlugin } from '#shared/dashboards/dashboards.ts';
-import { loadedPlugin, pluginKey } from '#shared/entities/plugins.ts';
+import { pluginLookup } from '#shared/entities/plugins.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 
 const params = z.object({ baseId: idOf('base'), dashboardId: idOf('dashboard') });
@@ -17,7 +17,7 @@ export const handler = defineHandler(
     params,
     body,
     // The plugin comes with authentication: no extra round trip to check it.
-    preload: (_userId, { body }) => [pluginKey(body.pluginId)],
+    preload: (_userId, { body }) => [pluginLookup(body.pluginId)],
   },
   async ({ params, body, principal, loaded }) =>
     installDashboardPlugin({
@@ -25,7 +25,7 @@ export const handler = defineHandler(
       dashboardId: params.dashboardId,
       userId: principal.userId,
       pluginId: body.pluginId,
-      plugin: loadedPlugin(loaded, body.pluginId),
+      plugin: loaded.valueFor(pluginLookup(body.pluginId)),
       name: body.name,
     }),
 );

@@ -3,7 +3,7 @@ import { tokenFields } from '#shared/auth/token-requests.ts';
 import { ValidationError } from '#shared/core/errors.ts';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { accessTokenKey, replaceAccessToken } from '#shared/users/access-tokens.ts';
+import { accessTokenLookup, replaceAccessToken } from '#shared/users/access-tokens.ts';
 
 const params = z.object({ accessTokenId: idOf('accessToken') });
 const body = z.extend(tokenFields, { hasFullAccess: z.optional(z.boolean()) });
@@ -13,7 +13,7 @@ export const handler = defineHandler(
   {
     params,
     body,
-    preload: (userId, { params }) => [accessTokenKey(userId, params.accessTokenId)],
+    preload: (userId, { params }) => [accessTokenLookup(userId, params.accessTokenId)],
   },
   async ({ principal, params, body, loaded }) => {
     if (body.hasFullAccess === true && (body.spaceIds || body.baseIds))

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { loadedOrgDomain, orgDomainKey } from '#shared/entities/org-domains.ts';
+import { orgDomainLookup } from '#shared/entities/org-domains.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { domainName, organizationParams as params } from '#shared/organizations/organization-requests.ts';
 import { sendVerificationEmail } from '#shared/organizations/verification.ts';
@@ -13,14 +13,14 @@ export const handler = defineHandler(
   {
     params,
     body,
-    preload: (_, { params, body }) => [orgDomainKey(params.organizationId, body.domain)],
+    preload: (_, { params, body }) => [orgDomainLookup(params.organizationId, body.domain)],
   },
   async ({ principal, loaded, params, body, resource }) =>
     sendVerificationEmail(
       principal,
       resource,
       body.domain,
-      loadedOrgDomain(loaded, params.organizationId, body.domain),
+      loaded.valueFor(orgDomainLookup(params.organizationId, body.domain)),
       body.email,
     ),
 );

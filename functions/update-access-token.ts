@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { expiryNotHere, tokenFields } from '#shared/auth/token-requests.ts';
 import { idOf } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { accessTokenKey, updateAccessToken } from '#shared/users/access-tokens.ts';
+import { accessTokenLookup, updateAccessToken } from '#shared/users/access-tokens.ts';
 
 const params = z.object({ accessTokenId: idOf('accessToken') });
 // Each part optional; null removes a limit.
@@ -13,7 +13,7 @@ export const handler = defineHandler(
   {
     params,
     body,
-    preload: (userId, { params }) => [accessTokenKey(userId, params.accessTokenId)],
+    preload: (userId, { params }) => [accessTokenLookup(userId, params.accessTokenId)],
   },
   async ({ principal, params, body, loaded }) =>
     updateAccessToken(

@@ -66,7 +66,7 @@ export const READ_ROLE_UPDATABLE_ATTRIBUTES = ['pk', 'sk', 'lastUsedTime'];
 export const READ_ROLE_UPDATABLE_LEADING_KEYS = [PARTITION_PATTERNS.userPartition];
 /**
  * Read routes may also keep a listing's computed order for its later pages (listing/kept-orders.ts)
- * and ask for a view's index to be built (records/view-indexes.ts).
+ * and ask for a view's index to be built (records/view-indexes/upkeep.ts).
  */
 export const READ_ROLE_WRITABLE_LEADING_KEYS = [
   PARTITION_PATTERNS.queryOrders,

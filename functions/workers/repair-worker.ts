@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { logger } from '#shared/core/logger.ts';
 import { repairInterrupted } from '#shared/db/commit.ts';
-import { type BuildOutcome, buildWantedIndexes } from '#shared/records/view-index-build.ts';
+import { type BuildOutcome, buildWantedIndexes } from '#shared/records/view-indexes/build.ts';
 
 /** Time kept back from the Lambda's timeout: no index build starts after it. */
 const MARGIN_MS = 60_000;
@@ -9,7 +9,7 @@ const MARGIN_MS = 60_000;
 /**
  * The repair worker (not a route), run every minute by a schedule: finishes or undoes the large
  * writes whose writer's lease ran out (`shared/db/commit.ts` `repairInterrupted`), then builds the
- * view indexes listings asked for (`shared/records/view-index-build.ts`).
+ * view indexes listings asked for (`shared/records/view-indexes/build.ts`).
  */
 export const handler = async (
   _event: unknown,

@@ -1,5 +1,5 @@
 import { REPAIR_EVERY_SECONDS, repairInterrupted } from '#shared/db/commit.ts';
-import { buildWantedIndexes } from '#shared/records/view-index-build.ts';
+import { buildWantedIndexes } from '#shared/records/view-indexes/build.ts';
 import { every } from './every.ts';
 
 /** Locally, twice as often as in the stack: the local server is also where people try crashes. */

@@ -173,3 +173,27 @@ export const assertPluginCreator = (
       : `only the creator of plugin ${plugin.id} may ${doing} it`,
   );
 };
+
+/** The rights on records a listing or a record answer reports per cell (role and token both). Pure. */
+export const recordRightsOf = (principal: Pick<Principal, 'scopes'>, role: Role | undefined) => ({
+  canUpdate: mayDo(principal, role, 'record|update'),
+  canDelete: mayDo(principal, role, 'record|delete'),
+});
+
+/**
+ * A trashed base or table comes back only under live parents: its space (and a table's base) not
+ * in the trash, else a 403 saying which parent to restore first. Pure.
+ */
+export const assertParentsLive = (
+  type: 'space' | 'base' | 'table',
+  id: string,
+  space: { deletedTime?: string } | undefined,
+  base: { deletedTime?: string } | undefined,
+): void => {
+  if (type !== 'space' && (!space || space.deletedTime))
+    throw new ForbiddenError(
+      `${type === 'base' ? 'Base' : 'Table'} ${id} is in a space in the trash; restore the space first`,
+    );
+  if (type === 'table' && (!base || base.deletedTime))
+    throw new ForbiddenError(`Table ${id} is in a base in the trash; restore the base first`);
+};

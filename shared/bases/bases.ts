@@ -6,7 +6,6 @@ import { type TransactOp, transact } from '#shared/db/commit.ts';
 import {
   type BaseItem,
   type BaseRef,
-  baseKey,
   baseOf,
   baseRefsOfSpace,
   deleteBaseRefOp,
@@ -22,8 +21,9 @@ import {
   trashEntriesOfBase,
   updateBaseOps,
 } from '#shared/entities/bases.ts';
-import { loadedMember, memberKey } from '#shared/entities/members.ts';
-import { loadedSpace, spaceKey, spaceLiveCheck } from '#shared/entities/spaces.ts';
+import { asLoaded, type Loaded } from '#shared/entities/batch-read.ts';
+import { memberLookup } from '#shared/entities/members.ts';
+import { spaceLiveCheck, spaceLookup } from '#shared/entities/spaces.ts';
 import {
   moveTrashEntryOps,
   newTrashEntry,
@@ -31,7 +31,7 @@ import {
   removeTrashOps,
 } from '#shared/entities/trash-items.ts';
 import { newId } from '#shared/ids.ts';
-import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
+import { enqueuePurge, markResourcePurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { keyBetween, keysBetween, MAX_KEY_LENGTH } from '#shared/ordering/order-keys.ts';
 import { liveSpacesOf } from '#shared/spaces/spaces.ts';
 
@@ -53,7 +53,6 @@ export interface BaseChanges {
 const baseGone = (id: string) => new NotFoundError(`Base ${id} not found`);
 
 /** Items read in a batch with authentication. */
-type Loaded = Parameters<typeof loadedSpace>[0];
 
 /** The public shape of a base. */
 export const toBase = (base: Pick<BaseItem, 'id' | 'name' | 'icon'>, spaceId: string): Base => ({
@@ -177,7 +176,7 @@ export const deleteBasePermanently = async (
   const { trashId } = base;
   await transact(
     [
-      markPurgedOp(baseKey(baseId), userId, now),
+      markResourcePurgedOp('base', baseId, userId, now),
       deleteBaseRefOp(spaceId, baseId),
       ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'base', spaceId }) : []),
       purgeJobOp({ kind: 'base', resourceId: baseId }, { spaceId, userId }, now),
@@ -260,8 +259,8 @@ export const MAX_MOVED_ITEMS = 95;
 
 /** The items `moveBaseToSpace` needs of the target space, read with authentication. */
 export const targetSpaceKeys = (userId: string, spaceId: string) => [
-  spaceKey(spaceId),
-  memberKey(spaceId, userId),
+  spaceLookup(spaceId),
+  memberLookup(spaceId, userId),
 ];
 
 /** The base's own condition refused a move (a 409 unless the base turns out gone or in the trash). */
@@ -317,13 +316,13 @@ export const moveBaseToSpace = async (
   loaded: Loaded,
   now = new Date(),
 ): Promise<void> => {
-  const target = loadedSpace(loaded, spaceId);
+  const target = asLoaded(loaded).valueFor(spaceLookup(spaceId));
   if (!target || target.deletedTime || target.purgeTime)
     throw new NotFoundError(`Space ${spaceId} not found`);
   checkAccess({
     principal,
     resource: { id: spaceId, spaceId },
-    role: loadedMember(loaded, spaceId, principal.userId)?.role,
+    role: asLoaded(loaded).valueFor(memberLookup(spaceId, principal.userId))?.role,
     actions: ['base|create'],
   });
   if (spaceId === located.spaceId) return;

@@ -288,7 +288,7 @@ export const keys = {
     pk: `TABLE#${tableId}`,
     sk: `VIDXSTATE#${viewId}`,
   }),
-  /** A view index build under way: how far it got (`records/view-index-build.ts`). */
+  /** A view index build under way: how far it got (`records/view-indexes/build.ts`). */
   viewIndexBuild: (tableId: string, viewId: string): Key => ({
     pk: `TABLE#${tableId}`,
     sk: `VIDXBUILD#${viewId}`,

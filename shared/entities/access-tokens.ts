@@ -4,7 +4,6 @@ import {
   deleteItem,
   getItems,
   type Item,
-  type ItemLookup,
   putItem,
   queryAll,
   type TransactOp,
@@ -12,7 +11,7 @@ import {
   updateItem,
 } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull, textsOrNull } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
 
@@ -118,19 +117,6 @@ export const readAccessTokens = async (
     if (item) out.set(`${p.userId}#${p.tokenId}`, accessTokenOf(item));
   }
   return out;
-};
-
-/** The key of a user's token, to read it with authentication (`preload`). */
-export const accessTokenKey = (userId: string, id: string): Key => keys.accessToken(userId, id);
-
-/** A user's token among items read in a batch (with authentication), if it is there. */
-export const loadedAccessToken = (
-  loaded: ItemLookup,
-  userId: string,
-  id: string,
-): AccessToken | undefined => {
-  const item = loaded.get(keys.accessToken(userId, id));
-  return item ? accessTokenOf(item) : undefined;
 };
 
 /** The operation that stores a new token (its id is new: unconditional). Pure. */

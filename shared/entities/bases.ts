@@ -1,6 +1,6 @@
 import { getItem, getItems, type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { and, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import { optionalText, text, textOrNull } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
 import { type TableRef, tableConditions, tableRefOf } from './tables.ts';
@@ -184,9 +184,6 @@ export const baseLiveCheck = (baseId: string): TransactOp => ({
 /** A space's references to its bases (in the trash or not), in base id order. */
 export const baseRefsOfSpace = async (spaceId: string): Promise<BaseRef[]> =>
   (await queryAll(keys.basesOf(spaceId))).map(baseRefOf);
-
-/** The key of a base's item, for a write another module builds on it (the purge mark). */
-export const baseKey = (baseId: string): Key => keys.base(baseId);
 
 /** The operations that create a base and the space's reference to it; fail on an id already taken. Pure. */
 export const putBaseOps = (base: BaseItem): TransactOp[] => [

@@ -31,7 +31,7 @@ export type StoredItem = Item;
 
 /**
  * Items read in batches: a value by its lookup, whether a lookup was read at all (found or
- * not). Also an `ItemLookup`, for the entity readers that take one (`recordIn`, `loadedPlugin`).
+ * not). Also an `ItemLookup`, for the entity readers that take one (`recordIn`).
  */
 export interface Loaded extends ItemLookup {
   /** The value of a lookup's item, or undefined when none is stored. */

@@ -1,7 +1,7 @@
 import { isRole, type Role } from '#shared/core/rights.ts';
-import { getItems, type Item, type ItemLookup, queryAll, type TransactOp } from '#shared/db/client.ts';
+import { getItems, type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
 import { type User, userOf } from './users.ts';
@@ -141,15 +141,6 @@ export const usersAndMemberships = async (
   return { users, members };
 };
 
-/** The key of a membership, to read it with authentication (`preload`). */
-export const memberKey = (spaceId: string, userId: string): Key => keys.member(spaceId, userId);
-
-/** The membership among items read in a batch (with authentication), if the user is a member. */
-export const loadedMember = (loaded: ItemLookup, spaceId: string, userId: string): Member | undefined => {
-  const item = loaded.get(keys.member(spaceId, userId));
-  return item ? memberOf(item) : undefined;
-};
-
 /** The operation that sets the user's name on a membership that is there. Pure. */
 export const renameMemberOp = (spaceId: string, userId: string, name: string): TransactOp => ({
   update: {
@@ -162,7 +153,3 @@ export const renameMemberOp = (spaceId: string, userId: string, name: string): T
 /** The lookup of a user's membership of a space, to read in a batch. Pure. */
 export const memberLookup = (spaceId: string, userId: string): Lookup<Member | undefined> =>
   lookupOf(keys.member(spaceId, userId), memberOf);
-
-/** The mirrors of a user's memberships: the spaces the user is in, with the role (one query). */
-export const spaceMirrorsOfUser = async (userId: string): Promise<UserSpace[]> =>
-  (await queryAll(keys.spacesOf(userId))).flatMap((m) => userSpaceOf(m) ?? []);

@@ -3,15 +3,15 @@ import {
   getItems,
   getItemsAtomically,
   type Item,
-  type ItemLookup,
   queryPage,
   type TransactOp,
   transact,
 } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keyOfItem, keys, type NotificationState } from '#shared/db/keys.ts';
+import { keyOfItem, keys, type NotificationState } from '#shared/db/keys.ts';
 import { newTimeOrderedId } from '#shared/ids.ts';
 import { count, text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 const NOTIFY_TYPES = ['system', 'collaboratorCellTag', 'collaboratorMultiRowTag'] as const;
 export type NotifyType = (typeof NOTIFY_TYPES)[number];
@@ -193,12 +193,9 @@ export const markAllRead = async (userId: string): Promise<void> => {
   }
 };
 
-/** The key of a user's unread counter, to read it with authentication (`preload`). */
-export const notificationCounterKey = (userId: string): Key => keys.notificationCounter(userId);
-
-/** A user's unread count, from the counter among items read in a batch (with authentication). */
-export const loadedUnreadCount = (loaded: ItemLookup, userId: string) =>
-  unreadCountFrom(loaded.get(keys.notificationCounter(userId)));
+/** The lookup of a user's unread counter, to read with authentication (`preload`); none stored is 0. Pure. */
+export const unreadCountLookup = (userId: string): Lookup<ReturnType<typeof unreadCountFrom>> =>
+  lookupOf(keys.notificationCounter(userId), unreadCountFrom);
 
 /**
  * The operations that write a notification and count it, each with the operation that undoes it

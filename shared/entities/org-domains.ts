@@ -1,14 +1,8 @@
 import type { HttpError } from '#shared/core/errors.ts';
-import {
-  getItem,
-  type Item,
-  type ItemLookup,
-  queryAll,
-  type TransactOp,
-  updateItem,
-} from '#shared/db/client.ts';
+import { getItem, type Item, queryAll, type TransactOp, updateItem } from '#shared/db/client.ts';
 import { and, EXISTS, NOT_EXISTS, or } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * A domain an organization added (`ORG#<org>` `DOMAIN#<domain>`, type `orgDomain`): its status
@@ -95,17 +89,13 @@ export const domainClaimOf = (item: Item): DomainClaim => ({
   verifiedTime: text(item.verifiedTime),
 });
 
-/** The domain of an organization among items read in a batch (with authentication), if added. */
-export const loadedOrgDomain = (loaded: ItemLookup, orgId: string, domain: string): OrgDomain | undefined => {
-  const item = loaded.get(keys.orgDomain(orgId, domain));
-  return item ? orgDomainOf(item) : undefined;
-};
+/** The lookup of a domain of an organization, to read with authentication (`preload`). Pure. */
+export const orgDomainLookup = (orgId: string, domain: string): Lookup<OrgDomain> =>
+  lookupOf(keys.orgDomain(orgId, domain), orgDomainOf);
 
-/** The claim of a domain among items read in a batch (with authentication), if claimed. */
-export const loadedDomainClaim = (loaded: ItemLookup, domain: string): DomainClaim | undefined => {
-  const item = loaded.get(keys.domainClaim(domain));
-  return item ? domainClaimOf(item) : undefined;
-};
+/** The lookup of a domain's claim (held once an organization verified it). Pure. */
+export const domainClaimLookup = (domain: string): Lookup<DomainClaim> =>
+  lookupOf(keys.domainClaim(domain), domainClaimOf);
 
 /** A domain not added yet to this organization. */
 export const DOMAIN_NEW = NOT_EXISTS;
@@ -131,12 +121,6 @@ export const mayMail = (cutoff: string) => ({
   names: { '#status': 'status' },
   values: { ':pending': 'pending', ':cutoff': cutoff },
 });
-
-/** The key of a domain of an organization, to read it with authentication (`preload`). */
-export const orgDomainKey = (orgId: string, domain: string): Key => keys.orgDomain(orgId, domain);
-
-/** The key of a domain's claim, to read it with authentication (`preload`). */
-export const domainClaimKey = (domain: string): Key => keys.domainClaim(domain);
 
 /** A domain of an organization, read with strong consistency, if added. */
 export const orgDomainByName = async (orgId: string, domain: string): Promise<OrgDomain | undefined> => {

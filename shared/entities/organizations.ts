@@ -1,6 +1,7 @@
-import type { Item, ItemLookup, TransactOp } from '#shared/db/client.ts';
+import type { Item, TransactOp } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * An organization: `ORG#<org>` `ORG` (type `organization`). It holds its admins' ids, so that one
@@ -38,17 +39,12 @@ export const organizationOf = (item: Item): Organization => ({
   createdTime: text(item.createdTime),
 });
 
-/** The organization among items read in a batch (with authentication), if it is there. */
-export const loadedOrganization = (loaded: ItemLookup, orgId: string): Organization | undefined => {
-  const item = loaded.get(keys.organization(orgId));
-  return item ? organizationOf(item) : undefined;
-};
+/** The lookup of an organization, to read with authentication. Pure. */
+export const organizationLookup = (orgId: string): Lookup<Organization> =>
+  lookupOf(keys.organization(orgId), organizationOf);
 
 /** A new organization: no item with its id yet. */
 export const ORGANIZATION_NEW = NOT_EXISTS;
-
-/** The key of an organization, to read it with authentication (`preload`). */
-export const organizationKey = (orgId: string): Key => keys.organization(orgId);
 
 /** The operation that creates an organization; fails on an id already taken. Pure. */
 export const putOrganizationOp = (org: Organization): TransactOp => ({

@@ -1,14 +1,8 @@
-import {
-  getItem,
-  getItems,
-  type Item,
-  type ItemLookup,
-  queryAll,
-  type TransactOp,
-} from '#shared/db/client.ts';
+import { getItem, getItems, type Item, queryAll, type TransactOp } from '#shared/db/client.ts';
 import { and, EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import { optionalText, text } from './attributes.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 
 /**
  * Plugins: the record of truth `PLUGIN#<plg>` and two listing copies with the same attributes,
@@ -97,11 +91,8 @@ export const pluginOf = (item: Item): Plugin => {
   };
 };
 
-/** The plugin among items read in a batch (with authentication), if it is there. */
-export const loadedPlugin = (loaded: ItemLookup, pluginId: string): Plugin | undefined => {
-  const item = loaded.get(keys.plugin(pluginId));
-  return item ? pluginOf(item) : undefined;
-};
+/** The lookup of a plugin, to read with authentication (`preload`). Pure. */
+export const pluginLookup = (pluginId: string): Lookup<Plugin> => lookupOf(keys.plugin(pluginId), pluginOf);
 
 /** A new plugin: no item with its id yet. */
 export const PLUGIN_NEW = NOT_EXISTS;
@@ -113,9 +104,6 @@ export const pluginAtStatus = (status: PluginStatus) => ({
   names: { '#status': 'status' },
   values: { ':readStatus': status },
 });
-
-/** The key of a plugin, to read it with authentication (`preload`). */
-export const pluginKey = (pluginId: string): Key => keys.plugin(pluginId);
 
 /** A plugin, read with strong consistency, if it is there. */
 export const pluginById = async (pluginId: string): Promise<Plugin | undefined> => {

@@ -1,7 +1,7 @@
 import type { HttpError } from '#shared/core/errors.ts';
-import { getItems, type Item, type ItemLookup, type TransactOp, updateItem } from '#shared/db/client.ts';
+import { getItems, type Item, type TransactOp, updateItem } from '#shared/db/client.ts';
 import { and, EXISTS, LIVE, NOT_EXISTS } from '#shared/db/conditions.ts';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { keys } from '#shared/db/keys.ts';
 import { count, optionalText, text } from './attributes.ts';
 import { type Lookup, lookupOf } from './batch-read.ts';
 
@@ -82,9 +82,6 @@ export const spaceLiveCheck = (spaceId: string): TransactOp => ({
   condition: SPACE_LIVE,
 });
 
-/** The key of a space's item, for a write another module builds on it (the purge mark). */
-export const spaceKey = (spaceId: string): Key => keys.space(spaceId);
-
 /** Spaces by id, read in one batch (absent ones left out). */
 export const spacesByIds = async (spaceIds: Iterable<string>): Promise<Map<string, Space>> => {
   const wanted = [...new Set(spaceIds)];
@@ -134,10 +131,5 @@ export const trashSpaceOp = (
   },
 });
 
-/** The space among items read in a batch (with authentication), if it is there. */
-export const loadedSpace = (loaded: ItemLookup, spaceId: string): Space | undefined => {
-  const item = loaded.get(keys.space(spaceId));
-  return item ? spaceOf(item) : undefined;
-};
 /** The lookup of a space's item, to read in a batch. Pure. */
 export const spaceLookup = (spaceId: string): Lookup<Space> => lookupOf(keys.space(spaceId), spaceOf);

@@ -109,10 +109,6 @@ export const trashEntryLookup = (trashId: string): Lookup<TrashEntry> =>
 export const trashEntriesOfSpace = async (spaceId: string): Promise<TrashEntry[]> =>
   (await queryAll(keys.spaceTrashOf(spaceId))).map(entryOf);
 
-/** The listing copies of the tables trashed in a base (one query on the base's partition). */
-export const trashEntriesOfBase = async (baseId: string): Promise<TrashEntry[]> =>
-  (await queryAll(keys.baseTrashOf(baseId))).map(entryOf);
-
 const CLEAR = 'REMOVE deletedTime, deletedBy, trashId';
 /** The resource is still in the trash under this entry (`:trs`) and no permanent delete started. */
 const MARKED = and(NOT_PURGED, 'trashId = :trs');

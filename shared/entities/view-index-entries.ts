@@ -15,7 +15,7 @@ import { count, text } from './attributes.ts';
 import { recordAtVersionCheck } from './records.ts';
 
 /**
- * The entries of a view index (`records/view-indexes.ts`), `VIDX#<view>` `<hash>#<order key>`
+ * The entries of a view index (`records/view-indexes/upkeep.ts`), `VIDX#<view>` `<hash>#<order key>`
  * (`keys.viewIndexEntry`): one per record that passes the view's filter, sorted by DynamoDB in the
  * view's order; `id` the record, `k` the whole key when the order key was cut. Beside them (before
  * them in the partition) the bounds noted to split their reads (`IndexSplits`). The index's state,

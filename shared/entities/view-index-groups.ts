@@ -4,7 +4,7 @@ import { type Key, keys } from '#shared/db/keys.ts';
 import { count, text } from './attributes.ts';
 
 /**
- * The group counts of a grouped view index (`records/view-indexes.ts`): per group tuple
+ * The group counts of a grouped view index (`records/view-indexes/upkeep.ts`): per group tuple
  * `VGRP#<view>` `<hash>#<hash of its key>#<nn>`, in 8 shards a write adds to at random (the count
  * is their sum): `g` the group key (the first part of its records' index keys, which orders the
  * tuples), `r` the grouped cells of one of its records (for the headers' texts and values), `c`

@@ -13,7 +13,7 @@ import { keys } from '#shared/db/keys.ts';
 import { count, text } from './attributes.ts';
 
 /**
- * A view index (`records/view-indexes.ts`) as stored:
+ * A view index (`records/view-indexes/upkeep.ts`) as stored:
  * - the state `TABLE#<tbl>` `VIDXSTATE#<view>`: which index of the view is built, and the table's
  *   unmaintained-write count it was exact at (`baseline`);
  * - a build under way `TABLE#<tbl>` `VIDXBUILD#<view>`: the table's data-version counters when it
@@ -64,7 +64,7 @@ export const deleteIndexState = (tableId: string, viewId: string): Promise<void>
   deleteItem(keys.viewIndexState(tableId, viewId));
 
 /**
- * A build under way (`records/view-index-build.ts`): the table's data-version counters when it
+ * A build under way (`records/view-indexes/build.ts`): the table's data-version counters when it
  * began (it is finished only if they have not moved), how many record segments it reads, how
  * many it has finished (their entries written and group counts added), which chunk of group
  * counts of the next segment comes next, and the entries written so far.

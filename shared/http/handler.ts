@@ -41,7 +41,7 @@ import {
   withRequestScope,
 } from '#shared/db/request-scope.ts';
 import { tracer } from '#shared/db/tracer.ts';
-import { type ItemKey, type Loaded, readBatch, readMore } from '#shared/entities/batch-read.ts';
+import { type ItemKey, type Loaded, type Lookup, readBatch, readMore } from '#shared/entities/batch-read.ts';
 import type { Organization } from '#shared/entities/organizations.ts';
 import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
 import {
@@ -106,7 +106,7 @@ export interface HandlerSpec<
   query?: Q;
   body?: B;
   /** Further items to read in the same call as authentication (saves a round trip). */
-  preload?: (userId: string, input: Input<P, Q, B>) => ItemKey[];
+  preload?: (userId: string, input: Input<P, Q, B>) => (Lookup<unknown> | ItemKey)[];
   /** Honour `Idempotency-Key`: a repeat with the same body answers the first answer (24 h). */
   idempotent?: boolean;
 }
@@ -143,7 +143,7 @@ const declaredKeys = (
   decl: ResourceDecl,
   input: Input<unknown, unknown, unknown>,
   userId: string,
-): ItemKey[] => {
+): (Lookup<unknown> | ItemKey)[] => {
   const { id } = resourceRefOf(decl, input);
   if (decl.kind === 'organization') return organizationKeys(id);
   if (decl.kind === 'trashItem') return trashItemKeys(id);

@@ -2,13 +2,9 @@ import type { Principal } from '#shared/auth/permission.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
 import { transact } from '#shared/db/commit.ts';
+import type { Loaded, Lookup } from '#shared/entities/batch-read.ts';
 import { domainsOfOrg, type OrgDomain } from '#shared/entities/org-domains.ts';
-import {
-  loadedOrganization,
-  type Organization,
-  organizationKey,
-  putOrganizationOp,
-} from '#shared/entities/organizations.ts';
+import { type Organization, organizationLookup, putOrganizationOp } from '#shared/entities/organizations.ts';
 import { newId } from '#shared/ids.ts';
 
 /**
@@ -18,14 +14,9 @@ import { newId } from '#shared/ids.ts';
  * organization (a member role would have nothing to read that is theirs).
  */
 
-/** The keys of items read with authentication, as the entity modules name them. */
-type PreloadKey = ReturnType<typeof organizationKey>;
-/** Items read in a batch with authentication. */
-type Loaded = Parameters<typeof loadedOrganization>[0];
-
 /** The items an organization route reads with authentication (`preload`). */
-export const organizationKeys = (orgId: string, ...extra: PreloadKey[]): PreloadKey[] => [
-  organizationKey(orgId),
+export const organizationKeys = (orgId: string, ...extra: Lookup<unknown>[]): Lookup<unknown>[] => [
+  organizationLookup(orgId),
   ...extra,
 ];
 
@@ -42,7 +33,7 @@ export const checkOrganization = (
   actions: readonly Scope[],
 ): Organization => {
   const action = actions.join(', ');
-  const org = loadedOrganization(loaded, orgId);
+  const org = loaded.valueFor(organizationLookup(orgId));
   if (!org) throw new NotFoundError(`Organization ${orgId} not found`);
   if (principal.spaceIds || principal.baseIds)
     throw new ForbiddenError(

@@ -77,7 +77,7 @@ const encodeCount = (n: number): string => {
 };
 
 /**
- * The version of the key format: part of every index's id (`records/view-indexes.ts`), so a
+ * The version of the key format: part of every index's id (`records/view-indexes/upkeep.ts`), so a
  * change of format makes new indexes instead of mixing formats in one.
  */
 export const INDEX_KEY_FORMAT = 3;

@@ -1,6 +1,5 @@
-import type { Principal } from '#shared/auth/permission.ts';
+import { type Principal, recordRightsOf } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
-import { ROLE_ACTIONS } from '#shared/auth/scopes.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { attachmentFactsFor } from '#shared/entities/attachments.ts';
 import { readMembers } from '#shared/entities/members.ts';
@@ -46,13 +45,8 @@ export const writeContextFor = async (
 };
 
 /** Whether the caller may update cells and delete records here (role and token scope). */
-export const recordRights = (principal: Principal, located: Located) => {
-  const role = located.role ? ROLE_ACTIONS[located.role] : new Set();
-  return {
-    canUpdate: role.has('record|update') && principal.scopes.has('record|update'),
-    canDelete: role.has('record|delete') && principal.scopes.has('record|delete'),
-  };
-};
+export const recordRights = (principal: Principal, located: Located) =>
+  recordRightsOf(principal, located.role);
 
 /**
  * Reserves `count` autoNumbers of a table (one atomic counter update); answers the first. Numbers

@@ -26,7 +26,7 @@ import { assertBatchSize, assertRecordFits } from './limits.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
-import { groupCountSteps, withEntrySteps } from './view-indexes.ts';
+import { groupCountSteps, withEntrySteps } from './view-indexes/upkeep.ts';
 
 export { MAX_RECORDS_PER_CALL } from './limits.ts';
 

@@ -13,7 +13,7 @@ import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { loadRecords } from './update.ts';
-import { groupCountSteps, hasViewIndexes, withEntrySteps } from './view-indexes.ts';
+import { groupCountSteps, hasViewIndexes, withEntrySteps } from './view-indexes/upkeep.ts';
 
 /**
  * Deletes records for good (the contract: deleting records is permanent): the items, their

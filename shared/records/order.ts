@@ -1,4 +1,5 @@
 import { ConflictError, ValidationError } from '#shared/core/errors.ts';
+import { retryOnConflict } from '#shared/core/retry.ts';
 import { commitSteps } from '#shared/db/commit.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { recordKey } from '#shared/entities/records.ts';
@@ -19,14 +20,7 @@ export const placeRecords = async (schema: TableSchema, recordIds: readonly stri
   assertBatchSize(recordIds.length);
   if (new Set(recordIds).size !== recordIds.length)
     throw new ValidationError('recordIds: an id appears twice');
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await placeOnce(schema, recordIds, order);
-    } catch (error) {
-      if (!(error instanceof ConflictError) || attempt >= ATTEMPTS) throw error;
-      await new Promise((r) => setTimeout(r, 10 * 2 ** attempt * (0.5 + Math.random())));
-    }
-  }
+  return retryOnConflict(() => placeOnce(schema, recordIds, order), ATTEMPTS);
 };
 
 const placeOnce = async (schema: TableSchema, recordIds: readonly string[], order: Placement) => {

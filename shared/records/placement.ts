@@ -174,44 +174,51 @@ export const placementSteps = async (
   const moving = records.map((r) => r.id);
   const anchorItem = (await getRecords(tableId, [order.anchorId])).get(order.anchorId);
   if (!anchorItem) throw new NotFoundError(`Anchor ${order.anchorId} not found`);
-  const anchor = { id: anchorItem.id, key: effectiveKey(anchorItem, order.viewId) };
   const exclude = new Set(moving);
+  const around = async (at: Ordered, width: number) => {
+    const [before, after] = await Promise.all([
+      neighbours(tableId, order.viewId, at, 'before', exclude, width),
+      neighbours(tableId, order.viewId, at, 'after', exclude, width),
+    ]);
+    return { before, after, startsList: before.length < width, endsList: after.length < width };
+  };
+  // The neighbourhood is read once, both sides at once; it serves both where a moving anchor's
+  // records land and the plan (a hot spot needing a wider one reads again, twice as far).
+  let width = WINDOW;
+  let anchor: Ordered = { id: anchorItem.id, key: effectiveKey(anchorItem, order.viewId) };
+  let position = order.position;
+  let near = await around(anchor, width);
   if (moving.includes(order.anchorId)) {
     // As in Teable (teable-routes.md 4): the moved records, anchor included, land together in
-    // request order at the anchor's old place, i.e. next to its nearest record that stays.
-    const [before] = await neighbours(tableId, order.viewId, anchor, 'before', exclude, 1);
-    const [after] = before ? [] : await neighbours(tableId, order.viewId, anchor, 'after', exclude, 1);
+    // request order at the anchor's old place, i.e. next to its nearest record that stays. That
+    // record's own neighbourhood is in what was read: past it on its side, the anchor's other side.
+    const [before, after] = [near.before[0], near.after[0]];
     const stay = before ?? after;
     if (!stay)
       throw new ValidationError('Every record of the view is being moved: there is no place to move them to');
-    return placementSteps(
-      schema,
-      records,
-      { ...order, anchorId: stay.id, position: before ? 'after' : 'before' },
-      opts,
-    );
+    anchor = stay;
+    position = before ? 'after' : 'before';
+    near = before ? { ...near, before: near.before.slice(1) } : { ...near, after: near.after.slice(1) };
   }
   const current = opts.created
     ? {}
     : Object.fromEntries(records.map((r) => [r.id, effectiveKey(r, order.viewId)]));
-  // A hot spot may need a wider neighbourhood to rebalance: read twice as far each time.
   let plan: ReturnType<typeof planPlacement> = { widen: true };
-  for (let width = WINDOW; 'widen' in plan; width *= 2) {
-    if (width > MAX_WINDOW) throw new ConflictError('The view order is too dense around this anchor; retry');
-    const [before, after] = await Promise.all([
-      neighbours(tableId, order.viewId, anchor, 'before', exclude, width),
-      neighbours(tableId, order.viewId, anchor, 'after', exclude, width),
-    ]);
+  for (;;) {
     plan = planPlacement({
       moving,
       anchor,
-      position: order.position,
-      window: [...before.reverse(), anchor, ...after],
-      startsList: before.length < width,
-      endsList: after.length < width,
+      position,
+      window: [...[...near.before].reverse(), anchor, ...near.after],
+      startsList: near.startsList,
+      endsList: near.endsList,
       current,
       upperBound: upperBoundFor(opts.nextAutoNumber),
     });
+    if (!('widen' in plan)) break;
+    width *= 2;
+    if (width > MAX_WINDOW) throw new ConflictError('The view order is too dense around this anchor; retry');
+    near = await around(anchor, width);
   }
   if (plan.assign.length === 0) return NONE;
 

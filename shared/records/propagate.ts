@@ -33,7 +33,7 @@ import type { CellChanges } from './cells.ts';
 import { formulaValue } from './formula-values.ts';
 import { assertRecordFits, cellsBytes, cellsOfItem } from './limits.ts';
 import { cellOf, NO_LINKS } from './model.ts';
-import { groupCountSteps, type RecordMove, withEntrySteps } from './view-indexes.ts';
+import { groupCountSteps, type RecordMove, withEntrySteps } from './view-indexes/upkeep.ts';
 
 /** One record a write starts from. */
 export interface Seed {

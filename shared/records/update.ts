@@ -29,7 +29,7 @@ import { etagOf } from './model.ts';
 import { followComputed, sharedWriteSteps } from './pipeline.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
 import { schemaChangeSteps } from './schema-changes.ts';
-import { groupCountSteps, hasViewIndexes, type RecordMove, withEntrySteps } from './view-indexes.ts';
+import { groupCountSteps, hasViewIndexes, type RecordMove, withEntrySteps } from './view-indexes/upkeep.ts';
 
 /** The records read beforehand, or a 404 naming the first that was not found. */
 const ensureFound = (ids: readonly string[], items: readonly (RecordItem | undefined)[]): RecordItem[] =>

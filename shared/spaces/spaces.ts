@@ -23,14 +23,13 @@ import {
   renameSpaceItem,
   type Space,
   spaceById,
-  spaceKey,
   spaceLiveCheck,
   spacesByIds,
   trashSpaceOp,
 } from '#shared/entities/spaces.ts';
 import { newTrashEntry, putTrashOps, removeTrashOps } from '#shared/entities/trash-items.ts';
 import { newId } from '#shared/ids.ts';
-import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
+import { enqueuePurge, markResourcePurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 
 export const DEFAULT_SPACE_NAME = 'Space';
 /** Users one call may add: four operations each must fit one 100-operation transaction. */
@@ -145,7 +144,7 @@ export const deleteSpacePermanently = async (spaceId: string, userId: string, no
   const trashId = space.trashId;
   await transact(
     [
-      markPurgedOp(spaceKey(spaceId), userId, now),
+      markResourcePurgedOp('space', spaceId, userId, now),
       ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'space', spaceId }) : []),
       purgeJobOp({ kind: 'space', resourceId: spaceId }, { spaceId, userId }, now),
     ],

@@ -14,7 +14,6 @@ import {
   readTable,
   type Table,
   tableConditions,
-  tableKey,
   tableOf,
   toTableItem,
   toTableRefItem,
@@ -28,7 +27,7 @@ import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
 import { dbFieldNameFrom } from '#shared/fields/field-names.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
-import { enqueuePurge, markPurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
+import { enqueuePurge, markResourcePurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';
 import { linkOptions, prepareLinkField } from '#shared/schema/link-fields.ts';
 import { purgeTable } from '#shared/schema/purge.ts';
@@ -287,7 +286,7 @@ export const deleteTablePermanently = async (baseId: string, tableId: string, us
   const { trashId, spaceId } = table;
   await transact(
     [
-      markPurgedOp(tableKey(tableId), userId, now),
+      markResourcePurgedOp('table', tableId, userId, now),
       deleteTableRefOp(baseId, tableId),
       deleteNodeOp(baseId, nodeIdOf(tableId)),
       ...(trashId ? removeTrashOps({ id: trashId, resourceType: 'table', spaceId, baseId }) : []),

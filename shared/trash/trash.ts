@@ -1,12 +1,12 @@
-import { type Principal, tokenCovers } from '#shared/auth/permission.ts';
-import { ROLE_ACTIONS, type Role } from '#shared/auth/scopes.ts';
+import { assertParentsLive, mayDo, type Principal, tokenCovers } from '#shared/auth/permission.ts';
+import type { Role } from '#shared/auth/scopes.ts';
 import type { LocatedTrashItem } from '#shared/auth/trash-access.ts';
 import { deleteBasePermanently } from '#shared/bases/bases.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '#shared/core/errors.ts';
 import { type TransactOp, transact } from '#shared/db/commit.ts';
-import { baseLookup } from '#shared/entities/bases.ts';
+import { baseLookup, trashEntriesOfBase } from '#shared/entities/bases.ts';
 import { type Loaded, type Lookup, readBatch } from '#shared/entities/batch-read.ts';
-import { spaceMirrorsOfUser, type UserSpace } from '#shared/entities/members.ts';
+import { mirrorsOfUser, type UserSpace } from '#shared/entities/members.ts';
 import { type Space, spaceLookup } from '#shared/entities/spaces.ts';
 import { tableLookup } from '#shared/entities/tables.ts';
 import {
@@ -15,7 +15,6 @@ import {
   type TrashEntry,
   type TrashType,
   toTrashItem,
-  trashEntriesOfBase,
   trashEntriesOfSpace,
   trashParentsLiveChecks,
 } from '#shared/entities/trash-items.ts';
@@ -28,7 +27,7 @@ export const TRASH_PAGE_SIZE = 50;
 
 /** May the caller delete this kind of resource in a space where it has `role`? Role and token both. */
 const mayDelete = (principal: Principal, role: Role | undefined, type: TrashType) =>
-  role !== undefined && ROLE_ACTIONS[role].has(`${type}|delete`) && principal.scopes.has(`${type}|delete`);
+  mayDo(principal, role, `${type}|delete`);
 
 /** The lookup of a trash entry's resource item. */
 const resourceLookup = (e: TrashEntry): Lookup<{ name: string }> =>
@@ -85,7 +84,7 @@ const page = async (entries: TrashEntry[], cursor: string | undefined, size = TR
  * parallel): no scan. Rights are read now, not when the item was trashed.
  */
 export const listTrash = async (principal: Principal, resourceType: 'space' | 'base', cursor?: string) => {
-  const mirrors = (await spaceMirrorsOfUser(principal.userId)).filter((m) =>
+  const mirrors = (await mirrorsOfUser(principal.userId)).filter((m) =>
     mayDelete(principal, m.role, resourceType),
   );
   const spaces = await readBatch(mirrors.map((m) => spaceLookup(m.spaceId)));
@@ -134,12 +133,7 @@ export const restoreTrashItem = async ({ entry, items }: LocatedTrashItem): Prom
   const { resourceType: type, resourceId: id, spaceId } = entry;
   const space = items.valueFor(spaceLookup(spaceId));
   const base = entry.baseId ? items.valueFor(baseLookup(entry.baseId)) : undefined;
-  if (type !== 'space' && (!space || space.deletedTime))
-    throw new ForbiddenError(
-      `${type === 'base' ? 'Base' : 'Table'} ${id} is in a space in the trash; restore the space first`,
-    );
-  if (type === 'table' && (!base || base.deletedTime))
-    throw new ForbiddenError(`Table ${id} is in a base in the trash; restore the base first`);
+  assertParentsLive(type, id, space, base);
   const marked = clearTrashMarkOps(entry);
   const parents = trashParentsLiveChecks(entry);
   const ops: TransactOp[] = [...marked, ...removeTrashOps(entry), ...parents];

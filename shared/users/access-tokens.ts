@@ -10,10 +10,9 @@ import {
 import { NotFoundError } from '#shared/core/errors.ts';
 import {
   type AccessToken,
-  accessTokenKey,
+  accessTokenLookup,
   accessTokensOfUser,
   deleteAccessTokenItem,
-  loadedAccessToken,
   patchAccessToken,
   putAccessToken,
   refreshAccessTokenItem,
@@ -21,6 +20,7 @@ import {
   touchAccessTokenItem,
 } from '#shared/entities/access-tokens.ts';
 import { spacesOfBases } from '#shared/entities/bases.ts';
+import { asLoaded, type Loaded } from '#shared/entities/batch-read.ts';
 import { newId } from '#shared/ids.ts';
 
 /** A token's fields as a caller gives them; a limit list is never empty (null or absent: no limit). */
@@ -91,10 +91,9 @@ const checkCeiling = async (caller: Principal, wanted: TokenRights): Promise<voi
 };
 
 /** Items read in a batch with authentication. */
-type Loaded = Parameters<typeof loadedAccessToken>[0];
 
-/** The key of the caller's own token `id`: the routes that change a token read it with authentication. */
-export { accessTokenKey };
+/** The lookup of the caller's own token `id`: the routes that change a token read it with authentication. */
+export { accessTokenLookup };
 
 /**
  * One of the caller's tokens that the calling token may manage: it must exist (404) and lie
@@ -102,7 +101,7 @@ export { accessTokenKey };
  * stronger sibling.
  */
 const manageable = async (caller: Principal, id: string, loaded: Loaded): Promise<AccessToken> => {
-  const token = loadedAccessToken(loaded, caller.userId, id);
+  const token = asLoaded(loaded).valueFor(accessTokenLookup(caller.userId, id));
   if (!token) throw notFound(id)();
   if (id !== caller.tokenId) await checkCeiling(caller, rightsOf(token));
   return token;
@@ -208,7 +207,7 @@ export const touchAccessToken = async (userId: string, id: string, now = new Dat
 
 /** One of the caller's own tokens (`GET /access-token/{id}`), without its text; 404 for any other. */
 export const getAccessToken = (userId: string, id: string, loaded: Loaded) => {
-  const token = loadedAccessToken(loaded, userId, id);
+  const token = asLoaded(loaded).valueFor(accessTokenLookup(userId, id));
   if (!token) throw notFound(id)();
   return toTokenInfo(token);
 };

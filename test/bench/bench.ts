@@ -461,7 +461,7 @@ const records = async (token: string, measure: Measure) => {
     1,
     0,
   );
-  // View indexes' upkeep (records/view-indexes.ts): create 1 and update 1 of the sorted cell (its
+  // View indexes' upkeep (records/view-indexes/upkeep.ts): create 1 and update 1 of the sorted cell (its
   // entries move in every view) with 0, 1 and 3 views whose own filter + sort is indexed.
   const { resetCalls, callSummary, itemsWritten } = await import('#shared/db/metrics.ts');
   const fieldIdOf = (name: string) =>

@@ -185,7 +185,7 @@ export const indexedView = async (call: Call, token: string, tableId: string, fi
 
 /** Builds a view's index as the repair worker does; answers the time and the entries. */
 export const buildIndex = async (tableId: string, viewId: string) => {
-  const { buildViewIndex } = await import('#shared/records/view-index-build.ts');
+  const { buildViewIndex } = await import('#shared/records/view-indexes/build.ts');
   const { readIndexState } = await import('#shared/entities/view-indexes.ts');
   const start = performance.now();
   const outcome = await buildViewIndex(tableId, viewId);
@@ -208,7 +208,7 @@ export const racedBuild = async (
   /** The listing query its first page must agree with: the general path's by default. */
   agreeWith = fsgQuery(t.fields),
 ) => {
-  const { buildViewIndex } = await import('#shared/records/view-index-build.ts');
+  const { buildViewIndex } = await import('#shared/records/view-indexes/build.ts');
   const view = await indexedView(call, token, t.tableId, t.fields);
   const listed = await call('list-records', { token, params: { tableId: t.tableId }, query: 'take=200' });
   const sample = (listed.body.records as { id: string }[]).map((r) => r.id);
@@ -378,7 +378,7 @@ export const listingBench = async (token: string, options: { include100k?: boole
         },
       );
       if (size >= 10_000) {
-        // a view whose own filter + sort + 2-level group an index answers (records/view-indexes.ts),
+        // a view whose own filter + sort + 2-level group an index answers (records/view-indexes/upkeep.ts),
         // built first; listed as a grid lists it (its group as groupBy)
         const view = await indexedView(call, token, t.tableId, t.fields);
         const { value: built, peak } = await withPeakHeap(() => buildIndex(t.tableId, view));

@@ -1,5 +1,5 @@
 /**
- * View indexes (records/view-indexes.ts): a view with its own filter and sort is answered from an
+ * View indexes (records/view-indexes/upkeep.ts): a view with its own filter and sort is answered from an
  * index DynamoDB keeps in the view's order, once the repair worker has built it; every create,
  * update and delete keeps it exact in the same commit; any other write of the records makes the
  * listing compute (and ask for a build) until it is built again. "General" below is the same
@@ -26,8 +26,8 @@ import {
   readIndexWants,
   writeIndexBuild,
 } from '#shared/entities/view-indexes.ts';
-import { jumpDeepPagesFrom } from '#shared/listing/list.ts';
-import { buildInPieces, buildViewIndex, buildWantedIndexes } from '#shared/records/view-index-build.ts';
+import { jumpDeepPagesFrom } from '#shared/listing/list-indexed.ts';
+import { buildInPieces, buildViewIndex, buildWantedIndexes } from '#shared/records/view-indexes/build.ts';
 import { call } from '#test/support/invoke.ts';
 import { alphaAndBeta, listedTable } from '#test/support/workspace.ts';
 

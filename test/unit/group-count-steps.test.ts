@@ -1,5 +1,5 @@
 /**
- * The group-count steps a record write adds for a grouped view index (records/view-indexes.ts):
+ * The group-count steps a record write adds for a grouped view index (records/view-indexes/upkeep.ts):
  * one per group tuple whose entries the write changes, with the sum of what it brings and takes
  * away, a move within a tuple included (sum 0: it still marks the tuple written, which a build's
  * settle watches), and none for a write that leaves every entry in place.
@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordItem } from '#shared/entities/records.ts';
 import type { Field } from '#shared/fields/field-types.ts';
-import { groupCountSteps } from '#shared/records/view-indexes.ts';
+import { groupCountSteps } from '#shared/records/view-indexes/upkeep.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 
 const field = (id: string, type: string, options: Record<string, unknown> = {}) =>

@@ -6,7 +6,7 @@ import { newId } from '#shared/ids.ts';
 import { mergeParams, readListParams } from '#shared/listing/params.ts';
 import { normaliseSavedParams } from '#shared/listing/saved-queries.ts';
 import { recordSlices, rowAttributes } from '#shared/records/rows.ts';
-import { segmentPlan } from '#shared/records/view-index-build.ts';
+import { segmentPlan } from '#shared/records/view-indexes/build.ts';
 
 const read = (qs: string) => readListParams(parseQueryString(qs));
 

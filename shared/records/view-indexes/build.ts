@@ -24,7 +24,7 @@
  *   table has been written, each entry is put in a transaction with a check of its record's
  *   version, and a record written since it was read is left to that write (which kept it).
  * - Group counts and the entry total are settled at the end when the table was written during the
- *   build (`view-index-settle.ts`), in moments without writes to what they count.
+ *   build (`settle.ts`), in moments without writes to what they count.
  * - A write that does not keep the index (a rename rewriting cells, a stale schema) moves the
  *   table's unmaintained-write count: a build that finds it moved since it began begins again.
  */
@@ -58,9 +58,9 @@ import {
   writeIndexState,
 } from '#shared/entities/view-indexes.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
-import { readRecordsIn, recordSlices, slicesFor } from './rows.ts';
-import { type Counters, countersOf, SETTLE_MS, settle, settleInPieces, sleep } from './view-index-settle.ts';
-import { type ViewIndex, viewIndexOf } from './view-indexes.ts';
+import { readRecordsIn, recordSlices, slicesFor } from '../rows.ts';
+import { type Counters, countersOf, SETTLE_MS, settle, settleInPieces, sleep } from './settle.ts';
+import { type ViewIndex, viewIndexOf } from './upkeep.ts';
 
 /**
  * What a build did: built it, found it exact already, met a write that did not keep it (begins

@@ -38,7 +38,7 @@ import {
 import type { Query, QueryContext } from '#shared/query/query-types.ts';
 import type { TableSchema, View } from '#shared/schema/schema.ts';
 import { viewQueryOf } from '#shared/schema/views.ts';
-import { rowAttributes, toRow } from './rows.ts';
+import { rowAttributes, toRow } from '../rows.ts';
 
 export interface ViewIndex {
   tableId: string;

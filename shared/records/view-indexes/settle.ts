@@ -1,5 +1,5 @@
 /**
- * The settle of a view index build that writes raced (`view-index-build.ts`): writes keep an
+ * The settle of a view index build that writes raced (`build.ts`): writes keep an
  * index during its build as after it, but a write's group-count additions for records the build
  * had not read yet counted them twice, and its removals for them counted them away. So the counts
  * and the entry total are made exact at the end:
@@ -34,7 +34,7 @@ import {
   readGroupTuples,
   readTupleCount,
 } from '#shared/entities/view-index-groups.ts';
-import type { ViewIndex } from './view-indexes.ts';
+import type { ViewIndex } from './upkeep.ts';
 
 /** A table's data-version counters (`db/data-versions.ts`). */
 export type Counters = ReadonlyMap<string, number>;
