@@ -8,7 +8,7 @@ import {
   type TransactOp,
   updateItem,
 } from '#shared/db/client.ts';
-import { NOT_EXISTS } from '#shared/db/conditions.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { writeStamps } from '#shared/db/request-scope.ts';
 import type { StoredCell, UserRef } from '#shared/fields/field-types.ts';
@@ -342,4 +342,95 @@ export const recordsByRefs = async (
 export const recordWritten = (item: Item, tableId: string, recordId: string): RecordItem | undefined => {
   const key = recordKey(tableId, recordId);
   return item.pk === key.pk && item.sk === key.sk ? recordOf(item) : undefined;
+};
+
+/** A record update as `cellUpdate` writes it: its expression with the names and values it uses. */
+export interface RecordUpdate {
+  update: string;
+  names?: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+/**
+ * The operation that updates a record that is there, or (`atVersion`) only at the version the
+ * update's `:v` names: an If-Match, or a write whose index entries were worked out from it. Pure.
+ */
+export const updateRecordOp = (
+  tableId: string,
+  recordId: string,
+  spec: RecordUpdate,
+  atVersion: boolean,
+): TransactOp => {
+  const { ':v': _version, ...unversioned } = spec.values;
+  return {
+    update: {
+      key: keys.record(tableId, recordId),
+      update: spec.update,
+      condition: atVersion ? 'version = :v' : EXISTS,
+      names: spec.names,
+      values: atVersion ? spec.values : unversioned,
+    },
+  };
+};
+
+/**
+ * The operation that deletes a record: only at `version` when given, else one that is there;
+ * `unguarded` deletes it whatever it holds (the undo of a create). Pure.
+ */
+export const deleteRecordOp = (
+  tableId: string,
+  recordId: string,
+  version?: number | 'unguarded',
+): TransactOp => {
+  const key = keys.record(tableId, recordId);
+  if (version === 'unguarded') return { delete: key };
+  return version === undefined
+    ? { delete: key, condition: EXISTS }
+    : { delete: key, condition: 'version = :v', values: { ':v': version } };
+};
+
+/** A condition a placement adds to a record's update: its view key as read. */
+export interface OrderGuard {
+  condition: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+/**
+ * The operation that gives a record that is there a new key in a view's manual order, guarded by
+ * its key as read, and the operation that puts the old key back while the new one is still
+ * there (its undo). Nothing else of the record changes. Pure.
+ */
+export const rekeyRecordOps = (
+  tableId: string,
+  record: { id: string; ord?: Record<string, string> },
+  view: string,
+  key: string,
+  guard: OrderGuard,
+): { op: TransactOp; undo: TransactOp } => {
+  const old = record.ord?.[view];
+  const recordKeyOf = keys.record(tableId, record.id);
+  return {
+    op: {
+      update: {
+        key: recordKeyOf,
+        update: record.ord ? 'SET ord.#v = :k' : 'SET ord = :ord',
+        condition: `${EXISTS} AND ${guard.condition}`,
+        names: record.ord ? { ...guard.names, '#v': view } : undefined,
+        values: {
+          ...guard.values,
+          ...(record.ord ? { ':k': key } : { ':ord': { ...(record.ord ?? {}), [view]: key } }),
+        },
+      },
+    },
+    undo: {
+      update: {
+        key: recordKeyOf,
+        update: old === undefined ? 'REMOVE ord.#v' : 'SET ord.#v = :old',
+        condition: 'ord.#v = :k',
+        names: { '#v': view },
+        values: { ':k': key, ...(old === undefined ? {} : { ':old': old }) },
+      },
+    },
+  };
 };

@@ -203,9 +203,16 @@ export const createFieldOp = (tableId: string, field: Field, order: number): Tra
   condition: NOT_EXISTS,
 });
 
-/** The operation that deletes a field's item (unconditional: repeatable). Pure. */
-export const deleteFieldOp = (tableId: string, fieldId: string): TransactOp => ({
+/** The operation that rewrites a field that is there (a change of its definition). Pure. */
+export const replaceFieldOp = (tableId: string, field: Field, order: number): TransactOp => ({
+  put: fieldItem(tableId, field, order),
+  condition: EXISTS,
+});
+
+/** The operation that deletes a field's item: unconditional (repeatable), or only one that is there. Pure. */
+export const deleteFieldOp = (tableId: string, fieldId: string, mustExist = false): TransactOp => ({
   delete: keys.field(tableId, fieldId),
+  ...(mustExist ? { condition: EXISTS } : {}),
 });
 
 /** The operation that adds a view to a table; fails when its id is taken. Pure. */

@@ -7,9 +7,8 @@
  */
 import { ConflictError } from '#shared/core/errors.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
-import { EXISTS } from '#shared/db/conditions.ts';
 import { recordOrderOf } from '#shared/entities/records.ts';
-import { viewItem } from '#shared/entities/schema-items.ts';
+import { putViewOp, replaceViewOp } from '#shared/entities/schema-items.ts';
 import { keysBetween, upperBoundFor } from '#shared/ordering/order-keys.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { linkTitlesFor } from '#shared/records/link-cells.ts';
@@ -60,11 +59,8 @@ export const manualSortView = async (
       return item ? rekeySteps(tableId, item, viewId, orderKeys[i] as string) : [];
     }),
     {
-      op: {
-        put: viewItem(tableId, { ...view, lastModifiedTime: new Date().toISOString() }),
-        condition: EXISTS,
-      },
-      undo: { put: viewItem(tableId, view) },
+      op: replaceViewOp(tableId, { ...view, lastModifiedTime: new Date().toISOString() }),
+      undo: putViewOp(tableId, view),
     },
     { op: bumpSchemaOp(tableId, schema.version), undo: null },
   ];

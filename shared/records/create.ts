@@ -11,9 +11,9 @@ import {
 import { recordCountOp } from '#shared/entities/record-counts.ts';
 import {
   deleteRecordNumberOp,
+  deleteRecordOp,
   newRecordItem,
   type RecordItem,
-  recordKey,
   recordNumberItem,
 } from '#shared/entities/records.ts';
 import { newId } from '#shared/ids.ts';
@@ -125,7 +125,7 @@ export const createRecords = async (
       const withOrder = { ...item, ...(ord ? { ord } : {}) };
       return [
         ...withEntrySteps(schema, { after: withOrder }, [
-          { op: { put: withOrder }, undo: { delete: recordKey(tableId, item.id) } },
+          { op: { put: withOrder }, undo: deleteRecordOp(tableId, item.id, 'unguarded') },
         ]),
         {
           op: { put: recordNumberItem(tableId, item.autoNumber, item.id, ord) },

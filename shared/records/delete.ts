@@ -1,12 +1,11 @@
 import { ConflictError, PreconditionFailedError } from '#shared/core/errors.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
-import { EXISTS } from '#shared/db/conditions.ts';
 import { deleteOrderEntryOp, putOrderEntryOp } from '#shared/entities/order-entries.ts';
 import { recordCountOp } from '#shared/entities/record-counts.ts';
 import {
   deleteRecordNumberOp,
+  deleteRecordOp,
   type RecordItem,
-  recordKey,
   recordNumberItem,
 } from '#shared/entities/records.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
@@ -55,14 +54,11 @@ export const deleteRecords = async (
       // guarded by the version read when the record's index entries were worked out from it
       ...withEntrySteps(schema, { before: item }, [
         {
-          op:
-            expectedVersion === undefined && !indexed
-              ? { delete: recordKey(tableId, item.id), condition: EXISTS }
-              : {
-                  delete: recordKey(tableId, item.id),
-                  condition: 'version = :v',
-                  values: { ':v': expectedVersion ?? item.version },
-                },
+          op: deleteRecordOp(
+            tableId,
+            item.id,
+            expectedVersion === undefined && !indexed ? undefined : (expectedVersion ?? item.version),
+          ),
           undo: { put: item },
         },
       ]),

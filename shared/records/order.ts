@@ -1,12 +1,11 @@
 import { ConflictError, ValidationError } from '#shared/core/errors.ts';
 import { retryOnConflict } from '#shared/core/retry.ts';
 import { commitSteps } from '#shared/db/commit.ts';
-import { EXISTS } from '#shared/db/conditions.ts';
-import { recordKey } from '#shared/entities/records.ts';
+import { updateRecordOp } from '#shared/entities/records.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
-import { cellUpdate, loadRecords, withoutV } from './update.ts';
+import { cellUpdate, loadRecords } from './update.ts';
 
 /** How often a move that lost a race with another placement of the same records is planned again. */
 const ATTEMPTS = 5;
@@ -37,15 +36,7 @@ const placeOnce = async (schema: TableSchema, recordIds: readonly string[], orde
       .flatMap((item) => {
         const spec = cellUpdate(item, new Map(), item.mb, item.lastModifiedTime, placed.orderOf.get(item.id));
         return withJoined(placed, item.id, {
-          op: {
-            update: {
-              key: recordKey(tableId, item.id),
-              update: spec.update,
-              condition: EXISTS,
-              names: spec.names,
-              values: withoutV(spec.values),
-            },
-          },
+          op: updateRecordOp(tableId, item.id, spec, false),
           undo: { put: item },
         });
       }),

@@ -15,7 +15,7 @@ import {
   type RecordItem,
   type RecordOrder,
   type RecordPart,
-  recordKey,
+  rekeyRecordOps,
 } from '#shared/entities/records.ts';
 import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/order-keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
@@ -299,30 +299,8 @@ export const rekeySteps = (tableId: string, item: RecordOrder, view: string, key
   const old = item.ord?.[view];
   if (old === key) return [];
   const own = entrySteps(tableId, item, view, key, true);
-  const guard = placedGuard(item, view);
-  const ord = { ...(item.ord ?? {}), [view]: key };
   return [
-    {
-      op: {
-        update: {
-          key: recordKey(tableId, item.id),
-          update: item.ord ? 'SET ord.#v = :k' : 'SET ord = :ord',
-          condition: `${EXISTS} AND ${guard.condition}`,
-          names: item.ord ? { ...guard.names, '#v': view } : undefined,
-          values: { ...guard.values, ...(item.ord ? { ':k': key } : { ':ord': ord }) },
-        },
-      },
-      undo: {
-        update: {
-          key: recordKey(tableId, item.id),
-          update: old === undefined ? 'REMOVE ord.#v' : 'SET ord.#v = :old',
-          condition: 'ord.#v = :k',
-          names: { '#v': view },
-          values: { ':k': key, ...(old === undefined ? {} : { ':old': old }) },
-        },
-      },
-      joined: own.length,
-    },
+    { ...rekeyRecordOps(tableId, item, view, key, placedGuard(item, view)), joined: own.length },
     ...own,
   ];
 };

@@ -8,13 +8,12 @@ import {
 } from '#shared/core/errors.ts';
 import { allInOrder } from '#shared/core/in-order.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
-import { EXISTS } from '#shared/db/conditions.ts';
 import {
   getRecords,
   type RecordItem,
-  recordKey,
   recordWritten,
   txStamp,
+  updateRecordOp,
   withCells,
 } from '#shared/entities/records.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
@@ -234,20 +233,11 @@ const updateOnce = async (
     ...before.flatMap((item, i): Step[] => {
       const cells = converted.changes[i] as CellChanges;
       const spec = cellUpdate(item, cells, user, now, placed.orderOf.get(item.id));
-      const guard = input.ifMatch !== undefined || versioned ? 'version = :v' : EXISTS;
       return withEntrySteps(
         schema,
         moves[i] as RecordMove,
         withJoined(placed, item.id, {
-          op: {
-            update: {
-              key: recordKey(tableId, item.id),
-              update: spec.update,
-              condition: guard,
-              names: spec.names,
-              values: guard === 'version = :v' ? spec.values : withoutV(spec.values),
-            },
-          },
+          op: updateRecordOp(tableId, item.id, spec, input.ifMatch !== undefined || versioned),
           undo: { put: item },
         }),
       );
@@ -279,10 +269,4 @@ const updateOnce = async (
   const [only] = ids;
   const answered = ids.length === 1 && only && written ? recordWritten(written, tableId, only) : undefined;
   return answered ? [answered] : loadRecords(tableId, ids);
-};
-
-/** Expression values without the version (for updates not guarded by `If-Match`). */
-export const withoutV = (values: Record<string, unknown>) => {
-  const { ':v': _v, ...rest } = values;
-  return rest;
 };

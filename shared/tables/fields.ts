@@ -8,9 +8,15 @@ import {
   type TransactOp,
   transact,
 } from '#shared/db/commit.ts';
-import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { queryRecordParts } from '#shared/entities/records.ts';
-import { deleteFieldOp, fieldItem, schemaOpsWithUndo, viewItem } from '#shared/entities/schema-items.ts';
+import {
+  createFieldOp,
+  deleteFieldOp,
+  fieldItem,
+  replaceFieldOp,
+  schemaOpsWithUndo,
+  viewItem,
+} from '#shared/entities/schema-items.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import {
   assertPrimaryAllowed,
@@ -107,7 +113,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
   await commitSchemaChange(
     tableId,
     [
-      { put: fieldItem(tableId, field, order), condition: NOT_EXISTS },
+      createFieldOp(tableId, field, order),
       ...ops,
       ...(await dependentOps(tableId, undefined, field, schema.fields, after.fields)),
       bumpSchemaOp(tableId, schema.version),
@@ -296,7 +302,7 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
   await commitSchemaChange(
     tableId,
     [
-      { put: fieldItem(tableId, field, order), condition: EXISTS },
+      replaceFieldOp(tableId, field, order),
       ...reinferred.changed.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
       ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
       bumpSchemaOp(tableId, schema.version),
@@ -490,7 +496,7 @@ export const convertField = async (
   await commitSchemaChange(
     tableId,
     distinctBumps([
-      { put: fieldItem(tableId, field, order), condition: EXISTS },
+      replaceFieldOp(tableId, field, order),
       ...[...readers.values(), ...sides.replaced.values()]
         .filter((f) => !reinferred.changed.some((c) => c.id === f.id))
         .map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
@@ -610,7 +616,7 @@ const keepOtherSide = async (schema: TableSchema, current: Field, defined: Field
   return {
     field,
     ops: [
-      { put: fieldItem(there.table.id, changed, there.fieldOrder[sideId] ?? 0), condition: EXISTS },
+      replaceFieldOp(there.table.id, changed, there.fieldOrder[sideId] ?? 0),
       bumpSchemaOp(there.table.id, there.version),
     ],
   };
@@ -757,7 +763,7 @@ export const deleteFields = async (schema: TableSchema, fieldIds: readonly strin
   );
   const stripped = (view: View) => fields.reduce((v, f) => withoutField(v, f.id), view);
   const ops: TransactOp[] = [
-    ...fields.map((f) => ({ ...deleteFieldOp(tableId, f.id), condition: EXISTS })),
+    ...fields.map((f) => deleteFieldOp(tableId, f.id, true)),
     ...broken.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
     ...(await Promise.all(fields.map((f) => symmetricDeleteOps(f, tableId)))).flat(),
     ...(

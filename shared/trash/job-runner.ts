@@ -7,12 +7,14 @@ import { logger } from '#shared/core/logger.ts';
 import { transact } from '#shared/db/commit.ts';
 import { finishJobOps, readJobItem, startJobRun, unfinishedJobItems } from '#shared/entities/jobs.ts';
 import {
+  type Budget,
   baseIdsOfSpace,
   deleteBaseRef,
   deleteTableRef,
   firstTablesOfBase,
   purgeBaseRest,
   purgeSpaceRest,
+  purgeTableItems as purgeTable,
   trashIdOfBase,
   trashIdOfSpace,
 } from '#shared/entities/purges.ts';
@@ -20,7 +22,6 @@ import { deleteBaseWebhooks } from '#shared/entities/webhooks.ts';
 import type { PurgeJob } from '#shared/jobs/purge-job.ts';
 import { enqueuePurge, purgeJobOf, type StoredPurgeJob } from '#shared/jobs/purge-queue.ts';
 import { renameUserInRecords } from '#shared/records/user-names.ts';
-import { type Budget, purgeTable } from '#shared/schema/purge.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { dropLinkSides } from '#shared/tables/tables.ts';
 

@@ -278,7 +278,7 @@ export const listingBench = async (token: string, options: { include100k?: boole
   const space = (await call('create-space', { token, body: { name: 'Listing' } })).body.id;
   const baseId = (await call('create-base', { token, body: { spaceId: space } })).body.id as string;
 
-  const { purgePartition } = await import('#shared/schema/purge.ts');
+  const { purgePartition } = await import('#shared/entities/purges.ts');
   /** Forgets a table's kept listing orders: the next filtered page is computed, as after a write. */
   const forgetKept = (tableId: string) =>
     purgePartition(keys.queryOrdersOf(tableId).pk).then(() => undefined);

@@ -569,7 +569,7 @@ describe('DELETE /base/{baseId}/permanent', () => {
     const table = await seedTable(baseId, 3);
     // what an interrupted run leaves: both items marked deleted, a table's records already gone
     await call('delete-base', { token: owner.auth, params: { baseId } });
-    const { purgePartition } = await import('#shared/schema/purge.ts');
+    const { purgePartition } = await import('#shared/entities/purges.ts');
     await purgePartition(keys.recordsOf(table.tableId).pk);
 
     const res = await call('delete-base-permanently', { token: owner.auth, params: { baseId } });
