@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** Unit tests need no database; integration and e2e share a DynamoDB Local started per run, a table per test file. */
+/** Unit tests need no database; integration and e2e share a DynamoDB Local started per run. */
 const unitEnv = {
   TABLE_NAME: 'unit-test-table',
   AWS_REGION: 'us-east-1',
@@ -27,7 +27,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/dynamodb-global-setup.ts'],
-          setupFiles: ['test/support/table-per-file.ts', 'test/support/in-process-purges.ts'],
+          setupFiles: ['test/support/in-process-purges.ts'],
           env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -39,7 +39,7 @@ export default defineConfig({
           name: 'compat',
           include: ['test/compat/**/*.test.ts'],
           globalSetup: ['test/support/dynamodb-global-setup.ts'],
-          setupFiles: ['test/support/table-per-file.ts', 'test/support/in-process-purges.ts'],
+          setupFiles: ['test/support/in-process-purges.ts'],
           env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -50,7 +50,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/dynamodb-global-setup.ts'],
-          setupFiles: ['test/support/table-per-file.ts', 'test/support/in-process-purges.ts'],
+          setupFiles: ['test/support/in-process-purges.ts'],
           env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
           testTimeout: 60_000,
           hookTimeout: 60_000,
