@@ -65,11 +65,13 @@ export const READ_ROLE_UPDATABLE_ATTRIBUTES = ['pk', 'sk', 'lastUsedTime'];
 /** Tokens live under their user's partition. */
 export const READ_ROLE_UPDATABLE_LEADING_KEYS = [PARTITION_PATTERNS.userPartition];
 /**
- * Read routes may also keep a listing's computed order for its later pages (listing/kept-orders.ts)
- * and ask for a view's index to be built (records/view-indexes/upkeep.ts).
+ * Read routes may also keep a listing's computed order for its later pages (listing/kept-orders.ts),
+ * hand an order too long to compute in a request to the worker (listing/order-computation.ts) and
+ * ask for a view's index to be built (records/view-indexes/upkeep.ts).
  */
 export const READ_ROLE_WRITABLE_LEADING_KEYS = [
   PARTITION_PATTERNS.queryOrders,
+  PARTITION_PATTERNS.queryComputationWants,
   PARTITION_PATTERNS.viewIndexWants,
 ];
 

@@ -22,7 +22,8 @@ export const REPAIR_SCHEDULE = Duration.seconds(REPAIR_EVERY_SECONDS);
 /**
  * The repair worker (`functions/workers/repair-worker.ts`, not a route): every minute it finishes
  * or undoes the large writes whose writer stopped renewing its lease (a crash, a timeout, a frozen
- * Lambda). Its role may only use the table.
+ * Lambda), computes the listing orders requests handed over, and builds the view indexes listings
+ * asked for. Its role may only use the table.
  */
 export class RepairWorker extends Construct {
   readonly worker: NodejsFunction;
@@ -42,7 +43,7 @@ export class RepairWorker extends Construct {
     this.worker = functions.lambda(this, 'Worker', {
       entry: 'workers/repair-worker.ts',
       description:
-        'Repair worker: finishes or undoes interrupted large writes, builds asked-for view indexes',
+        'Repair worker: finishes or undoes interrupted large writes, computes handed-over listing orders, builds asked-for view indexes',
       timeout: Duration.minutes(5),
       // One run at a time is enough; two would only race for the same claims.
       reservedConcurrentExecutions: 1,
@@ -52,7 +53,8 @@ export class RepairWorker extends Construct {
       environment: { TABLE_NAME: table.tableName },
     });
     new events.Rule(this, 'Schedule', {
-      description: 'Every minute: finish or undo interrupted large writes, build asked-for view indexes',
+      description:
+        'Every minute: finish or undo interrupted large writes, compute handed-over listing orders, build asked-for view indexes',
       schedule: events.Schedule.rate(REPAIR_SCHEDULE),
       targets: [new targets.LambdaFunction(this.worker)],
     });

@@ -1,4 +1,5 @@
 import { REPAIR_EVERY_SECONDS, repairInterrupted } from '#shared/db/commit.ts';
+import { computeWantedOrders } from '#shared/listing/order-worker.ts';
 import { buildWantedIndexes } from '#shared/records/view-indexes/build.ts';
 import { every } from './every.ts';
 
@@ -7,8 +8,8 @@ export const LOCAL_REPAIR_MS = (REPAIR_EVERY_SECONDS * 1000) / 2;
 
 /**
  * Plays the stack's repair schedule for `npm start`: every 30 s, finishes or undoes the large
- * writes whose writer's lease ran out (a crash of an earlier run included), then builds the view
- * indexes listings asked for. Failures are logged
+ * writes whose writer's lease ran out (a crash of an earlier run included), then computes the
+ * listing orders requests handed over, then builds the view indexes listings asked for. Failures are logged
  * and retried at the next tick; ticks while the database is down are skipped.
  */
 export const startRepairTimer = (
@@ -23,6 +24,8 @@ export const startRepairTimer = (
         console.log(
           `Repaired interrupted writes: ${report.undone} undone, ${report.completed} completed, ${report.skipped} undo steps skipped (newer edits)`,
         );
+      const orders = await computeWantedOrders(Date.now() + everyMs);
+      if (orders.computed) console.log(`Computed ${orders.computed} listing order(s) requests handed over`);
       const indexes = await buildWantedIndexes(Date.now() + everyMs);
       if (indexes.built) console.log(`Built ${indexes.built} view index(es) listings asked for`);
     } catch (error) {

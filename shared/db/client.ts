@@ -440,6 +440,8 @@ export const queryBetween = async (input: {
   startKey?: Record<string, unknown>;
   filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
   projection?: readonly string[];
+  /** Epoch ms after which no further page is asked for: the answer then has a `lastKey`. */
+  until?: number;
 }): Promise<QueryPage> => {
   const names: Record<string, string> = { '#pk': 'pk', ...input.filter?.names };
   const values: Record<string, unknown> = { ':pk': input.pk, ...input.filter?.values };
@@ -484,7 +486,11 @@ export const queryBetween = async (input: {
     );
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
-  } while (startKey && (input.limit === undefined || items.length < input.limit));
+  } while (
+    startKey &&
+    (input.limit === undefined || items.length < input.limit) &&
+    (input.until === undefined || Date.now() < input.until)
+  );
   return { items, lastKey: startKey };
 };
 

@@ -236,6 +236,40 @@ export const keys = {
   }),
   /** IAM's pattern for the kept orders (the listing routes write them). */
   queryOrderPartitionPattern: 'QORDER#*',
+  /** A listing order handed to the worker to compute (`entities/query-computations.ts`), beside its kept order. */
+  queryComputation: (tableId: string, hash: string): Key => ({ pk: `QORDER#${tableId}`, sk: `${hash}#C` }),
+  /** A computed segment's part: run, segment, attempt and part in the sort key. */
+  queryComputationPart: (
+    tableId: string,
+    hash: string,
+    run: string,
+    segment: number,
+    attempt: string,
+    part: number,
+  ): Key => ({
+    pk: `QORDER#${tableId}`,
+    sk: `${hash}#R${run}#${String(segment).padStart(4, '0')}#${attempt}#${String(part).padStart(3, '0')}`,
+  }),
+  /** The prefix of every part of a computation's run. */
+  queryComputationParts: (tableId: string, hash: string, run: string) => ({
+    pk: `QORDER#${tableId}`,
+    skPrefix: `${hash}#R${run}#`,
+  }),
+  /** The segment and attempt of a computation part's sort key (`queryComputationPart`), read under the run's prefix. */
+  queryComputationPartOf: (sk: string, prefix: string): { segment: number; attempt: string } => {
+    const [segment, attempt] = sk.slice(prefix.length).split('#');
+    return { segment: Number(segment), attempt: attempt ?? '' };
+  },
+  /** The size at which a table's ad-hoc listings ran out of time in a request (they go to the worker). */
+  slowListings: (tableId: string): Key => ({ pk: `QORDER#${tableId}`, sk: 'SLOW' }),
+  /** The worker's list of computations asked for. */
+  queryComputationWant: (tableId: string, hash: string): Key => ({
+    pk: 'QCOMPWANT',
+    sk: `${tableId}#${hash}`,
+  }),
+  queryComputationWants: () => ({ pk: 'QCOMPWANT' }),
+  /** IAM's pattern for the computation asks (the listing routes write them). */
+  queryComputationWantPartitionPattern: 'QCOMPWANT',
   /**
    * An entry of a view index (`<view>:<hash of its query>`): every index of a view lives in one
    * partition per view (`VIDX#<view>`, sort key `<hash>#<order key>`), so deleting the view or its

@@ -10,6 +10,8 @@ export const PARTITION_PATTERNS = {
   userPartition: keys.userPartitionPattern,
   /** The kept orders of listing queries (`entities/query-orders.ts`). */
   queryOrders: keys.queryOrderPartitionPattern,
+  /** The asks for a listing order to be computed by the worker (`entities/query-computations.ts`). */
+  queryComputationWants: keys.queryComputationWantPartitionPattern,
   /** The asks for a view's index to be built (`entities/view-indexes.ts`). */
   viewIndexWants: keys.viewIndexWantPartitionPattern,
   /** The export files handed to the worker (`entities/export-files.ts`). */

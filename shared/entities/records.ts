@@ -325,6 +325,69 @@ export const recordPartsInRanges = async (
 };
 
 /**
+ * Reads a table's records over `ranges` (contiguous sort-key ranges of its records partition),
+ * `inFlight` ranges at a time, with only `attributes`, handing each range's records to `onRange`
+ * once the range is read whole, so the caller keeps only what it needs of them. No page is asked
+ * for after `until` (epoch ms), and none after a range failed; at `until` it answers without
+ * waiting for pages in flight. Answers whether every range was read (and handed over).
+ */
+export const readRecordRanges = async (input: {
+  tableId: string;
+  attributes: readonly string[];
+  ranges: readonly { from?: string; to?: string }[];
+  inFlight: number;
+  until?: number;
+  onRange: (index: number, records: RecordPart[]) => void | Promise<void>;
+}): Promise<{ complete: boolean }> => {
+  const pk = keys.recordsOf(input.tableId).pk;
+  let next = 0;
+  let stopped = false;
+  const worker = async () => {
+    while (!stopped && next < input.ranges.length) {
+      if (input.until !== undefined && Date.now() >= input.until) {
+        stopped = true;
+        return;
+      }
+      const index = next++;
+      try {
+        const page = await queryBetween({
+          pk,
+          ...input.ranges[index],
+          projection: withId(input.attributes),
+          ...(input.until === undefined ? {} : { until: input.until }),
+        });
+        if (page.lastKey) stopped = true;
+        else if (!stopped) await input.onRange(index, page.items.map(recordPartOf));
+      } catch (error) {
+        stopped = true;
+        throw error;
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(input.inFlight, input.ranges.length));
+  const all = Promise.all(Array.from({ length: workers }, worker));
+  if (input.until === undefined) {
+    await all;
+    return { complete: !stopped };
+  }
+  // at `until` the read is over, pages still in flight or not: they are left to end unread
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), Math.max(0, (input.until as number) - Date.now()));
+  });
+  try {
+    if ((await Promise.race([all, late])) === 'late') {
+      stopped = true;
+      all.catch(() => undefined);
+      return { complete: false };
+    }
+    return { complete: !stopped };
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
  * Records of any tables by table and id, whole, read in one batch: each pair's record, or
  * undefined where there is none (in the order asked).
  */

@@ -39,6 +39,13 @@ export const noteIndexAsked = (ctx: ListContext): void => {
   askedForIndex.add(ctx);
 };
 
+/** Whether this listing asked for its view's index. */
+export const indexAsked = (ctx: ListContext): boolean => askedForIndex.has(ctx);
+
+/** Notes why this listing may run out of time (it reads every record), for its 503 to say. */
+export const noteReadingEveryRecord = (ctx: ListContext): void =>
+  noteSlowBecause(askedForIndex.has(ctx) ? INDEX_NOT_READY : COMPUTED_FROM_EVERY_RECORD);
+
 /** The link field of a picker parameter, found and checked; undefined without one. */
 export const pickerOf = (ctx: ListContext, params: ListParams): Promise<PickerLink | undefined> => {
   const ref = params.filterLinkCellCandidate ?? params.filterLinkCellSelected;
@@ -72,7 +79,7 @@ export const runGeneral = async (
     link && !link.symmetricFieldId && (selectedLink || candidateRule(link).excludeLinkedAnywhere);
   // Only selected records: read just those. Otherwise the whole table, sliced.
   const onlySelected = params.selectedRecordIds && !candidate;
-  if (!onlySelected) noteSlowBecause(askedForIndex.has(ctx) ? INDEX_NOT_READY : COMPUTED_FROM_EVERY_RECORD);
+  if (!onlySelected) noteReadingEveryRecord(ctx);
   const [items, linkedSet, cell] = await Promise.all([
     onlySelected
       ? readRecordParts(tableId, [...new Set(params.selectedRecordIds)], attrs)

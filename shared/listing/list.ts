@@ -11,7 +11,7 @@ import type { QueryResult, Row } from '#shared/query/query-types.ts';
 import { isKeepable } from './kept-orders.ts';
 import { pickerFilter, pickerOf, runGeneral } from './list-general.ts';
 import { collapsedOf, groupsOf, indexServing, listIndexed, whenExact } from './list-indexed.ts';
-import { listKept, lookUpKept } from './list-kept.ts';
+import { listKept, lookUpKept, orderOrHandOff } from './list-kept.ts';
 import { answerOf, type ListAnswer, type ListContext, NO_EXTRA, renderPage } from './list-page.ts';
 import type { ListParams } from './params.ts';
 import { linkCellIds } from './pickers.ts';
@@ -83,11 +83,12 @@ export const matchingSummary = async (
       : read.count;
     return { total, groupPoints: withGroups ? walk.groupPoints : null };
   }
-  const { kept, keep } = await lookUpKept(ctx, plan, 0, 0);
-  if (kept) return kept.header;
-  const { result } = await allMatching(ctx, params);
+  const look = await lookUpKept(ctx, plan, 0, 0);
+  if (look.kept) return look.kept.header;
+  // the same work as the listing's: in the request, or by the worker on a large table
+  const result = await orderOrHandOff(ctx, { ...plan, query: { ...plan.query, skip: 0, take: 0 } }, look);
   // The header alone: its ids are kept by a listing of the same query.
-  await keep({ ...result, ids: [] }, 0);
+  await look.keep({ ...result, ids: [] }, 0);
   return result;
 };
 

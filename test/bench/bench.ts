@@ -23,7 +23,7 @@ const RUNS = 20;
 /**
  * Sections: `BENCH_ONLY=computed,listing` prints only those, `BENCH_SKIP=bundles,purge` leaves
  * those out. Names: bundles, requests, records, listing, million (only with BENCH_LISTING_1M=1),
- * organizations, context-menu, nodes, purge, computed, changes, attachments, bulk, webhooks.
+ * adhoc, adhoc-million (only with BENCH_ADHOC_1M=1), organizations, context-menu, nodes, purge, computed, changes, attachments, bulk, webhooks.
  */
 const sectionList = (name: string) =>
   (process.env[name] ?? '')
@@ -235,6 +235,16 @@ const requests = async () => {
       await section('million', async () => {
         const { millionBench } = await import('./million.ts');
         await millionBench(owner.auth);
+      });
+    // Ad-hoc queries at 100,000 records (issue 34): test/bench/ad-hoc.ts; at 1,000,000 opt-in (BENCH_ADHOC_1M=1).
+    await section('adhoc', async () => {
+      const { adHocBench } = await import('./ad-hoc.ts');
+      await adHocBench(owner.auth, 100_000);
+    });
+    if (process.env.BENCH_ADHOC_1M === '1')
+      await section('adhoc-million', async () => {
+        const { adHocBench } = await import('./ad-hoc.ts');
+        await adHocBench(owner.auth, 1_000_000);
       });
     await section('organizations', () => organizations(owner.auth, measure));
     await section('context-menu', () => contextMenu(owner.auth, measure));

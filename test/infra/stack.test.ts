@@ -577,13 +577,13 @@ describe('WorkspaceApiStack (dev)', () => {
     expect(actions.filter((a) => a.includes('*'))).toEqual([]);
   });
 
-  it('gives the read role no write action except the lastUsedTime update and kept listing orders, both conditioned', () => {
+  it('gives the read role no write action except the lastUsedTime update and kept listing orders (with computation and index asks), both conditioned', () => {
     const statements = roleStatements(template, readRoleId as string);
     const keeping = statements.filter((s) => s.Sid === 'KeepListingOrders');
     expect(keeping).toHaveLength(1);
     expect(actionsOf(keeping[0] as Statement)).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:PutItem']);
     expect(keeping[0]?.Condition).toEqual({
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['QORDER#*', 'VIDXWANT'] },
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['QORDER#*', 'QCOMPWANT', 'VIDXWANT'] },
     });
     const actions = statements.filter((s) => s.Sid !== 'KeepListingOrders').flatMap(actionsOf);
     for (const forbidden of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {

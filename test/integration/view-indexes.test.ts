@@ -528,7 +528,7 @@ describe('view indexes', () => {
       (next, context) => async (args) => {
         const command = (context as { commandName?: string }).commandName;
         if (command === 'QueryCommand' && JSON.stringify(args.input).includes(records))
-          await new Promise((r) => setTimeout(r, 1_500));
+          await new Promise((r) => setTimeout(r, 3_000));
         return next(args);
       },
       { step: 'initialize', name },
@@ -539,17 +539,28 @@ describe('view indexes', () => {
           token: t.token,
           params: { tableId: t.tableId },
           query: q(query),
-          timeoutMs: 1_200,
+          timeoutMs: 2_500,
         });
       const adHoc = await list({ filter: t.filter, orderBy: t.sortObjs });
       expect(adHoc.status).toBe(503);
-      expect(adHoc.body.message).toMatch(
-        /nothing was written\. It computes its answer from every record of the table/,
-      );
-      expect(adHoc.body.message).toMatch(/served from the view's index at any size/);
+      // handed to the worker, which computes its order (listing/order-computation.ts)
+      expect(adHoc.body.message).toMatch(/order is being computed in the background/);
+      expect(adHoc.body.message).not.toMatch(/index is not ready/);
       const view = await list({ viewId: t.viewId });
       expect(view.status).toBe(503);
-      expect(view.body.message).toMatch(/nothing was written\. This view's index is not ready/);
+      expect(view.body.message).toMatch(/order is being computed in the background/);
+      expect(view.body.message).toMatch(/This view's index is not ready either/);
+      // what is not kept (an aggregation reads more than the order) still reads every record and says why
+      const searchCount = await call('get-search-count', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        query: q({ filter: t.filter, search: ['r1'] }),
+        timeoutMs: 2_500,
+      });
+      expect(searchCount.status).toBe(503);
+      expect(searchCount.body.message).toMatch(
+        /nothing was written\. It computes its answer from every record of the table/,
+      );
       // once built, the view's pages read no records' partition: they answer in time
       expect(await t.buildSettled()).toBe('built');
       const built = await list({ viewId: t.viewId });
