@@ -69,21 +69,49 @@ let itemsWrittenSoFar = 0;
  */
 export const itemsWritten = (): number => itemsWrittenSoFar;
 
+/**
+ * Sequential round trips: the longest chain of calls each of which started after the one before
+ * it ended (calls that overlap in time ran in parallel and count once; a pool of readers that
+ * each send one page after another counts its longest run of pages). O(n log n): calls by start,
+ * each one's chain is one more than the longest among the calls that ended before it started (a
+ * Fenwick tree of maxima over the calls ranked by end).
+ */
+const longestChain = (all: readonly DbCall[]): number => {
+  const byEnd = all.map((_, i) => i).sort((a, b) => (all[a] as DbCall).end - (all[b] as DbCall).end);
+  const ends = byEnd.map((i) => (all[i] as DbCall).end);
+  const rank = new Array<number>(all.length);
+  for (const [r, i] of byEnd.entries()) rank[i] = r;
+  const tree = new Array<number>(all.length + 1).fill(0);
+  /** How many calls ended at or before `t`. */
+  const endedBy = (t: number) => {
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((ends[mid] as number) <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  let longest = 0;
+  const byStart = all.map((_, i) => i).sort((a, b) => (all[a] as DbCall).start - (all[b] as DbCall).start);
+  for (const i of byStart) {
+    let before = 0;
+    for (let k = endedBy((all[i] as DbCall).start); k > 0; k -= k & -k)
+      before = Math.max(before, tree[k] as number);
+    const depth = before + 1;
+    for (let k = (rank[i] as number) + 1; k < tree.length; k += k & -k)
+      tree[k] = Math.max(tree[k] as number, depth);
+    longest = Math.max(longest, depth);
+  }
+  return longest;
+};
+
 /** Summary of the calls since the last reset. */
 export const callSummary = () => {
-  const sorted = [...calls].sort((a, b) => a.start - b.start);
-  // Sequential round trips: calls that overlap in time count once (they ran in parallel).
-  let rounds = 0;
-  let roundEnd = Number.NEGATIVE_INFINITY;
-  for (const c of sorted) {
-    if (c.start >= roundEnd) {
-      rounds++;
-      roundEnd = c.end;
-    } else roundEnd = Math.max(roundEnd, c.end);
-  }
   return {
     calls: calls.length,
-    sequentialRoundTrips: rounds,
+    sequentialRoundTrips: longestChain(calls),
     readUnits: calls.reduce((s, c) => s + c.readUnits, 0),
     writeUnits: calls.reduce((s, c) => s + c.writeUnits, 0),
     ops: calls.map((c) => c.op),

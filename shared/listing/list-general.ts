@@ -8,7 +8,7 @@ import type { Field } from '#shared/fields/field-types.ts';
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
 import type { QueryResult, Row } from '#shared/query/query-types.ts';
 import { linkTitlesFor } from '#shared/records/link-cells.ts';
-import { readAllRecords, readRecordParts, rowAttributes, slicesFor, toRow } from '#shared/records/rows.ts';
+import { rangesFor, readAllRecords, readRecordParts, rowAttributes, toRow } from '#shared/records/rows.ts';
 import { type ListContext, queryContext } from './list-page.ts';
 import type { ListParams } from './params.ts';
 import {
@@ -83,7 +83,7 @@ export const runGeneral = async (
   const [items, linkedSet, cell] = await Promise.all([
     onlySelected
       ? readRecordParts(tableId, [...new Set(params.selectedRecordIds)], attrs)
-      : readAllRecords(tableId, attrs, slicesFor(schema.table.autoNumber)),
+      : readAllRecords(tableId, attrs, rangesFor(schema.table.autoNumber)),
     linkedAnywhere && link ? linkedThroughColumn(link) : undefined,
     candidate?.recordId && link ? linkCellIds(link, candidate.recordId) : undefined,
   ]);

@@ -13,7 +13,7 @@ import { keysBetween, upperBoundFor } from '#shared/ordering/order-keys.ts';
 import { runQuery } from '#shared/query/engine.ts';
 import { linkTitlesFor } from '#shared/records/link-cells.ts';
 import { rekeySteps } from '#shared/records/placement.ts';
-import { readAllRecords, rowAttributes, slicesFor, toRow } from '#shared/records/rows.ts';
+import { rangesFor, readAllRecords, rowAttributes, toRow } from '#shared/records/rows.ts';
 import { bumpSchemaOp, type SortItem, type TableSchema } from '#shared/schema/schema.ts';
 import { findView } from '#shared/schema/views.ts';
 import { resolveSortItems } from './resolve.ts';
@@ -37,7 +37,7 @@ export const manualSortView = async (
   const items = await readAllRecords(
     tableId,
     rowAttributes(schema.fields, needed),
-    slicesFor(schema.table.autoNumber),
+    rangesFor(schema.table.autoNumber),
   );
   const linkFieldIds = new Set(fields.filter((f) => f.type === 'link').map((f) => f.id));
   const titles = linkFieldIds.size ? await linkTitlesFor(schema, items, linkFieldIds) : undefined;

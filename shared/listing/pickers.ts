@@ -15,7 +15,7 @@ import { getRecordParts } from '#shared/entities/records.ts';
 import type { Field, LinkRelationship } from '#shared/fields/field-types.ts';
 import { andFilters, resolveFilter } from '#shared/query/filter.ts';
 import type { FilterGroup } from '#shared/query/query-types.ts';
-import { readAllRecords, slicesFor } from '#shared/records/rows.ts';
+import { rangesFor, readAllRecords } from '#shared/records/rows.ts';
 import { linkOptions, singleThere } from '#shared/schema/link-fields.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import type { LinkCellRef } from './params.ts';
@@ -92,7 +92,7 @@ export const linkedThroughColumn = async (link: PickerLink): Promise<Set<string>
   const items = await readAllRecords(
     link.ownerTableId,
     ['id', link.field.id],
-    slicesFor(owner.table.autoNumber),
+    rangesFor(owner.table.autoNumber),
   );
   return new Set(items.flatMap((i) => idsOf(i[link.field.id])));
 };

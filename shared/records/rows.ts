@@ -9,6 +9,7 @@ import {
   RECORD_ENVELOPE,
   type RecordItem,
   type RecordPart,
+  readRecordRanges,
   recordOf,
   recordPartsInRanges,
 } from '#shared/entities/records.ts';
@@ -91,12 +92,27 @@ export const READ_IN_FLIGHT = 32;
 export const rangesFor = (records: number): number =>
   Math.max(slicesFor(records), Math.min(MAX_RANGES, Math.ceil(records / RECORDS_PER_RANGE)));
 
-/** Every record of a table with only `attributes`, read over `slices` concurrent slices. */
+/**
+ * Every record of a table with only `attributes`, read over `ranges` contiguous ranges
+ * (`rangesFor` the table's size), `READ_IN_FLIGHT` at a time, in id order.
+ */
 export const readAllRecords = async (
   tableId: string,
   attributes: readonly string[],
-  slices = ROW_SLICES,
-): Promise<RecordPart[]> => recordPartsInRanges(tableId, attributes, recordSlices(slices));
+  ranges = ROW_SLICES,
+): Promise<RecordPart[]> => {
+  const parts: RecordPart[][] = [];
+  await readRecordRanges({
+    tableId,
+    attributes,
+    ranges: recordSlices(ranges),
+    inFlight: READ_IN_FLIGHT,
+    onRange: (index, records) => {
+      parts[index] = records;
+    },
+  });
+  return parts.flat();
+};
 
 /** The records of a table in some of `recordSlices`' ranges, with only `attributes`, the ranges read at once. */
 export const readRecordsIn = async (

@@ -18,6 +18,8 @@ export const README_SECTIONS = [
   'purge',
   'listing',
   'million',
+  'adhoc',
+  'adhoc-million',
   'computed',
   'changes',
   'attachments',

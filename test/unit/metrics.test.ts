@@ -68,13 +68,34 @@ describe('callSummary round trips', () => {
       2,
     ],
     [
-      'a chain where each overlaps the next',
+      'a chain where each overlaps the next, the third after the first',
       [
         [0, 10],
         [9, 19],
         [18, 28],
       ],
+      2,
+    ],
+    [
+      'a chain where each overlaps the next and all overlap',
+      [
+        [0, 10],
+        [5, 19],
+        [9, 28],
+      ],
       1,
+    ],
+    [
+      'a pool of two readers, three pages each, staggered',
+      [
+        [0, 10],
+        [5, 15],
+        [10, 20],
+        [15, 25],
+        [20, 30],
+        [25, 35],
+      ],
+      3,
     ],
     [
       'three sequential calls recorded out of order',
