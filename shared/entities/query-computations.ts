@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ConflictError } from '#shared/core/errors.ts';
-import { getItems, type Item, queryAll, updateItem, writeItems } from '#shared/db/client.ts';
+import { getItems, type Item, queryAll, type UpdateSpec, updateItem, writeItems } from '#shared/db/client.ts';
 import { EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { count, isMap, optionalText, text } from './attributes.ts';
@@ -150,87 +150,58 @@ export const readComputationState = async (tableId: string, hash: string, now = 
 
 const sameRun = (run: string) => ({ condition: 'run = :run', values: { ':run': run } });
 
+/** Applies an update of a computation's item on its condition: false when the condition failed. */
+const updatedIf = async (spec: UpdateSpec): Promise<boolean> => {
+  try {
+    await updateItem(spec, () => new ConflictError('condition failed'), 'NONE');
+    return true;
+  } catch (error) {
+    if (error instanceof ConflictError) return false;
+    throw error;
+  }
+};
+
 /**
  * Takes a computation for `leaseMs` (no other worker steps it meanwhile): false when another
  * holds it or it was asked again (a new run).
  */
-export const claimComputation = async (
-  c: QueryComputation,
-  leaseMs: number,
-  now = Date.now(),
-): Promise<boolean> => {
-  try {
-    await updateItem(
-      {
-        key: keys.queryComputation(c.tableId, c.hash),
-        update: 'SET leaseUntil = :lease, startedTime = if_not_exists(startedTime, :started)',
-        condition: 'run = :run AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
-        values: {
-          ':run': c.run,
-          ':lease': now + leaseMs,
-          ':now': now,
-          ':started': new Date(now).toISOString(),
-        },
-      },
-      () => new ConflictError('computation taken'),
-      'NONE',
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConflictError) return false;
-    throw error;
-  }
-};
+export const claimComputation = (c: QueryComputation, leaseMs: number, now = Date.now()): Promise<boolean> =>
+  updatedIf({
+    key: keys.queryComputation(c.tableId, c.hash),
+    update: 'SET leaseUntil = :lease, startedTime = if_not_exists(startedTime, :started)',
+    condition: 'run = :run AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
+    values: { ':run': c.run, ':lease': now + leaseMs, ':now': now, ':started': new Date(now).toISOString() },
+  });
 
 /** Lets another run step a computation at once (a run that stopped at its deadline). */
 export const releaseComputation = async (tableId: string, hash: string): Promise<void> => {
-  try {
-    await updateItem(
-      {
-        key: keys.queryComputation(tableId, hash),
-        update: 'REMOVE leaseUntil',
-        condition: EXISTS,
-      },
-      () => new ConflictError('gone'),
-      'NONE',
-    );
-  } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
-  }
+  await updatedIf({
+    key: keys.queryComputation(tableId, hash),
+    update: 'REMOVE leaseUntil',
+    condition: EXISTS,
+  });
 };
 
 /** Starts a computation again at newer data versions (writes came during it): false when asked again meanwhile. */
-export const restartComputation = async (
+export const restartComputation = (
   c: QueryComputation,
   run: string,
   signature: string,
   now = Date.now(),
-): Promise<boolean> => {
-  const { condition, values } = sameRun(c.run);
-  try {
-    await updateItem(
-      {
-        key: keys.queryComputation(c.tableId, c.hash),
-        update: 'SET run = :new, signature = :sig, done = :none, startedTime = :started, expiresAt = :exp',
-        condition,
-        values: {
-          ...values,
-          ':new': run,
-          ':sig': signature,
-          ':none': {},
-          ':started': new Date(now).toISOString(),
-          ':exp': expiry(now, COMPUTATION_TTL_SECONDS),
-        },
-      },
-      () => new ConflictError('asked again'),
-      'NONE',
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConflictError) return false;
-    throw error;
-  }
-};
+): Promise<boolean> =>
+  updatedIf({
+    key: keys.queryComputation(c.tableId, c.hash),
+    update: 'SET run = :new, signature = :sig, done = :none, startedTime = :started, expiresAt = :exp',
+    ...sameRun(c.run),
+    values: {
+      ...sameRun(c.run).values,
+      ':new': run,
+      ':sig': signature,
+      ':none': {},
+      ':started': new Date(now).toISOString(),
+      ':exp': expiry(now, COMPUTATION_TTL_SECONDS),
+    },
+  });
 
 /**
  * Keeps one segment's records (gzipped JSON in parts) and then notes the segment done under
@@ -257,24 +228,13 @@ export const keepSegment = async (
       },
     });
   await writeItems(parts);
-  const { condition, values } = sameRun(c.run);
-  try {
-    await updateItem(
-      {
-        key: keys.queryComputation(c.tableId, c.hash),
-        update: 'SET done.#s = :attempt',
-        condition,
-        names: { '#s': String(segment) },
-        values: { ...values, ':attempt': attempt },
-      },
-      () => new ConflictError('asked again'),
-      'NONE',
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConflictError) return false;
-    throw error;
-  }
+  return updatedIf({
+    key: keys.queryComputation(c.tableId, c.hash),
+    update: 'SET done.#s = :attempt',
+    names: { '#s': String(segment) },
+    ...sameRun(c.run),
+    values: { ...sameRun(c.run).values, ':attempt': attempt },
+  });
 };
 
 /** Every record the done segments of a computation's run kept, segment after segment. */

@@ -33,7 +33,7 @@ import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
 import { readAllRecords, recordSlices, rowAttributes, toRow } from '#shared/records/rows.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
 import { newUser } from '#test/support/fixtures.ts';
-import { call } from '#test/support/invoke.ts';
+import { call, q } from '#test/support/invoke.ts';
 import { addMember, listedTable } from '#test/support/workspace.ts';
 
 afterEach(() => {
@@ -42,11 +42,6 @@ afterEach(() => {
   setSegmentShape(undefined);
   computeInPieces();
 });
-
-const q = (params: Record<string, unknown>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
-    .join('&');
 
 const STATUSES = ['light', 'medium', 'dark'];
 const FIELDS = [

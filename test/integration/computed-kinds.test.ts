@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { invalid } from '#test/support/answers.ts';
 import { pngOf, uploadFile } from '#test/support/attachments.ts';
-import { type Cells, type FieldAnswer, newBase, q } from '#test/support/computed.ts';
-import { call } from '#test/support/invoke.ts';
+import { type Cells, type FieldAnswer, newBase } from '#test/support/computed.ts';
+import { call, q } from '#test/support/invoke.ts';
 
 const SYMMETRIC: Record<string, string> = {
   oneOne: 'oneOne',

@@ -16,15 +16,10 @@ import { callSummary, itemsRead, resetCalls } from '#shared/db/metrics.ts';
 import { purgePartition } from '#shared/entities/purges.ts';
 import { readDataVersions } from '#shared/entities/table-versions.ts';
 import { newUser } from '#test/support/fixtures.ts';
-import { call } from '#test/support/invoke.ts';
+import { call, q } from '#test/support/invoke.ts';
 import { addMember, alphaAndBeta, listedTable } from '#test/support/workspace.ts';
 
 afterEach(() => injectChunkFault(undefined));
-
-const q = (params: Record<string, unknown>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
-    .join('&');
 
 const STATUSES = ['light', 'medium', 'dark'];
 const FIELDS = [

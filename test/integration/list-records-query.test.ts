@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '#test/support/invoke.ts';
+import { call, q } from '#test/support/invoke.ts';
 import { listedTable, newTable } from '#test/support/workspace.ts';
 
 interface Ref {
   id: string;
 }
-
-const q = (params: Record<string, unknown>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
-    .join('&');
 
 const FIELDS = [
   { type: 'singleLineText', name: 'Name' },

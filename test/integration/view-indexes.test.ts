@@ -28,13 +28,8 @@ import {
 } from '#shared/entities/view-indexes.ts';
 import { jumpDeepPagesFrom } from '#shared/listing/list-indexed.ts';
 import { buildInPieces, buildViewIndex, buildWantedIndexes } from '#shared/records/view-indexes/build.ts';
-import { call } from '#test/support/invoke.ts';
+import { call, q } from '#test/support/invoke.ts';
 import { alphaAndBeta, listedTable } from '#test/support/workspace.ts';
-
-const q = (params: Record<string, unknown>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
-    .join('&');
 
 const FIELDS = [
   { type: 'singleLineText', name: 'Name' },

@@ -208,9 +208,3 @@ export const newBase = async () => {
 };
 
 export type Base = Awaited<ReturnType<typeof newBase>>;
-
-/** A query string from parameters (JSON for non-strings). */
-export const q = (params: Record<string, unknown>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
-    .join('&');

@@ -76,3 +76,9 @@ export const call = async (name: HandlerName, options: CallOptions = {}): Promis
     ),
   };
 };
+
+/** A query string from parameters (JSON for non-strings), as the listing routes take them. */
+export const q = (params: Record<string, unknown>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
+    .join('&');
