@@ -1,4 +1,4 @@
-import type { HttpError } from '#shared/core/errors.ts';
+import { type HttpError, ServiceUnavailableError } from '#shared/core/errors.ts';
 import {
   getItems,
   type Item,
@@ -324,12 +324,19 @@ export const recordPartsInRanges = async (
   return parts.flatMap((p) => p.items.map(recordPartOf));
 };
 
+/** How many throttled or timed-out reads in a row (none served between), past one per reader of the pool, fail a table's read. */
+const RANGE_TRIES = 8;
+
 /**
  * Reads a table's records over `ranges` (contiguous sort-key ranges of its records partition),
  * `inFlight` ranges at a time, with only `attributes`, handing each range's records to `onRange`
  * once the range is read whole, so the caller keeps only what it needs of them. No page is asked
  * for after `until` (epoch ms), and none after a range failed; at `until` it answers without
- * waiting for pages in flight. Answers whether every range was read (and handed over).
+ * waiting for pages in flight. A range the database throttles or times out on (a 503 after the
+ * SDK's retries) is tried again later and its reader leaves the pool while others remain (the
+ * last one waits, longer each time): the read slows to what the database serves rather than
+ * failing, and fails after `RANGE_TRIES` such answers in a row past one per reader. Answers
+ * whether every range was read (and handed over).
  */
 export const readRecordRanges = async (input: {
   tableId: string;
@@ -340,31 +347,50 @@ export const readRecordRanges = async (input: {
   onRange: (index: number, records: RecordPart[]) => void | Promise<void>;
 }): Promise<{ complete: boolean }> => {
   const pk = keys.recordsOf(input.tableId).pk;
-  let next = 0;
+  const pending = input.ranges.map((_, i) => i);
+  const workers = Math.max(1, Math.min(input.inFlight, input.ranges.length));
+  let failuresInARow = 0;
   let stopped = false;
+  let running = 0;
   const worker = async () => {
-    while (!stopped && next < input.ranges.length) {
-      if (input.until !== undefined && Date.now() >= input.until) {
-        stopped = true;
-        return;
-      }
-      const index = next++;
-      try {
-        const page = await queryBetween({
-          pk,
-          ...input.ranges[index],
-          projection: withId(input.attributes),
-          ...(input.until === undefined ? {} : { until: input.until }),
-        });
+    running++;
+    try {
+      while (!stopped) {
+        const index = pending.shift();
+        if (index === undefined) return;
+        if (input.until !== undefined && Date.now() >= input.until) {
+          stopped = true;
+          return;
+        }
+        let page: Awaited<ReturnType<typeof queryBetween>>;
+        try {
+          page = await queryBetween({
+            pk,
+            ...input.ranges[index],
+            projection: withId(input.attributes),
+            ...(input.until === undefined ? {} : { until: input.until }),
+          });
+        } catch (error) {
+          // throttled or timed out after the SDK's own retries: the range waits for a later try
+          // and the pool shrinks by this worker while others run (fewer requests in flight)
+          const n = ++failuresInARow;
+          if (!(error instanceof ServiceUnavailableError) || stopped || n > workers + RANGE_TRIES) {
+            stopped = true;
+            throw error;
+          }
+          pending.push(index);
+          if (running > 1) return;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 50 * 2 ** n)));
+          continue;
+        }
+        failuresInARow = 0;
         if (page.lastKey) stopped = true;
         else if (!stopped) await input.onRange(index, page.items.map(recordPartOf));
-      } catch (error) {
-        stopped = true;
-        throw error;
       }
+    } finally {
+      running--;
     }
   };
-  const workers = Math.max(1, Math.min(input.inFlight, input.ranges.length));
   const all = Promise.all(Array.from({ length: workers }, worker));
   if (input.until === undefined) {
     await all;

@@ -10,6 +10,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { documentClient } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { itemsRead, resetCalls } from '#shared/db/metrics.ts';
 import { purgePartition } from '#shared/entities/purges.ts';
@@ -134,6 +135,47 @@ describe('ad-hoc orders: parallel ranges', () => {
       ),
       { numRuns: 4 },
     );
+  });
+
+  it('a range the database throttles is read again later by a smaller pool; one it never serves fails the read', async () => {
+    const t = await setUp(400);
+    const records = keys.recordsOf(t.tableId).pk;
+    let throttle = 10;
+    const name = `throttle-${Math.random()}`;
+    documentClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const command = (context as { commandName?: string }).commandName;
+        if (command === 'QueryCommand' && JSON.stringify(args.input).includes(records) && throttle > 0) {
+          throttle--;
+          throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+            name: 'ThrottlingException',
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const seen: string[] = [];
+      const read = () =>
+        readRecordRanges({
+          tableId: t.tableId,
+          attributes: ['id'],
+          ranges: recordSlices(20),
+          inFlight: 8,
+          onRange: (_, part) => {
+            seen.push(...part.map((r) => r.id));
+          },
+        });
+      expect(await read()).toEqual({ complete: true });
+      expect(throttle).toBe(0);
+      expect(seen.sort()).toEqual([...t.ids].sort());
+
+      throttle = Number.POSITIVE_INFINITY;
+      await expect(read()).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+    } finally {
+      documentClient.middlewareStack.remove(name);
+    }
   });
 
   it('an order computed over narrowed ranges equals the engine over one sequential read, for random queries', async () => {
