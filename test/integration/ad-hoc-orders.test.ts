@@ -285,10 +285,11 @@ describe('ad-hoc orders: handed to the worker', () => {
     // the row count of the same query waits for the same work
     expect((await t.count(SORTED)).status).toBe(503);
 
-    // the worker's own loop (the repair worker's step): the first test of the file to ask, so its only ask
+    // the worker's own loop (the repair worker's step; other test files' asks may be among its own)
     const report = await computeWantedOrders(Date.now() + 60_000);
-    expect(report.computed).toBe(1);
-    expect(report.recordsRead).toBe(300);
+    expect(report.computed).toBeGreaterThanOrEqual(1);
+    expect(report.recordsRead).toBeGreaterThanOrEqual(300);
+    expect((await readComputationWants()).filter((w) => w.tableId === t.tableId)).toEqual([]);
 
     const pages = [
       await t.list({ ...SORTED, skip: 0, take: 40 }),
