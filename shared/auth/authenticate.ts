@@ -1,12 +1,6 @@
 import { UnauthorizedError } from '#shared/core/errors.ts';
-import { type AccessToken, accessTokenLookup, accessTokenOf } from '#shared/entities/access-tokens.ts';
-import {
-  asLoaded,
-  type ItemKey,
-  type ItemLookup,
-  readBatch,
-  type StoredItem,
-} from '#shared/entities/batch-read.ts';
+import { type AccessToken, accessTokenLookup } from '#shared/entities/access-tokens.ts';
+import { asLoaded, type ItemKey, type ItemLookup, readBatch } from '#shared/entities/batch-read.ts';
 import { userLookup } from '#shared/entities/users.ts';
 import type { Principal } from './permission.ts';
 import { parsePersonalToken, secretMatches } from './personal-token.ts';
@@ -127,9 +121,11 @@ export const LAST_USED_RESOLUTION_MS = 3_600_000;
 const staleUse = ({ lastUsedTime }: Pick<AccessToken, 'lastUsedTime'>, now: number): boolean =>
   lastUsedTime === null || now - Date.parse(lastUsedTime) > LAST_USED_RESOLUTION_MS;
 
-/** True when this request should refresh the token's `lastUsedTime` (its item as stored). */
-export const shouldTouch = (item: StoredItem | undefined, now = Date.now()): boolean =>
-  item !== undefined && staleUse(accessTokenOf(item), now);
+/** True when this request should refresh the token's `lastUsedTime` (the token as read). */
+export const shouldTouch = (
+  token: Pick<AccessToken, 'lastUsedTime'> | undefined,
+  now = Date.now(),
+): boolean => token !== undefined && staleUse(token, now);
 
 /** True when this request should refresh the `lastUsedTime` of the credential's token, read with it. */
 export const credentialToTouch = (c: Credential, loaded: ItemLookup, now = Date.now()): boolean => {

@@ -1,17 +1,17 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { baseLookup } from '#shared/entities/bases.ts';
+import { type BaseItem, baseLookup } from '#shared/entities/bases.ts';
 import {
   asLoaded,
   type ItemKey,
   type ItemLookup,
+  type Loaded,
   type Lookup,
   readBatch,
   readMore,
-  type StoredItem,
 } from '#shared/entities/batch-read.ts';
 import { memberLookup } from '#shared/entities/members.ts';
 import { type Space, spaceLookup } from '#shared/entities/spaces.ts';
-import { tableLookup } from '#shared/entities/tables.ts';
+import { type Table, tableLookup } from '#shared/entities/tables.ts';
 import type { LocatedResource } from './permission.ts';
 import type { Role } from './scopes.ts';
 
@@ -21,13 +21,13 @@ import type { Role } from './scopes.ts';
  */
 export type ResourceRef = { kind: 'space' | 'base' | 'table'; id: string; includeTrashed?: boolean };
 
-/** A resource found, with its space, its ancestors' items and the caller's role in its space. */
+/** A resource found, with its space, base and table as read, and the caller's role in its space. */
 export interface Located extends LocatedResource {
   kind: ResourceRef['kind'];
   role: Role | undefined;
   space: Space;
-  base?: StoredItem;
-  table?: StoredItem;
+  base?: BaseItem;
+  table?: Table;
 }
 
 /**
@@ -64,25 +64,33 @@ export const resourceKeys = (ref: ResourceRef, userId: string): ItemKey[] => {
   return [ownKey(ref), ...(known ? chainLookups(known.spaceId, known.baseId, userId).map((l) => l.key) : [])];
 };
 
-/** What a resource's own item says of it: its trash and purge marks, and where it lives. */
+/** What a resource's own item says of it: its trash and purge marks, where it lives, the table read. */
 interface Own {
   deletedTime?: string;
   purgeTime?: string;
   spaceId: string;
   baseId?: string;
+  table?: Table;
 }
 
-const ownOf = (ref: ResourceRef, item: StoredItem): Own => {
+/** A resource's trash and purge marks. */
+const marksOf = ({ deletedTime, purgeTime }: Pick<Own, 'deletedTime' | 'purgeTime'>) => ({
+  deletedTime,
+  purgeTime,
+});
+
+/** The resource's own item among the loaded ones, as its entity reads it; undefined when none is stored. */
+const ownOf = (ref: ResourceRef, read: Loaded): Own | undefined => {
   if (ref.kind === 'space') {
-    const { deletedTime, purgeTime } = spaceLookup(ref.id).read(item);
-    return { deletedTime, purgeTime, spaceId: ref.id };
+    const space = read.valueFor(spaceLookup(ref.id));
+    return space && { ...marksOf(space), spaceId: ref.id };
   }
   if (ref.kind === 'base') {
-    const { deletedTime, purgeTime, spaceId } = baseLookup(ref.id).read(item);
-    return { deletedTime, purgeTime, spaceId, baseId: ref.id };
+    const base = read.valueFor(baseLookup(ref.id));
+    return base && { ...marksOf(base), spaceId: base.spaceId, baseId: ref.id };
   }
-  const { deletedTime, purgeTime, spaceId, baseId } = tableLookup(ref.id).read(item);
-  return { deletedTime, purgeTime, spaceId, baseId };
+  const table = read.valueFor(tableLookup(ref.id));
+  return table && { ...marksOf(table), spaceId: table.spaceId, baseId: table.baseId, table };
 };
 
 const LABEL = { space: 'Space', base: 'Base', table: 'Table' } as const;
@@ -98,10 +106,9 @@ export type LocateResult = { located: Located } | { need: ItemKey[] };
 export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): LocateResult => {
   const read = asLoaded(loaded);
   const gone = () => new NotFoundError(`${LABEL[ref.kind]} ${ref.id} not found`);
-  const ownItem = read.get(ownKey(ref));
-  const own = ownItem ? ownOf(ref, ownItem) : undefined;
+  const own = ownOf(ref, read);
   // a permanent delete in progress (the purge worker empties it): gone for every route
-  if (!ownItem || !own || own.purgeTime) throw gone();
+  if (!own || own.purgeTime) throw gone();
   // `includeTrashed` lets the resource itself through, never a trashed space or base above it.
   const ownTrashed = Boolean(own.deletedTime) && !ref.includeTrashed;
   const { spaceId } = own;
@@ -109,8 +116,7 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
   if (ref.kind !== 'space') remember(ref.id, { spaceId, baseId: ref.kind === 'table' ? baseId : undefined });
   const chain = chainLookups(spaceId, ref.kind === 'table' ? baseId : undefined, userId);
   const space = read.valueFor(spaceLookup(spaceId));
-  const baseItem = baseId ? read.get(baseLookup(baseId).key) : undefined;
-  const base = baseId && baseItem ? baseLookup(baseId).read(baseItem) : undefined;
+  const base = baseId ? read.valueFor(baseLookup(baseId)) : undefined;
   const unread = chain.filter((l) => !read.wasRead(l));
   if (unread.length) return { need: unread.map((l) => l.key) };
   const parentTrashed =
@@ -124,8 +130,8 @@ export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): Lo
       spaceId,
       baseId,
       space,
-      base: ref.kind === 'space' ? undefined : (baseItem ?? ownItem),
-      table: ref.kind === 'table' ? ownItem : undefined,
+      base: ref.kind === 'space' ? undefined : base,
+      table: own.table,
       role: read.valueFor(memberLookup(spaceId, userId))?.role,
     },
   };

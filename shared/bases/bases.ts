@@ -6,7 +6,6 @@ import { type TransactOp, transact } from '#shared/db/commit.ts';
 import {
   type BaseItem,
   type BaseRef,
-  baseOf,
   baseRefsOfSpace,
   deleteBaseRefOp,
   deleteLiveBaseRefOp,
@@ -120,7 +119,7 @@ export const listBases = async (spaceId: string): Promise<Base[]> =>
 
 const baseItemOf = (located: Located): BaseItem => {
   if (!located.base) throw new Error(`located ${located.kind} ${located.id} has no base`);
-  return baseOf(located.base);
+  return located.base;
 };
 
 /** The base a route located. */

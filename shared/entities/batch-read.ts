@@ -1,5 +1,6 @@
 import { combineLookups, getItems, type Item, type ItemLookup } from '#shared/db/client.ts';
 import type { Key } from '#shared/db/keys.ts';
+import { readEarlier } from '#shared/db/request-scope.ts';
 
 /**
  * One strongly consistent batch read across entities (the HTTP chain's read with the token, a
@@ -22,12 +23,6 @@ export interface Lookup<T> {
  * unopened to a batch read.
  */
 export type ItemKey = Key;
-
-/**
- * A stored item handed on whole between entity readers (a located table's item to `loadSchema`,
- * a located base's to `baseOf`): only entity modules open it.
- */
-export type StoredItem = Item;
 
 /**
  * Items read in batches: a value by its lookup, whether a lookup was read at all (found or
@@ -57,6 +52,15 @@ const loadedOf = (items: ItemLookup): Loaded => ({
   },
   wasRead: (wanted) => items.requested(keyOf(wanted)),
 });
+
+/**
+ * The value of a lookup's item when this request has read it already (with authentication); no
+ * read, undefined when it has not.
+ */
+export const valueReadEarlier = <T>(lookup: Lookup<T>): T | undefined => {
+  const item = readEarlier(lookup.key);
+  return item === undefined ? undefined : lookup.read(item);
+};
 
 /** Items already read (another batch, a test's fixture) as a `Loaded`. */
 export const asLoaded = (items: ItemLookup): Loaded =>

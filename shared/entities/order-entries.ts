@@ -1,4 +1,5 @@
 import { type Item, queryBetween, queryRange, type TransactOp } from '#shared/db/client.ts';
+import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { defaultOrderKey } from '#shared/ordering/order-keys.ts';
 import { text } from './attributes.ts';
@@ -129,26 +130,39 @@ const orderEntryItem = (viewId: string, orderKey: string, recordId: string): Ite
   recordId,
 });
 
-/** The operation that puts a record's manual-order entry; `condition` when given. Pure. */
-export const putOrderEntryOp = (
-  viewId: string,
-  orderKey: string,
-  recordId: string,
-  condition?: string,
-): TransactOp => ({
+/**
+ * The operation that puts a record's manual-order entry whatever is there (the undo of its
+ * removal). Pure.
+ */
+export const putOrderEntryOp = (viewId: string, orderKey: string, recordId: string): TransactOp => ({
   put: orderEntryItem(viewId, orderKey, recordId),
-  ...(condition === undefined ? {} : { condition }),
 });
 
-/** The operation that deletes a record's manual-order entry; `condition` when given. Pure. */
-export const deleteOrderEntryOp = (
+/**
+ * The operation that puts a record's manual-order entry only where none is: of two placements
+ * racing to give the record the same key, one fails. Pure.
+ */
+export const putNewOrderEntryOp = (viewId: string, orderKey: string, recordId: string): TransactOp => ({
+  ...putOrderEntryOp(viewId, orderKey, recordId),
+  condition: NOT_EXISTS,
+});
+
+/** The operation that deletes a record's manual-order entry, there or not. Pure. */
+export const deleteOrderEntryOp = (viewId: string, orderKey: string, recordId: string): TransactOp => ({
+  delete: keys.viewOrderEntry(viewId, orderKey, recordId),
+});
+
+/**
+ * The operation that deletes a record's manual-order entry only where one is: of two placements
+ * racing to move the record from that key, one fails. Pure.
+ */
+export const deleteExistingOrderEntryOp = (
   viewId: string,
   orderKey: string,
   recordId: string,
-  condition?: string,
 ): TransactOp => ({
-  delete: keys.viewOrderEntry(viewId, orderKey, recordId),
-  ...(condition === undefined ? {} : { condition }),
+  ...deleteOrderEntryOp(viewId, orderKey, recordId),
+  condition: EXISTS,
 });
 
 /**

@@ -6,6 +6,7 @@ import {
   queryAll,
   queryBetween,
   type TransactOp,
+  type UpdateSpec,
   updateItem,
 } from '#shared/db/client.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
@@ -484,6 +485,23 @@ export interface OrderGuard {
   names?: Record<string, string>;
   values?: Record<string, unknown>;
 }
+
+/**
+ * A record's update with a placement's guard added (AND) to its own condition, or to the record
+ * being there when it has none: the update lands only while the record's key in the view is the
+ * one the placement was planned from. Pure.
+ */
+export const guardedUpdateOp = (spec: UpdateSpec, guard: OrderGuard): TransactOp => {
+  const names = { ...spec.names, ...guard.names };
+  return {
+    update: {
+      ...spec,
+      condition: `(${spec.condition ?? EXISTS}) AND ${guard.condition}`,
+      names: Object.keys(names).length ? names : undefined,
+      values: { ...(spec.values ?? {}), ...guard.values },
+    },
+  };
+};
 
 /**
  * The operation that gives a record that is there a new key in a view's manual order, guarded by

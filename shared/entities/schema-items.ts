@@ -6,7 +6,7 @@ import { writeStamps } from '#shared/db/request-scope.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { text, textsOrNull } from './attributes.ts';
-import { type Table, tableOf } from './tables.ts';
+import { type Table, tableOf, toTableItem } from './tables.ts';
 
 /**
  * The items of a table's schema partition besides the table item (`entities/tables.ts`): its
@@ -192,6 +192,17 @@ export const schemaPartsOf = (items: readonly Item[]): SchemaParts => {
     dependents: items.filter(isDependentItem).map(dependentOf),
   };
 };
+
+/**
+ * The parts of a new table's schema, as its partition will hold them once written (read back from
+ * the items its create puts, so a new table's schema is the one a later read gives). Pure.
+ */
+export const newSchemaParts = (table: Table, fields: readonly Field[], views: readonly View[]): SchemaParts =>
+  schemaPartsOf([
+    toTableItem(table),
+    ...fields.map((f, i) => fieldItem(table.id, f, i)),
+    ...views.map((v) => viewItem(table.id, v)),
+  ]);
 
 /** Reads a table's schema partition (one query). */
 export const readSchemaParts = async (tableId: string): Promise<SchemaParts> =>

@@ -1,17 +1,19 @@
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import type { Step } from '#shared/db/commit.ts';
-import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import {
   allPlacesOfView,
   allUnplacedPlaces,
+  deleteExistingOrderEntryOp,
   deleteOrderEntryOp,
   markPlacedOp,
   placesBesideEntry,
+  putNewOrderEntryOp,
   putOrderEntryOp,
   unplacedPlacesBeside,
 } from '#shared/entities/order-entries.ts';
 import {
   getRecords,
+  guardedUpdateOp,
   type RecordItem,
   type RecordOrder,
   type RecordPart,
@@ -106,20 +108,6 @@ export const placedGuard = (item: Pick<RecordItem, 'ord'>, viewId: string): Guar
     : { condition: 'ord.#pv = :pv', names: { '#pv': viewId }, values: { ':pv': old } };
 };
 
-/** A record update's condition, names and values with a guard added (AND). Pure. */
-export const andGuard = (
-  base: { condition: string; names?: Record<string, string>; values: Record<string, unknown> },
-  guard: Guard | undefined,
-): { condition: string; names?: Record<string, string>; values: Record<string, unknown> } => {
-  if (!guard) return base;
-  const names = { ...base.names, ...guard.names };
-  return {
-    condition: `(${base.condition}) AND ${guard.condition}`,
-    names: Object.keys(names).length ? names : undefined,
-    values: { ...base.values, ...guard.values },
-  };
-};
-
 /** What a placement writes: the steps for existing records, and each record's new `ord`. */
 export interface PlacementResult {
   steps: Step[];
@@ -144,12 +132,7 @@ export const withJoined = (placed: PlacementResult, recordId: string, update: St
   const own = placed.joinedOf.get(recordId) ?? [];
   const guard = placed.guards.get(recordId);
   if (!guard || !('update' in update.op)) return [update];
-  const { update: spec } = update.op;
-  const guarded = andGuard(
-    { condition: spec.condition ?? EXISTS, names: spec.names, values: spec.values ?? {} },
-    guard,
-  );
-  return [{ ...update, op: { update: { ...spec, ...guarded } }, joined: own.length }, ...own];
+  return [{ ...update, op: guardedUpdateOp(update.op.update, guard), joined: own.length }, ...own];
 };
 
 /**
@@ -272,13 +255,13 @@ const entrySteps = (
   const old = item.ord?.[view];
   const own: Step[] = [
     {
-      op: putOrderEntryOp(view, key, item.id, NOT_EXISTS),
+      op: putNewOrderEntryOp(view, key, item.id),
       undo: deleteOrderEntryOp(view, key, item.id),
     },
   ];
   if (old !== undefined)
     own.push({
-      op: deleteOrderEntryOp(view, old, item.id, EXISTS),
+      op: deleteExistingOrderEntryOp(view, old, item.id),
       undo: putOrderEntryOp(view, old, item.id),
     });
   if (markIndex && old === undefined)

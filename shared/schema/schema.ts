@@ -1,15 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '#shared/core/errors.ts';
-import { oncePerRequest, readEarlier } from '#shared/db/request-scope.ts';
-import type { ItemKey, StoredItem } from '#shared/entities/batch-read.ts';
+import { oncePerRequest } from '#shared/db/request-scope.ts';
+import { type ItemKey, valueReadEarlier } from '#shared/entities/batch-read.ts';
 import {
   type Dependent,
   readSchemaParts,
   type SchemaParts,
-  schemaPartsOf,
   type View,
 } from '#shared/entities/schema-items.ts';
-import { bumpSchemaVersionOp, type Table, tableLookup, tableOf } from '#shared/entities/tables.ts';
+import { bumpSchemaVersionOp, type Table, tableLookup } from '#shared/entities/tables.ts';
 import { fieldByRef as fieldIn } from '#shared/fields/field-names.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { linkOptionsOf } from '#shared/fields/link-options.ts';
@@ -39,11 +38,8 @@ export interface TableSchema {
  */
 const cache = new LRUCache<string, TableSchema>({ max: 500 });
 
-/** The schema version a table item carries; every schema write increments it. */
-export const schemaVersionOf = (table: StoredItem): number => tableOf(table).schemaVersion;
-
-/** Builds a schema from the parts its partition holds. Pure. */
-const schemaFromParts = (parts: SchemaParts): TableSchema => {
+/** Builds a schema from the parts its partition holds (or a new table's, `newSchemaParts`). Pure. */
+export const schemaFromParts = (parts: SchemaParts): TableSchema => {
   const { table } = parts;
   if (!table) throw new NotFoundError('Table not found');
   const fieldEntries = [...parts.fieldEntries].sort((a, b) => a.order - b.order);
@@ -53,18 +49,13 @@ const schemaFromParts = (parts: SchemaParts): TableSchema => {
   return { table, fields, views, dependents: parts.dependents, version: table.schemaVersion, fieldOrder };
 };
 
-/** Builds a schema from the items of a table's schema partition (a new table's, as written). Pure. */
-export const schemaFromItems = (items: readonly StoredItem[]): TableSchema =>
-  schemaFromParts(schemaPartsOf(items));
-
 /**
- * The schema of a table. `table` is the table item already read (with authentication): when its
+ * The schema of a table. `table` is the table already read (with authentication): when its schema
  * version matches the cached schema, no read is made; otherwise one query reads the partition.
  */
-export const loadSchema = async (tableId: string, table?: StoredItem): Promise<TableSchema> => {
+export const loadSchema = async (tableId: string, table?: Table): Promise<TableSchema> => {
   const cached = cache.get(tableId);
-  if (cached && table && schemaVersionOf(table) === cached.version)
-    return { ...cached, table: tableOf(table) };
+  if (cached && table && table.schemaVersion === cached.version) return { ...cached, table };
   const schema = schemaFromParts(await readSchemaParts(tableId));
   cache.set(tableId, schema);
   return schema;
@@ -76,7 +67,7 @@ export const loadSchema = async (tableId: string, table?: StoredItem): Promise<T
  * authentication (`foreignTableKeys`). Never for a table the request itself changes the schema of.
  */
 export const loadForeignSchema = (tableId: string): Promise<TableSchema> =>
-  oncePerRequest(`schema:${tableId}`, () => loadSchema(tableId, readEarlier(tableLookup(tableId).key)));
+  oncePerRequest(`schema:${tableId}`, () => loadSchema(tableId, valueReadEarlier(tableLookup(tableId))));
 
 /**
  * The table items of the tables a cached schema links to: read with authentication, they let

@@ -9,13 +9,12 @@ import { deleteNodeOp } from '#shared/entities/node-tree.ts';
 import { purgeTableItems as purgeTable } from '#shared/entities/purges.ts';
 import { recordCountBaseItem } from '#shared/entities/record-counts.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
-import { deleteFieldOp, fieldItem, viewItem } from '#shared/entities/schema-items.ts';
+import { deleteFieldOp, fieldItem, newSchemaParts, viewItem } from '#shared/entities/schema-items.ts';
 import {
   deleteTableRefOp,
   readTable,
   type Table,
   tableConditions,
-  tableOf,
   toTableItem,
   toTableRefItem,
   touchSchemaVersionOp,
@@ -32,7 +31,7 @@ import { enqueuePurge, markResourcePurgedOp, purgeJobOp } from '#shared/jobs/pur
 import { createRecords } from '#shared/records/create.ts';
 import { linkOptions, prepareLinkField } from '#shared/schema/link-fields.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
-import { loadSchema, schemaFromItems, type TableSchema, type View } from '#shared/schema/schema.ts';
+import { loadSchema, schemaFromParts, type TableSchema, type View } from '#shared/schema/schema.ts';
 import { defineView, toViewOut, type ViewInput } from '#shared/schema/views.ts';
 import { dependentOps, distinctBumps } from './dependents.ts';
 
@@ -183,12 +182,8 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
       ? new BaseRefused('')
       : new ConflictError('A linked table changed at the same time; retry'),
   ).catch(explainRefusal(baseId, () => new NotFoundError(`Base ${baseId} not found`)));
-  const schema: TableSchema = schemaFromItems([
-    toTableItem(table),
-    ...fields.map((f, i) => fieldItem(tableId, f, i)),
-    ...views.map((v) => viewItem(tableId, v)),
-  ]);
-  const located: Located = { ...base, kind: 'table', id: tableId, table: toTableItem(table), baseId };
+  const schema: TableSchema = schemaFromParts(newSchemaParts(table, fields, views));
+  const located: Located = { ...base, kind: 'table', id: tableId, table, baseId };
   const recordInputs = input.records ?? [{ fields: {} }, { fields: {} }, { fields: {} }];
   let records: RecordItem[] = [];
   try {
@@ -226,8 +221,7 @@ export const listTables = async (baseId: string) => {
 };
 
 /** Answers the table of the path, or 404 when it is not a table of that base. */
-export const assertInBase = (item: Located['table'], baseId: string, tableId: string): Table => {
-  const table = item ? tableOf(item) : undefined;
+export const assertInBase = (table: Located['table'], baseId: string, tableId: string): Table => {
   if (!table || table.baseId !== baseId)
     throw new NotFoundError(`Table ${tableId} not found in base ${baseId}`);
   return table;

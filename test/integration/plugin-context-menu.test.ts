@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { readTable } from '#shared/entities/tables.ts';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { MAX_MENU_ENTRIES } from '#shared/plugins/context-menu.ts';
 import { loadSchema } from '#shared/schema/schema.ts';
@@ -133,7 +134,7 @@ describe('POST /table/{tableId}/plugin-context-menu/install', () => {
   it('does not disturb the table’s schema (fields and views read the same)', async () => {
     const { tableId, ids } = await menuOf('A', 'B');
     expect(ids).toHaveLength(2);
-    const table = await getItem(keys.table(tableId));
+    const table = await readTable(tableId);
     const schema = await loadSchema(tableId, table);
     expect(schema.fields.length).toBeGreaterThan(0);
     expect(schema.views.length).toBeGreaterThan(0);

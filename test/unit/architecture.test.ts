@@ -97,6 +97,32 @@ describe('architecture: layers', () => {
     expect(outside).toEqual([]);
   });
 
+  // Above the data layer, code handles what entities read (a `Table`, a `BaseItem`), never the
+  // stored item itself: no import of the item type (`Item`) from shared/db or shared/entities.
+  it('feature modules (shared/ outside db/ and entities/) take domain types, never the raw item type', () => {
+    const feature = (path: string) =>
+      path.startsWith('shared/') && !path.startsWith('shared/db/') && !path.startsWith('shared/entities/');
+    const namesItem = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"][^'"]*\/(?:db|entities)\/[^'"]+['"]/g;
+    const rawItems = files.filter(feature).flatMap((f) =>
+      [...readFileSync(resolve(ROOT, f), 'utf8').matchAll(namesItem)]
+        .flatMap((m) => (m[1] as string).split(','))
+        .filter((name) => /^(?:type\s+)?Item(?:\s+as\s+\w+)?$/.test(name.trim()))
+        .map(() => `${f} imports the raw item type`),
+    );
+    const operations = imports
+      .filter((i) => i.to === 'shared/db/operations.ts' && feature(i.from))
+      .map((i) => `${i.from} imports ${i.specifier}`);
+    expect([...rawItems, ...operations]).toEqual([]);
+  });
+
+  it('only the data layer (shared/db, shared/entities) imports the write conditions', () => {
+    const dataLayer = (path: string) => path.startsWith('shared/db/') || path.startsWith('shared/entities/');
+    const outside = imports
+      .filter((i) => i.to === 'shared/db/conditions.ts' && !dataLayer(i.from))
+      .map((i) => `${i.from} imports ${i.specifier}`);
+    expect(outside).toEqual([]);
+  });
+
   it('no two modules share a file name, unless one is the entity and the other its feature', () => {
     const byName = new Map<string, string[]>();
     for (const f of files) {
