@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ServiceUnavailableError } from '#shared/core/errors.ts';
-import { REPAIR_EVERY_SECONDS } from '#shared/db/commit.ts';
+import { REPAIR_EVERY_SECONDS } from '#shared/db/repair-schedule.ts';
 import { remainingMs } from '#shared/db/request-scope.ts';
 import { askForComputation, type QueryComputation } from '#shared/entities/query-computations.ts';
 import { type RecordPart, readRecordRanges } from '#shared/entities/records.ts';

@@ -66,9 +66,9 @@ export const recordSlices = (count = ROW_SLICES): { from?: string; to?: string }
 };
 
 /**
- * How many slices to read a table of about `records` records in: ~500 records a slice, 4..16.
- * More slices read faster until the database queues them: 64 concurrent queries made DynamoDB
- * Local time out on a 100,000-record table, 16 did not.
+ * How many slices to read a small table (or a build's segment) in: ~500 records a slice, 4..16,
+ * each slice about one page. Larger tables are read in `rangesFor` ranges, `READ_IN_FLIGHT` at a
+ * time, backing off when the database throttles (`entities/records.ts` `readRecordRanges`).
  */
 export const slicesFor = (records: number): number =>
   Math.max(4, Math.min(ROW_SLICES, Math.ceil(records / 500)));
