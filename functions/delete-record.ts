@@ -1,5 +1,5 @@
 import { NotFoundError, PreconditionFailedError } from '#shared/core/errors.ts';
-import { recordIn, recordKey } from '#shared/entities/records.ts';
+import { recordIn, recordLookup } from '#shared/entities/records.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { deleteRecords } from '#shared/records/delete.ts';
@@ -11,7 +11,7 @@ export const handler = defineHandler(
   'delete-record',
   {
     params: recordParams,
-    preload: (_, { params }) => (params ? [recordKey(params.tableId, params.recordId)] : []),
+    preload: (_, { params }) => (params ? [recordLookup(params.tableId, params.recordId)] : []),
   },
   async ({ params, principal, headers, loaded, resource, schema }) => {
     const current = recordIn(loaded, params.tableId, params.recordId);

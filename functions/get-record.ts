@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { queryList, querySingle } from '#shared/core/validation.ts';
-import { recordIn, recordKey } from '#shared/entities/records.ts';
+import { recordIn, recordLookup } from '#shared/entities/records.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { etagOf } from '#shared/records/model.ts';
@@ -21,7 +21,7 @@ export const handler = defineHandler(
   {
     params: recordParams,
     query,
-    preload: (_, { params }) => (params ? [recordKey(params.tableId, params.recordId)] : []),
+    preload: (_, { params }) => (params ? [recordLookup(params.tableId, params.recordId)] : []),
   },
   async ({ params, query, loaded, principal, resource, schema }) => {
     const item = recordIn(loaded, params.tableId, params.recordId);

@@ -1,4 +1,4 @@
-import { recordIn, recordKey } from '#shared/entities/records.ts';
+import { recordIn, recordLookup } from '#shared/entities/records.ts';
 import { defineHandler, Reply } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { etagOf } from '#shared/records/model.ts';
@@ -12,7 +12,7 @@ export const handler = defineHandler(
     params: recordParams,
     body: updateRecordBody,
     // The record is read in the same batch as the token (one round trip less).
-    preload: (_, { params }) => (params ? [recordKey(params.tableId, params.recordId)] : []),
+    preload: (_, { params }) => (params ? [recordLookup(params.tableId, params.recordId)] : []),
   },
   async ({ params, body, principal, headers, loaded, resource, schema }) => {
     const keyType = body.fieldKeyType ?? 'name';

@@ -5,7 +5,7 @@ import { readUploadForm } from '#shared/attachments/multipart.ts';
 import { config } from '#shared/config.ts';
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { idOf } from '#shared/core/validation.ts';
-import { recordIn, recordKey } from '#shared/entities/records.ts';
+import { recordIn, recordLookup } from '#shared/entities/records.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { renderRecords } from '#shared/records/read.ts';
@@ -20,7 +20,7 @@ const params = z.object({ tableId: idOf('table'), recordId: idOf('record'), fiel
  */
 export const handler = defineHandler(
   'upload-record-attachment',
-  { params, preload: (_, { params }) => (params ? [recordKey(params.tableId, params.recordId)] : []) },
+  { params, preload: (_, { params }) => (params ? [recordLookup(params.tableId, params.recordId)] : []) },
   async ({ params, principal, resource, schema, headers, rawBody, loaded }) => {
     const field = schema.fields.find((f) => f.id === params.fieldId);
     if (!field) throw new NotFoundError(`Field ${params.fieldId} not found`);

@@ -1,6 +1,6 @@
 import { UnauthorizedError } from '#shared/core/errors.ts';
 import { type AccessToken, accessTokenLookup } from '#shared/entities/access-tokens.ts';
-import { asLoaded, type ItemKey, type ItemLookup, readBatch } from '#shared/entities/batch-read.ts';
+import { type ItemKey, type Loaded, readBatch } from '#shared/entities/batch-read.ts';
 import { userLookup } from '#shared/entities/users.ts';
 import type { Principal } from './permission.ts';
 import { parsePersonalToken, secretMatches } from './personal-token.ts';
@@ -70,8 +70,8 @@ const signedAfterRefresh = (issuedAt: number | undefined, token: AccessToken): b
  * never has more rights than its parent has now: its scopes and limits are narrowed by the
  * parent's current ones, and a deleted or expired parent voids it.
  */
-export const principalFrom = (c: Credential, loaded: ItemLookup, now = Date.now()): Principal => {
-  const read = asLoaded(loaded);
+export const principalFrom = (c: Credential, loaded: Loaded, now = Date.now()): Principal => {
+  const read = loaded;
   const token = read.valueFor(accessTokenLookup(c.userId, c.tokenId));
   const user = read.valueFor(userLookup(c.userId));
   if (!token) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
@@ -128,8 +128,8 @@ export const shouldTouch = (
 ): boolean => token !== undefined && staleUse(token, now);
 
 /** True when this request should refresh the `lastUsedTime` of the credential's token, read with it. */
-export const credentialToTouch = (c: Credential, loaded: ItemLookup, now = Date.now()): boolean => {
-  const token = asLoaded(loaded).valueFor(accessTokenLookup(c.userId, c.tokenId));
+export const credentialToTouch = (c: Credential, loaded: Loaded, now = Date.now()): boolean => {
+  const token = loaded.valueFor(accessTokenLookup(c.userId, c.tokenId));
   return token !== undefined && staleUse(token, now);
 };
 

@@ -1,5 +1,5 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { asLoaded, type ItemKey, type ItemLookup } from '#shared/entities/batch-read.ts';
+import type { ItemKey, Loaded } from '#shared/entities/batch-read.ts';
 import { type NodeType, nodeLookup } from '#shared/entities/node-tree.ts';
 import { checkAccess, type Principal } from './permission.ts';
 import type { Located } from './resources.ts';
@@ -21,10 +21,10 @@ export const nodeKeys = (baseId: string, nodeId: string): ItemKey[] => [nodeLook
 export const checkNodeDelete = (
   principal: Principal,
   base: Located,
-  loaded: ItemLookup,
+  loaded: Loaded,
   nodeId: string,
 ): void => {
-  const node = asLoaded(loaded).valueFor(nodeLookup(base.id, nodeId));
+  const node = loaded.valueFor(nodeLookup(base.id, nodeId));
   if (!node) throw new NotFoundError(`Node ${nodeId} not found`);
   checkAccess({
     principal,

@@ -1,14 +1,6 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import { type BaseItem, baseLookup } from '#shared/entities/bases.ts';
-import {
-  asLoaded,
-  type ItemKey,
-  type ItemLookup,
-  type Loaded,
-  type Lookup,
-  readBatch,
-  readMore,
-} from '#shared/entities/batch-read.ts';
+import { type ItemKey, type Loaded, type Lookup, readBatch, readMore } from '#shared/entities/batch-read.ts';
 import { memberLookup } from '#shared/entities/members.ts';
 import { type Space, spaceLookup } from '#shared/entities/spaces.ts';
 import { type Table, tableLookup } from '#shared/entities/tables.ts';
@@ -103,8 +95,8 @@ export type LocateResult = { located: Located } | { need: ItemKey[] };
  * (itself or an ancestor), is a 404, checked before the role. When the resource's space is not
  * known yet (a cold Lambda), answers the keys to read next.
  */
-export const locate = (ref: ResourceRef, userId: string, loaded: ItemLookup): LocateResult => {
-  const read = asLoaded(loaded);
+export const locate = (ref: ResourceRef, userId: string, loaded: Loaded): LocateResult => {
+  const read = loaded;
   const gone = () => new NotFoundError(`${LABEL[ref.kind]} ${ref.id} not found`);
   const own = ownOf(ref, read);
   // a permanent delete in progress (the purge worker empties it): gone for every route

@@ -1,12 +1,6 @@
 import { NotFoundError } from '#shared/core/errors.ts';
 import { baseLookup } from '#shared/entities/bases.ts';
-import {
-  asLoaded,
-  type ItemKey,
-  type ItemLookup,
-  type Loaded,
-  readBatch,
-} from '#shared/entities/batch-read.ts';
+import { type ItemKey, type Loaded, readBatch } from '#shared/entities/batch-read.ts';
 import { memberLookup } from '#shared/entities/members.ts';
 import { spaceLookup } from '#shared/entities/spaces.ts';
 import { tableLookup } from '#shared/entities/tables.ts';
@@ -31,10 +25,10 @@ export const trashItemKeys = (trashId: string): ItemKey[] => [trashEntryLookup(t
  */
 export const locateTrashItem = async (
   principal: Principal,
-  loaded: ItemLookup,
+  loaded: Loaded,
   trashId: string,
 ): Promise<LocatedTrashItem> => {
-  const entry = asLoaded(loaded).valueFor(trashEntryLookup(trashId));
+  const entry = loaded.valueFor(trashEntryLookup(trashId));
   if (!entry) throw new NotFoundError(`Trash item ${trashId} not found`);
   const baseId = entry.resourceType === 'base' ? entry.resourceId : entry.baseId;
   const membership = memberLookup(entry.spaceId, principal.userId);

@@ -20,7 +20,7 @@ import {
   trashEntriesOfBase,
   updateBaseOps,
 } from '#shared/entities/bases.ts';
-import { asLoaded, type Loaded } from '#shared/entities/batch-read.ts';
+import type { Loaded } from '#shared/entities/batch-read.ts';
 import { memberLookup } from '#shared/entities/members.ts';
 import { spaceLiveCheck, spaceLookup } from '#shared/entities/spaces.ts';
 import {
@@ -315,13 +315,13 @@ export const moveBaseToSpace = async (
   loaded: Loaded,
   now = new Date(),
 ): Promise<void> => {
-  const target = asLoaded(loaded).valueFor(spaceLookup(spaceId));
+  const target = loaded.valueFor(spaceLookup(spaceId));
   if (!target || target.deletedTime || target.purgeTime)
     throw new NotFoundError(`Space ${spaceId} not found`);
   checkAccess({
     principal,
     resource: { id: spaceId, spaceId },
-    role: asLoaded(loaded).valueFor(memberLookup(spaceId, principal.userId))?.role,
+    role: loaded.valueFor(memberLookup(spaceId, principal.userId))?.role,
     actions: ['base|create'],
   });
   if (spaceId === located.spaceId) return;

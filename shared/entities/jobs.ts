@@ -3,6 +3,7 @@ import { getItems, queryAll, type TransactOp, updateItem } from '#shared/db/clie
 import { EXISTS, NOT_PURGED } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { withStamps } from '#shared/db/request-scope.ts';
+import { type Lookup, lookupOf } from './batch-read.ts';
 import { IMPORT_ATTRIBUTES } from './import-jobs.ts';
 
 /**
@@ -34,9 +35,9 @@ export const FINISHED_JOB_TTL_SECONDS = 7 * 24 * 3600;
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** The two items that tell a job's state, to read in a batch: the unfinished job, and the finished one. */
-export const jobStateKeys = (job: JobRef): Key[] => [
-  keys.purgeJob(job.kind, job.resourceId),
-  keys.finishedJob(job.kind, job.resourceId),
+export const jobStateLookups = (job: JobRef): [Lookup<StoredJobItem>, Lookup<StoredJobItem>] => [
+  lookupOf(keys.purgeJob(job.kind, job.resourceId), (item) => item),
+  lookupOf(keys.finishedJob(job.kind, job.resourceId), (item) => item),
 ];
 
 /** The durable job item, to join the transaction that starts the job's work. Pure. */

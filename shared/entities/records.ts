@@ -2,7 +2,6 @@ import { type HttpError, ServiceUnavailableError } from '#shared/core/errors.ts'
 import {
   getItems,
   type Item,
-  type ItemLookup,
   queryAll,
   queryBetween,
   type TransactOp,
@@ -11,10 +10,11 @@ import {
 } from '#shared/db/client.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { writeStamps } from '#shared/db/request-scope.ts';
+import { noteRead, writeStamps } from '#shared/db/request-scope.ts';
 import type { StoredCell, UserRef } from '#shared/fields/field-types.ts';
 import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import { count, text } from './attributes.ts';
+import { type Loaded, type Lookup, lookupOf, valueReadEarlier } from './batch-read.ts';
 
 /**
  * A record (`RECORDS#<tbl>` `<rec>`): the envelope (`id`, `autoNumber`, times, `cb`/`mb` creator
@@ -199,15 +199,27 @@ export const getRecordParts = async (
   return out;
 };
 
-/** The record of an item read by key in a batch of other items (`getItems`), if it was found. */
-export const recordIn = (
-  found: Pick<ItemLookup, 'get'>,
+/** The lookup of a whole record, for a batch read with other items (a handler's `preload`). Pure. */
+export const recordLookup = (tableId: string, recordId: string): Lookup<RecordItem> =>
+  lookupOf(recordKey(tableId, recordId), recordOf);
+
+/** The record a batch read with other items found (its `recordLookup`), if it was found. */
+export const recordIn = (loaded: Loaded, tableId: string, recordId: string): RecordItem | undefined =>
+  loaded.valueFor(recordLookup(tableId, recordId));
+
+/**
+ * Keeps records of a table this request read (by `ids`; an id `records` lacks was not found) for
+ * its later readers (`recordReadEarlier`): a page's link titles then read none of them again.
+ */
+export const keepRecordsForRequest = (
   tableId: string,
-  recordId: string,
-): RecordItem | undefined => {
-  const item = found.get(recordKey(tableId, recordId));
-  return item ? recordOf(item) : undefined;
-};
+  ids: readonly string[],
+  records: ReadonlyMap<string, RecordPart>,
+): void => noteRead(ids.map((id) => [recordKey(tableId, id), records.get(id)]));
+
+/** A record this request read earlier (`keepRecordsForRequest`), as read; no read of its own. */
+export const recordReadEarlier = (tableId: string, recordId: string): RecordPart | undefined =>
+  valueReadEarlier(lookupOf(recordKey(tableId, recordId), recordPartOf));
 
 /** Every record of a table, whole. */
 export const queryRecords = async (tableId: string): Promise<RecordItem[]> =>
@@ -268,6 +280,14 @@ export const recordNumberItem = (
   recordId,
   ...(ord && Object.keys(ord).length ? { pv: new Set(Object.keys(ord)) } : {}),
 });
+
+/** The operation that puts a record's default-order entry (`recordNumberItem`). Pure. */
+export const putRecordNumberOp = (
+  tableId: string,
+  autoNumber: number,
+  recordId: string,
+  ord?: Record<string, string>,
+): TransactOp => ({ put: recordNumberItem(tableId, autoNumber, recordId, ord) });
 
 /** The operation that deletes a record's default-order entry. Pure. */
 export const deleteRecordNumberOp = (tableId: string, autoNumber: number): TransactOp => ({
@@ -422,7 +442,10 @@ export const recordsByRefs = async (
   refs: readonly (readonly [tableId: string, recordId: string])[],
 ): Promise<(RecordItem | undefined)[]> => {
   const found = await getItems(refs.map(([t, id]) => recordKey(t, id)));
-  return refs.map(([t, id]) => recordIn(found, t, id));
+  return refs.map(([t, id]) => {
+    const item = found.get(recordKey(t, id));
+    return item ? recordOf(item) : undefined;
+  });
 };
 
 /**
@@ -434,34 +457,90 @@ export const recordWritten = (item: Item, tableId: string, recordId: string): Re
   return item.pk === key.pk && item.sk === key.sk ? recordOf(item) : undefined;
 };
 
-/** A record update as `cellUpdate` writes it: its expression with the names and values it uses. */
-export interface RecordUpdate {
-  update: string;
-  names?: Record<string, string>;
-  values: Record<string, unknown>;
+/** A written record's change: its cells (an empty cell leaves the item), who and when, its new `ord`. */
+export interface CellsChange {
+  cells: ReadonlyMap<string, StoredCell | undefined>;
+  by: UserRef;
+  at: string;
+  /** Its complete `ord` map after a placement, when it moves. */
+  ord?: Record<string, string>;
 }
 
 /**
- * The operation that updates a record that is there, or (`atVersion`) only at the version the
- * update's `:v` names: an If-Match, or a write whose index entries were worked out from it. Pure.
+ * The operation that writes a record's cells and nothing else of it (a concurrent write to other
+ * cells survives; the same cell: last write wins), with its envelope moved on: version, time,
+ * editor, the request's id (and no propagation mark left from an earlier write). The record must
+ * be there; with `atVersion`, still at the version read (an If-Match, or a write whose index
+ * entries were worked out from it). Pure.
  */
-export const updateRecordOp = (
+export const updateCellsOp = (
   tableId: string,
-  recordId: string,
-  spec: RecordUpdate,
+  record: Pick<RecordItem, 'id' | 'version' | 'ord'>,
+  change: CellsChange,
   atVersion: boolean,
 ): TransactOp => {
-  const { ':v': _version, ...unversioned } = spec.values;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':one': 1, ':now': change.at, ':mb': change.by };
+  const sets = ['version = version + :one', 'lastModifiedTime = :now', 'mb = :mb'];
+  const { tx } = txStamp();
+  if (tx !== undefined) {
+    sets.push('tx = :tx');
+    values[':tx'] = tx;
+  }
+  const removes: string[] = ['txp'];
+  let i = 0;
+  for (const [fieldId, value] of change.cells) {
+    names[`#f${i}`] = fieldId;
+    if (isEmptyCell(value)) removes.push(`#f${i}`);
+    else {
+      values[`:f${i}`] = value;
+      sets.push(`#f${i} = :f${i}`);
+    }
+    i++;
+  }
+  if (change.ord && !record.ord) {
+    // `ord` does not exist yet: set the whole map instead of paths into it.
+    sets.push('ord = :ord');
+    values[':ord'] = change.ord;
+  } else if (change.ord) {
+    for (const [viewId, key] of Object.entries(change.ord)) {
+      names[`#o${i}`] = viewId;
+      values[`:o${i}`] = key;
+      sets.push(`ord.#o${i} = :o${i}`);
+      i++;
+    }
+  }
+  if (atVersion) values[':v'] = record.version;
   return {
     update: {
-      key: keys.record(tableId, recordId),
-      update: spec.update,
+      key: keys.record(tableId, record.id),
+      update: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
       condition: atVersion ? 'version = :v' : EXISTS,
-      names: spec.names,
-      values: atVersion ? spec.values : unversioned,
+      names: Object.keys(names).length ? names : undefined,
+      values,
     },
   };
 };
+
+/**
+ * The operation that puts a record as given: a new record (ids are 16 random base62 characters,
+ * so it takes no condition and can be batched), or the undo that puts back a record as read. Pure.
+ */
+export const putRecordOp = (record: RecordItem): TransactOp => ({ put: record });
+
+/**
+ * The operation that writes a record as propagation changed it (another record's write changed
+ * its links or computed cells), on the condition that it is still at the version read; the
+ * change log reads the mark and calls its changes computed. Pure.
+ */
+export const propagatedRecordOp = (
+  record: RecordItem,
+  original: Pick<RecordItem, 'version'>,
+): TransactOp => ({
+  put: { ...record, version: original.version + 1, ...propagatedStamp() },
+  condition: 'version = :v',
+  values: { ':v': original.version },
+});
 
 /**
  * The operation that deletes a record: only at `version` when given, else one that is there;
@@ -487,6 +566,19 @@ export interface OrderGuard {
 }
 
 /**
+ * The guard on a record a placement re-keys: its key in the view is still the one the plan was
+ * made from (and its `ord` map still absent when the update sets it whole). A concurrent move of
+ * the same record makes the write fail, so a record never keeps two order entries. Pure.
+ */
+export const orderGuardOf = (record: Pick<RecordItem, 'ord'>, viewId: string): OrderGuard => {
+  if (!record.ord) return { condition: 'attribute_not_exists(ord)', names: {}, values: {} };
+  const old = record.ord[viewId];
+  return old === undefined
+    ? { condition: 'attribute_not_exists(ord.#pv)', names: { '#pv': viewId }, values: {} }
+    : { condition: 'ord.#pv = :pv', names: { '#pv': viewId }, values: { ':pv': old } };
+};
+
+/**
  * A record's update with a placement's guard added (AND) to its own condition, or to the record
  * being there when it has none: the update lands only while the record's key in the view is the
  * one the placement was planned from. Pure.
@@ -505,16 +597,16 @@ export const guardedUpdateOp = (spec: UpdateSpec, guard: OrderGuard): TransactOp
 
 /**
  * The operation that gives a record that is there a new key in a view's manual order, guarded by
- * its key as read, and the operation that puts the old key back while the new one is still
- * there (its undo). Nothing else of the record changes. Pure.
+ * its key as read (`orderGuardOf`), and the operation that puts the old key back while the new one
+ * is still there (its undo). Nothing else of the record changes. Pure.
  */
 export const rekeyRecordOps = (
   tableId: string,
   record: { id: string; ord?: Record<string, string> },
   view: string,
   key: string,
-  guard: OrderGuard,
 ): { op: TransactOp; undo: TransactOp } => {
+  const guard = orderGuardOf(record, view);
   const old = record.ord?.[view];
   const recordKeyOf = keys.record(tableId, record.id);
   return {

@@ -33,15 +33,16 @@ import { logger, withLogContext } from '#shared/core/logger.ts';
 import { checkJsonBody, parseInput, type Schema } from '#shared/core/validation.ts';
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
-import {
-  noteActor,
-  noteRead,
-  type RequestScope,
-  requestScope,
-  withRequestScope,
-} from '#shared/db/request-scope.ts';
+import { noteActor, type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
 import { tracer } from '#shared/db/tracer.ts';
-import { type ItemKey, type Loaded, type Lookup, readBatch, readMore } from '#shared/entities/batch-read.ts';
+import {
+  type ItemKey,
+  keepForRequest,
+  type Loaded,
+  type Lookup,
+  readBatch,
+  readMore,
+} from '#shared/entities/batch-read.ts';
 import type { Organization } from '#shared/entities/organizations.ts';
 import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
 import {
@@ -319,7 +320,7 @@ export const defineHandler = <
       ...foreignKeys,
       ...(input && spec.preload ? spec.preload(userId, input) : []),
     ]);
-    noteRead(foreignKeys.map((k) => [k, loaded.get(k)] as const));
+    keepForRequest(loaded, foreignKeys);
     const principal = principalFrom(credential, loaded);
     noteActor(principal.userId);
     // After principalFrom: a temporary token whose parent is gone is a 401 here too, not a 403.

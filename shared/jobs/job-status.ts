@@ -1,5 +1,5 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { jobStateKeys, type StoredJobItem } from '#shared/entities/jobs.ts';
+import { jobStateLookups, type StoredJobItem } from '#shared/entities/jobs.ts';
 import type { JobKind, PurgeJob } from './purge-job.ts';
 
 /**
@@ -41,7 +41,7 @@ const importFacts = (item: StoredJobItem): Partial<JobStatus> =>
     : {};
 
 /** The two items that tell a job's state: the unfinished job, and the finished one. */
-export const jobStatusKeys = (job: PurgeJob) => jobStateKeys(job);
+export const jobStatusLookups = (job: PurgeJob) => jobStateLookups(job);
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 

@@ -10,7 +10,7 @@
  */
 import type { Principal } from '#shared/auth/permission.ts';
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { asLoaded, type ItemKey, type ItemLookup } from '#shared/entities/batch-read.ts';
+import type { ItemKey, Loaded } from '#shared/entities/batch-read.ts';
 import { putSavedQuery, type SavedQuery, savedQueryLookup } from '#shared/entities/saved-queries.ts';
 import { isId, newId } from '#shared/ids.ts';
 import { mergeParams, type RawParams, readListParams } from './params.ts';
@@ -104,11 +104,10 @@ export const savedQueryKeys = (query: Record<string, unknown> | undefined): Item
  * The listing parameters of a list-style request: its query merged over the saved query it
  * names (read beforehand with `savedQueryKeys`), then checked. A malformed `queryId` is a 400.
  */
-export const listParamsOf = (query: Record<string, string | string[]> | undefined, loaded: ItemLookup) => {
+export const listParamsOf = (query: Record<string, string | string[]> | undefined, loaded: Loaded) => {
   const v = query?.queryId;
   if (v !== undefined && (typeof v !== 'string' || !isId('query', v)))
     throw new ValidationError('queryId: must be a saved query id (qry_…)');
-  const saved =
-    typeof v === 'string' ? savedParamsOf(asLoaded(loaded).valueFor(savedQueryLookup(v)), v) : undefined;
+  const saved = typeof v === 'string' ? savedParamsOf(loaded.valueFor(savedQueryLookup(v)), v) : undefined;
   return readListParams(mergeParams(saved, query ?? {}));
 };

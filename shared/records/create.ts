@@ -13,8 +13,9 @@ import {
   deleteRecordNumberOp,
   deleteRecordOp,
   newRecordItem,
+  putRecordNumberOp,
+  putRecordOp,
   type RecordItem,
-  recordNumberItem,
 } from '#shared/entities/records.ts';
 import { newId } from '#shared/ids.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
@@ -125,10 +126,10 @@ export const createRecords = async (
       const withOrder = { ...item, ...(ord ? { ord } : {}) };
       return [
         ...withEntrySteps(schema, { after: withOrder }, [
-          { op: { put: withOrder }, undo: deleteRecordOp(tableId, item.id, 'unguarded') },
+          { op: putRecordOp(withOrder), undo: deleteRecordOp(tableId, item.id, 'unguarded') },
         ]),
         {
-          op: { put: recordNumberItem(tableId, item.autoNumber, item.id, ord) },
+          op: putRecordNumberOp(tableId, item.autoNumber, item.id, ord),
           undo: deleteRecordNumberOp(tableId, item.autoNumber),
         },
       ];

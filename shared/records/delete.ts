@@ -5,8 +5,9 @@ import { recordCountOp } from '#shared/entities/record-counts.ts';
 import {
   deleteRecordNumberOp,
   deleteRecordOp,
+  putRecordNumberOp,
+  putRecordOp,
   type RecordItem,
-  recordNumberItem,
 } from '#shared/entities/records.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
@@ -59,12 +60,12 @@ export const deleteRecords = async (
             item.id,
             expectedVersion === undefined && !indexed ? undefined : (expectedVersion ?? item.version),
           ),
-          undo: { put: item },
+          undo: putRecordOp(item),
         },
       ]),
       {
         op: deleteRecordNumberOp(tableId, item.autoNumber),
-        undo: { put: recordNumberItem(tableId, item.autoNumber, item.id, item.ord) },
+        undo: putRecordNumberOp(tableId, item.autoNumber, item.id, item.ord),
       },
       ...Object.entries(item.ord ?? {}).map(
         ([viewId, key]): Step => ({

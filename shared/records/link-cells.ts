@@ -1,13 +1,12 @@
 import { ValidationError } from '#shared/core/errors.ts';
-import { noteRead, readEarlier } from '#shared/db/request-scope.ts';
 import {
   getRecordParts,
   getRecords,
+  keepRecordsForRequest,
   queryRecordParts,
   type RecordItem,
   type RecordPart,
-  recordKey,
-  recordPartOf,
+  recordReadEarlier,
 } from '#shared/entities/records.ts';
 import type { Field, ReadContext } from '#shared/fields/field-types.ts';
 import { fieldKind } from '#shared/fields/registry.ts';
@@ -131,8 +130,7 @@ export const resolveLinks = async (
       }
     }
     // Another table's records keep their titles through this write: the answer reuses them.
-    if (opts.foreignTableId !== tableId)
-      noteRead(wanted.map((id) => [recordKey(opts.foreignTableId, id), loaded.get(id)]));
+    if (opts.foreignTableId !== tableId) keepRecordsForRequest(opts.foreignTableId, wanted, loaded);
     for (const id of wanted) {
       const item = loaded.get(id);
       if (item && !working.has(ref(opts.foreignTableId, id))) working.set(ref(opts.foreignTableId, id), item);
@@ -289,8 +287,8 @@ export const linkTitlesFor = async (
       const reusable = opts.foreignTableId !== schema.table.id && !CHANGES_WITH_WRITES.has(primary.type);
       const known = new Map<string, RecordPart>();
       for (const id of ids) {
-        const item = reusable ? readEarlier(recordKey(opts.foreignTableId, id)) : undefined;
-        if (item) known.set(id, recordPartOf(item));
+        const item = reusable ? recordReadEarlier(opts.foreignTableId, id) : undefined;
+        if (item) known.set(id, item);
       }
       const toRead = ids.filter((id) => !known.has(id));
       const loaded = toRead.length

@@ -1,11 +1,11 @@
 import { ConflictError, ValidationError } from '#shared/core/errors.ts';
 import { retryOnConflict } from '#shared/core/retry.ts';
 import { commitSteps } from '#shared/db/commit.ts';
-import { updateRecordOp } from '#shared/entities/records.ts';
+import { putRecordOp, updateCellsOp } from '#shared/entities/records.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { assertBatchSize } from './limits.ts';
 import { type Placement, placementSteps, withJoined } from './placement.ts';
-import { cellUpdate, loadRecords } from './update.ts';
+import { loadRecords } from './update.ts';
 
 /** How often a move that lost a race with another placement of the same records is planned again. */
 const ATTEMPTS = 5;
@@ -34,10 +34,15 @@ const placeOnce = async (schema: TableSchema, recordIds: readonly string[], orde
     ...items
       .filter((item) => placed.orderOf.has(item.id))
       .flatMap((item) => {
-        const spec = cellUpdate(item, new Map(), item.mb, item.lastModifiedTime, placed.orderOf.get(item.id));
+        const change = {
+          cells: new Map(),
+          by: item.mb,
+          at: item.lastModifiedTime,
+          ord: placed.orderOf.get(item.id),
+        };
         return withJoined(placed, item.id, {
-          op: updateRecordOp(tableId, item.id, spec, false),
-          undo: { put: item },
+          op: updateCellsOp(tableId, item, change, false),
+          undo: putRecordOp(item),
         });
       }),
     ...placed.steps,

@@ -14,6 +14,8 @@ import {
 import {
   getRecords,
   guardedUpdateOp,
+  type OrderGuard,
+  orderGuardOf,
   type RecordItem,
   type RecordOrder,
   type RecordPart,
@@ -88,33 +90,13 @@ export const neighbours = async (
 const compare = (a: Ordered, b: Ordered) =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-/** A condition fragment for an update of a record item. */
-export interface Guard {
-  condition: string;
-  names: Record<string, string>;
-  values: Record<string, unknown>;
-}
-
-/**
- * The condition on a record a placement re-keys: its key in the view is still the one the plan
- * was made from (and its `ord` map still absent when the update sets it whole). A concurrent move
- * of the same record makes it fail, so a record never keeps two order entries. Pure.
- */
-export const placedGuard = (item: Pick<RecordItem, 'ord'>, viewId: string): Guard => {
-  if (!item.ord) return { condition: 'attribute_not_exists(ord)', names: {}, values: {} };
-  const old = item.ord[viewId];
-  return old === undefined
-    ? { condition: 'attribute_not_exists(ord.#pv)', names: { '#pv': viewId }, values: {} }
-    : { condition: 'ord.#pv = :pv', names: { '#pv': viewId }, values: { ':pv': old } };
-};
-
 /** What a placement writes: the steps for existing records, and each record's new `ord`. */
 export interface PlacementResult {
   steps: Step[];
   /** Record id → its complete `ord` map after the placement (only records that moved). */
   orderOf: Map<string, Record<string, string>>;
   /** Record id → the guard its caller's update must carry (existing records being placed). */
-  guards: Map<string, Guard>;
+  guards: Map<string, OrderGuard>;
   /**
    * Record id → the steps that follow the caller's update of it, joined to it (existing records
    * being placed): `withJoined` puts them together.
@@ -140,7 +122,7 @@ export const withJoined = (placed: PlacementResult, recordId: string, update: St
  * order, keeping every other record where it is (a rebalance may give neighbours new keys, never
  * a new relative order). For records being created the caller writes their index entry with the
  * view marked placed; for existing records the steps here update it. Every re-keyed record is
- * guarded by its key as read (`placedGuard`; the caller adds it to the records it updates), and
+ * guarded by its key as read (`orderGuardOf`; the caller adds it to the records it updates), and
  * order entries are put only where none is and deleted only where one is: of two placements
  * racing for the same records one fails whole (the caller answers 409 or retries), so a record
  * is never listed twice.
@@ -215,7 +197,7 @@ export const placementSteps = async (
     : undefined;
   const steps: Step[] = [];
   const orderOf = new Map<string, Record<string, string>>();
-  const guards = new Map<string, Guard>();
+  const guards = new Map<string, OrderGuard>();
   const joinedOf = new Map<string, Step[]>();
   const view = order.viewId;
   for (const { id, key } of plan.assign) {
@@ -229,7 +211,7 @@ export const placementSteps = async (
     }
     if (byId.has(id)) {
       // A record being placed: the caller's update of it leads these steps (`joinedOf`).
-      guards.set(id, placedGuard(item, view));
+      guards.set(id, orderGuardOf(item, view));
       joinedOf.set(id, entrySteps(tableId, item, view, key, true));
       continue;
     }
@@ -282,10 +264,7 @@ export const rekeySteps = (tableId: string, item: RecordOrder, view: string, key
   const old = item.ord?.[view];
   if (old === key) return [];
   const own = entrySteps(tableId, item, view, key, true);
-  return [
-    { ...rekeyRecordOps(tableId, item, view, key, placedGuard(item, view)), joined: own.length },
-    ...own,
-  ];
+  return [{ ...rekeyRecordOps(tableId, item, view, key), joined: own.length }, ...own];
 };
 
 /**

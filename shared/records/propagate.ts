@@ -13,7 +13,8 @@
 
 import type { Step } from '#shared/db/commit.ts';
 import {
-  propagatedStamp,
+  propagatedRecordOp,
+  putRecordOp,
   queryRecordParts,
   type RecordItem,
   recordsByRefs,
@@ -510,12 +511,8 @@ const versionedPut = async (
     },
   );
   return {
-    op: {
-      // written by propagation alone: the change log marks its changes computed
-      put: { ...t.item, version: original.version + 1, ...propagatedStamp() },
-      condition: 'version = :v',
-      values: { ':v': original.version },
-    },
-    undo: { put: original },
+    // written by propagation alone: the change log marks its changes computed
+    op: propagatedRecordOp(t.item, original),
+    undo: putRecordOp(original),
   };
 };

@@ -10,10 +10,10 @@ import { allInOrder } from '#shared/core/in-order.ts';
 import { commitSteps, type Step } from '#shared/db/commit.ts';
 import {
   getRecords,
+  putRecordOp,
   type RecordItem,
   recordWritten,
-  txStamp,
-  updateRecordOp,
+  updateCellsOp,
   withCells,
 } from '#shared/entities/records.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
@@ -58,58 +58,6 @@ export interface UpdateInput {
   /** The records as already read (with authentication), in `records` order; read here when absent. */
   current?: readonly (RecordItem | undefined)[];
 }
-
-/** The update expression that sets only the written cells (concurrent writes to other cells survive). Pure. */
-export const cellUpdate = (
-  item: RecordItem,
-  cells: CellChanges,
-  user: RecordItem['mb'],
-  now: string,
-  ord?: Record<string, string>,
-) => {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':one': 1, ':now': now, ':mb': user, ':v': item.version };
-  const sets = ['version = version + :one', 'lastModifiedTime = :now', 'mb = :mb'];
-  // the caller's own write: its request's id, and no propagation mark left from an earlier write
-  const { tx } = txStamp();
-  if (tx !== undefined) {
-    sets.push('tx = :tx');
-    values[':tx'] = tx;
-  }
-  const removes: string[] = ['txp'];
-  let i = 0;
-  for (const [fieldId, value] of cells) {
-    names[`#f${i}`] = fieldId;
-    if (isEmptyCell(value)) removes.push(`#f${i}`);
-    else {
-      values[`:f${i}`] = value;
-      sets.push(`#f${i} = :f${i}`);
-    }
-    i++;
-  }
-  if (ord) {
-    for (const [viewId, key] of Object.entries(ord)) {
-      names[`#o${i}`] = viewId;
-      values[`:o${i}`] = key;
-      sets.push(`ord.#o${i} = :o${i}`);
-      i++;
-    }
-    if (!item.ord) {
-      // `ord` does not exist yet: set the whole map instead of paths into it.
-      for (const k of Object.keys(names)) if (/^#o\d+$/.test(k)) delete names[k];
-      for (const k of Object.keys(values)) if (/^:o\d+$/.test(k)) delete values[k];
-      const kept = sets.filter((s) => !s.startsWith('ord.'));
-      sets.length = 0;
-      sets.push(...kept, 'ord = :ord');
-      values[':ord'] = ord;
-    }
-  }
-  return {
-    update: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-    names: Object.keys(names).length ? names : undefined,
-    values,
-  };
-};
 
 /**
  * Updates records: only the written cells change (a concurrent write to other cells of the same
@@ -232,13 +180,13 @@ const updateOnce = async (
     ...schemaChangeSteps(schema, converted.changedFields),
     ...before.flatMap((item, i): Step[] => {
       const cells = converted.changes[i] as CellChanges;
-      const spec = cellUpdate(item, cells, user, now, placed.orderOf.get(item.id));
+      const change = { cells, by: user, at: now, ord: placed.orderOf.get(item.id) };
       return withEntrySteps(
         schema,
         moves[i] as RecordMove,
         withJoined(placed, item.id, {
-          op: updateRecordOp(tableId, item.id, spec, input.ifMatch !== undefined || versioned),
-          undo: { put: item },
+          op: updateCellsOp(tableId, item, change, input.ifMatch !== undefined || versioned),
+          undo: putRecordOp(item),
         }),
       );
     }),

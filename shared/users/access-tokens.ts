@@ -20,7 +20,7 @@ import {
   touchAccessTokenItem,
 } from '#shared/entities/access-tokens.ts';
 import { spacesOfBases } from '#shared/entities/bases.ts';
-import { asLoaded, type Loaded } from '#shared/entities/batch-read.ts';
+import type { Loaded } from '#shared/entities/batch-read.ts';
 import { newId } from '#shared/ids.ts';
 
 /** A token's fields as a caller gives them; a limit list is never empty (null or absent: no limit). */
@@ -101,7 +101,7 @@ export { accessTokenLookup };
  * stronger sibling.
  */
 const manageable = async (caller: Principal, id: string, loaded: Loaded): Promise<AccessToken> => {
-  const token = asLoaded(loaded).valueFor(accessTokenLookup(caller.userId, id));
+  const token = loaded.valueFor(accessTokenLookup(caller.userId, id));
   if (!token) throw notFound(id)();
   if (id !== caller.tokenId) await checkCeiling(caller, rightsOf(token));
   return token;
@@ -207,7 +207,7 @@ export const touchAccessToken = async (userId: string, id: string, now = new Dat
 
 /** One of the caller's own tokens (`GET /access-token/{id}`), without its text; 404 for any other. */
 export const getAccessToken = (userId: string, id: string, loaded: Loaded) => {
-  const token = asLoaded(loaded).valueFor(accessTokenLookup(userId, id));
+  const token = loaded.valueFor(accessTokenLookup(userId, id));
   if (!token) throw notFound(id)();
   return toTokenInfo(token);
 };

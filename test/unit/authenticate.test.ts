@@ -12,9 +12,10 @@ import { SCOPES, type Scope } from '#shared/auth/scopes.ts';
 import { parseSigningKeys } from '#shared/auth/signing-keys.ts';
 import { signTempToken, type TempTokenClaims } from '#shared/auth/temp-token.ts';
 import { UnauthorizedError } from '#shared/core/errors.ts';
-import type { Item, ItemLookup } from '#shared/db/client.ts';
+import type { Item } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { accessTokenOf } from '#shared/entities/access-tokens.ts';
+import { asLoaded, type Loaded } from '#shared/entities/batch-read.ts';
 
 // `config` reads SIGNING_KEYS_FILE when first imported: write the file and set it before any import.
 const { KEYS_TEXT } = await vi.hoisted(async () => {
@@ -38,10 +39,10 @@ const BASE_2 = 'bse2222222222222222';
 const NOW = Date.UTC(2026, 10, 22, 8, 15);
 const FUTURE = '2026-12-31T00:00:00.000Z';
 
-/** A Map-backed `ItemLookup`, as `getItems` returns. */
-const lookup = (...items: Item[]): ItemLookup => {
+/** Items read as `getItems` answers them, as a batch read's `Loaded`. */
+const lookup = (...items: Item[]): Loaded => {
   const byKey = new Map(items.map((i) => [`${String(i.pk)}|${String(i.sk)}`, i]));
-  return { get: (k: Key) => byKey.get(`${k.pk}|${k.sk}`), requested: () => true, size: byKey.size };
+  return asLoaded({ get: (k: Key) => byKey.get(`${k.pk}|${k.sk}`), requested: () => true, size: byKey.size });
 };
 
 const minted = mintPersonalToken(TOKEN, USER);

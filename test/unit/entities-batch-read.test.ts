@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Item, ItemLookup } from '#shared/db/client.ts';
 import { LIVE } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
-import { asLoaded } from '#shared/entities/batch-read.ts';
+import { withRequestScope } from '#shared/db/request-scope.ts';
+import { asLoaded, keepForRequest, valueReadEarlier } from '#shared/entities/batch-read.ts';
 import { markPurgedOp, markResourcePurgedOp } from '#shared/entities/jobs.ts';
+import { keepRecordsForRequest, recordLookup, recordReadEarlier } from '#shared/entities/records.ts';
 import { savedQueryLookup } from '#shared/entities/saved-queries.ts';
 import { spaceLookup } from '#shared/entities/spaces.ts';
 import { clearTrashMarkOps, trashParentsLiveChecks } from '#shared/entities/trash-items.ts';
@@ -47,8 +49,49 @@ describe('batch reads by typed lookups', () => {
     expect(loaded.valueFor(missing)).toBeUndefined();
     expect(loaded.wasRead(missing)).toBe(true);
     expect(loaded.wasRead(spaceLookup('spcCCCCCCCCCCCCCCCC'))).toBe(false);
-    // still an ItemLookup for the readers that take one
-    expect(loaded.get(found.key)).toBe(item);
+    // the stored items stay behind it: readers above the data layer get domain values only
+    expect(Object.keys(loaded).sort()).toEqual(['valueFor', 'wasRead']);
+  });
+
+  it('keeps what a batch found for the rest of the request, and nothing outside one', async () => {
+    const space = spaceLookup(SPACE);
+    const record = recordLookup(TABLE, 'recAAAAAAAAAAAAAAAA');
+    const item = {
+      ...keys.space(SPACE),
+      id: SPACE,
+      name: 'Ops',
+      ownerCount: 1,
+      createdTime: 't',
+      createdBy: 'u',
+    };
+    const loaded = asLoaded(lookup([space.key, record.key], item));
+
+    await withRequestScope(1_000, async () => {
+      expect(valueReadEarlier(space)).toBeUndefined();
+      keepForRequest(loaded, [space, record]);
+      expect(valueReadEarlier(space)?.name).toBe('Ops');
+      expect(valueReadEarlier(record)).toBeUndefined();
+    });
+    // another request starts with nothing kept
+    await withRequestScope(1_000, async () => expect(valueReadEarlier(space)).toBeUndefined());
+  });
+
+  it('keeps records read by a write for the same request, as read', async () => {
+    const recordItem = {
+      ...keys.record(TABLE, 'recAAAAAAAAAAAAAAAA'),
+      id: 'recAAAAAAAAAAAAAAAA',
+      fldTitle: 'Alpha',
+    };
+    await withRequestScope(1_000, async () => {
+      keepRecordsForRequest(
+        TABLE,
+        ['recAAAAAAAAAAAAAAAA', 'recBBBBBBBBBBBBBBBB'],
+        new Map([['recAAAAAAAAAAAAAAAA', recordItem]]),
+      );
+      expect(recordReadEarlier(TABLE, 'recAAAAAAAAAAAAAAAA')).toEqual(recordItem);
+      expect(recordReadEarlier(TABLE, 'recBBBBBBBBBBBBBBBB')).toBeUndefined();
+      expect(recordReadEarlier('tblBBBBBBBBBBBBBBBB', 'recAAAAAAAAAAAAAAAA')).toBeUndefined();
+    });
   });
 
   it('wraps a plain ItemLookup (every object has a valueOf: it is not taken for a Loaded)', () => {
