@@ -18,11 +18,14 @@ export const COUNT_SHARDS = 16;
 const BASE = 'base';
 
 /** The `base` item of a new table's count. */
-export const recordCountBaseItem = (tableId: string): Item => ({
+const recordCountBaseItem = (tableId: string): Item => ({
   ...keys.recordCount(tableId, BASE),
   type: 'recordCount',
   n: 0,
 });
+
+/** The operation that starts a new table's count at 0 (its `base` item, written with the table). Pure. */
+export const putRecordCountBaseOp = (tableId: string): TransactOp => ({ put: recordCountBaseItem(tableId) });
 
 /** Adds `delta` records to a table's count (on a random shard). */
 export const recordCountOp = (

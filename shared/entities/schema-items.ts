@@ -214,6 +214,11 @@ export const createFieldOp = (tableId: string, field: Field, order: number): Tra
   condition: NOT_EXISTS,
 });
 
+/** The operation that writes a field whatever is stored (a field marked broken, its choices grown). Pure. */
+export const putFieldOp = (tableId: string, field: Field, order: number): TransactOp => ({
+  put: fieldItem(tableId, field, order),
+});
+
 /** The operation that rewrites a field that is there (a change of its definition). Pure. */
 export const replaceFieldOp = (tableId: string, field: Field, order: number): TransactOp => ({
   put: fieldItem(tableId, field, order),
@@ -238,7 +243,7 @@ export const replaceViewOp = (tableId: string, view: View): TransactOp => ({
   condition: EXISTS,
 });
 
-/** The operation that puts a view back as it was (the undo of a change). Pure. */
+/** The operation that writes a view whatever is stored (stripped of a deleted field; an undo). Pure. */
 export const putViewOp = (tableId: string, view: View): TransactOp => ({ put: viewItem(tableId, view) });
 
 /** The operation that deletes a view's item; fails when it is gone. Pure. */
@@ -246,6 +251,12 @@ export const deleteViewOp = (tableId: string, viewId: string): TransactOp => ({
   delete: keys.view(tableId, viewId),
   condition: EXISTS,
 });
+
+/** The operation that registers a dependent in the table it reads, over any registration there. Pure. */
+export const putDependentOp = (readTableId: string, dependent: Dependent): TransactOp => ({
+  put: dependentItem(readTableId, dependent),
+});
+
 /** The operation that removes a dependent's registration from the table it reads. Pure. */
 export const deleteDependentOp = (
   readTableId: string,

@@ -1,5 +1,5 @@
 import type { HttpError } from '#shared/core/errors.ts';
-import { getItem, type Item, type TransactOp, updateItem } from '#shared/db/client.ts';
+import { getItem, type Item, type TransactOp, type UpdateSpec, updateItem } from '#shared/db/client.ts';
 import { and, EXISTS, LIVE, NOT_EXISTS, or } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { withStamps, writeStamps } from '#shared/db/request-scope.ts';
@@ -98,6 +98,15 @@ export const tableConditions = {
   liveIn: and(LIVE, 'baseId = :base'),
 };
 
+/**
+ * The two operations that create a table: its item (fails when its id is taken) and the base's
+ * reference to it. Pure but for the stamps.
+ */
+export const createTableOps = (table: Table): [TransactOp, TransactOp] => [
+  { put: toTableItem(table), condition: tableConditions.notExists },
+  { put: toTableRefItem(table) },
+];
+
 /** A transaction check that the table is there and not in the trash. */
 export const tableLiveCheck = (tableId: string): TransactOp => ({
   check: keys.table(tableId) as Key,
@@ -113,11 +122,13 @@ export const readTable = async (tableId: string): Promise<Table | undefined> => 
 /** The lookup of a table's item, to read in a batch. Pure. */
 export const tableLookup = (tableId: string): Lookup<Table> => lookupOf(keys.table(tableId), tableOf);
 
+const BUMP_SCHEMA_VERSION = 'SET schemaVersion = :next, lastModifiedTime = :now';
+
 /** The operation that bumps a table's schema version, conditioned on the version read. Pure. */
 export const bumpSchemaVersionOp = (tableId: string, readVersion: number): TransactOp => ({
   update: {
     key: keys.table(tableId),
-    update: 'SET schemaVersion = :next, lastModifiedTime = :now',
+    update: BUMP_SCHEMA_VERSION,
     condition: and(
       LIVE,
       or('schemaVersion = :read', '(attribute_not_exists(schemaVersion) AND :read = :zero)'),
@@ -125,6 +136,13 @@ export const bumpSchemaVersionOp = (tableId: string, readVersion: number): Trans
     values: { ':next': readVersion + 1, ':read': readVersion, ':zero': 0, ':now': new Date().toISOString() },
   },
 });
+
+/**
+ * Whether an operation is a bump of a table's schema version (`bumpSchemaVersionOp`): a
+ * transaction may hold one per table, as it may not update an item twice. Pure.
+ */
+export const isSchemaVersionBump = (op: TransactOp): op is TransactOp & { update: UpdateSpec } =>
+  'update' in op && op.update.update === BUMP_SCHEMA_VERSION;
 
 /**
  * Reserves `count` autoNumbers of a live table (one atomic counter update) and answers the first;

@@ -1,5 +1,5 @@
 import type { Step } from '#shared/db/commit.ts';
-import { fieldItem } from '#shared/entities/schema-items.ts';
+import { putFieldOp } from '#shared/entities/schema-items.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { bumpSchemaOp, nextFieldOrder, type TableSchema } from '#shared/schema/schema.ts';
 
@@ -16,8 +16,8 @@ export const schemaChangeSteps = (schema: TableSchema, changed: readonly Field[]
       const before = schema.fields.find((f) => f.id === field.id) as Field;
       const order = schema.fieldOrder[field.id] ?? nextFieldOrder(schema);
       return {
-        op: { put: fieldItem(tableId, field, order) },
-        undo: { put: fieldItem(tableId, before, order) },
+        op: putFieldOp(tableId, field, order),
+        undo: putFieldOp(tableId, before, order),
       };
     }),
     // Undoing leaves the version bumped: harmless, caches just reload.

@@ -6,7 +6,8 @@
 
 import { ValidationError } from '#shared/core/errors.ts';
 import type { TransactOp } from '#shared/db/commit.ts';
-import { deleteDependentOp, dependentItem } from '#shared/entities/schema-items.ts';
+import { deleteDependentOp, putDependentOp } from '#shared/entities/schema-items.ts';
+import { isSchemaVersionBump } from '#shared/entities/tables.ts';
 import { CYCLE_MESSAGE, foreignInputs, sameTableInputs } from '#shared/fields/dependencies.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { isLinkField, isLinkLookup, linkOptionsOf } from '#shared/fields/link-options.ts';
@@ -96,7 +97,7 @@ export const dependentOps = async (
           ),
       )
       .map((r) => deleteDependentOp(r.readTableId, tableId, r.dependent.fieldId, r.dependent.linkFieldId)),
-    ...added.map((a) => ({ put: dependentItem(a.readTableId, a.dependent) })),
+    ...added.map((a) => putDependentOp(a.readTableId, a.dependent)),
   ];
   const touched = new Set([...removed, ...added].map((e) => e.readTableId).filter((id) => id !== tableId));
   for (const readTableId of touched) {
@@ -148,7 +149,7 @@ export const assertNoCrossTableCycle = async (
 export const distinctBumps = (ops: TransactOp[]): TransactOp[] => {
   const seen = new Set<string>();
   return ops.filter((op) => {
-    if (!('update' in op) || !op.update.update.startsWith('SET schemaVersion')) return true;
+    if (!isSchemaVersionBump(op)) return true;
     const key = JSON.stringify(op.update.key);
     if (seen.has(key)) return false;
     seen.add(key);

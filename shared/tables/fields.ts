@@ -12,10 +12,10 @@ import { queryRecordParts } from '#shared/entities/records.ts';
 import {
   createFieldOp,
   deleteFieldOp,
-  fieldItem,
+  putFieldOp,
+  putViewOp,
   replaceFieldOp,
   schemaOpsWithUndo,
-  viewItem,
 } from '#shared/entities/schema-items.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import {
@@ -220,7 +220,7 @@ const brokenElsewhere = async (
     if (!there) continue;
     const marked = there.fields.map((f) => (fieldIds.has(f.id) ? { ...f, hasError: true } : f));
     for (const f of marked)
-      if (fieldIds.has(f.id)) ops.push({ put: fieldItem(tableId, f, there.fieldOrder[f.id] ?? 0) });
+      if (fieldIds.has(f.id)) ops.push(putFieldOp(tableId, f, there.fieldOrder[f.id] ?? 0));
     ops.push(bumpSchemaOp(tableId, there.version));
     steps.push(...(await recomputeSteps(withFields(there, marked), fieldIds, new Date())));
   }
@@ -303,7 +303,7 @@ export const updateField = async (schema: TableSchema, fieldId: string, patch: R
     tableId,
     [
       replaceFieldOp(tableId, field, order),
-      ...reinferred.changed.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
+      ...reinferred.changed.map((f) => putFieldOp(tableId, f, schema.fieldOrder[f.id] ?? 0)),
       ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
       bumpSchemaOp(tableId, schema.version),
     ],
@@ -419,7 +419,7 @@ const refreshLookupsOf = async (schema: TableSchema, field: Field) => {
     await commitSchemaChange(
       tableId,
       [
-        ...changed.map((f) => ({ put: fieldItem(tableId, f, there.fieldOrder[f.id] ?? 0) })),
+        ...changed.map((f) => putFieldOp(tableId, f, there.fieldOrder[f.id] ?? 0)),
         bumpSchemaOp(tableId, there.version),
       ],
       await recomputeSteps(after, ids, new Date()),
@@ -499,8 +499,8 @@ export const convertField = async (
       replaceFieldOp(tableId, field, order),
       ...[...readers.values(), ...sides.replaced.values()]
         .filter((f) => !reinferred.changed.some((c) => c.id === f.id))
-        .map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
-      ...reinferred.changed.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
+        .map((f) => putFieldOp(tableId, f, schema.fieldOrder[f.id] ?? 0)),
+      ...reinferred.changed.map((f) => putFieldOp(tableId, f, schema.fieldOrder[f.id] ?? 0)),
       ...sides.ops,
       ...(side?.ops ?? []),
       ...(await dependentOps(tableId, current, field, schema.fields, after.fields)),
@@ -680,7 +680,7 @@ const otherSideReaders = async (schema: TableSchema, link: Field) => {
     here: [],
     elsewhere: [{ schema: after, fieldIds: new Set(readers.map((f) => f.id)) }],
     ops: [
-      ...readers.map((f) => ({ put: fieldItem(foreignTableId, f, there.fieldOrder[f.id] ?? 0) })),
+      ...readers.map((f) => putFieldOp(foreignTableId, f, there.fieldOrder[f.id] ?? 0)),
       bumpSchemaOp(foreignTableId, there.version),
     ],
   };
@@ -764,7 +764,7 @@ export const deleteFields = async (schema: TableSchema, fieldIds: readonly strin
   const stripped = (view: View) => fields.reduce((v, f) => withoutField(v, f.id), view);
   const ops: TransactOp[] = [
     ...fields.map((f) => deleteFieldOp(tableId, f.id, true)),
-    ...broken.map((f) => ({ put: fieldItem(tableId, f, schema.fieldOrder[f.id] ?? 0) })),
+    ...broken.map((f) => putFieldOp(tableId, f, schema.fieldOrder[f.id] ?? 0)),
     ...(await Promise.all(fields.map((f) => symmetricDeleteOps(f, tableId)))).flat(),
     ...(
       await Promise.all(fields.map((f) => dependentOps(tableId, f, undefined, schema.fields, after.fields)))
@@ -772,7 +772,7 @@ export const deleteFields = async (schema: TableSchema, fieldIds: readonly strin
     ...elsewhere.ops,
     ...schema.views
       .filter((v) => JSON.stringify(stripped(v)) !== JSON.stringify(v))
-      .map((v) => ({ put: viewItem(tableId, stripped(v)) })),
+      .map((v) => putViewOp(tableId, stripped(v))),
     bumpSchemaOp(tableId, schema.version),
   ];
   await commitDeletion(tableId, distinctDeletes(distinctBumps(ops)), [

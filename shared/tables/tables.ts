@@ -7,16 +7,14 @@ import { liveSpaceOf, stampSpaceOp, tableRefsOfBase } from '#shared/entities/bas
 import { newRootNodeOp } from '#shared/entities/node-append.ts';
 import { deleteNodeOp } from '#shared/entities/node-tree.ts';
 import { purgeTableItems as purgeTable } from '#shared/entities/purges.ts';
-import { recordCountBaseItem } from '#shared/entities/record-counts.ts';
+import { putRecordCountBaseOp } from '#shared/entities/record-counts.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
-import { deleteFieldOp, fieldItem, newSchemaParts, viewItem } from '#shared/entities/schema-items.ts';
+import { deleteFieldOp, newSchemaParts, putFieldOp, putViewOp } from '#shared/entities/schema-items.ts';
 import {
+  createTableOps,
   deleteTableRefOp,
   readTable,
   type Table,
-  tableConditions,
-  toTableItem,
-  toTableRefItem,
   touchSchemaVersionOp,
   trashTableOps,
   updateTableOps,
@@ -164,11 +162,10 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
     await Promise.all(fields.map((f) => dependentOps(tableId, undefined, f, fields, fields)))
   ).flat();
   const ops: TransactOp[] = distinctBumps([
-    { put: toTableItem(table), condition: tableConditions.notExists },
-    { put: toTableRefItem(table) },
-    { put: recordCountBaseItem(tableId) },
-    ...fields.map((f, i) => ({ put: fieldItem(tableId, f, i) })),
-    ...views.map((v) => ({ put: viewItem(tableId, v) })),
+    ...createTableOps(table),
+    putRecordCountBaseOp(tableId),
+    ...fields.map((f, i) => putFieldOp(tableId, f, i)),
+    ...views.map((v) => putViewOp(tableId, v)),
     ...foreignOps,
     ...dependents,
     nodeOp,

@@ -8,6 +8,9 @@ import {
   isDependentItem,
   isFieldItem,
   isViewItem,
+  putDependentOp,
+  putFieldOp,
+  putViewOp,
   type View,
   viewIdOf,
   viewItem,
@@ -74,5 +77,20 @@ describe('schema items', () => {
       linkFieldId: '',
       inputs: [],
     });
+  });
+
+  it('the plain puts write the item whatever is stored: no condition', () => {
+    expect(putFieldOp('tblT', field, 3)).toEqual({ put: fieldItem('tblT', field, 3) });
+    expect(putViewOp('tblT', view)).toEqual({ put: viewItem('tblT', view) });
+    const d: Dependent = { tableId: 'tblX', fieldId: 'fldY', linkFieldId: 'fldL', inputs: ['fldA'] };
+    expect(putDependentOp('tblT', d)).toEqual({
+      put: {
+        pk: 'TABLE#tblT',
+        sk: 'DEP#tblX#fldY#fldL',
+        type: 'dependent',
+        ...d,
+      },
+    });
+    expect(putDependentOp('tblT', d)).toEqual({ put: dependentItem('tblT', d) });
   });
 });

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { type Table, tableOf, tableRefOf, toTableItem, toTableRefItem } from '#shared/entities/tables.ts';
+import { putRecordCountBaseOp } from '#shared/entities/record-counts.ts';
+import {
+  bumpSchemaVersionOp,
+  createTableOps,
+  isSchemaVersionBump,
+  type Table,
+  tableOf,
+  tableRefOf,
+  toTableItem,
+  toTableRefItem,
+  touchSchemaVersionOp,
+  updateTableOps,
+} from '#shared/entities/tables.ts';
 
 const table: Table = {
   id: 'tblAAAAAAAAAAAAAAAA',
@@ -56,5 +68,22 @@ describe('table entity', () => {
   it('reads a base reference, trashed or not', () => {
     expect(tableRefOf(toTableRefItem(table))).toEqual({ tableId: table.id, name: 'Tasks', order: 2 });
     expect(tableRefOf({ ...toTableRefItem(table), deletedTime: 't' })).toMatchObject({ deletedTime: 't' });
+  });
+
+  it('creates a table: its item (only when its id is free), its base reference, its count at 0', () => {
+    expect(createTableOps(table)).toEqual([
+      { put: toTableItem(table), condition: 'attribute_not_exists(pk)' },
+      { put: toTableRefItem(table) },
+    ]);
+    expect(putRecordCountBaseOp(table.id)).toEqual({
+      put: { pk: 'TABLE#tblAAAAAAAAAAAAAAAA', sk: 'COUNT#base', type: 'recordCount', n: 0 },
+    });
+  });
+
+  it('tells a schema version bump from any other update of the table', () => {
+    expect(isSchemaVersionBump(bumpSchemaVersionOp(table.id, 7))).toBe(true);
+    expect(isSchemaVersionBump(touchSchemaVersionOp(table.id))).toBe(false);
+    expect(updateTableOps(table.baseId, table.id, { name: 'x' }).some(isSchemaVersionBump)).toBe(false);
+    expect(isSchemaVersionBump(createTableOps(table)[0])).toBe(false);
   });
 });
