@@ -793,6 +793,7 @@ export const hasOpenWrites = async (tableId: string): Promise<boolean> =>
     (head) => !Array.isArray(head.tables) || head.tables.includes(tableId),
   );
 
+export { withoutRepeatedDeletes } from './operations.ts';
 export type { TransactOp };
 /**
  * The one transaction writer, for feature modules: they compose the operations entity modules

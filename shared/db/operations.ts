@@ -24,3 +24,19 @@ export type TransactOp = (
   | { delete: Key; condition?: string; names?: Record<string, string>; values?: Record<string, unknown> }
   | { check: Key; condition: string; names?: Record<string, string>; values?: Record<string, unknown> }
 ) & { maintains?: readonly string[]; counts?: Readonly<Record<string, number>> };
+
+/**
+ * The operations with each item deleted once: a transaction may not touch an item twice, and two
+ * parts of one write (a field's deletion, a dependent's) may each delete the same item. The first
+ * delete of an item stays. Pure.
+ */
+export const withoutRepeatedDeletes = (ops: readonly TransactOp[]): TransactOp[] => {
+  const seen = new Set<string>();
+  return ops.filter((op) => {
+    if (!('delete' in op)) return true;
+    const key = JSON.stringify(op.delete);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};

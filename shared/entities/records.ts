@@ -5,7 +5,6 @@ import {
   queryAll,
   queryBetween,
   type TransactOp,
-  type UpdateSpec,
   updateItem,
 } from '#shared/db/client.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
@@ -581,9 +580,11 @@ export const orderGuardOf = (record: Pick<RecordItem, 'ord'>, viewId: string): O
 /**
  * A record's update with a placement's guard added (AND) to its own condition, or to the record
  * being there when it has none: the update lands only while the record's key in the view is the
- * one the placement was planned from. Pure.
+ * one the placement was planned from. Undefined for an operation that is not an update. Pure.
  */
-export const guardedUpdateOp = (spec: UpdateSpec, guard: OrderGuard): TransactOp => {
+export const withOrderGuard = (op: TransactOp, guard: OrderGuard): TransactOp | undefined => {
+  if (!('update' in op)) return undefined;
+  const spec = op.update;
   const names = { ...spec.names, ...guard.names };
   return {
     update: {

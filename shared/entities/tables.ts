@@ -144,6 +144,18 @@ export const bumpSchemaVersionOp = (tableId: string, readVersion: number): Trans
 export const isSchemaVersionBump = (op: TransactOp): op is TransactOp & { update: UpdateSpec } =>
   'update' in op && op.update.update === BUMP_SCHEMA_VERSION;
 
+/** The operations with one schema-version bump per table (the first of each table's stays). Pure. */
+export const oneBumpPerTable = (ops: readonly TransactOp[]): TransactOp[] => {
+  const seen = new Set<string>();
+  return ops.filter((op) => {
+    if (!isSchemaVersionBump(op)) return true;
+    const key = JSON.stringify(op.update.key);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
 /**
  * Reserves `count` autoNumbers of a live table (one atomic counter update) and answers the first;
  * a table not there or in the trash becomes `onMissing()`.

@@ -13,13 +13,13 @@ import {
 } from '#shared/entities/order-entries.ts';
 import {
   getRecords,
-  guardedUpdateOp,
   type OrderGuard,
   orderGuardOf,
   type RecordItem,
   type RecordOrder,
   type RecordPart,
   rekeyRecordOps,
+  withOrderGuard,
 } from '#shared/entities/records.ts';
 import { defaultOrderKey, planPlacement, upperBoundFor } from '#shared/ordering/order-keys.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
@@ -113,8 +113,9 @@ const NONE: PlacementResult = { steps: [], orderOf: new Map(), guards: new Map()
 export const withJoined = (placed: PlacementResult, recordId: string, update: Step): Step[] => {
   const own = placed.joinedOf.get(recordId) ?? [];
   const guard = placed.guards.get(recordId);
-  if (!guard || !('update' in update.op)) return [update];
-  return [{ ...update, op: guardedUpdateOp(update.op.update, guard), joined: own.length }, ...own];
+  const guarded = guard && withOrderGuard(update.op, guard);
+  if (!guarded) return [update];
+  return [{ ...update, op: guarded, joined: own.length }, ...own];
 };
 
 /**

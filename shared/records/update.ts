@@ -17,7 +17,6 @@ import {
   withCells,
 } from '#shared/entities/records.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
-import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import type { FieldKeyType, TableSchema } from '#shared/schema/schema.ts';
 import { cellTagSteps } from './cell-tags.ts';
 import { assertNotNull, type CellChanges } from './cells.ts';

@@ -7,7 +7,6 @@
 import { ValidationError } from '#shared/core/errors.ts';
 import type { TransactOp } from '#shared/db/commit.ts';
 import { deleteDependentOp, putDependentOp } from '#shared/entities/schema-items.ts';
-import { isSchemaVersionBump } from '#shared/entities/tables.ts';
 import { CYCLE_MESSAGE, foreignInputs, sameTableInputs } from '#shared/fields/dependencies.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { isLinkField, isLinkLookup, linkOptionsOf } from '#shared/fields/link-options.ts';
@@ -143,16 +142,4 @@ export const assertNoCrossTableCycle = async (
     }
   };
   await visit(tableId, field, []);
-};
-
-/** The operations with one version bump per table (one transaction may not update an item twice). */
-export const distinctBumps = (ops: TransactOp[]): TransactOp[] => {
-  const seen = new Set<string>();
-  return ops.filter((op) => {
-    if (!isSchemaVersionBump(op)) return true;
-    const key = JSON.stringify(op.update.key);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 };

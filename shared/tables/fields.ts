@@ -7,6 +7,7 @@ import {
   type Step,
   type TransactOp,
   transact,
+  withoutRepeatedDeletes,
 } from '#shared/db/commit.ts';
 import { queryRecordParts } from '#shared/entities/records.ts';
 import {
@@ -17,6 +18,7 @@ import {
   replaceFieldOp,
   schemaOpsWithUndo,
 } from '#shared/entities/schema-items.ts';
+import { oneBumpPerTable } from '#shared/entities/tables.ts';
 import { answerField } from '#shared/fields/db-field-type.ts';
 import {
   assertPrimaryAllowed,
@@ -53,7 +55,7 @@ import {
   type View,
 } from '#shared/schema/schema.ts';
 import { completeColumnMeta } from '#shared/schema/views.ts';
-import { assertNoCrossTableCycle, dependentOps, distinctBumps } from './dependents.ts';
+import { assertNoCrossTableCycle, dependentOps } from './dependents.ts';
 
 const schemaConflict = () => new ConflictError('The table changed at the same time; retry');
 
@@ -495,7 +497,7 @@ export const convertField = async (
   const order = schema.fieldOrder[fieldId] ?? nextFieldOrder(schema);
   await commitSchemaChange(
     tableId,
-    distinctBumps([
+    oneBumpPerTable([
       replaceFieldOp(tableId, field, order),
       ...[...readers.values(), ...sides.replaced.values()]
         .filter((f) => !reinferred.changed.some((c) => c.id === f.id))
@@ -730,18 +732,6 @@ const commitDeletion = async (tableId: string, ops: TransactOp[], records: Step[
   await commitSteps(tableId, [...(await schemaSteps(ops)), ...records], schemaConflict);
 };
 
-/** The operations with at most one delete per item (a self-link deleted with its other side). */
-const distinctDeletes = (ops: TransactOp[]): TransactOp[] => {
-  const seen = new Set<string>();
-  return ops.filter((op) => {
-    if (!('delete' in op)) return true;
-    const key = JSON.stringify(op.delete);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-};
-
 /**
  * Deletes several fields in one write, all or none (`DELETE /table/{t}/field?fieldIds[]=`): an
  * unknown one is a 404 and the primary field among them a 403, before anything is written. What
@@ -775,7 +765,7 @@ export const deleteFields = async (schema: TableSchema, fieldIds: readonly strin
       .map((v) => putViewOp(tableId, stripped(v))),
     bumpSchemaOp(tableId, schema.version),
   ];
-  await commitDeletion(tableId, distinctDeletes(distinctBumps(ops)), [
+  await commitDeletion(tableId, withoutRepeatedDeletes(oneBumpPerTable(ops)), [
     ...(await recomputeSteps(after, new Set(broken.map((f) => f.id)), new Date())),
     ...elsewhere.steps,
   ]);

@@ -13,6 +13,7 @@ import { deleteFieldOp, newSchemaParts, putFieldOp, putViewOp } from '#shared/en
 import {
   createTableOps,
   deleteTableRefOp,
+  oneBumpPerTable,
   readTable,
   type Table,
   touchSchemaVersionOp,
@@ -31,7 +32,7 @@ import { linkOptions, prepareLinkField } from '#shared/schema/link-fields.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
 import { loadSchema, schemaFromParts, type TableSchema, type View } from '#shared/schema/schema.ts';
 import { defineView, toViewOut, type ViewInput } from '#shared/schema/views.ts';
-import { dependentOps, distinctBumps } from './dependents.ts';
+import { dependentOps } from './dependents.ts';
 
 export const DEFAULT_TABLE_NAME = 'Table';
 /** Fields and views one create call may define: they are written in one transaction with the table. */
@@ -161,7 +162,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
   const dependents = (
     await Promise.all(fields.map((f) => dependentOps(tableId, undefined, f, fields, fields)))
   ).flat();
-  const ops: TransactOp[] = distinctBumps([
+  const ops: TransactOp[] = oneBumpPerTable([
     ...createTableOps(table),
     putRecordCountBaseOp(tableId),
     ...fields.map((f, i) => putFieldOp(tableId, f, i)),

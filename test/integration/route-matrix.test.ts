@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWERS } from '#infra/answers.ts';
 import { SCOPES } from '#shared/auth/scopes.ts';
-import { NotFoundError } from '#shared/core/errors.ts';
-import { updateItem } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
 import { type HandlerName, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { newUser } from '#test/support/fixtures.ts';
@@ -17,17 +14,6 @@ import { future, newWorld, REQUESTS, succeedingRequest, type World } from '#test
  * needs a valid sample request (`test/support/route-requests.ts`, shared with the role matrix),
  * so a new route without one fails this file.
  */
-
-const makeAdmin = (userId: string) =>
-  updateItem(
-    {
-      key: keys.user(userId),
-      update: 'SET isAdmin = :t',
-      condition: 'attribute_exists(pk)',
-      values: { ':t': true },
-    },
-    () => new NotFoundError(`no user ${userId}`),
-  );
 
 /** The route table with its handler names kept. */
 const TABLE: readonly (RouteDef & { handler: HandlerName })[] = ROUTES;
@@ -66,9 +52,10 @@ describe('route matrix', () => {
   it.each(scoped.map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s with a token lacking its scope is 403',
     async (_, route) => {
-      const w = await newWorld();
       // An admin route: the user is an admin, so the missing scope is what refuses the call.
-      if ((route.actions as readonly string[]).includes('instance|admin')) await makeAdmin(w.owner.id);
+      const w = await newWorld({
+        adminOwner: (route.actions as readonly string[]).includes('instance|admin'),
+      });
       const { token } = await createOperatorToken(w.owner.id, {
         name: 'narrow',
         scopes: SCOPES.filter((s) => !(route.actions as readonly string[]).includes(s)),
@@ -174,9 +161,8 @@ const ANSWERED: Partial<Record<HandlerName, (w: World) => CallOptions>> = {
   }),
 };
 
-/** A token of the owner made an instance admin, with every scope. */
+/** A token of the owner (an instance admin), with every scope. */
 const adminToken = async (w: World) => {
-  await makeAdmin(w.owner.id);
   const { token } = await createOperatorToken(w.owner.id, {
     name: 'admin',
     scopes: [...SCOPES],
@@ -191,11 +177,10 @@ describe('documented answers', () => {
   it.each(TABLE.map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s answers as the API description says',
     async (_, route) => {
-      const w = await newWorld();
+      const admin = (route.actions as readonly string[]).includes('instance|admin');
+      const w = await newWorld({ adminOwner: admin });
       const request = ANSWERED[route.handler]?.(w) ?? (await succeedingRequest(route.handler, w));
-      const token = (route.actions as readonly string[]).includes('instance|admin')
-        ? await adminToken(w)
-        : w.owner.auth;
+      const token = admin ? await adminToken(w) : w.owner.auth;
       const res = await call(route.handler, { ...request, token });
       expect(res.status, JSON.stringify(res.body)).toBe(route.status ?? 200);
       const answer = ANSWERS[route.handler];

@@ -470,8 +470,8 @@ export const succeedingRequest = async (handler: HandlerName, w: World): Promise
  * two records), the owner's plugin installed twice in its context menu and once on a dashboard,
  * a webhook, two folders, a base in the trash; an access token and an organization of the owner's.
  */
-export const newWorld = async (): Promise<World> => {
-  const owner = await newUser();
+export const newWorld = async (options: { adminOwner?: boolean } = {}): Promise<World> => {
+  const owner = await newUser({ isAdmin: options.adminOwner });
   const space = await call('create-space', { token: owner.auth, body: { name: 'Matrix' } });
   const base = await call('create-base', { token: owner.auth, body: { spaceId: space.body.id, name: 'M' } });
   const token = await call('create-access-token', {

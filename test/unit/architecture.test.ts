@@ -37,6 +37,27 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['entry points', ['functions', 'infra']],
 ];
 const PURE = new Set(['core', 'pure logic']);
+const RAW_ITEM_NAMES = new Set(['Item', 'ItemLookup', 'asLoaded', 'noteRead', 'readEarlier']);
+
+/** Code above the data layer: shared/ outside db/ and entities/, the handlers and the stack. */
+const aboveData = (path: string) =>
+  (path.startsWith('shared/') && !path.startsWith('shared/db/') && !path.startsWith('shared/entities/')) ||
+  path.startsWith('functions/') ||
+  path.startsWith('infra/');
+
+/** The code lines of a file (comment lines left out), with where each is. */
+const codeLines = (f: string) =>
+  readFileSync(resolve(ROOT, f), 'utf8')
+    .split('\n')
+    .map((line, i) => ({ where: `${f}:${i + 1}`, line: line.trim() }))
+    .filter(({ line }) => !line.startsWith('*') && !line.startsWith('//') && !line.startsWith('/*'));
+
+/**
+ * DynamoDB's expression language (conditions, update actions, placeholders) and a look inside an
+ * operation (`'update' in op`): what entity modules write and read, and no one else.
+ */
+const EXPRESSION =
+  /attribute_(?:not_)?exists\(|attribute_type\(|if_not_exists\(|list_append\(|begins_with\(|['"`](?:SET|REMOVE|ADD|DELETE) [#:a-zA-Z]|[=<>] :[a-zA-Z]|'(?:put|update|delete|conditionCheck)' in /;
 
 const layerOf = new Map(LAYERS.flatMap(([name, units], i) => units.map((u) => [u, { name, rank: i }])));
 const { files, imports, packages } = importsOf('shared', 'functions', 'infra');
@@ -98,21 +119,34 @@ describe('architecture: layers', () => {
   });
 
   // Above the data layer, code handles what entities read (a `Table`, a `BaseItem`), never the
-  // stored item itself: no import of the item type (`Item`) from shared/db or shared/entities.
-  it('feature modules (shared/ outside db/ and entities/) take domain types, never the raw item type', () => {
-    const feature = (path: string) =>
-      path.startsWith('shared/') && !path.startsWith('shared/db/') && !path.startsWith('shared/entities/');
+  // stored item itself: no import of the item type (`Item`), of items read by key (`ItemLookup`,
+  // `asLoaded`) or of the request's items read earlier (`noteRead`, `readEarlier`).
+  it('code above the data layer takes domain types, never the stored items', () => {
     const namesItem = /import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"][^'"]*\/(?:db|entities)\/[^'"]+['"]/g;
-    const rawItems = files.filter(feature).flatMap((f) =>
+    const rawItems = files.filter(aboveData).flatMap((f) =>
       [...readFileSync(resolve(ROOT, f), 'utf8').matchAll(namesItem)]
         .flatMap((m) => (m[1] as string).split(','))
-        .filter((name) => /^(?:type\s+)?Item(?:\s+as\s+\w+)?$/.test(name.trim()))
-        .map(() => `${f} imports the raw item type`),
+        .map((name) =>
+          name
+            .trim()
+            .replace(/^type\s+/, '')
+            .replace(/\s+as\s+\w+$/, ''),
+        )
+        .filter((name) => RAW_ITEM_NAMES.has(name))
+        .map((name) => `${f} imports ${name}`),
     );
     const operations = imports
-      .filter((i) => i.to === 'shared/db/operations.ts' && feature(i.from))
+      .filter((i) => i.to === 'shared/db/operations.ts' && aboveData(i.from))
       .map((i) => `${i.from} imports ${i.specifier}`);
     expect([...rawItems, ...operations]).toEqual([]);
+  });
+
+  it('code above the data layer writes no DynamoDB expression and looks inside no operation', () => {
+    const spelled = files
+      .filter(aboveData)
+      .flatMap(codeLines)
+      .filter(({ line }) => EXPRESSION.test(line));
+    expect(spelled).toEqual([]);
   });
 
   it('only the data layer (shared/db, shared/entities) imports the write conditions', () => {

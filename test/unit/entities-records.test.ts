@@ -2,12 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { keys } from '#shared/db/keys.ts';
 import {
   newRecordItem,
+  orderGuardOf,
+  propagatedRecordOp,
+  putRecordOp,
   recordNumberItem,
   recordOf,
   recordOrderOf,
   recordPartOf,
   storedCell,
+  updateCellsOp,
   withCells,
+  withOrderGuard,
 } from '#shared/entities/records.ts';
 
 const user = { id: 'usrA', title: 'Ada', email: 'ada@example.com' };
@@ -118,5 +123,97 @@ describe('record items', () => {
       recordId: 'recA',
     });
     expect(recordNumberItem('tblA', 3, 'recA', { viwA: 'a0' }).pv).toEqual(new Set(['viwA']));
+  });
+});
+
+describe('record writes built as data', () => {
+  const record = { id: 'recA', version: 4 };
+
+  it('writes only the written cells, empties them by removal, and moves the envelope on', () => {
+    const op = updateCellsOp(
+      'tblA',
+      record,
+      {
+        cells: new Map([
+          ['fldName', 'Ada'],
+          ['fldGone', undefined],
+        ]),
+        by: user,
+        at: now,
+      },
+      false,
+    );
+    expect(op).toEqual({
+      update: {
+        key: keys.record('tblA', 'recA'),
+        update: 'SET version = version + :one, lastModifiedTime = :now, mb = :mb, #f0 = :f0 REMOVE txp, #f1',
+        condition: 'attribute_exists(pk)',
+        names: { '#f0': 'fldName', '#f1': 'fldGone' },
+        values: { ':one': 1, ':now': now, ':mb': user, ':f0': 'Ada' },
+      },
+    });
+  });
+
+  it('at the version read: the condition names it; else only the record being there', () => {
+    const at = updateCellsOp('tblA', record, { cells: new Map(), by: user, at: now }, true);
+    expect(at).toMatchObject({ update: { condition: 'version = :v', values: { ':v': 4 } } });
+  });
+
+  it('sets paths into an ord map that is there, and the whole map where none is', () => {
+    const ord = { viwA: 'k1', viwB: 'k2' };
+    const into = updateCellsOp(
+      'tblA',
+      { ...record, ord: { viwA: 'k0' } },
+      { cells: new Map(), by: user, at: now, ord },
+      false,
+    );
+    expect(into).toMatchObject({
+      update: {
+        update:
+          'SET version = version + :one, lastModifiedTime = :now, mb = :mb, ord.#o0 = :o0, ord.#o1 = :o1 REMOVE txp',
+        names: { '#o0': 'viwA', '#o1': 'viwB' },
+      },
+    });
+    const whole = updateCellsOp('tblA', record, { cells: new Map(), by: user, at: now, ord }, false);
+    expect(whole).toMatchObject({
+      update: {
+        update: 'SET version = version + :one, lastModifiedTime = :now, mb = :mb, ord = :ord REMOVE txp',
+        names: undefined,
+        values: { ':ord': ord },
+      },
+    });
+  });
+
+  it('a placement guards a record by its key as read, added to the update it joins', () => {
+    expect(orderGuardOf({}, 'viwA')).toEqual({
+      condition: 'attribute_not_exists(ord)',
+      names: {},
+      values: {},
+    });
+    expect(orderGuardOf({ ord: { viwB: 'k' } }, 'viwA').condition).toBe('attribute_not_exists(ord.#pv)');
+    expect(orderGuardOf({ ord: { viwA: 'k' } }, 'viwA')).toEqual({
+      condition: 'ord.#pv = :pv',
+      names: { '#pv': 'viwA' },
+      values: { ':pv': 'k' },
+    });
+    const update = updateCellsOp('tblA', record, { cells: new Map(), by: user, at: now }, true);
+    expect(withOrderGuard(update, orderGuardOf({ ord: { viwA: 'k' } }, 'viwA'))).toMatchObject({
+      update: {
+        condition: '(version = :v) AND ord.#pv = :pv',
+        names: { '#pv': 'viwA' },
+        values: { ':v': 4, ':pv': 'k' },
+      },
+    });
+    expect(withOrderGuard(putRecordOp(recordOf({ id: 'recA' })), orderGuardOf({}, 'viwA'))).toBeUndefined();
+  });
+
+  it('a record written by propagation: the next version, marked, at the version read', () => {
+    const original = recordOf({ ...keys.record('tblA', 'recA'), id: 'recA', version: 2 });
+    const op = propagatedRecordOp({ ...original, fldLink: ['recB'] }, original);
+    expect(op).toMatchObject({
+      put: { id: 'recA', version: 3, txp: true, fldLink: ['recB'] },
+      condition: 'version = :v',
+      values: { ':v': 2 },
+    });
   });
 });

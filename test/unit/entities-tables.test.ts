@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { withoutRepeatedDeletes } from '#shared/db/commit.ts';
 import { putRecordCountBaseOp } from '#shared/entities/record-counts.ts';
 import {
   bumpSchemaVersionOp,
   createTableOps,
   isSchemaVersionBump,
+  oneBumpPerTable,
   type Table,
   tableOf,
   tableRefOf,
@@ -85,5 +87,25 @@ describe('table entity', () => {
     expect(isSchemaVersionBump(touchSchemaVersionOp(table.id))).toBe(false);
     expect(updateTableOps(table.baseId, table.id, { name: 'x' }).some(isSchemaVersionBump)).toBe(false);
     expect(isSchemaVersionBump(createTableOps(table)[0])).toBe(false);
+  });
+
+  it('keeps one schema version bump per table, the first, and every other operation', () => {
+    const other = { ...table, id: 'tblBBBBBBBBBBBBBBBB' };
+    const touch = touchSchemaVersionOp(table.id);
+    const ops = [
+      bumpSchemaVersionOp(table.id, 7),
+      touch,
+      bumpSchemaVersionOp(other.id, 2),
+      bumpSchemaVersionOp(table.id, 8),
+      touch,
+    ];
+    expect(oneBumpPerTable(ops)).toEqual([ops[0], touch, ops[2], touch]);
+  });
+
+  it('keeps the first delete of an item and drops its repeats', () => {
+    const a = { delete: { pk: 'TABLE#tblA', sk: 'FIELD#fldA' } };
+    const b = { delete: { pk: 'TABLE#tblA', sk: 'FIELD#fldB' }, condition: 'attribute_exists(pk)' };
+    const put = putRecordCountBaseOp(table.id);
+    expect(withoutRepeatedDeletes([a, put, b, { ...a }, put])).toEqual([a, put, b, put]);
   });
 });
