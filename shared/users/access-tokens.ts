@@ -16,7 +16,6 @@ import {
   patchAccessToken,
   putAccessToken,
   refreshAccessTokenItem,
-  toAccessTokenItem,
   touchAccessTokenItem,
 } from '#shared/entities/access-tokens.ts';
 import { spacesOfBases } from '#shared/entities/bases.ts';
@@ -33,8 +32,8 @@ export interface TokenFields {
   expiredTime: string;
 }
 
-/** A new token, its stored item and the token text (shown once). Pure but for randomness. */
-export const accessTokenItem = (input: TokenFields & { userId: string; now?: Date }) => {
+/** A new token and its text (shown once; only its hash is kept). Pure but for randomness. */
+export const newAccessToken = (input: TokenFields & { userId: string; now?: Date }) => {
   const id = newId('accessToken');
   const { token, secretHash } = mintPersonalToken(id, input.userId);
   const accessToken: AccessToken = {
@@ -50,7 +49,7 @@ export const accessTokenItem = (input: TokenFields & { userId: string; now?: Dat
     lastUsedTime: null,
     secretHash,
   };
-  return { accessToken, item: toAccessTokenItem(accessToken), token };
+  return { accessToken, token };
 };
 
 /**
@@ -114,14 +113,14 @@ const manageable = async (caller: Principal, id: string, loaded: Loaded): Promis
 export const createAccessToken = async (caller: Principal, fields: TokenFields) => {
   checkExpiryWithinCeiling(caller, fields.expiredTime);
   await checkCeiling(caller, fields);
-  const { accessToken, token } = accessTokenItem({ ...fields, userId: caller.userId });
+  const { accessToken, token } = newAccessToken({ ...fields, userId: caller.userId });
   await putAccessToken(accessToken);
   return { ...toTokenInfo(accessToken), token };
 };
 
 /** Creates a token with no ceiling check: for the operator's tools, which act as the user. */
 export const createOperatorToken = async (userId: string, fields: TokenFields) => {
-  const { accessToken, token } = accessTokenItem({ ...fields, userId });
+  const { accessToken, token } = newAccessToken({ ...fields, userId });
   await putAccessToken(accessToken);
   return { ...toTokenInfo(accessToken), token };
 };

@@ -9,7 +9,7 @@ import { claimEmailOp, putUserOp, renameUserOp, type User, userByEmail } from '#
 import { newId } from '#shared/ids.ts';
 import type { PurgeJob } from '#shared/jobs/purge-job.ts';
 import { enqueuePurge, purgeJobOp } from '#shared/jobs/purge-queue.ts';
-import { accessTokenItem, type TokenFields } from './access-tokens.ts';
+import { newAccessToken, type TokenFields } from './access-tokens.ts';
 
 /** How long the first token of a new user lasts. */
 export const FIRST_TOKEN_DAYS = 30;
@@ -61,7 +61,7 @@ export const createUser = async (input: NewUser, now = new Date(), caller?: Prin
     isAdmin: input.isAdmin === true,
     createdTime: now.toISOString(),
   };
-  const { accessToken, token } = accessTokenItem({
+  const { accessToken, token } = newAccessToken({
     userId,
     name: 'Default token',
     ...firstTokenRights(user.isAdmin, now, caller),
@@ -83,7 +83,7 @@ export const issueOperatorToken = async (email: string, days: number, now = new 
   if (!Number.isInteger(days) || days < 1 || days > 366) throw new ValidationError('days must be 1..366');
   const user = await userByEmail(email);
   if (!user) throw new NotFoundError(`No user has the email ${email.trim()}`);
-  const { accessToken, token } = accessTokenItem({
+  const { accessToken, token } = newAccessToken({
     userId: user.id,
     name: `Operator token ${now.toISOString().slice(0, 10)}`,
     scopes: scopesFor(user.isAdmin),

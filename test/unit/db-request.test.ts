@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { hashSecret, parsePersonalToken } from '#shared/auth/personal-token.ts';
 import { isUnavailable, TABLE, type TransactOp, toTransactItem } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { accessTokenItem, tokenPatch, toTokenInfo } from '#shared/users/access-tokens.ts';
+import { toAccessTokenItem } from '#shared/entities/access-tokens.ts';
+import { newAccessToken, tokenPatch, toTokenInfo } from '#shared/users/access-tokens.ts';
 
 const KEY = { pk: 'SPACE#spcAAAAAAAAAAAAAAAA', sk: 'SPACE' };
 
@@ -175,8 +176,8 @@ describe('keys', () => {
 describe('access token request builders', () => {
   const now = new Date('2026-11-22T08:15:00.000Z');
 
-  it('accessTokenItem stores the hash of the returned token, never the secret', () => {
-    const { item, token } = accessTokenItem({
+  it('a new token is stored with the hash of the returned token, never the secret', () => {
+    const { accessToken, token } = newAccessToken({
       userId: 'usrAAAAAAAAAAAAAAAA',
       name: 'CI',
       scopes: ['record|read'],
@@ -185,6 +186,7 @@ describe('access token request builders', () => {
       now,
     });
 
+    const item = toAccessTokenItem(accessToken);
     const parsed = parsePersonalToken(token);
     expect(parsed?.tokenId).toBe(item.id);
     expect(item).toStrictEqual({
@@ -206,7 +208,7 @@ describe('access token request builders', () => {
   });
 
   it('toTokenInfo shows neither the hash nor the keys', () => {
-    const { accessToken } = accessTokenItem({
+    const { accessToken } = newAccessToken({
       userId: 'usrAAAAAAAAAAAAAAAA',
       name: 'CI',
       scopes: ['record|read'],
