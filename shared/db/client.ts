@@ -7,7 +7,6 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
-  type QueryCommandInput,
   TransactGetCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
@@ -36,6 +35,7 @@ import {
 import type { Key } from './keys.ts';
 import { type DbCall, recordCall } from './metrics.ts';
 import type { Item, TransactOp, UpdateSpec } from './operations.ts';
+import { type QueryFilter, queryInput } from './query-input.ts';
 import { beforeAnswer, noteWriteSent, remainingMs, requestScope, writeStamps } from './request-scope.ts';
 import { tracer } from './tracer.ts';
 
@@ -345,6 +345,24 @@ export interface QueryPage {
  */
 export const MAX_QUERY_LIMIT = 100_000;
 
+type QueryOutput = { Items?: Item[]; Count?: number; LastEvaluatedKey?: Record<string, unknown> };
+
+/** Sends one page of a query built by `queryInput`. */
+const sendQuery = (
+  input: ReturnType<typeof queryInput>,
+  page: { limit?: number; startKey?: Record<string, unknown> } = {},
+): Promise<QueryOutput> =>
+  send<QueryOutput>(
+    'Query',
+    new QueryCommand({
+      TableName: TABLE,
+      ...input,
+      ...(page.limit !== undefined ? { Limit: page.limit } : {}),
+      ...(page.startKey ? { ExclusiveStartKey: page.startKey } : {}),
+      ...CAPACITY,
+    }),
+  );
+
 /** One page of a strongly consistent query on a partition, optionally limited to a sort-key prefix. */
 export const queryPage = async (input: {
   pk: string;
@@ -354,26 +372,16 @@ export const queryPage = async (input: {
   newestFirst?: boolean;
   projection?: string[];
 }): Promise<QueryPage> => {
-  const names: Record<string, string> = { '#pk': 'pk', ...(input.skPrefix ? { '#sk': 'sk' } : {}) };
-  const params: QueryCommandInput = {
-    TableName: TABLE,
-    KeyConditionExpression: input.skPrefix ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: { ':pk': input.pk, ...(input.skPrefix ? { ':sk': input.skPrefix } : {}) },
-    ConsistentRead: true,
-    ScanIndexForward: !input.newestFirst,
-    Limit: input.limit === undefined ? undefined : Math.min(input.limit, MAX_QUERY_LIMIT),
-    ExclusiveStartKey: input.startKey,
-    ...CAPACITY,
-  };
-  if (input.projection) {
-    params.ProjectionExpression = input.projection.map((_, i) => `#p${i}`).join(', ');
-    for (const [i, name] of input.projection.entries()) names[`#p${i}`] = name;
-  }
-  const out = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
-    'Query',
-    new QueryCommand(params),
-  );
+  const query = queryInput({
+    pk: input.pk,
+    sk: input.skPrefix ? { prefix: input.skPrefix } : undefined,
+    projection: input.projection,
+    newestFirst: input.newestFirst,
+  });
+  const out = await sendQuery(query, {
+    limit: input.limit === undefined ? undefined : Math.min(input.limit, MAX_QUERY_LIMIT),
+    startKey: input.startKey,
+  });
   return { items: out.Items ?? [], lastKey: out.LastEvaluatedKey };
 };
 
@@ -386,40 +394,26 @@ export const queryRange = async (input: {
   below?: string;
   above?: string;
   limit: number;
-  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  filter?: QueryFilter;
   projection?: string[];
 }): Promise<Item[]> => {
-  const names: Record<string, string> = { '#pk': 'pk', ...input.filter?.names };
-  const values: Record<string, unknown> = { ':pk': input.pk, ...input.filter?.values };
-  let condition = '#pk = :pk';
-  const bound = input.below ?? input.above;
-  if (bound !== undefined) {
-    condition += input.below !== undefined ? ' AND #sk < :bound' : ' AND #sk > :bound';
-    names['#sk'] = 'sk';
-    values[':bound'] = bound;
-  }
-  const params: QueryCommandInput = {
-    TableName: TABLE,
-    KeyConditionExpression: condition,
-    FilterExpression: input.filter?.expression,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ConsistentRead: true,
-    ScanIndexForward: input.below === undefined,
-    Limit: Math.min(1000, input.filter ? Math.max(input.limit * 2, 50) : input.limit),
-    ...CAPACITY,
-  };
-  if (input.projection) {
-    params.ProjectionExpression = input.projection.map((_, i) => `#p${i}`).join(', ');
-    for (const [i, name] of input.projection.entries()) names[`#p${i}`] = name;
-  }
+  const query = queryInput({
+    pk: input.pk,
+    sk:
+      input.below !== undefined
+        ? { below: input.below }
+        : input.above !== undefined
+          ? { above: input.above }
+          : undefined,
+    filter: input.filter,
+    projection: input.projection,
+    newestFirst: input.below !== undefined,
+  });
+  const limit = Math.min(1000, input.filter ? Math.max(input.limit * 2, 50) : input.limit);
   const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
-      'Query',
-      new QueryCommand({ ...params, ExclusiveStartKey: startKey }),
-    );
+    const out = await sendQuery(query, { limit, startKey });
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
   } while (startKey && items.length < input.limit);
@@ -438,52 +432,26 @@ export const queryBetween = async (input: {
   to?: string;
   limit?: number;
   startKey?: Record<string, unknown>;
-  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  filter?: QueryFilter;
   projection?: readonly string[];
   /** Epoch ms after which no further page is asked for: the answer then has a `lastKey`. */
   until?: number;
 }): Promise<QueryPage> => {
-  const names: Record<string, string> = { '#pk': 'pk', ...input.filter?.names };
-  const values: Record<string, unknown> = { ':pk': input.pk, ...input.filter?.values };
-  let condition = '#pk = :pk';
-  if (input.from !== undefined || input.to !== undefined) names['#sk'] = 'sk';
-  if (input.from !== undefined && input.to !== undefined) {
-    condition += ' AND #sk BETWEEN :from AND :to';
-    values[':from'] = input.from;
-    values[':to'] = input.to;
-  } else if (input.from !== undefined) {
-    condition += ' AND #sk >= :from';
-    values[':from'] = input.from;
-  } else if (input.to !== undefined) {
-    condition += ' AND #sk <= :to';
-    values[':to'] = input.to;
-  }
-  const params: QueryCommandInput = {
-    TableName: TABLE,
-    KeyConditionExpression: condition,
-    FilterExpression: input.filter?.expression,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ConsistentRead: true,
-    ...CAPACITY,
-  };
-  if (input.projection) {
-    params.ProjectionExpression = input.projection.map((_, i) => `#p${i}`).join(', ');
-    for (const [i, name] of input.projection.entries()) names[`#p${i}`] = name;
-  }
+  const query = queryInput({
+    pk: input.pk,
+    sk: { from: input.from, to: input.to },
+    filter: input.filter,
+    projection: input.projection,
+  });
   const items: Item[] = [];
   let startKey = input.startKey;
   do {
     const remaining = input.limit === undefined ? undefined : input.limit - items.length;
-    const out = await send<{ Items?: Item[]; LastEvaluatedKey?: Record<string, unknown> }>(
-      'Query',
-      new QueryCommand({
-        ...params,
-        // The limit counts items read before the filter: with a filter, more pages follow if it dropped some.
-        Limit: remaining !== undefined ? Math.max(1, Math.min(remaining, MAX_QUERY_LIMIT)) : undefined,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const out = await sendQuery(query, {
+      // The limit counts items read before the filter: with a filter, more pages follow if it dropped some.
+      limit: remaining !== undefined ? Math.max(1, Math.min(remaining, MAX_QUERY_LIMIT)) : undefined,
+      startKey,
+    });
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
   } while (
@@ -499,22 +467,11 @@ export const queryBetween = async (input: {
  * consistent; DynamoDB reads them all the same, 1 MB a page, but answers only the count).
  */
 export const countBetween = async (input: { pk: string; from: string; to: string }): Promise<number> => {
+  const query = queryInput({ pk: input.pk, sk: { from: input.from, to: input.to }, countOnly: true });
   let total = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await send<{ Count?: number; LastEvaluatedKey?: Record<string, unknown> }>(
-      'Query',
-      new QueryCommand({
-        TableName: TABLE,
-        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
-        ExpressionAttributeValues: { ':pk': input.pk, ':from': input.from, ':to': input.to },
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-        ...CAPACITY,
-      }),
-    );
+    const out = await sendQuery(query, { startKey });
     total += out.Count ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey);
