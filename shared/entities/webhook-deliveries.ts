@@ -3,7 +3,7 @@
  * time so the log reads newest first; kept 30 days (TTL). `pending`: the attempt failed and the
  * event will be tried again; `failed`: it failed and the event was given up on.
  */
-import { getItem, type Item, queryPage, writeItems } from '#shared/db/client.ts';
+import { getItem, type Item, queryPage, type TransactOp, writeItems } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { count, optionalText, text } from './attributes.ts';
 
@@ -44,20 +44,21 @@ const deliveryOf = (item: Item): Delivery => {
   };
 };
 
-/** The puts that record attempts (to join the write that saves where delivery got to). */
-export const deliveryPuts = (deliveries: readonly Delivery[]): { put: Item }[] =>
-  deliveries.map((d) => ({
-    put: {
-      ...keys.webhookDelivery(d.webhookId, d.id),
-      type: 'webhookDelivery',
-      ...d,
-      expiresAt: Math.floor(Date.parse(d.attemptedAt) / 1000) + DELIVERY_LOG_SECONDS,
-    },
-  }));
+const deliveryPut = (d: Delivery): { put: Item } => ({
+  put: {
+    ...keys.webhookDelivery(d.webhookId, d.id),
+    type: 'webhookDelivery',
+    ...d,
+    expiresAt: Math.floor(Date.parse(d.attemptedAt) / 1000) + DELIVERY_LOG_SECONDS,
+  },
+});
+
+/** The operations that record attempts (to join the write that saves where delivery got to). Pure. */
+export const deliveryPuts = (deliveries: readonly Delivery[]): TransactOp[] => deliveries.map(deliveryPut);
 
 /** Records attempts (one batch write). */
 export const putDeliveries = async (deliveries: readonly Delivery[]): Promise<void> => {
-  if (deliveries.length) await writeItems(deliveryPuts(deliveries));
+  if (deliveries.length) await writeItems(deliveries.map(deliveryPut));
 };
 
 /** One attempt of a webhook, or undefined. */
