@@ -27,6 +27,9 @@ import { jwtIssuerFor, type StageConfig } from './stage-config.ts';
  * Seconds a purge waits after the delete: longer than any route's run, so a write that passed
  * its permission check just before the delete has landed before the purge reads what to delete.
  */
+
+/** The grant of route Lambdas to invoke the repair worker (asynchronously: a wake). */
+const WAKE_REPAIR_WORKER = 'WakeRepairWorker';
 export const PURGE_DELAY_SECONDS = 30;
 
 export type TableAccess = RouteDef['access'];
@@ -168,6 +171,8 @@ export class ApiFunctions extends Construct {
         ...(route.files ? { PURGE_QUEUE_URL: this.requirePurgeQueue().queueUrl } : {}),
         // routes that redeliver or enable a webhook wake the base's webhooks
         ...(route.webhooks ? { WEBHOOK_QUEUE_URL: this.requireWebhookQueue().queueUrl } : {}),
+        // a listing that hands its order to the repair worker wakes it (shared/jobs/worker-wake.ts)
+        ...(this.repairWorker ? { REPAIR_WORKER_FUNCTION: this.repairWorker.functionName } : {}),
       },
     });
   }
@@ -282,6 +287,12 @@ export class ApiFunctions extends Construct {
     return this.webhooksRoleOf;
   }
 
+  /**
+   * The repair worker; set (infra/repair-worker-construct.ts) before the routes are added: every
+   * route may wake it (`WakeRepairWorker`), as any listing may hand it an order to compute.
+   */
+  repairWorker: lambda.IFunction | undefined;
+
   /** The queue of the purge worker; set (infra/purge-worker-construct.ts) before the routes that purge are added. */
   purgeQueue: sqs.IQueue | undefined;
 
@@ -331,9 +342,9 @@ export class ApiFunctions extends Construct {
     return this.props.bucket.arnForObjects('*');
   }
 
-  /** The statements of a role with this table access (the purge worker's role builds on them). */
+  /** The statements of a role with this table access (the workers' roles build on them; no worker wakes the repair worker). */
   tableStatements(access: TableAccess): iam.PolicyStatement[] {
-    return this.statementsFor(access);
+    return this.statementsFor(access).filter((s) => s.sid !== WAKE_REPAIR_WORKER);
   }
 
   /** What a Lambda that authenticates tokens reads: the signing keys' secret, the issuer and audience. */
@@ -491,6 +502,14 @@ export class ApiFunctions extends Construct {
         resources: [this.props.bucket.arnForObjects('*')],
       }),
     ];
+    if (this.repairWorker)
+      statements.push(
+        new iam.PolicyStatement({
+          sid: WAKE_REPAIR_WORKER,
+          actions: ['lambda:InvokeFunction'],
+          resources: [this.repairWorker.functionArn],
+        }),
+      );
     if (access === 'read') {
       statements.push(
         new iam.PolicyStatement({

@@ -23,7 +23,8 @@ export const REPAIR_SCHEDULE = Duration.seconds(REPAIR_EVERY_SECONDS);
  * The repair worker (`functions/workers/repair-worker.ts`, not a route): every minute it finishes
  * or undoes the large writes whose writer stopped renewing its lease (a crash, a timeout, a frozen
  * Lambda), computes the listing orders requests handed over, and builds the view indexes listings
- * asked for. Its role may only use the table.
+ * asked for. A route that hands it an order wakes it at once (an async invoke). Its role may only
+ * use the table.
  */
 export class RepairWorker extends Construct {
   readonly worker: NodejsFunction;
@@ -52,6 +53,11 @@ export class RepairWorker extends Construct {
       // The table only: every other variable is declared empty (lambdaEnvironment).
       environment: { TABLE_NAME: table.tableName },
     });
+    // Routes wake it with an async invoke when they hand it a listing order (shared/jobs/worker-wake.ts).
+    // One run at a time: a wake during a run waits in Lambda's queue; one older than five minutes
+    // is dropped and a failed run is not invoked again (the schedule runs it every minute anyway).
+    this.worker.configureAsyncInvoke({ maxEventAge: Duration.minutes(5), retryAttempts: 0 });
+    functions.repairWorker = this.worker;
     new events.Rule(this, 'Schedule', {
       description:
         'Every minute: finish or undo interrupted large writes, compute handed-over listing orders, build asked-for view indexes',

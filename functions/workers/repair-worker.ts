@@ -8,7 +8,9 @@ import { type BuildOutcome, buildWantedIndexes } from '#shared/records/view-inde
 const MARGIN_MS = 60_000;
 
 /**
- * The repair worker (not a route), run every minute by a schedule: finishes or undoes the large
+ * The repair worker (not a route), run every minute by a schedule, and at once when a route hands
+ * it a listing order (an async invoke: `shared/jobs/worker-wake.ts`; the event is not read, every
+ * run does the same): finishes or undoes the large
  * writes whose writer's lease ran out (`shared/db/commit.ts` `repairInterrupted`), then computes
  * the listing orders requests handed over (`shared/listing/order-worker.ts`: someone is waiting
  * for them), then builds the view indexes listings asked for (`shared/records/view-indexes/build.ts`).

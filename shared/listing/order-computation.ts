@@ -15,12 +15,14 @@
  * the worker (`askForComputation`) and the table's size noted, so that later ad-hoc queries of a
  * table that large go to the worker at once instead of reading until the deadline again.
  */
+
 import { randomBytes } from 'node:crypto';
 import { ServiceUnavailableError } from '#shared/core/errors.ts';
 import { REPAIR_EVERY_SECONDS } from '#shared/db/repair-schedule.ts';
 import { remainingMs } from '#shared/db/request-scope.ts';
 import { askForComputation, type QueryComputation } from '#shared/entities/query-computations.ts';
 import { type RecordPart, readRecordRanges } from '#shared/entities/records.ts';
+import { wakeRepairWorker } from '#shared/jobs/worker-wake.ts';
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
 import type { Query, QueryResult } from '#shared/query/query-types.ts';
 import { linkTitlesFor } from '#shared/records/link-cells.ts';
@@ -151,6 +153,9 @@ export const requestReadUntil = (now = Date.now()): number | undefined => {
   return Number.isFinite(left) ? now + left - handOffMarginMs(left) : undefined;
 };
 
+/** The first retry's wait for a computation not started yet: a quarter of the worker's period. */
+export const WOKEN_START_SECONDS = Math.ceil(REPAIR_EVERY_SECONDS / 4);
+
 /** The answer while the worker computes: a 503 whose `Retry-After` follows the computation's progress. */
 export const computingError = (
   computation?: Pick<QueryComputation, 'ranges' | 'perSegment' | 'done' | 'startedTime'>,
@@ -158,7 +163,9 @@ export const computingError = (
   /** The listing asked for its view's index (its own query, not built yet). */
   indexAsked = false,
 ) => {
-  let seconds = REPAIR_EVERY_SECONDS;
+  // Not started yet: the hand-off woke the worker, which starts within seconds unless a run of it
+  // is under way (or the wake was lost: then its schedule, within a period).
+  let seconds = WOKEN_START_SECONDS;
   if (computation?.startedTime) {
     const segments = Math.ceil(computation.ranges / Math.max(1, computation.perSegment));
     const done = Object.keys(computation.done).length;
@@ -175,7 +182,10 @@ export const computingError = (
   );
 };
 
-/** Hands a query to the worker: its ask written (noting the table's size when a request ran out of time). */
+/**
+ * Hands a query to the worker: its ask written (noting the table's size when a request ran out of
+ * time), and the worker woken to compute it now rather than at its next scheduled run.
+ */
 export const handOff = async (
   ctx: ListContext,
   plan: Pick<ListPlan, 'query' | 'view'>,
@@ -201,4 +211,5 @@ export const handOff = async (
     },
     ranOutAt !== undefined && ranOutAt >= slowMarkFrom ? ranOutAt : undefined,
   );
+  await wakeRepairWorker('listing order');
 };

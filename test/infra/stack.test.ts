@@ -275,6 +275,10 @@ describe('WorkspaceApiStack (dev)', () => {
   );
   /** The functions behind API routes (the purge worker is not one). */
   const routeFunctions = () => [...functionByRouteKey(template).values()];
+  /** The repair worker's function. */
+  const [repairWorkerId] = Object.entries(template.findResources('AWS::Lambda::Function'))
+    .filter(([, fn]) => String(fn.Properties?.Description).startsWith('Repair worker'))
+    .map(([id]) => id);
 
   it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge and repair workers, the stream processor and the webhook sender)', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1); // and $default
@@ -364,6 +368,8 @@ describe('WorkspaceApiStack (dev)', () => {
       expect(env, routeKey(route)).toEqual({
         // routes that redeliver or enable a webhook wake the base's webhooks
         WEBHOOK_QUEUE_URL: (route as RouteDef).webhooks ? { Ref: webhookQueueId } : '',
+        // a listing that hands its order to the repair worker wakes it; any route may list
+        REPAIR_WORKER_FUNCTION: { Ref: repairWorkerId },
         LIVE_CALLBACK_URL: '',
         ...((route as RouteDef).purges
           ? { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '30' }
@@ -1045,6 +1051,30 @@ describe('WorkspaceApiStack (dev)', () => {
     const actions = JSON.stringify(role.Properties?.Policies);
     expect(actions).toContain('dynamodb:');
     expect(actions).not.toMatch(/sqs:|ses:|secretsmanager:/);
+  });
+
+  it('lets every route wake the repair worker (an async invoke, dropped after five minutes, never retried) and no worker', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: repairWorkerId },
+      Qualifier: '$LATEST',
+      MaximumEventAgeInSeconds: 300,
+      MaximumRetryAttempts: 0,
+    });
+    const invokes = allStatements(template).filter((s) => actionsOf(s).some((a) => a.startsWith('lambda:')));
+    expect(invokes.length).toBeGreaterThan(0);
+    for (const statement of invokes) {
+      expect(statement.Sid).toBe('WakeRepairWorker');
+      expect(actionsOf(statement)).toEqual(['lambda:InvokeFunction']);
+      expect(statement.Resource).toEqual({ 'Fn::GetAtt': [repairWorkerId, 'Arn'] });
+    }
+    const wakes = (roleId: string) =>
+      roleStatements(template, roleId).some((s) => s.Sid === 'WakeRepairWorker');
+    for (const fn of routeFunctions()) {
+      const roleId = refId((fn.Properties as { Role?: unknown }).Role);
+      expect(wakes(roleId), String(fn.Properties?.Description)).toBe(true);
+    }
+    for (const worker of [repairRoleId, workerRoleId, changesRoleId, senderRoleId])
+      expect(wakes(worker as string)).toBe(false);
   });
 
   it('lets only the routes that delete for good (and the rename and imports) enqueue jobs, and only the worker consume them', () => {

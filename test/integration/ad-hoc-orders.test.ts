@@ -21,12 +21,14 @@ import {
   releaseComputation,
 } from '#shared/entities/query-computations.ts';
 import { readRecordRanges } from '#shared/entities/records.ts';
+import { runWakesInProcess, wakesSettled } from '#shared/jobs/worker-wake.ts';
 import { keptOrderKey } from '#shared/listing/kept-orders.ts';
 import {
   computeOrder,
   setRequestReadBudget,
   setSegmentShape,
   setSlowMarkFrom,
+  WOKEN_START_SECONDS,
 } from '#shared/listing/order-computation.ts';
 import { computeInPieces, computeOrderOf, computeWantedOrders } from '#shared/listing/order-worker.ts';
 import { readListParams } from '#shared/listing/params.ts';
@@ -263,6 +265,27 @@ describe('ad-hoc orders: parallel ranges', () => {
 });
 
 describe('ad-hoc orders: handed to the worker', () => {
+  it('a hand-off wakes the worker: the retry finds the order without waiting for its schedule', async () => {
+    const t = await setUp(120);
+    const expected = await t.fresh({ ...SORTED, skip: 10, take: 20 });
+    await purgePartition(keys.queryOrdersOf(t.tableId).pk);
+    setRequestReadBudget(0);
+    // as `npm start` does: a wake runs the worker's order pass in this process, after the answer
+    runWakesInProcess(() => computeWantedOrders(Date.now() + 60_000));
+    try {
+      const first = await t.list({ ...SORTED, skip: 10, take: 20 });
+      expect(first.status).toBe(503);
+      expect(first.headers['retry-after']).toBe(String(WOKEN_START_SECONDS));
+      await wakesSettled();
+      expect((await readComputationWants()).filter((w) => w.tableId === t.tableId)).toEqual([]);
+      const retry = await t.list({ ...SORTED, skip: 10, take: 20 });
+      expect(retry.status).toBe(200);
+      expect(retry.body).toEqual(expected);
+    } finally {
+      runWakesInProcess(undefined);
+    }
+  });
+
   it('answers 503 with Retry-After, the worker computes the order, and every page and count then read it', async () => {
     const t = await setUp(300);
     const expected = [

@@ -39,11 +39,11 @@ describe('the answer while the worker computes', () => {
   const now = Date.parse('2026-11-28T12:00:00Z');
   const at = (seconds: number) => new Date(now - seconds * 1000).toISOString();
 
-  it('is a 503 with Retry-After: the worker period before it starts', () => {
+  it('is a 503 with Retry-After: a quarter of the worker period before it starts (the hand-off woke it)', () => {
     const error = computingError(undefined, now);
     expect(error.status).toBe(503);
     expect(error.code).toBe('service_unavailable');
-    expect(error.headers['retry-after']).toBe(String(REPAIR_EVERY_SECONDS));
+    expect(error.headers['retry-after']).toBe(String(Math.ceil(REPAIR_EVERY_SECONDS / 4)));
     expect(error.message).toMatch(/being computed in the background/);
   });
 
