@@ -1,6 +1,7 @@
 import { config } from '#shared/config.ts';
 import { logger, withLogContext } from '#shared/core/logger.ts';
 import { outsideRequestScope } from '#shared/db/request-scope.ts';
+import { invokeAsync } from './lambda-invoke.ts';
 
 /**
  * Starts the repair worker now rather than at its next scheduled run, when a request handed it
@@ -19,7 +20,6 @@ import { outsideRequestScope } from '#shared/db/request-scope.ts';
 export const wakeRepairWorker = async (reason: string): Promise<void> => {
   try {
     if (config.repairWorkerFunction) {
-      const { invokeAsync } = await import('./lambda-invoke.ts');
       await invokeAsync(config.repairWorkerFunction, { wake: reason });
       return;
     }
