@@ -38,6 +38,11 @@ export interface QueryComputation {
   requestedTime: string;
   startedTime?: string;
   leaseUntil?: number;
+  /**
+   * Computed at `signature`, but its header is too large to keep (very many groups:
+   * `query-orders.ts` `MAX_HEADER_BYTES`): while those versions hold, the query cannot be answered.
+   */
+  unkeepable?: true;
 }
 
 /** How long an ask, its parts and its pointer live. */
@@ -66,6 +71,7 @@ const computationOf = (item: Item): QueryComputation => ({
   requestedTime: text(item.requestedTime),
   ...(optionalText(item.startedTime) ? { startedTime: text(item.startedTime) } : {}),
   ...(typeof item.leaseUntil === 'number' ? { leaseUntil: item.leaseUntil } : {}),
+  ...(item.unkeepable === true ? { unkeepable: true as const } : {}),
 });
 
 const isLive = (item: Item | undefined, now: number): item is Item =>
@@ -171,6 +177,18 @@ export const claimComputation = (c: QueryComputation, leaseMs: number, now = Dat
     update: 'SET leaseUntil = :lease, startedTime = if_not_exists(startedTime, :started)',
     condition: 'run = :run AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now)',
     values: { ':run': c.run, ':lease': now + leaseMs, ':now': now, ':started': new Date(now).toISOString() },
+  });
+
+/**
+ * Notes that a computation's order was computed but cannot be kept (its header too large), on the
+ * condition of its run: false when it was asked again meanwhile.
+ */
+export const markUnkeepable = (c: QueryComputation): Promise<boolean> =>
+  updatedIf({
+    key: keys.queryComputation(c.tableId, c.hash),
+    update: 'SET unkeepable = :yes REMOVE leaseUntil',
+    ...sameRun(c.run),
+    values: { ...sameRun(c.run).values, ':yes': true },
   });
 
 /** Lets another run step a computation at once (a run that stopped at its deadline). */

@@ -91,8 +91,8 @@ export const readKeptOrder = async (tableId: string, hash: string, from: number,
 
 /**
  * Keeps a computed order: its header and the chunks of `ids` (which start at position `from`,
- * a chunk boundary). A header too large to keep keeps nothing. Unconditional: items of an older
- * signature are simply replaced, and a reader checks each item's signature.
+ * a chunk boundary). A header too large to keep keeps nothing (answers false). Unconditional:
+ * items of an older signature are simply replaced, and a reader checks each item's signature.
  */
 export const writeKeptOrder = async (
   tableId: string,
@@ -101,7 +101,7 @@ export const writeKeptOrder = async (
   from: number,
   ids: readonly string[],
   now = Date.now(),
-): Promise<void> => {
+): Promise<boolean> => {
   // Chunks are whole but for the table's last, so the chunks read in a row never leave a gap.
   if (from % ORDER_CHUNK !== 0 || (from + ids.length < header.total && ids.length % ORDER_CHUNK !== 0))
     throw new Error(`a kept order covers whole chunks, not ${ids.length} ids from ${from}`);
@@ -115,7 +115,7 @@ export const writeKeptOrder = async (
     ...(header.allGroupHeaderRefs ? { allGroupHeaderRefs: header.allGroupHeaderRefs } : {}),
     expiresAt,
   };
-  if (Buffer.byteLength(JSON.stringify(head)) > MAX_HEADER_BYTES) return;
+  if (Buffer.byteLength(JSON.stringify(head)) > MAX_HEADER_BYTES) return false;
   const chunks: Item[] = [];
   for (let i = 0; i < ids.length; i += ORDER_CHUNK)
     chunks.push({
@@ -126,4 +126,5 @@ export const writeKeptOrder = async (
       expiresAt,
     });
   await writeItems([head, ...chunks].map((put) => ({ put })));
+  return true;
 };

@@ -10,7 +10,13 @@ import type { QueryResult } from '#shared/query/query-types.ts';
 import { keptOrderKey, LOOKAHEAD_PAGES, signatureOf } from './kept-orders.ts';
 import { indexAsked, noteReadingEveryRecord } from './list-general.ts';
 import { type ListAnswer, type ListContext, pageAnswer } from './list-page.ts';
-import { computeOrder, computingError, handOff, requestReadUntil } from './order-computation.ts';
+import {
+  computeOrder,
+  computingError,
+  handOff,
+  requestReadUntil,
+  unkeepableError,
+} from './order-computation.ts';
 import type { ListParams } from './params.ts';
 import type { ListPlan } from './resolve.ts';
 
@@ -44,7 +50,8 @@ export const listKept = async (ctx: ListContext, params: ListParams, plan: ListP
 /**
  * The order of a query that is not kept (`order-computation.ts`): answered by the worker's
  * computation when one is under way or the table is known to be too large for a request (a
- * `503` with `Retry-After`, asking again if writes made the computation's versions old); else
+ * `503` with `Retry-After`, asking again if writes made the computation's versions old; a `422`
+ * when the worker computed it but could not keep it, until writes make its versions old); else
  * computed here, positions `plan.query.skip` to `skip + take`, or handed to the worker when the
  * read cannot finish in time.
  */
@@ -57,6 +64,7 @@ export const orderOrHandOff = async (
   const busy = (c?: Parameters<typeof computingError>[0]) => computingError(c, Date.now(), indexAsked(ctx));
   if (computation) {
     const current = computation.signature === signature;
+    if (current && computation.unkeepable) throw unkeepableError();
     if (!current) await handOff(ctx, plan, key, signature);
     throw busy(current ? computation : undefined);
   }

@@ -17,10 +17,11 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { ServiceUnavailableError } from '#shared/core/errors.ts';
+import { ServiceUnavailableError, UnprocessableError } from '#shared/core/errors.ts';
 import { REPAIR_EVERY_SECONDS } from '#shared/db/repair-schedule.ts';
 import { remainingMs } from '#shared/db/request-scope.ts';
 import { askForComputation, type QueryComputation } from '#shared/entities/query-computations.ts';
+import { MAX_HEADER_BYTES } from '#shared/entities/query-orders.ts';
 import { type RecordPart, readRecordRanges } from '#shared/entities/records.ts';
 import { wakeRepairWorker } from '#shared/jobs/worker-wake.ts';
 import { queryFieldIds, runQuery } from '#shared/query/engine.ts';
@@ -181,6 +182,17 @@ export const computingError = (
     retryAfter,
   );
 };
+
+/**
+ * The answer for a query the worker computed but could not keep: its groups' header is larger
+ * than an item holds (very many groups), and the table is too large to compute it in a request.
+ * A `422` rather than a `503`: a retry would not succeed while the data it reads stays as it is.
+ */
+export const unkeepableError = () =>
+  new UnprocessableError(
+    'query_too_large',
+    `This query groups its records into too many groups: their headers take more than ${MAX_HEADER_BYTES / 1000} KB, more than can be kept, and the table is too large to compute the query within one request. Narrow it with a filter, or group by fewer or coarser fields.`,
+  );
 
 /**
  * Hands a query to the worker: its ask written (noting the table's size when a request ran out of

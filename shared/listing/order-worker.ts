@@ -19,6 +19,7 @@ import {
   dropComputation,
   dropComputationWant,
   keepSegment,
+  markUnkeepable,
   type QueryComputation,
   readComputationState,
   readComputationWants,
@@ -36,7 +37,7 @@ import { keptOrderKey, signatureOf } from './kept-orders.ts';
 import type { ListContext } from './list-page.ts';
 import { orderComputationOf, segmentRanges } from './order-computation.ts';
 
-export type ComputationOutcome = 'computed' | 'partial' | 'busy' | 'gone' | 'restarted';
+export type ComputationOutcome = 'computed' | 'partial' | 'busy' | 'gone' | 'restarted' | 'unkeepable';
 
 /** What a worker run did: computations by outcome, and how many records it read. */
 export type ComputationReport = Record<ComputationOutcome, number> & { recordsRead: number };
@@ -134,7 +135,7 @@ export const computeOrderOf = async (
     if (restarts + 1 >= RESTARTS_PER_RUN) return 'restarted';
   }
   const result = await order(await readSegments(c), 0, Number.MAX_SAFE_INTEGER);
-  await writeKeptOrder(
+  const keptWhole = await writeKeptOrder(
     tableId,
     hash,
     {
@@ -146,6 +147,12 @@ export const computeOrderOf = async (
     0,
     result.ids,
   );
+  if (!keptWhole) {
+    // very many groups: noted on the ask, so requests answer why instead of waiting for it
+    await markUnkeepable(c);
+    await dropComputationWant(tableId, hash);
+    return 'unkeepable';
+  }
   await dropComputation(tableId, hash);
   return 'computed';
 };
@@ -158,6 +165,7 @@ export const computeWantedOrders = async (deadline: number): Promise<Computation
     busy: 0,
     gone: 0,
     restarted: 0,
+    unkeepable: 0,
     recordsRead: 0,
   };
   const read = { records: 0 };

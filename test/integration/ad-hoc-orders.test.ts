@@ -98,7 +98,7 @@ const setUp = async (n: number) => {
  * `computeWantedOrders`, steps every table's; other tests of this file leave theirs asked for).
  */
 const runWorker = async (tableId: string) => {
-  const report = { computed: 0, gone: 0, busy: 0, partial: 0, restarted: 0, recordsRead: 0 };
+  const report = { computed: 0, gone: 0, busy: 0, partial: 0, restarted: 0, unkeepable: 0, recordsRead: 0 };
   const read = { records: 0 };
   for (const want of await readComputationWants())
     if (want.tableId === tableId)
@@ -491,6 +491,44 @@ describe('ad-hoc orders: handed to the worker', () => {
     expect(await computeOrderOf(t.tableId, want.hash, Date.now() + 60_000, read)).toBe('computed');
     expect(read.records).toBeLessThan(150);
     expect((await t.list({ ...SORTED, take: 30 })).status).toBe(200);
+  });
+
+  it('an order with too many groups to keep: 422 while the data stays, computed again after a write', async () => {
+    // 900 groups of a ~400-character name: their header is over 300 KB, more than an item holds
+    const long = (i: number) => `${String(i).padStart(4, '0')} ${'a long group name '.repeat(22)}`;
+    const t = await listedTable(FIELDS, 900, (i) => ({
+      Name: long(i),
+      Count: i % 7,
+      Status: STATUSES[i % 3],
+    }));
+    const list = () =>
+      call('list-records', {
+        token: t.token,
+        params: { tableId: t.tableId },
+        query: q({ groupBy: [{ fieldId: 'Name', order: 'asc' }], take: 10 }),
+      });
+    setRequestReadBudget(0);
+    expect((await list()).status).toBe(503);
+    const report = await runWorker(t.tableId);
+    expect(report.unkeepable).toBe(1);
+    expect(report.computed).toBe(0);
+    // the retry says why, and so does it again: no waiting for an order that will not come
+    for (let i = 0; i < 2; i++) {
+      const refused = await list();
+      expect(refused.status).toBe(422);
+      expect(refused.body.code).toBe('query_too_large');
+      expect(refused.body.message).toMatch(/too many groups/);
+    }
+    expect((await readComputationWants()).filter((w) => w.tableId === t.tableId)).toEqual([]);
+    // a write to what it reads: the query may mean fewer groups now, so it is computed again
+    const res = await call('update-record', {
+      token: t.token,
+      params: { tableId: t.tableId, recordId: t.ids[0] as string },
+      body: { record: { fields: { Name: 'short' } } },
+    });
+    expect(res.status).toBe(200);
+    expect((await list()).status).toBe(503);
+    expect((await readComputationWants()).filter((w) => w.tableId === t.tableId)).toHaveLength(1);
   });
 
   it('a computation of a deleted table or of a changed field is dropped, not computed', async () => {

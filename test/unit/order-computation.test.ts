@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REPAIR_EVERY_SECONDS } from '#shared/db/commit.ts';
-import { computingError, segmentRanges } from '#shared/listing/order-computation.ts';
+import { computingError, segmentRanges, unkeepableError } from '#shared/listing/order-computation.ts';
 import { MAX_RANGES, READ_IN_FLIGHT, rangesFor, recordSlices, slicesFor } from '#shared/records/rows.ts';
 
 describe('ranges of a table read', () => {
@@ -32,6 +32,16 @@ describe('ranges of a table read', () => {
     const segments = Math.ceil(ranges / perSegment);
     const joined = Array.from({ length: segments }, (_, s) => segmentRanges(ranges, perSegment, s)).flat();
     expect(joined).toEqual(all);
+  });
+});
+
+describe('the answer for an order the worker could not keep', () => {
+  it('is a 422 saying why and what to do, not a 503 to retry', () => {
+    const error = unkeepableError();
+    expect(error.status).toBe(422);
+    expect(error.code).toBe('query_too_large');
+    expect(error.message).toMatch(/too many groups: their headers take more than 300 KB/);
+    expect(error.message).toMatch(/Narrow it with a filter, or group by fewer or coarser fields/);
   });
 });
 
