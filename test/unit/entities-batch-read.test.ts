@@ -25,18 +25,21 @@ const lookup = (asked: readonly Key[], ...items: Item[]): ItemLookup => {
   };
 };
 
+/** A space as stored. */
+const SPACE_ITEM = {
+  ...keys.space(SPACE),
+  id: SPACE,
+  name: 'Ops',
+  ownerCount: 1,
+  createdTime: 't',
+  createdBy: 'u',
+};
+
 describe('batch reads by typed lookups', () => {
   it('answers the domain value of a lookup found, undefined for one not stored, and what was read', () => {
     const found = spaceLookup(SPACE);
     const missing = spaceLookup('spcBBBBBBBBBBBBBBBB');
-    const item = {
-      ...keys.space(SPACE),
-      id: SPACE,
-      name: 'Ops',
-      ownerCount: 1,
-      createdTime: 't',
-      createdBy: 'u',
-    };
+    const item = SPACE_ITEM;
     const loaded = asLoaded(lookup([found.key, missing.key], item));
 
     expect(loaded.valueFor(found)).toEqual({
@@ -56,14 +59,7 @@ describe('batch reads by typed lookups', () => {
   it('keeps what a batch found for the rest of the request, and nothing outside one', async () => {
     const space = spaceLookup(SPACE);
     const record = recordLookup(TABLE, 'recAAAAAAAAAAAAAAAA');
-    const item = {
-      ...keys.space(SPACE),
-      id: SPACE,
-      name: 'Ops',
-      ownerCount: 1,
-      createdTime: 't',
-      createdBy: 'u',
-    };
+    const item = SPACE_ITEM;
     const loaded = asLoaded(lookup([space.key, record.key], item));
 
     await withRequestScope(1_000, async () => {
