@@ -2,6 +2,7 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withRequestScope } from '#shared/db/request-scope.ts';
+import { INVOKE_TIMEOUT_MS } from '#shared/jobs/lambda-invoke.ts';
 import { runWakesInProcess, wakeRepairWorker, wakesSettled } from '#shared/jobs/worker-wake.ts';
 
 afterEach(() => {
@@ -81,6 +82,14 @@ describe('waking the repair worker in the cloud (REPAIR_WORKER_FUNCTION set)', (
     });
     expect(ran).toEqual([]); // the cloud's worker computes, not this process
     cloud.runWakesInProcess(undefined);
+  });
+
+  it('an invoke that does not answer is given up after a second, so the request still answers', async () => {
+    // the invoke never answers: the wake can only return by giving up (else the test times out)
+    lambda.on(InvokeCommand).callsFake(() => new Promise(() => {}));
+    await expect((await cloudWake()).wakeRepairWorker('listing order')).resolves.toBeUndefined();
+    expect(lambda.commandCalls(InvokeCommand)).toHaveLength(1);
+    expect(INVOKE_TIMEOUT_MS).toBeLessThan(5_000); // well inside the test's own timeout
   });
 
   it('a refused invoke is logged, not answered: the schedule runs the worker', async () => {
