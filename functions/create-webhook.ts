@@ -9,5 +9,6 @@ const params = z.object({ baseId: idOf('base') });
 export const handler = defineHandler(
   'create-webhook',
   { params, body: createWebhookBody },
-  async ({ params, body, principal }) => createWebhook(params.baseId, principal.userId, body),
+  async ({ params, body, principal, resource }) =>
+    createWebhook(params.baseId, { principal, source: resource }, body),
 );

@@ -5,5 +5,6 @@ import { updateWebhook } from '#shared/webhooks/webhooks.ts';
 export const handler = defineHandler(
   'update-webhook',
   { params: webhookParams, body: updateWebhookBody },
-  async ({ params, body }) => updateWebhook(params.baseId, params.webhookId, body),
+  async ({ params, body, principal, resource }) =>
+    updateWebhook(params.baseId, params.webhookId, body, { principal, source: resource }),
 );

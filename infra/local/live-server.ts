@@ -1,9 +1,9 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { authenticateToken } from '#shared/auth/authenticate.ts';
 import type { Principal } from '#shared/auth/permission.ts';
-import { HttpError } from '#shared/core/errors.ts';
+import { HttpError, TooManyRequestsError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import { LiveHub } from '#shared/live/hub.ts';
 import { publishLiveTo } from '#shared/live/publish.ts';
@@ -13,12 +13,26 @@ import { API_PREFIX } from '#shared/routes.ts';
 export const LIVE_PATH = `${API_PREFIX}/live`;
 /** How often every connection gets a ping (and its token is checked again). */
 const PING_MS = 30_000;
+/** A message larger than this closes its connection with 1009 (the cloud's WebSocket API takes 128 KB frames of 32 KB). */
+export const LIVE_MAX_MESSAGE_BYTES = 64 * 1024;
+
+export interface LiveServerOptions {
+  /** How often a connection's token is checked again before sending (30 s). */
+  reauthMs?: number;
+  /** A connection without a token that has not authenticated within this is closed with 4401 (10 s). */
+  authTimeoutMs?: number;
+  /** Connections one client address may hold open at once; more are refused with a 429 (50). */
+  maxPerAddress?: number;
+}
 
 /** Ends an upgrade request with a plain HTTP answer (the contract's error body). */
-const refuse = (socket: Duplex, status: number, code: string, message: string) => {
-  const body = JSON.stringify({ status, code, message });
+const refuse = (socket: Duplex, error: HttpError) => {
+  const body = JSON.stringify({ status: error.status, code: error.code, message: error.message });
+  const extra = Object.entries(error.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.end(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
   );
 };
 
@@ -26,25 +40,54 @@ const refuse = (socket: Duplex, status: number, code: string, message: string) =
  * Live subscriptions on the local server (data-flow.md 5) with the `ws` library: upgrades of
  * `/api/live` become connections of a `LiveHub` that the stream poller's capture feeds. A token in
  * the URL (`?token=`) is checked before the upgrade (a bad one: `401`); without one, the first
- * message must be `{"action":"auth","token":…}` (a bad one closes with 4401). `reauthMs`: how
- * often a connection's token is checked again before sending (30 s).
+ * message must be `{"action":"auth","token":…}` within `authTimeoutMs` (a bad one, or none in
+ * time, closes with 4401). An error on one socket (a frame over the limit, a reset) closes that
+ * socket only; a client address holds at most `maxPerAddress` connections.
  */
-export const attachLiveServer = (server: Server, options: { reauthMs?: number } = {}): LiveHub => {
+export const attachLiveServer = (server: Server, options: LiveServerOptions = {}): LiveHub => {
   const hub = new LiveHub(options);
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const authTimeoutMs = options.authTimeoutMs ?? 10_000;
+  const maxPerAddress = options.maxPerAddress ?? 50;
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: LIVE_MAX_MESSAGE_BYTES });
+  const perAddress = new Map<string, number>();
   publishLiveTo((baseId, entries) => hub.publish(baseId, entries));
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node leaves an upgraded socket's errors to its new owner: a reset here must not stop the process.
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== LIVE_PATH)
-      return refuse(socket, 404, 'not_found', `No WebSocket at ${url.pathname}`);
+      return refuse(socket, new HttpError(404, 'not_found', `No WebSocket at ${url.pathname}`));
+    const address = req.socket.remoteAddress ?? 'unknown';
+    if ((perAddress.get(address) ?? 0) >= maxPerAddress)
+      return refuse(
+        socket,
+        new TooManyRequestsError(
+          `At most ${maxPerAddress} live connections from one address; close one first`,
+          5,
+        ),
+      );
+    // counted until the socket closes, however it ends (refused, closed, reset)
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    socket.once('close', () => {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
     const token = url.searchParams.get('token') ?? undefined;
-    const accept = (principal?: Principal) =>
+    const accept = (principal?: Principal) => {
+      if (socket.destroyed) return;
       sockets.handleUpgrade(req, socket, head, (ws) => {
         const connection = hub.adopt(
           { send: (text) => ws.send(text), close: (code, reason) => ws.close(code, reason) },
           token,
           principal,
         );
+        const anonymous = principal
+          ? undefined
+          : setTimeout(
+              () => hub.closeUnauthenticated(connection, `authenticate within ${authTimeoutMs / 1000} s`),
+              authTimeoutMs,
+            );
         // one message at a time, in order
         let queue: Promise<void> = Promise.resolve();
         ws.on('message', (data) => {
@@ -52,13 +95,25 @@ export const attachLiveServer = (server: Server, options: { reauthMs?: number } 
             .then(() => hub.message(connection, String(data)))
             .catch((error: unknown) => logger.error('live message failed', { error: error as Error }));
         });
-        ws.on('close', () => hub.close(connection));
+        // `ws` closes the socket itself after an error (1009 for a frame over the limit, 1002 for a bad one)
+        ws.on('error', (error) =>
+          logger.info('live connection closed on an error', { error: error.message }),
+        );
+        ws.on('close', () => {
+          clearTimeout(anonymous);
+          hub.close(connection);
+        });
       });
+    };
     if (token === undefined) return accept();
     authenticateToken(token).then(accept, (error: unknown) =>
-      refuse(socket, 401, 'unauthorized', error instanceof HttpError ? error.message : 'unauthorized'),
+      refuse(
+        socket,
+        new HttpError(401, 'unauthorized', error instanceof HttpError ? error.message : 'unauthorized'),
+      ),
     );
   });
+  sockets.on('error', (error) => logger.error('live server error', { error }));
   const timer = setInterval(() => void hub.ping(), PING_MS);
   timer.unref();
   server.on('close', () => {

@@ -25,7 +25,7 @@ import { runPurgeJob } from '#shared/trash/job-runner.ts';
 import { deliverBase } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess } from '#shared/webhooks/queue.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';
-import { attachLiveServer } from './live-server.ts';
+import { attachLiveServer, type LiveServerOptions } from './live-server.ts';
 import {
   GATEWAY_MAX_REQUEST_LINE_AND_HEADERS,
   NODE_MAX_HEADER_BYTES,
@@ -126,8 +126,8 @@ export interface LocalServerOptions {
    * comma-separated list, or `*` when it is unset.
    */
   corsOrigins?: readonly string[];
-  /** Live subscriptions: how often a connection's token is checked again (30 s). */
-  live?: { reauthMs?: number };
+  /** Live subscriptions: token checks, the time to authenticate, connections per address. */
+  live?: LiveServerOptions;
 }
 
 /**

@@ -50,9 +50,15 @@ export interface FeedQuery {
  * cursor's own entry (there and kept, it shows the cursor is neither expired nor ahead of the log)
  * through one more than the page answers (there, `hasMore`). Only when the cursor's entry is not
  * there are the head and the oldest entry kept read, to tell an expired cursor (410) from one
- * ahead of the log (400) or a log that is empty.
+ * ahead of the log (400) or a log that is empty. `readable` leaves out what the caller may not
+ * read (`entryReader` of visibility.ts).
  */
-export const changeFeedPage = async (baseId: string, query: FeedQuery, now = new Date()) => {
+export const changeFeedPage = async (
+  baseId: string,
+  query: FeedQuery,
+  readable: (entry: ChangeEntry) => boolean = () => true,
+  now = new Date(),
+) => {
   const limit = query.limit ?? FEED_LIMIT.default;
   const types = typesOf(query.types);
   if (query.cursor === 'latest')
@@ -82,6 +88,7 @@ export const changeFeedPage = async (baseId: string, query: FeedQuery, now = new
       if (!kept(entry)) continue;
       if (query.tableId !== undefined && entry.tableId !== query.tableId) continue;
       if (types && !types.has(entry.type)) continue;
+      if (!readable(entry)) continue;
       const { expiresAt: _, ...shown } = entry;
       changes.push(shown);
     }

@@ -39,6 +39,11 @@ export interface LiveSubscriptionItem extends LiveIdentity {
   connectionId: string;
   baseId: string;
   tableId?: string;
+  /**
+   * The entry types its subscriber may read, decided when it subscribed (`entryReader`). Absent on
+   * subscriptions made before it was kept (they end within two hours): every type.
+   */
+  readable?: string[];
 }
 
 const expiry = (identity: LiveIdentity | undefined, now: number) =>
@@ -103,6 +108,7 @@ export const addSubscription = async (
   baseId: string,
   target: string,
   tableId: string | undefined,
+  readable: readonly string[],
   now: number,
 ): Promise<void> => {
   const { identity } = connection;
@@ -114,6 +120,7 @@ export const addSubscription = async (
         connectionId: connection.connectionId,
         baseId,
         ...(tableId ? { tableId } : {}),
+        readable: [...readable],
         ...identity,
         expiresAt: expiry(identity, now),
       },
@@ -148,8 +155,17 @@ export const subscriptionsOf = async (baseId: string): Promise<LiveSubscriptionI
   (await queryAll(keys.liveSubscriptionsOf(baseId))).flatMap((item) => {
     const identity = identityOf(item);
     const tableId = optionalText(item.tableId);
+    const readable = textsOrNull(item.readable) ?? undefined;
     return identity
-      ? [{ ...identity, connectionId: text(item.connectionId), baseId, ...(tableId ? { tableId } : {}) }]
+      ? [
+          {
+            ...identity,
+            connectionId: text(item.connectionId),
+            baseId,
+            ...(tableId ? { tableId } : {}),
+            ...(readable ? { readable } : {}),
+          },
+        ]
       : [];
   });
 

@@ -18,9 +18,10 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { authenticateToken } from '#shared/auth/authenticate.ts';
 import type { Principal } from '#shared/auth/permission.ts';
+import { entryReader } from '#shared/changes/visibility.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { readAccessTokens } from '#shared/entities/access-tokens.ts';
-import { type ChangeEntry, headSeqOf } from '#shared/entities/change-log.ts';
+import { CHANGE_TYPES, type ChangeEntry, headSeqOf } from '#shared/entities/change-log.ts';
 import {
   addSubscription,
   type LiveIdentity,
@@ -154,9 +155,9 @@ export const onMessage = async (
     await sender.post(connectionId, access.error as ServerMessage);
     return;
   }
-  const baseId = access.baseId;
+  const { baseId, readable = [] } = access;
   const seq = m.sinceSeq ?? (await headSeqOf(baseId));
-  await addSubscription({ ...connection, identity }, baseId, targetKey(m), m.tableId, now);
+  await addSubscription({ ...connection, identity }, baseId, targetKey(m), m.tableId, readable, now);
   await sender.post(connectionId, {
     type: 'subscribed',
     baseId,
@@ -164,7 +165,7 @@ export const onMessage = async (
     seq,
   });
   if (m.sinceSeq !== undefined)
-    await replayAfter(baseId, m.tableId, m.sinceSeq, async (entry) => {
+    await replayAfter(baseId, followed({ readable, tableId: m.tableId }), m.sinceSeq, async (entry) => {
       await sender.post(connectionId, { type: 'change', entry });
     });
 };
@@ -173,7 +174,7 @@ export const onMessage = async (
 const liveAccessOf = async (
   identity: LiveIdentity,
   target: { baseId?: string; tableId?: string },
-): Promise<{ baseId?: string; error?: ServerMessage }> => {
+): Promise<{ baseId?: string; readable?: string[]; error?: ServerMessage }> => {
   const tokens = await readAccessTokens([identity]);
   const token = tokens.get(`${identity.userId}#${identity.tokenId}`);
   if (!token)
@@ -203,8 +204,16 @@ const liveAccessOf = async (
     ...(baseIds ? { baseIds } : {}),
   };
   const access = await liveAccess(principal, target);
-  return 'error' in access ? { error: access.error } : { baseId: access.baseId };
+  if ('error' in access) return { error: access.error };
+  const may = entryReader(principal, access.source);
+  return { baseId: access.baseId, readable: CHANGE_TYPES.filter((type) => may({ type })) };
 };
+
+/** Whether a subscription sends an entry: of its table (when it follows one), of a type it may read. */
+const followed =
+  (s: { readable?: readonly string[]; tableId?: string | undefined }) =>
+  (entry: ChangeEntry): boolean =>
+    (!s.tableId || entry.tableId === s.tableId) && (!s.readable || s.readable.includes(entry.type));
 
 /**
  * A base's new entries to every connection that follows them: each subscription's token checked
@@ -229,8 +238,9 @@ export const fanOut = async (
         Date.parse(token.expiredTime) > now &&
         s.tokenExpiresAt > now;
       if (!good) return refuse(sender, s.connectionId, 'the token was deleted, refreshed or has expired');
+      const follows = followed(s);
       for (const entry of entries) {
-        if (s.tableId && entry.tableId !== s.tableId) continue;
+        if (!follows(entry)) continue;
         if (!(await sender.post(s.connectionId, { type: 'change', entry }))) {
           await removeConnection(s.connectionId);
           return;

@@ -17,9 +17,10 @@
  */
 import { authenticateToken } from '#shared/auth/authenticate.ts';
 import type { Principal } from '#shared/auth/permission.ts';
+import type { EntrySource } from '#shared/changes/visibility.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { type ChangeEntry, headSeqOf } from '#shared/entities/change-log.ts';
-import { liveAccess, replayAfter } from './access.ts';
+import { followedBy, liveAccess, replayAfter } from './access.ts';
 import { type LiveTarget, parseClientMessage, type ServerMessage, targetKey } from './protocol.ts';
 
 /** What the hub needs of a socket. */
@@ -34,6 +35,8 @@ export const CLOSE_UNAUTHORIZED = 4401;
 interface Subscription {
   baseId: string;
   tableId?: string;
+  /** Where the base was located at subscribing, with the caller's role there (what it may read). */
+  source: EntrySource;
   lastSeq: number;
   catchingUp: boolean;
   again: boolean;
@@ -78,6 +81,11 @@ export class LiveHub {
     }
     this.connections.add(connection);
     return connection;
+  }
+
+  /** Closes a connection (4401) that has not authenticated yet: one that never does is not held open. */
+  closeUnauthenticated(connection: LiveConnection, reason: string): void {
+    if (!connection.closed && !connection.principal) this.refuse(connection, reason);
   }
 
   close(connection: LiveConnection): void {
@@ -151,9 +159,10 @@ export class LiveHub {
   ): Promise<void> {
     const access = await liveAccess(connection.principal as Principal, target);
     if ('error' in access) return this.send(connection, access.error);
-    const { baseId } = access;
+    const { baseId, source } = access;
     const subscription: Subscription = {
       baseId,
+      source,
       ...(target.tableId ? { tableId: target.tableId } : {}),
       lastSeq: sinceSeq ?? (await headSeqOf(baseId)),
       catchingUp: false,
@@ -181,7 +190,7 @@ export class LiveHub {
         subscription.again = false;
         subscription.lastSeq = await replayAfter(
           subscription.baseId,
-          subscription.tableId,
+          this.follows(connection, subscription),
           subscription.lastSeq,
           (entry) => this.send(connection, { type: 'change', entry }),
         );
@@ -191,15 +200,21 @@ export class LiveHub {
     }
   }
 
+  /** What a subscription sends: with the token's rights as last checked. */
+  private follows(connection: LiveConnection, subscription: Subscription) {
+    return followedBy(connection.principal as Principal, subscription.source, subscription.tableId);
+  }
+
   private sendEntries(
     connection: LiveConnection,
     subscription: Subscription,
     entries: readonly ChangeEntry[],
   ) {
+    const follows = this.follows(connection, subscription);
     for (const entry of entries) {
       if (entry.seq <= subscription.lastSeq) continue;
       subscription.lastSeq = entry.seq;
-      if (subscription.tableId && entry.tableId !== subscription.tableId) continue;
+      if (!follows(entry)) continue;
       const { expiresAt: _, ...shown } = entry as ChangeEntry & { expiresAt?: number };
       this.send(connection, { type: 'change', entry: shown });
     }

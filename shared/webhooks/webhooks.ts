@@ -5,8 +5,10 @@
  * names what is wrong with it.
  */
 import { randomBytes } from 'node:crypto';
+import type { Principal } from '#shared/auth/permission.ts';
+import { assertMayReadEvents, type EntrySource } from '#shared/changes/visibility.ts';
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
-import { headSeqOf } from '#shared/entities/change-log.ts';
+import { type ChangeType, headSeqOf } from '#shared/entities/change-log.ts';
 import { deliveriesPage, readDelivery } from '#shared/entities/webhook-deliveries.ts';
 import {
   askRedelivery,
@@ -67,22 +69,36 @@ export interface WebhookInput {
   description?: string;
 }
 
+/** Who sets a webhook's events, and where: they may only choose what they may read (`assertMayReadEvents`). */
+export interface WebhookAuthor {
+  principal: Principal;
+  source: EntrySource;
+}
+
+/** The events a webhook sends: those named (once each), or the record events. */
+const eventsOf = (events: readonly string[] | undefined, author: WebhookAuthor): string[] => {
+  const chosen = events?.length ? [...new Set(events)] : [...DEFAULT_EVENTS];
+  assertMayReadEvents(author.principal, author.source, chosen as ChangeType[]);
+  return chosen;
+};
+
 /** `POST /base/{baseId}/webhook`: the webhook, with its secret (shown here and at rotation only). */
-export const createWebhook = async (baseId: string, userId: string, input: WebhookInput) => {
+export const createWebhook = async (baseId: string, author: WebhookAuthor, input: WebhookInput) => {
+  const events = eventsOf(input.events, author);
   const url = await checkedUrl(input.url);
   const now = new Date();
   const webhook: Webhook = {
     id: newId('webhook'),
     baseId,
     url,
-    events: input.events?.length ? [...new Set(input.events)] : [...DEFAULT_EVENTS],
+    events,
     ...(input.tableIds?.length ? { tableIds: input.tableIds } : {}),
     ...(input.fieldIds?.length ? { fieldIds: input.fieldIds } : {}),
     includePrevious: input.includePrevious ?? false,
     ...(input.description !== undefined ? { description: input.description } : {}),
     isEnabled: true,
     secrets: [{ secret: newSecret() }],
-    createdBy: userId,
+    createdBy: author.principal.userId,
     createdTime: now.toISOString(),
     // changes from now on: what the log held before is not sent
     cursor: await headSeqOf(baseId),
@@ -105,15 +121,19 @@ export const getWebhook = async (baseId: string, webhookId: string) =>
 export type WebhookChanges = Partial<Omit<WebhookSettings, 'description'>> & { description?: string | null };
 
 /** `PATCH /base/{baseId}/webhook/{webhookId}`: settings changed; enabled again, it starts where it stopped. */
-export const updateWebhook = async (baseId: string, webhookId: string, changes: WebhookChanges) => {
+export const updateWebhook = async (
+  baseId: string,
+  webhookId: string,
+  changes: WebhookChanges,
+  author: WebhookAuthor,
+) => {
+  const events = changes.events === undefined ? undefined : eventsOf(changes.events, author);
   const before = await readWebhook(baseId, webhookId);
   const { description, ...rest } = changes;
   const settings: Partial<WebhookSettings> & { reenabled?: boolean } = {
     ...rest,
     ...(rest.url !== undefined ? { url: await checkedUrl(rest.url) } : {}),
-    ...(rest.events !== undefined
-      ? { events: rest.events.length ? [...new Set(rest.events)] : [...DEFAULT_EVENTS] }
-      : {}),
+    ...(events !== undefined ? { events } : {}),
     ...(description !== undefined ? { description: description ?? undefined } : {}),
     ...(changes.isEnabled && !before.isEnabled ? { reenabled: true } : {}),
   };

@@ -3,6 +3,7 @@ import { appendChanges, type ChangeDraft, type ChangeType, expiryOf } from '#sha
 import { error, invalid } from '#test/support/answers.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
+import { bearer, createToken } from '#test/support/tokens.ts';
 import { newMember, newTable } from '#test/support/workspace.ts';
 
 /** Issue 28: `GET /base/{baseId}/changes` (data-flow.md 3) over a base's change log. */
@@ -125,8 +126,10 @@ describe('GET /base/{baseId}/changes', () => {
       'types=record.created,record.moved',
       'Invalid query.types: unknown type record.moved',
     ],
-    ['a limit of 0', 'limit=0', /^Invalid query\.limit/],
-    ['a limit of 1001', 'limit=1001', /^Invalid query\.limit/],
+    ['a limit of 0', 'limit=0', /^Invalid query\.limit: must be a whole number from 1 to 1000/],
+    ['a limit of 1001', 'limit=1001', /^Invalid query\.limit: must be a whole number from 1 to 1000/],
+    ['a limit of 10000', 'limit=10000', /^Invalid query\.limit: must be a whole number from 1 to 1000/],
+    ['a limit of 1.5', 'limit=1.5', /^Invalid query\.limit: must be a whole number from 1 to 1000/],
     ['a table id of the wrong shape', 'tableId=x', /^Invalid query\.tableId/],
   ])('%s is a 400', async (_, query, message) => {
     const w = await newTable();
@@ -140,5 +143,26 @@ describe('GET /base/{baseId}/changes', () => {
 
     expect((await feed(w, '', viewer.auth)).status).toBe(200);
     expect((await feed(w, '', stranger.auth)).status).toBe(403);
+  });
+
+  it('leaves out the entries the token may not read: record entries need record|read, field entries field|read', async () => {
+    const w = await newTable();
+    const types: ChangeType[] = ['table.created', 'field.created', 'record.created', 'record.updated'];
+    await appendChanges(
+      w.baseId,
+      drafts(w, 4, (i) => types[i] as ChangeType),
+      expiryOf(new Date(), 30),
+    );
+    const seen = async (scopes: string[]) => {
+      const token = await createToken(w.owner, { name: 'Feed', scopes });
+      const res = await feed(w, '', bearer(token.token));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.changes.map((c: { type: string }) => c.type);
+    };
+
+    expect(await seen(['base|read'])).toEqual([]);
+    expect(await seen(['base|read', 'table|read', 'field|read'])).toEqual(['table.created', 'field.created']);
+    expect(await seen(['base|read', 'record|read'])).toEqual(['record.created', 'record.updated']);
+    expect(await seen(['base|read', 'table|read', 'field|read', 'record|read'])).toEqual(types);
   });
 });

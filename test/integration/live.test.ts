@@ -18,7 +18,7 @@ let server: Server;
 let live: string;
 beforeAll(async () => {
   // the token is checked again before every send, so a revoked one is seen at once
-  server = createLocalServer(undefined, { live: { reauthMs: 0 } });
+  server = createLocalServer(undefined, { live: { reauthMs: 0, authTimeoutMs: 1_000, maxPerAddress: 12 } });
   const port = await listen(server, 0);
   live = `ws://127.0.0.1:${port}/api/live`;
 });
@@ -281,5 +281,95 @@ describe('live subscriptions (WebSocket)', () => {
     c.send({ action: 'subscribe', baseId: t.baseId });
     await c.until((ms) => ms.some((m) => m.type === 'subscribed'));
     c.ws.close();
+  });
+
+  it('sends a base follower only the entries its token may read: no record entry without record|read, on resume neither', async () => {
+    const ws = await newWorkspace();
+    const made = await call('create-access-token', {
+      token: ws.owner.auth,
+      body: {
+        name: 'schema only',
+        scopes: ['base|read', 'table|read'],
+        expiredTime: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
+    expect(made.status).toBe(201);
+    await poller.caughtUp();
+    const c = await connect(`?token=${encodeURIComponent(made.body.token)}`);
+    c.send({ action: 'subscribe', baseId: ws.baseId });
+    await c.until((ms) => ms.some((m) => m.type === 'subscribed'));
+    const from = c.messages[0]?.seq as number;
+    const t = await call('create-table', {
+      token: ws.owner.auth,
+      params: { baseId: ws.baseId },
+      body: {
+        name: 'Seen',
+        fields: [{ type: 'singleLineText', name: 'Name' }],
+        records: [{ fields: { Name: 'secret' } }],
+      },
+    });
+    expect(t.status).toBe(201);
+    await poller.caughtUp();
+    await c.until((ms) => changes(ms).some((m) => m.entry?.type === 'table.created'));
+    // and again from the log
+    const again = await connect(`?token=${encodeURIComponent(made.body.token)}`);
+    again.send({ action: 'subscribe', baseId: ws.baseId, sinceSeq: from });
+    await again.until((ms) => changes(ms).some((m) => m.entry?.type === 'table.created'));
+    await new Promise((r) => setTimeout(r, 300));
+
+    for (const client of [c, again]) {
+      expect(changes(client.messages).map((m) => m.entry?.type)).toEqual(['table.created']);
+      expect(JSON.stringify(client.messages)).not.toContain('secret');
+      client.ws.close();
+    }
+  });
+
+  it('closes a connection that sends a frame over 64 KB (1009) and only that one: the server and the others go on', async () => {
+    const t = await table();
+    const other = await connect(`?token=${encodeURIComponent(rawToken(t.owner.auth))}`);
+    const big = await connect();
+    big.ws.send('x'.repeat(70 * 1024));
+    expect((await big.closed).code).toBe(1009);
+
+    other.send({ action: 'subscribe', baseId: t.baseId });
+    await other.until((ms) => ms.some((m) => m.type === 'subscribed'));
+    expect((await fetch(live.replace('ws:', 'http:').replace('/live', '/health'))).status).toBe(200);
+    other.ws.close();
+  });
+
+  it('closes a connection that has not authenticated within the time allowed (4401), pings or not', async () => {
+    const idle = await connect();
+    const started = Date.now();
+    const closed = await idle.closed;
+    expect(closed.code).toBe(4401);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(idle.messages.at(-1)).toMatchObject({
+      type: 'error',
+      code: 'unauthorized',
+      message: 'authenticate within 1 s',
+    });
+  });
+
+  it('refuses a connection over the limit per address with a 429, and takes one again once another closed', async () => {
+    const t = await table();
+    const token = `?token=${encodeURIComponent(rawToken(t.owner.auth))}`;
+    const held: Awaited<ReturnType<typeof connect>>[] = [];
+    let refused: unknown;
+    for (let i = 0; i < 13 && !refused; i++) {
+      try {
+        held.push(await connect(token));
+      } catch (error) {
+        refused = error;
+      }
+    }
+    expect(refused).toMatchObject({ status: 429 });
+    expect(held.length).toBeLessThanOrEqual(12);
+    const first = held[0] as (typeof held)[number];
+    first.ws.close();
+    await first.closed;
+    await new Promise((r) => setTimeout(r, 100));
+    const next = await connect(token);
+    next.ws.close();
+    for (const c of held) c.ws.close();
   });
 });
