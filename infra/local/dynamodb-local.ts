@@ -218,6 +218,27 @@ const canConnect = (port: number): Promise<boolean> =>
     socket.connect(port, '127.0.0.1');
   });
 
+/**
+ * Makes `child` end when this process ends, however it ends (an exception, a signal, SIGKILL): a
+ * small shell holds a pipe from this process and, when the pipe closes (the kernel closes it
+ * when we die), stops the child (SIGTERM, then SIGKILL after 5 s). Answers the watchdog, to be
+ * killed once the child has exited by itself.
+ */
+export const endWithThisProcess = (child: ChildProcess): ChildProcess => {
+  const script =
+    'while read -r _; do :; done; kill -TERM "$0" 2>/dev/null || exit 0; i=0; while kill -0 "$0" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; kill -KILL "$0" 2>/dev/null; exit 0';
+  const watchdog = spawn('sh', ['-c', script, String(child.pid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  });
+  watchdog.on('error', () => undefined);
+  watchdog.stdin?.on('error', () => undefined);
+  // neither the watchdog nor its pipe keeps this process alive
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return watchdog;
+};
+
 export interface RunningDynamoDb {
   endpoint: string;
   port: number;
@@ -250,7 +271,10 @@ export const startDynamoDbLocal = async (
     ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
   ];
   // DynamoDB Local writes a metadata file into its working folder: keep it out of the caller's.
-  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+  // Its own process group: a Ctrl-C in the terminal reaches this process, which stops it in order,
+  // instead of killing it beside us (which would read as a crash).
+  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir, detached: true });
+  const watchdog = endWithThisProcess(child);
   let output = '';
   child.stdout?.on('data', (d) => {
     output += d;
@@ -258,7 +282,12 @@ export const startDynamoDbLocal = async (
   child.stderr?.on('data', (d) => {
     output += d;
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      watchdog.kill();
+      resolve();
+    }),
+  );
   const deadline = Date.now() + 30_000;
   while (!(await canConnect(port))) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited at start:\n${output}`);

@@ -3,9 +3,10 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { freePort } from '#infra/local/dynamodb-local.ts';
-import { startProgram, stopProgram } from '#test/support/local-program.ts';
+import { ctrlC, startProgram, stopProgram, stopPrograms } from '#test/support/local-program.ts';
 
 /** True while a DynamoDB Local runs whose command line holds `text` (its data folder, `-port <n>`). */
 const javaRunning = (text: string): boolean => {
@@ -17,13 +18,22 @@ const javaRunning = (text: string): boolean => {
 const exitCode = async (child: ChildProcess): Promise<number | null> =>
   child.exitCode ?? ((await once(child, 'exit')) as [number | null])[0];
 
+/** Waits up to `ms` for `test` to hold. */
+const eventually = async (test: () => boolean, ms: number): Promise<boolean> => {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100)))
+    if (test()) return true;
+  return test();
+};
+
 const dirs: string[] = [];
+// a failed test's programs must not outlive it
+afterEach(stopPrograms);
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
 describe('npm start', () => {
-  it('prints a working API URL and token, keeps data across restarts and stops DynamoDB Local on SIGTERM', async () => {
+  it('prints a working API URL and token, keeps data across restarts and stops DynamoDB Local on Ctrl-C and on SIGTERM', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'workspace-start-'));
     dirs.push(dataDir);
 
@@ -53,8 +63,10 @@ describe('npm start', () => {
       body: JSON.stringify({ name: 'Fed' }),
     });
     expect(table.status).toBe(201);
+    // One write's entries may reach the log in different stream batches: wait for all it needs.
+    const recordsCreated = (list: string[]) => list.filter((t) => t === 'record.created').length;
     let types: string[] = [];
-    for (let i = 0; i < 50 && !types.includes('table.created'); i++) {
+    for (let i = 0; i < 100 && !(types.includes('table.created') && recordsCreated(types) >= 3); i++) {
       await new Promise((r) => setTimeout(r, 200));
       const feed = await fetch(`${api}/base/${baseId}/changes`, {
         headers: { authorization: `Bearer ${token}` },
@@ -64,8 +76,10 @@ describe('npm start', () => {
     expect(types).toContain('table.created');
     expect(types.filter((t) => t === 'record.created')).toHaveLength(3);
     expect(javaRunning(dataDir)).toBe(true);
-    // The program waits for DynamoDB Local to exit before it exits itself.
-    expect(await stopProgram(first.child)).toBe(0);
+    // A Ctrl-C reaches the program, not DynamoDB Local beside it: the program stops it in order
+    // (no "stopped unexpectedly") and waits for it to exit before it exits itself.
+    expect(await ctrlC(first.child)).toBe(0);
+    expect(first.output()).not.toContain('stopped unexpectedly');
     expect(javaRunning(dataDir)).toBe(false);
 
     const second = startProgram(dataDir);
@@ -73,7 +87,8 @@ describe('npm start', () => {
     expect(again.token).toBe(token);
     const spaces = await fetch(`${again.api}/space`, { headers: { authorization: `Bearer ${again.token}` } });
     expect(((await spaces.json()) as { name: string }[]).map((s) => s.name)).toEqual(['Kept']);
-    await stopProgram(second.child);
+    expect(await stopProgram(second.child)).toBe(0);
+    expect(javaRunning(dataDir)).toBe(false);
   }, 120_000);
 
   it('puts DynamoDB Local on the port of --dynamodb-port and prints it; a second start on that port exits 1 with a message', async () => {
@@ -100,8 +115,19 @@ describe('npm start', () => {
     // The first one is unharmed.
     expect((await fetch(`${api}/space`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
 
-    expect(await stopProgram(program.child)).toBe(0);
-    expect(javaRunning(`-port ${port}`)).toBe(false);
+    // A frame over the limit closes its socket (1009) and nothing else: the program serves on.
+    const socket = new WebSocket(`${api.replace('http:', 'ws:')}/live`);
+    await once(socket, 'open');
+    socket.send('x'.repeat(70 * 1024));
+    const [code] = (await once(socket, 'close')) as [number];
+    expect(code).toBe(1009);
+    expect((await fetch(`${api}/health`)).status).toBe(200);
+    expect(program.child.exitCode).toBeNull();
+
+    // However the program ends, DynamoDB Local ends with it: here it is killed outright.
+    program.child.kill('SIGKILL');
+    await once(program.child, 'exit');
+    expect(await eventually(() => !javaRunning(`-port ${port}`), 10_000)).toBe(true);
   }, 120_000);
 
   it.each([

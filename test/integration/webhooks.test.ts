@@ -161,6 +161,36 @@ describe('webhook routes', () => {
       ).status,
     ).toBe(403);
   });
+
+  it('sends only what its author may read: events of a kind the token may not read are a 403, at creation and update', async () => {
+    const ws = await newWorkspace();
+    const made = await call('create-access-token', {
+      token: ws.owner.auth,
+      body: {
+        name: 'hooks without records',
+        scopes: ['base|read', 'base|update', 'table|read'],
+        expiredTime: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
+    const token = `Bearer ${made.body.token}`;
+    const create = (body: Record<string, unknown>) =>
+      call('create-webhook', { token, params: { baseId: ws.baseId }, body });
+
+    // the default events are the record events
+    const plain = await create({ url: 'http://127.0.0.1:9/' });
+    expect(plain.status).toBe(403);
+    expect(plain.body.message).toMatch(/record\|read/);
+    expect((await create({ url: 'http://127.0.0.1:9/', events: ['field.created'] })).status).toBe(403);
+    const tables = await create({ url: 'http://127.0.0.1:9/', events: ['table.created'] });
+    expect(tables.status).toBe(201);
+    const update = await call('update-webhook', {
+      token,
+      params: { baseId: ws.baseId, webhookId: tables.body.id },
+      body: { events: ['table.created', 'record.updated'] },
+    });
+    expect(update.status).toBe(403);
+    expect((await listWebhooks(ws.baseId)).map((w) => w.events)).toEqual([['table.created']]);
+  });
 });
 
 describe('webhook delivery', () => {

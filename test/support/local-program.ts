@@ -1,8 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
+/** Programs started and not yet seen to exit: `stopPrograms` ends them, whatever happened to the test. */
+const running = new Set<ChildProcess>();
+
 /**
  * Runs `npm start`'s program as a person would, on its own data folder and a free port, collecting
- * its output; `ready` resolves with the API URL and token it prints.
+ * its output; `ready` resolves with the API URL and token it prints. It leads its own process
+ * group, as a program started in a terminal does (`ctrlC` signals the group as the terminal would).
  */
 export const startProgram = (dataDir: string, extra: string[] = []) => {
   // The test run's own DynamoDB settings must not leak into the program under test.
@@ -10,8 +14,10 @@ export const startProgram = (dataDir: string, extra: string[] = []) => {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'infra/local/start.ts', '--port', '0', ...extra],
-    { env: { ...env, LOCAL_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...env, LOCAL_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   child.stdout?.on('data', (d) => {
     out += d;
@@ -43,3 +49,25 @@ export const stopProgram = (child: ChildProcess) =>
     child.once('exit', (code) => resolve(code));
     child.kill('SIGTERM');
   });
+
+/** A Ctrl-C in the program's terminal: SIGINT to its whole process group. Answers its exit code. */
+export const ctrlC = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    process.kill(-(child.pid as number), 'SIGINT');
+  });
+
+/** Kills every program a test started that still runs (its DynamoDB Local ends with it). For `afterEach`. */
+export const stopPrograms = async () => {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+};
