@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { defineHandler } from '#shared/http/handler.ts';
-import { jobStatusLookups, jobStatusOf } from '#shared/jobs/job-status.ts';
+import { currentJobStatus, jobStatusLookups } from '#shared/jobs/job-status.ts';
 import { JOB_KINDS } from '#shared/jobs/purge-job.ts';
 
 const params = z.object({ kind: z.enum(JOB_KINDS), resourceId: z.string().check(z.minLength(1)) });
@@ -11,6 +11,6 @@ export const handler = defineHandler(
   { params, preload: (_userId, { params: job }) => jobStatusLookups(job) },
   async ({ params: job, principal, loaded }) => {
     const [pending, finished] = jobStatusLookups(job).map((l) => loaded.valueFor(l));
-    return jobStatusOf(job, principal.userId, pending, finished);
+    return currentJobStatus(job, principal.userId, pending, finished);
   },
 );

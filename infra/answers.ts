@@ -776,7 +776,7 @@ export const ANSWERS: Record<HandlerName, Answer> = {
     z.looseObject({
       kind: z.enum(JOB_KINDS),
       resourceId: z.string(),
-      state: z.enum(['queued', 'running', 'done']),
+      state: z.enum(['queued', 'running', 'done', 'failed']),
       runs: doc(count, 'Worker runs so far'),
       createdTime: time,
       lastRunTime: doc(z.optional(time), 'When a worker last ran it'),

@@ -840,6 +840,7 @@ export const ROUTES = [
     access: 'write',
     actions: ['table|create', 'record|create'],
     purges: true,
+    status: 201,
   },
   {
     method: 'PATCH',

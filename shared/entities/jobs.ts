@@ -1,5 +1,5 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { getItems, queryAll, type TransactOp, updateItem } from '#shared/db/client.ts';
+import { getItems, getItemsAtomically, queryAll, type TransactOp, updateItem } from '#shared/db/client.ts';
 import { EXISTS, NOT_PURGED } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { withStamps } from '#shared/db/request-scope.ts';
@@ -106,6 +106,20 @@ export const startJobRun = async (job: JobRef, now = new Date()): Promise<Stored
 export const readJobItem = async (job: JobRef): Promise<StoredJobItem | undefined> => {
   const key = keys.purgeJob(job.kind, job.resourceId);
   return (await getItems([key])).get(key);
+};
+
+/**
+ * A job's two items read together in one transactional read: it never falls between the
+ * transaction that finishes the job (the unfinished item gone, the finished one not yet seen), as
+ * a batch read of the two can. Answers `[unfinished, finished]`.
+ */
+export const readJobStateAtomically = async (
+  job: JobRef,
+): Promise<[StoredJobItem | undefined, StoredJobItem | undefined]> => {
+  const pending = keys.purgeJob(job.kind, job.resourceId);
+  const finished = keys.finishedJob(job.kind, job.resourceId);
+  const found = await getItemsAtomically([pending, finished]);
+  return [found.get(pending), found.get(finished)];
 };
 
 /** Every unfinished job's item (one query: they share one partition). */

@@ -1,16 +1,17 @@
 import { NotFoundError } from '#shared/core/errors.ts';
-import { jobStateLookups, type StoredJobItem } from '#shared/entities/jobs.ts';
+import { jobStateLookups, readJobStateAtomically, type StoredJobItem } from '#shared/entities/jobs.ts';
 import type { JobKind, PurgeJob } from './purge-job.ts';
 
 /**
  * What the caller who started a background job can read of it (`GET /api/job/{kind}/{resourceId}`):
  * `queued` until a worker first runs it, `running` once one has (it may run several times, each
- * continuing from what is left), `done` when nothing is left to do.
+ * continuing from what is left), `done` when nothing is left to do, `failed` when it stopped
+ * without doing it (an import whose file could not be read: `failure` says why).
  */
 export interface JobStatus {
   kind: JobKind;
   resourceId: string;
-  state: 'queued' | 'running' | 'done';
+  state: 'queued' | 'running' | 'done' | 'failed';
   /** Worker runs so far. */
   runs: number;
   createdTime: string;
@@ -65,7 +66,7 @@ export const jobStatusOf = (
   if (item === finished)
     return {
       ...job,
-      state: 'done',
+      state: typeof finished.failure === 'string' ? 'failed' : 'done',
       runs,
       createdTime,
       finishedTime: text(finished.finishedTime),
@@ -80,4 +81,20 @@ export const jobStatusOf = (
     ...(lastRunTime ? { lastRunTime } : {}),
     ...importFacts(item),
   };
+};
+
+/**
+ * The job's state from the two items read with the request (`jobStatusLookups`); when neither was
+ * there, read again in one transactional read before answering 404: the batch may have read the
+ * two on either side of the transaction that finished the job.
+ */
+export const currentJobStatus = async (
+  job: PurgeJob,
+  userId: string,
+  pending: StoredJobItem | undefined,
+  finished: StoredJobItem | undefined,
+): Promise<JobStatus> => {
+  if (pending || finished) return jobStatusOf(job, userId, pending, finished);
+  const [nowPending, nowFinished] = await readJobStateAtomically(job);
+  return jobStatusOf(job, userId, nowPending, nowFinished);
 };

@@ -92,7 +92,7 @@ describe('export then import', () => {
         fileType: 'csv',
       },
     });
-    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
     await drainPurges();
     const copyId = imported.body[0].id as string;
     const job = await call('get-job', {

@@ -131,7 +131,7 @@ describe('CSV import', () => {
 
     const res = await importNew(ws, token, columns);
 
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toHaveLength(1);
     const table = res.body[0];
     expect(table.fields.map((f: { name: string; type: string }) => [f.name, f.type])).toEqual([
@@ -213,11 +213,11 @@ describe('CSV import', () => {
       const analyzed = await analyze(ws.owner, token);
       expect(analyzed, what).toMatchObject(invalid(reason));
       const res = await importNew(ws, token, [{ type: 'singleLineText', name: 'A', sourceColumnIndex: 0 }]);
-      expect(res.status, what).toBe(200);
+      expect(res.status, what).toBe(201);
       await drainPurges();
       const tableId = res.body[0].id as string;
       expect((await job(ws.owner, tableId)).body, what).toMatchObject({
-        state: 'done',
+        state: 'failed',
         failure: expect.stringMatching(reason),
       });
       expect(await rowsOf(ws.owner, tableId), what).toEqual([]);
@@ -444,7 +444,7 @@ describe('Excel import', () => {
         fileType: 'excel',
       },
     });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
     await drainPurges();
     const [notes, people] = res.body as { id: string }[];
     expect((await rowsOf(ws.owner, notes?.id as string)).map((r) => r.Text)).toEqual(['bold and plain', '2']);

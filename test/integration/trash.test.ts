@@ -4,6 +4,7 @@ import { SCOPES } from '#shared/auth/scopes.ts';
 import { getItems, transact } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
+import { currentJobStatus } from '#shared/jobs/job-status.ts';
 import { drainPurges, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { runPurgeJob, STALE_JOB_MS, sweepPurgeJobs } from '#shared/trash/job-runner.ts';
 import { TRASH_PAGE_SIZE } from '#shared/trash/trash.ts';
@@ -681,7 +682,7 @@ describe('the purge worker', () => {
 
   it('tells its starter whether the job is queued, running or done (GET /job), and no one else', async () => {
     const { ws, t } = await pendingPurge(1500);
-    const job = { params: { kind: 'table', resourceId: t.id } };
+    const job = { params: { kind: 'table' as const, resourceId: t.id } };
     const stateOf = async (token = ws.owner.auth) => call('get-job', { ...job, token });
 
     expect(await stateOf()).toMatchObject({
@@ -698,6 +699,12 @@ describe('the purge worker', () => {
     expect(await stateOf()).toMatchObject({
       status: 200,
       body: { state: 'done', runs: 2, finishedTime: expect.any(String) },
+    });
+    // a batch read that fell between the finishing transaction's two writes saw neither item:
+    // the status reads again, atomically, rather than answer 404 for an instant
+    expect(await currentJobStatus(job.params, ws.owner.id, undefined, undefined)).toMatchObject({
+      state: 'done',
+      runs: 2,
     });
     expect(await leftovers([t.id])).toEqual([]);
 
