@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { entryReader } from '#shared/auth/entry-visibility.ts';
 import { changeFeedPage, FEED_LIMIT } from '#shared/changes/feed.ts';
-import { entryReader } from '#shared/changes/visibility.ts';
 import { idOf, querySingle, text } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 

@@ -233,11 +233,11 @@ export const buildOpenApi = async (routes: readonly RouteDef[] = ROUTES) => {
     const mod = (await import(`../functions/${route.handler}.ts`)) as { handler: { spec?: Spec } };
     const path = `${API_PREFIX}${route.path}`;
     paths[path] ??= {};
-    (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = operationOf(
-      route,
-      mod.handler.spec ?? {},
-      answers.of,
-    );
+    const operation = operationOf(route, mod.handler.spec ?? {}, answers.of);
+    (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = operation;
+    // the same answer without its body (operation ids are unique in a document)
+    if (route.head)
+      (paths[path] as Record<string, unknown>).head = { ...operation, operationId: `${route.handler}-head` };
   }
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     version: string;

@@ -96,11 +96,13 @@ export class RouteStack extends NestedStack {
       const fn = functions.addFunction(route, this);
       const path = `${API_PREFIX}${route.path}`;
       // What HttpApi.addRoutes would do, but in this stack rather than in the API's.
-      new HttpRoute(this, `${route.method}${path}`, {
-        httpApi: api,
-        routeKey: HttpRouteKey.with(path, HttpMethod[route.method]),
-        integration: new HttpLambdaIntegration(`${fn.node.id}Integration`, fn),
-      });
+      const integration = new HttpLambdaIntegration(`${fn.node.id}Integration`, fn);
+      for (const method of route.head ? [route.method, 'HEAD' as const] : [route.method])
+        new HttpRoute(this, `${method}${path}`, {
+          httpApi: api,
+          routeKey: HttpRouteKey.with(path, HttpMethod[method]),
+          integration,
+        });
     }
   }
 }

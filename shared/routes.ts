@@ -48,6 +48,8 @@ export interface RouteDef {
    * Lambdas have on the bucket's objects.
    */
   files?: 'write' | 'export';
+  /** The route also answers `HEAD` (its answer without the body), as monitors ask: the same Lambda. */
+  head?: boolean;
   /** The route wakes a base's webhooks (a redelivery, a webhook enabled again): its Lambda alone may send to the webhook queue. */
   webhooks?: boolean;
 }
@@ -107,6 +109,7 @@ export const ROUTES = [
     access: 'read',
     actions: [],
     auth: 'none',
+    head: true,
   },
   // The API description, generated from this table and the handlers' schemas (infra/openapi.ts)
   {

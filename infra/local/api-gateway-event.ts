@@ -9,7 +9,7 @@ export const compileRoute = (route: RouteDef) => {
   return {
     route,
     match(method: string, path: string): Record<string, string> | undefined {
-      if (method !== route.method) return undefined;
+      if (method !== route.method && !(method === 'HEAD' && route.head)) return undefined;
       const m = regex.exec(path);
       if (!m) return undefined;
       const params: Record<string, string> = {};

@@ -51,7 +51,7 @@ export interface FeedQuery {
  * through one more than the page answers (there, `hasMore`). Only when the cursor's entry is not
  * there are the head and the oldest entry kept read, to tell an expired cursor (410) from one
  * ahead of the log (400) or a log that is empty. `readable` leaves out what the caller may not
- * read (`entryReader` of visibility.ts).
+ * read (`entryReader` of auth/entry-visibility.ts).
  */
 export const changeFeedPage = async (
   baseId: string,

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { NotFoundError } from '#shared/core/errors.ts';
+import { API_PREFIX } from '#shared/routes.ts';
 import { TextReply } from './handler.ts';
 
 /** The assets the page loads, by name, with their content type. */
@@ -18,20 +19,22 @@ export const DOCS_ASSETS: Readonly<Record<string, string>> = {
 /** Assets change only with the package's version: browsers may keep them a day. */
 const ASSET_MAX_AGE = 86_400;
 
+// Absolute paths: the page is served at /api/docs and /api/docs/ alike, and a relative one would
+// resolve under the second to /api/docs/docs/… (a blank page).
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Workspace API reference</title>
-<link rel="stylesheet" href="docs/swagger-ui.css">
+<link rel="stylesheet" href="${API_PREFIX}/docs/swagger-ui.css">
 </head>
 <body>
 <div id="docs"></div>
-<script src="docs/swagger-ui-bundle.js"></script>
+<script src="${API_PREFIX}/docs/swagger-ui-bundle.js"></script>
 <script>
 window.ui = SwaggerUIBundle({
-  url: 'openapi.json',
+  url: '${API_PREFIX}/openapi.json',
   dom_id: '#docs',
   deepLinking: true,
   persistAuthorization: true,

@@ -23,7 +23,11 @@ export const routePattern = (route: Pick<RouteDef, 'path'>): { regex: RegExp; na
 
 /** The methods the routes take at a request path, in the table's order, each once. Pure. */
 export const methodsAt = (routes: readonly RouteDef[], path: string): string[] => [
-  ...new Set(routes.filter((route) => routePattern(route).regex.test(path)).map((route) => route.method)),
+  ...new Set(
+    routes
+      .filter((route) => routePattern(route).regex.test(path))
+      .flatMap((route) => (route.head ? [route.method, 'HEAD'] : [route.method])),
+  ),
 ];
 
 /** Why no route takes `method` at `path`: a 405 naming the methods it takes, else a 404. Pure. */

@@ -1,6 +1,6 @@
+import { type EntrySource, entryReader } from '#shared/auth/entry-visibility.ts';
 import { checkAccess, type Principal } from '#shared/auth/permission.ts';
 import { locateNow } from '#shared/auth/resources.ts';
-import { type EntrySource, entryReader } from '#shared/changes/visibility.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { type ChangeEntry, changesAfter } from '#shared/entities/change-log.ts';
 import type { LiveTarget, ServerMessage } from './protocol.ts';

@@ -17,8 +17,8 @@ import {
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { authenticateToken } from '#shared/auth/authenticate.ts';
+import { entryReader } from '#shared/auth/entry-visibility.ts';
 import type { Principal } from '#shared/auth/permission.ts';
-import { entryReader } from '#shared/changes/visibility.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { readAccessTokens } from '#shared/entities/access-tokens.ts';
 import { CHANGE_TYPES, type ChangeEntry, headSeqOf } from '#shared/entities/change-log.ts';

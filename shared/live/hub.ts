@@ -16,8 +16,8 @@
  * library (`infra/local/live-server.ts`).
  */
 import { authenticateToken } from '#shared/auth/authenticate.ts';
+import type { EntrySource } from '#shared/auth/entry-visibility.ts';
 import type { Principal } from '#shared/auth/permission.ts';
-import type { EntrySource } from '#shared/changes/visibility.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { type ChangeEntry, headSeqOf } from '#shared/entities/change-log.ts';
 import { followedBy, liveAccess, replayAfter } from './access.ts';

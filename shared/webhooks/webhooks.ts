@@ -5,8 +5,8 @@
  * names what is wrong with it.
  */
 import { randomBytes } from 'node:crypto';
+import { assertMayReadEvents, type EntrySource } from '#shared/auth/entry-visibility.ts';
 import type { Principal } from '#shared/auth/permission.ts';
-import { assertMayReadEvents, type EntrySource } from '#shared/changes/visibility.ts';
 import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { type ChangeType, headSeqOf } from '#shared/entities/change-log.ts';
 import { deliveriesPage, readDelivery } from '#shared/entities/webhook-deliveries.ts';

@@ -51,6 +51,19 @@ describe('GET /api/health', () => {
     expect(await res.json()).toStrictEqual({ status: 'ok', version: VERSION });
     expect(res.headers.get('x-request-id')).toMatch(UUID);
   });
+
+  it('answers HEAD as monitors ask: 200, the headers, no body; another method is a 405 that allows both', async () => {
+    const head = await fetch(`${api}/health`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await head.text()).toBe('');
+
+    const post = await fetch(`${api}/health`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    // other GET routes take no HEAD
+    expect((await fetch(`${api}/openapi.json`, { method: 'HEAD' })).status).toBe(405);
+  });
 });
 
 describe('X-Request-Id', () => {

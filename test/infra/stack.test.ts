@@ -196,6 +196,13 @@ const functionByRouteKey = (template: Template, withDefault = false): Map<string
 };
 
 const routeKey = (route: RouteDef): string => `${route.method} ${API_PREFIX}${route.path}`;
+/** Every API route key of a route: its own, and `HEAD` beside it where the route answers it too. */
+const routeKeys = (route: RouteDef): string[] =>
+  route.head ? [routeKey(route), `HEAD ${API_PREFIX}${route.path}`] : [routeKey(route)];
+/** A HEAD route beside its GET: the route and its permission to invoke the same function. */
+const EXTRA_PER_HEAD = 2;
+/** API routes beyond one per route: the `HEAD` routes beside their `GET`. */
+const extraRoutes = (routes: readonly RouteDef[]): number => routes.filter((r) => r.head).length;
 
 /**
  * The Lambdas that are not routes of the table: the purge and repair workers, the stream
@@ -232,11 +239,12 @@ const expectRoutesSplit = (synthesized: Synthesized, routes: readonly RouteDef[]
     const index = [...groups.keys()].find((i) => routeStackId(i) === stack.node.id) as number;
     const group = groups.get(index) ?? [];
     expect([...functionByRouteKey(template).keys()].sort(), stack.node.id).toEqual(
-      group.map(routeKey).sort(),
+      group.flatMap(routeKeys).sort(),
     );
     const types = Object.values(resourcesOf(template)).map((r) => r.Type);
     expect([...new Set(types)].sort()).toEqual(ROUTE_RESOURCE_TYPES);
-    expect(types).toHaveLength(RESOURCES_PER_ROUTE * group.length);
+    // a HEAD route is one more route (and its permission to invoke) on the same function
+    expect(types).toHaveLength(RESOURCES_PER_ROUTE * group.length + EXTRA_PER_HEAD * extraRoutes(group));
   }
   // The root keeps what is shared, and no route but `$default` (requests no route takes).
   const root = synthesized.root;
@@ -281,10 +289,11 @@ describe('WorkspaceApiStack (dev)', () => {
     .map(([id]) => id);
 
   it('has one API route per ROUTES entry, with the /api route key, and one Lambda per route (plus the purge and repair workers, the stream processor and the webhook sender)', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1); // and $default
+    template.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + extraRoutes(ROUTES) + 1); // and $default
     template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + WORKERS);
     const routes = functionByRouteKey(template);
-    expect([...routes.keys()].sort()).toEqual(ROUTES.map(routeKey).sort());
+    expect([...routes.keys()].sort()).toEqual(ROUTES.flatMap(routeKeys).sort());
+    expect(routes.get('HEAD /api/health')).toBe(routes.get('GET /api/health'));
     // Every route reaches a function of its own.
     expect(new Set(routes.values()).size).toBe(ROUTES.length);
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'GET /api/space' });

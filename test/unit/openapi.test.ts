@@ -66,7 +66,9 @@ describe('the API description', () => {
       expect(op.requestBody !== undefined, route.handler).toBe(handler.spec?.body !== undefined);
     }
     const operations = Object.values(doc.paths).flatMap((p) => Object.keys(p as object));
-    expect(operations).toHaveLength(ROUTES.length);
+    // one per route, and a HEAD beside the GET of a route that answers it
+    expect(operations).toHaveLength(ROUTES.length + ROUTES.filter((r: RouteDef) => r.head).length);
+    expect(Object.keys(doc.paths['/api/health'] as object)).toEqual(['get', 'head']);
   });
 
   it("shows the handlers' own schemas: a body's fields, the listing query", () => {

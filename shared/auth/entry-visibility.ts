@@ -6,10 +6,10 @@
  * Rights are held per space, so the rule is the same for every table of a base. Pure.
  */
 
-import { type LocatedResource, mayDo, type Principal, tokenCovers } from '#shared/auth/permission.ts';
-import type { Role, Scope } from '#shared/auth/scopes.ts';
 import { ForbiddenError } from '#shared/core/errors.ts';
 import type { ChangeType } from '#shared/entities/change-log.ts';
+import { type LocatedResource, mayDo, type Principal, tokenCovers } from './permission.ts';
+import type { Role, Scope } from './scopes.ts';
 
 /** The right that reading an entry of `type` needs. Pure. */
 export const readRightOf = (type: ChangeType): Scope => {
