@@ -9,7 +9,7 @@ const body = z.object({
   expiresIn: z.optional(z.number().check(z.int(), z.gte(1), z.lte(SIGNATURE_SECONDS.max))),
   hash: z.optional(text(200)),
   type: z.number().check(z.int(), z.gte(1), z.lte(14)),
-  baseId: idOf('base'),
+  baseId: z.optional(idOf('base')),
 });
 
 export const handler = defineHandler('sign-attachment-upload', { body }, async ({ principal, body }) =>

@@ -66,6 +66,11 @@ export interface ResourceDecl {
   param: string;
   in?: 'params' | 'query' | 'body';
   includeTrashed?: boolean;
+  /**
+   * The request may leave the resource out (a query or body field): then only the token's scopes
+   * are checked, and the route acts on the caller's own things (an upload not yet of any base).
+   */
+  optional?: boolean;
 }
 
 /** Path parameters that name a resource, deepest first. */
@@ -786,7 +791,7 @@ export const ROUTES = [
     handler: 'sign-attachment-upload',
     access: 'write',
     actions: ['record|update'],
-    resource: { kind: 'base', param: 'baseId', in: 'body' },
+    resource: { kind: 'base', param: 'baseId', in: 'body', optional: true },
     files: 'write',
     status: 201,
   },

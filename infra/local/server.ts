@@ -210,8 +210,11 @@ export const createLocalServer = (
       const result = await handler(event, lambdaContext(found.route.handler));
       const headers: Record<string, string> = { ...cors };
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+      const payload = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+      // as API Gateway answers: the length always given (an empty answer is not sent chunked)
+      headers['content-length'] = String(payload.length);
       res.writeHead(result.statusCode ?? 200, headers);
-      res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
+      res.end(payload);
     } catch (error) {
       // A handler never throws (its chain answers every error); this is the server's own fault.
       console.error('local server error', error);

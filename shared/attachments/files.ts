@@ -60,10 +60,11 @@ export interface SignatureRequest {
   contentLength: number;
   expiresIn?: number;
   type: number;
-  baseId: string;
+  /** Left out (as Teable's web app does): the upload is its uploader's, usable in any base they may write to. */
+  baseId?: string;
 }
 
-/** `POST /attachments/signature`: a new token of `baseId` and where to upload its bytes. */
+/** `POST /attachments/signature`: a new token (of `baseId`, or of no base yet) and where to upload its bytes. */
 export const signUpload = async (userId: string, request: SignatureRequest, now = new Date()) => {
   notConfigured();
   if (request.contentLength > config.attachmentMaxBytes) throw tooLarge(request.contentLength);
@@ -76,7 +77,7 @@ export const signUpload = async (userId: string, request: SignatureRequest, now 
       state: 'pending',
       path,
       userId,
-      baseId: request.baseId,
+      ...(request.baseId ? { baseId: request.baseId } : {}),
       mimetype: request.contentType,
       size: request.contentLength,
       createdTime: now.toISOString(),

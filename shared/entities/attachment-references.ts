@@ -28,3 +28,14 @@ export const dropReferences = async (refs: readonly AttachmentReference[]): Prom
 /** True when some record holds the file (one strongly consistent read of at most one item). */
 export const isReferenced = async (token: string): Promise<boolean> =>
   (await queryPage({ ...keys.attachmentReferencesOf(token), limit: 1, projection: ['pk'] })).items.length > 0;
+
+/** True when a record of `tableId` holds the file (one strongly consistent read of at most one item). */
+export const isReferencedIn = async (token: string, tableId: string): Promise<boolean> =>
+  (
+    await queryPage({
+      ...keys.attachmentReferencesOf(token),
+      skPrefix: `${tableId}#`,
+      limit: 1,
+      projection: ['pk'],
+    })
+  ).items.length > 0;

@@ -25,6 +25,7 @@ import { keys } from '#shared/db/keys.ts';
 import type { AttachmentFacts } from '#shared/fields/field-types.ts';
 import { THUMBNAIL_SIZES, type ThumbnailSize } from '#shared/fields/kinds/attachment.ts';
 import { count, optionalText, text } from './attributes.ts';
+import { isReferencedIn } from './attachment-references.ts';
 import { fileReleaseOp } from './file-releases.ts';
 
 export type AttachmentState = 'pending' | 'ready';
@@ -185,13 +186,32 @@ export const confirmUpload = async (
   return confirmed;
 };
 
+/** Where files are being written: the table's base, its table, and the writer. */
+export interface CellTarget {
+  baseId: string;
+  tableId: string;
+  userId: string;
+}
+
 /**
- * The confirmed uploads of a base among `tokens` (one batch read), as attachment cells take them:
- * a token not uploaded, not yet notified, of another base or minutes from its release is not there.
+ * Whether a ready file may go into a cell of `target`: a file of that base; a file its writer
+ * uploaded (an upload signed without a base is its uploader's, usable in any base they may write
+ * to); or a file of no base that a record of the same table holds already (a duplicate, a paste
+ * by someone else: one read of its references).
+ */
+const mayHold = async (a: StoredAttachment, target: CellTarget): Promise<boolean> => {
+  if (a.baseId === target.baseId || a.userId === target.userId) return true;
+  return a.baseId === undefined && isReferencedIn(a.token, target.tableId);
+};
+
+/**
+ * The confirmed uploads among `tokens` that cells of `target` may take (one batch read, see
+ * `mayHold`): a token not uploaded, not yet notified, of another base or minutes from its
+ * release is not there.
  */
 export const attachmentFactsFor = async (
   tokens: readonly string[],
-  baseId: string,
+  target: CellTarget,
   now = new Date(),
 ): Promise<Map<string, AttachmentFacts>> => {
   const out = new Map<string, AttachmentFacts>();
@@ -202,7 +222,7 @@ export const attachmentFactsFor = async (
     const item = found.get(keys.attachment(token));
     if (!item) continue;
     const a = attachmentOf(item);
-    if (a.state !== 'ready' || a.baseId !== baseId) continue;
+    if (a.state !== 'ready' || !(await mayHold(a, target))) continue;
     // about to be released: the stream could not clear its mark before the sweep comes
     if (a.releaseAfter !== undefined && Date.parse(a.releaseAfter) - now.getTime() < RELEASE_MARGIN_MS)
       continue;

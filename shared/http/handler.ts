@@ -98,6 +98,10 @@ export const resourceRefOf = (
   return { id };
 };
 
+/** Whether the validated input names the declared resource (an `optional` one may be left out). */
+const namesResource = (decl: ResourceDecl, input: Input<unknown, unknown, unknown>): boolean =>
+  typeof (input[decl.in ?? 'params'] as Record<string, unknown> | undefined)?.[decl.param] === 'string';
+
 export interface HandlerSpec<
   P extends Schema | undefined,
   Q extends Schema | undefined,
@@ -210,11 +214,15 @@ export const readInput = <
   return { params, query, body } as Input<P, Q, B>;
 };
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Result => ({
-  statusCode: status,
-  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  body: body === undefined ? '' : JSON.stringify(body),
-});
+/** A JSON answer; one with no body says no content type (the API description promises no content). */
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Result =>
+  body === undefined
+    ? { statusCode: status, headers: { ...headers }, body: '' }
+    : {
+        statusCode: status,
+        headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+        body: JSON.stringify(body),
+      };
 
 /** Bodies above this size are gzipped when the caller accepts it (smaller ones gain little). */
 export const GZIP_THRESHOLD_BYTES = 8 * 1024;
@@ -298,7 +306,7 @@ export const defineHandler = <
 ) => {
   const route = routeOf(name);
   if (route.auth === 'none') throw new Error(`${name} is a public route: define it with definePublicHandler`);
-  const decl = resourceOf(route);
+  const routeDecl = resourceOf(route);
 
   const core = async (event: Event, context: Context): Promise<Result> => {
     const credential: Credential = await readCredential(event.headers?.authorization);
@@ -309,6 +317,8 @@ export const defineHandler = <
     } catch (error) {
       inputError = error;
     }
+    // an optional resource the request does not name: the route acts on the caller's own things
+    const decl = routeDecl?.optional && input && !namesResource(routeDecl, input) ? undefined : routeDecl;
     // One strongly consistent batch: the token, its user, the resource and the route's extras, and
     // the tables a cached schema links to (a record route then reads no foreign schema).
     const userId = credential.userId;

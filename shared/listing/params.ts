@@ -165,13 +165,15 @@ const SEARCH_FORMS =
  * (`search=["value","field",true]`, as some clients send it). One text in brackets is read as
  * that JSON array: one that does not parse, or is not 1–3 texts or booleans, is a 400 showing both
  * forms, never searched for as it is (a typo in the array would otherwise search for the whole
- * text and find nothing). Text in brackets is searched for by giving a second term
- * (`search[]=[draft]&search[]=`). Text that only starts with "[" is a value like any other. Pure.
+ * text and find nothing). So is one that starts with `["` (a JSON array cut short, like
+ * `["abc",`). Text in brackets is searched for by giving a second term
+ * (`search[]=[draft]&search[]=`). Other text that only starts with "[" is a value like any other. Pure.
  */
 export const searchTerms = (given: readonly string[] | undefined): string[] => {
   if (!given?.length) return [];
   const only = given.length === 1 ? (given[0] as string).trim() : '';
-  if (!only.startsWith('[') || !only.endsWith(']')) return [...given];
+  const jsonArray = (only.startsWith('[') && only.endsWith(']')) || /^\[\s*"/.test(only);
+  if (!jsonArray) return [...given];
   let parsed: unknown;
   try {
     parsed = JSON.parse(only);

@@ -33,7 +33,11 @@ export const writeContextFor = async (
 ): Promise<WriteContext> => {
   const [collaborators, attachments] = await Promise.all([
     withCollaborators ? collaboratorsFor(schema, located.spaceId) : [],
-    attachmentTokens.length ? attachmentFactsFor(attachmentTokens, schema.table.baseId) : undefined,
+    attachmentTokens.length ? attachmentFactsFor(attachmentTokens, {
+          baseId: schema.table.baseId,
+          tableId: schema.table.id,
+          userId: principal.userId,
+        }) : undefined,
   ]);
   return {
     now: new Date(),

@@ -66,6 +66,26 @@ describe('GET /api/health', () => {
   });
 });
 
+describe('an answer with no content', () => {
+  it('says no content type and a length of 0, as the API description promises (no JSON type, not chunked)', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(`${api}/notifications/read-all`);
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+      const req = request(url, { method: 'PATCH', headers: { authorization: auth } }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+    let body = '';
+    for await (const chunk of res) body += chunk;
+
+    expect(res.statusCode).toBe(200);
+    expect(body).toBe('');
+    expect(res.headers['content-type']).toBeUndefined();
+    expect(res.headers['content-length']).toBe('0');
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+  });
+});
+
 describe('X-Request-Id', () => {
   it('is on a success answer, a new id per request', async () => {
     const first = await fetch(`${api}/auth/user/me`, { headers: { authorization: auth } });

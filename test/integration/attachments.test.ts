@@ -22,12 +22,15 @@ import {
 } from '#test/support/attachments.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
-import { newMember, newTable, newWorkspace } from '#test/support/workspace.ts';
+import { useStreamPoller } from '#test/support/stream-poller.ts';
+import { addMember, newMember, newTable, newWorkspace } from '#test/support/workspace.ts';
 
 type Caller = Awaited<ReturnType<typeof newUser>>;
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 const HTML = bytesOf('<!doctype html><html><body>not a picture</body></html>');
+
+const poller = useStreamPoller();
 
 const sign = (caller: Caller, body: Record<string, unknown>) =>
   call('sign-attachment-upload', { token: caller.auth, body });
@@ -154,7 +157,7 @@ describe('POST /attachments/signature', () => {
   /** A good body but for one thing, for a base `baseId`. */
   const good = (baseId: string) => ({ contentType: 'text/plain', contentLength: 5, type: 1, baseId });
   it.each<[string, (baseId: string) => Record<string, unknown>, RegExp]>([
-    ['no baseId', (b) => ({ ...good(b), baseId: undefined }), /^Invalid body\.baseId: /],
+    ['a baseId that is no text', (b) => ({ ...good(b), baseId: 5 }), /^Invalid body\.baseId: /],
     [
       'a table id as baseId',
       (b) => ({ ...good(b), baseId: `tbl${b.slice(3)}` }),
@@ -433,6 +436,30 @@ describe('tokens of another user', () => {
     );
     expect((await readAttachment(pending.token))?.state).toBe('pending');
     expect((await notify(ws.owner, pending.token)).body).toMatchObject({ size: 4, mimetype: 'text/plain' });
+  });
+
+  it("an upload signed without a base (as Teable's web app signs) is its uploader's in any base they may write to; another user's once a record of the table holds it", async () => {
+    const mine = await filesTable();
+    const shared = await filesTable();
+    await addMember(shared.owner, shared.spaceId, mine.owner, 'editor');
+    const stranger = await filesTable();
+    const file = await uploadFile(mine.owner.auth, undefined);
+    const put = (t: FilesTable, caller: Caller) =>
+      call('create-records', {
+        token: caller.auth,
+        params: { tableId: t.tableId },
+        body: { records: [{ fields: { Files: [{ token: file.token }] } }] },
+      });
+
+    // a table no record holds it in yet: only its uploader may put it there
+    expect(await put(shared, shared.owner)).toMatchObject(noFile(shared, file.token));
+    expect((await put(mine, mine.owner)).status).toBe(201);
+    expect((await put(shared, mine.owner)).status).toBe(201);
+    // once the stream has noted the record that holds it, whoever may write that table may copy it
+    await poller.caughtUp();
+    expect((await put(shared, shared.owner)).status).toBe(201);
+    expect(await put(stranger, stranger.owner)).toMatchObject(noFile(stranger, file.token));
+    expect((await read(mine.owner, file.token)).status).toBe(302);
   });
 
   it("another space's user cannot put a token in a cell of their own base (400)", async () => {

@@ -18,17 +18,20 @@ export const pngOf = (width = 1, height = 1): Uint8Array => {
   return new Uint8Array(Buffer.concat([header, ihdr, iend]));
 };
 
-/** Signs an upload to `baseId`, PUTs the bytes to the signature's URL (the S3-compatible server), answers the signature. */
+/**
+ * Signs an upload to `baseId` (undefined: to no base, as Teable's web app signs), PUTs the bytes to
+ * the signature's URL (the S3-compatible server), answers the signature.
+ */
 export const signAndPut = async (
   auth: string,
-  baseId: string,
+  baseId: string | undefined,
   bytes: Uint8Array,
   contentType: string,
   declaredLength = bytes.length,
 ) => {
   const signature = await call('sign-attachment-upload', {
     token: auth,
-    body: { contentType, contentLength: declaredLength, type: 1, baseId },
+    body: { contentType, contentLength: declaredLength, type: 1, ...(baseId ? { baseId } : {}) },
   });
   if (signature.status !== 201)
     throw new Error(`signature: ${signature.status} ${JSON.stringify(signature.body)}`);
@@ -49,7 +52,7 @@ export const signAndPut = async (
 /** Uploads a file to a base the way Teable's client does (signature, PUT, notify); answers the notify body. */
 export const uploadFile = async (
   auth: string,
-  baseId: string,
+  baseId: string | undefined,
   bytes: Uint8Array = new TextEncoder().encode('hello, file'),
   contentType = 'text/plain',
   filename = 'hello.txt',
