@@ -27,6 +27,7 @@ export interface LiveServerOptions {
 
 /** Ends an upgrade request with a plain HTTP answer (the contract's error body). */
 const refuse = (socket: Duplex, error: HttpError) => {
+  logger.info('live refused', { status: error.status, code: error.code, reason: error.message });
   const body = JSON.stringify({ status: error.status, code: error.code, message: error.message });
   const extra = Object.entries(error.headers ?? {})
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -77,6 +78,7 @@ export const attachLiveServer = (server: Server, options: LiveServerOptions = {}
     const accept = (principal?: Principal) => {
       if (socket.destroyed) return;
       sockets.handleUpgrade(req, socket, head, (ws) => {
+        logger.info('live connected', { address, authenticated: principal !== undefined });
         const connection = hub.adopt(
           { send: (text) => ws.send(text), close: (code, reason) => ws.close(code, reason) },
           token,
@@ -99,7 +101,8 @@ export const attachLiveServer = (server: Server, options: LiveServerOptions = {}
         ws.on('error', (error) =>
           logger.info('live connection closed on an error', { error: error.message }),
         );
-        ws.on('close', () => {
+        ws.on('close', (code) => {
+          logger.info('live closed', { address, code });
           clearTimeout(anonymous);
           hub.close(connection);
         });

@@ -16,6 +16,7 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '#shared/core/errors.ts';
+import { logger } from '#shared/core/logger.ts';
 import { corsAnswerHeaders, corsPreflightHeaders, parseCorsOrigins } from '#shared/http/cors.ts';
 import { callerRequestId, REQUEST_ID_HEADER } from '#shared/http/request-id.ts';
 import { unmatchedError } from '#shared/http/unmatched.ts';
@@ -62,6 +63,7 @@ const sendError = (
   requestId: string,
   headers: Record<string, string> = {},
 ) => {
+  logAnswer(res.req, error.status, requestId, error);
   res.writeHead(error.status, {
     'content-type': 'application/json; charset=utf-8',
     ...error.headers,
@@ -69,6 +71,22 @@ const sendError = (
     [REQUEST_ID_HEADER]: requestId,
   });
   res.end(JSON.stringify(error.toBody(requestId)));
+};
+
+/**
+ * The log line of an answer this server gives itself (no route took the request, the gateway's
+ * limits, the database down, a preflight): the same `request` line a handler's chain writes.
+ */
+const logAnswer = (req: IncomingMessage, status: number, requestId: string, error?: HttpError) => {
+  const started = (req as IncomingMessage & { startedAt?: number }).startedAt;
+  logger.info('request', {
+    method: req.method,
+    path: new URL(req.url ?? '/', 'http://localhost').pathname,
+    status,
+    requestId,
+    ...(started === undefined ? {} : { durationMs: Math.round((performance.now() - started) * 10) / 10 }),
+    ...(error ? { error: { code: error.code, message: error.message } } : {}),
+  });
 };
 
 /** How long a client is told to wait while the database is down (DynamoDB Local restarts in ~3 s). */
@@ -148,6 +166,7 @@ export const createLocalServer = (
   const match = routeMatcher(routes);
   const corsOrigins = options.corsOrigins ?? parseCorsOrigins(process.env.CORS_ORIGINS);
   const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, async (req, res) => {
+    (req as IncomingMessage & { startedAt?: number }).startedAt = performance.now();
     const requestId = callerRequestId(req.headers) ?? randomUUID();
     const cors = corsAnswerHeaders(req.headers.origin, corsOrigins);
     try {
@@ -169,6 +188,7 @@ export const createLocalServer = (
           [REQUEST_ID_HEADER]: requestId,
         });
         res.end();
+        logAnswer(req, 204, requestId);
         return;
       }
       const found = match(method, url.pathname);

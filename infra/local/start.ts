@@ -32,7 +32,8 @@ const tableName = process.env.TABLE_NAME || 'workspace-local';
 const runFile = join(LOCAL_DIR, 'dynamodb.json');
 
 const main = async () => {
-  // INFO: one line per request (status, time, DynamoDB calls), and the background jobs' lines
+  // INFO: one line per request (method, path, status, time, the error's code), and the background
+  // jobs' lines; readable lines unless LOG_FORMAT=json
   process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
   const dbPath = inMemory ? undefined : join(LOCAL_DIR, 'dynamodb');
   const dynamo = await startDynamoDbLocal({ dbPath, port: dynamoDbPort });
@@ -69,6 +70,7 @@ const main = async () => {
       await writeFile(runFile, JSON.stringify({ endpoint: dynamo.endpoint, pid: process.pid, tableName }));
     await ensureTable(tableName, dynamo.endpoint);
     // Only now may shared code load: it reads the environment set above.
+    if (process.env.LOG_FORMAT !== 'json') (await import('./readable-logs.ts')).useReadableLogs();
     const { ensureAdmin } = await import('./admin.ts');
     const { createLocalServer, listen } = await import('./server.ts');
     const admin = await ensureAdmin(inMemory ? undefined : join(LOCAL_DIR, 'state.json'));

@@ -43,11 +43,22 @@ export type { Item, TransactOp, UpdateSpec } from './operations.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** Where the SDK's HTTP handler writes: debug lines of ours, not warnings on stderr. */
+export const SDK_LOGGER = {
+  trace: () => undefined,
+  debug: (message: unknown) => logger.debug(String(message)),
+  info: (message: unknown) => logger.debug(String(message)),
+  warn: (message: unknown) => logger.debug(String(message)),
+  error: (message: unknown) => logger.warn(String(message)),
+};
+
 // Captured by the tracer: each call is an X-Ray subsegment in Lambda (unchanged elsewhere).
 const raw = tracer.captureAWSv3Client(
   new DynamoDBClient({
     maxAttempts: 4,
-    requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 },
+    // The HTTP handler's warnings (a slow request, sockets at capacity under load) go to the log
+    // at debug level: the request's own deadline answers for a slow call (README "Limits").
+    requestHandler: { connectionTimeout: 1000, requestTimeout: 5000, logger: SDK_LOGGER },
     // Given only when set: an empty AWS_ENDPOINT_URL_DYNAMODB (the stack declares it empty) is no endpoint.
     ...(config.dynamoDbEndpoint ? { endpoint: config.dynamoDbEndpoint } : {}),
   }),

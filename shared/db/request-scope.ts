@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { withLogContext } from '#shared/core/logger.ts';
 import type { Key } from './keys.ts';
 import type { Item } from './operations.ts';
 
@@ -56,8 +57,11 @@ export const withRequestScope = <T>(ms: number, work: () => Promise<T>, txId?: s
   });
 };
 
-/** Runs `work` outside any request's scope (background work started by a request, as a worker runs it). */
-export const outsideRequestScope = <T>(work: () => T): T => storage.exit(work);
+/**
+ * Runs `work` outside any request's scope (background work started by a request, as a worker runs
+ * it): not its deadline, nor its log keys (its lines would carry the request's route).
+ */
+export const outsideRequestScope = <T>(work: () => T): T => storage.exit(() => withLogContext({}, work));
 
 /**
  * Work a write started that must be done before the request answers, while the request goes on

@@ -24,8 +24,8 @@ import { and, EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import type { AttachmentFacts } from '#shared/fields/field-types.ts';
 import { THUMBNAIL_SIZES, type ThumbnailSize } from '#shared/fields/kinds/attachment.ts';
-import { count, optionalText, text } from './attributes.ts';
 import { isReferencedIn } from './attachment-references.ts';
+import { count, optionalText, text } from './attributes.ts';
 import { fileReleaseOp } from './file-releases.ts';
 
 export type AttachmentState = 'pending' | 'ready';

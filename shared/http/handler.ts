@@ -497,6 +497,8 @@ const chainOf = (route: RouteDef, core: (event: Event, context: Context) => Prom
     withLogContext(
       {
         route: `${route.method} ${route.path}`,
+        method: event.requestContext?.http?.method ?? route.method,
+        path: event.rawPath,
         requestId: requestIdOf(event, context),
         apiRequestId: event.requestContext?.requestId,
       },
@@ -531,11 +533,11 @@ export const deadlineError = (
   );
 };
 
-/** What the request's log line says of a known error: a 401's reason, a service error's code and message. */
+/** What the request's log line says of a known error: its code and message, and a 401's reason. */
 const errorNote = (error: unknown): Record<string, unknown> => {
   if (!(error instanceof HttpError)) return {};
-  if (error.status === 401) return { reason: (error as { reason?: string }).reason };
-  return error.status >= 500 ? { error: { code: error.code, message: error.message } } : {};
+  const note = { error: { code: error.code, message: error.message } };
+  return error.status === 401 ? { ...note, reason: (error as { reason?: string }).reason } : note;
 };
 
 /**
@@ -553,7 +555,7 @@ const logRequest = (
   const durationMs = started ? Math.round((performance.now() - started) * 10) / 10 : undefined;
   const db = callSummary();
   const note = errorNote(error);
-  if (note.error) logger.warn('request', { status, durationMs, db, ...note });
+  if (status !== undefined && status >= 500) logger.warn('request', { status, durationMs, db, ...note });
   else logger.info('request', { status, durationMs, db, ...note });
   publishRequestMetrics({ route: route.handler, status, durationMs, db });
 };

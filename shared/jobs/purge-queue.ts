@@ -1,4 +1,5 @@
 import { config } from '#shared/config.ts';
+import { HttpError } from '#shared/core/errors.ts';
 import { logger, withLogContext } from '#shared/core/logger.ts';
 import type { TransactOp } from '#shared/db/commit.ts';
 import { outsideRequestScope } from '#shared/db/request-scope.ts';
@@ -73,7 +74,12 @@ class InProcessPurgeQueue implements PurgeQueue {
       }),
     )
       .catch((error: unknown) => {
-        logger.error('purge failed; the job item stays for a later run', { job, error: error as Error });
+        // a busy or unreachable database, a conflict: the run is tried again, nothing is wrong
+        const passing = error instanceof HttpError && (error.status < 500 || error.status === 503);
+        logger[passing ? 'warn' : 'error'](
+          `${job.kind} job stopped (${passing ? (error as HttpError).message : 'an error'}); its item stays and a later run continues it`,
+          { job, ...(passing ? {} : { error: error as Error }) },
+        );
         this.failures.push(error);
       })
       .finally(() => this.running.delete(run));

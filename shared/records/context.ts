@@ -33,11 +33,13 @@ export const writeContextFor = async (
 ): Promise<WriteContext> => {
   const [collaborators, attachments] = await Promise.all([
     withCollaborators ? collaboratorsFor(schema, located.spaceId) : [],
-    attachmentTokens.length ? attachmentFactsFor(attachmentTokens, {
+    attachmentTokens.length
+      ? attachmentFactsFor(attachmentTokens, {
           baseId: schema.table.baseId,
           tableId: schema.table.id,
           userId: principal.userId,
-        }) : undefined,
+        })
+      : undefined,
   ]);
   return {
     now: new Date(),

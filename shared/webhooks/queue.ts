@@ -6,7 +6,7 @@
  * a retry wakes the base at its time.
  */
 import { config } from '#shared/config.ts';
-import { logger } from '#shared/core/logger.ts';
+import { logger, withLogContext } from '#shared/core/logger.ts';
 import { outsideRequestScope } from '#shared/db/request-scope.ts';
 
 export interface WebhookQueue {
@@ -39,21 +39,23 @@ class InProcessWebhookQueue implements WebhookQueue {
       return;
     }
     const runner = this.runner;
-    const run = outsideRequestScope(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      do {
-        this.rerun.delete(baseId);
-        try {
-          const next = await runner(baseId);
-          if (next !== undefined) await this.wake(baseId, Math.max(1, next - Date.now()));
-        } catch (error) {
-          logger.error('webhook delivery failed; the base runs again with its next change', {
-            baseId,
-            error: error as Error,
-          });
-        }
-      } while (this.rerun.has(baseId));
-    }).finally(() => this.running.delete(baseId));
+    const run = outsideRequestScope(() =>
+      withLogContext({ job: `webhooks/${baseId}` }, async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        do {
+          this.rerun.delete(baseId);
+          try {
+            const next = await runner(baseId);
+            if (next !== undefined) await this.wake(baseId, Math.max(1, next - Date.now()));
+          } catch (error) {
+            logger.error('webhook delivery failed; the base runs again with its next change', {
+              baseId,
+              error: error as Error,
+            });
+          }
+        } while (this.rerun.has(baseId));
+      }),
+    ).finally(() => this.running.delete(baseId));
     this.running.set(baseId, run);
   }
 

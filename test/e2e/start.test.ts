@@ -76,6 +76,10 @@ describe('npm start', () => {
     expect(types).toContain('table.created');
     expect(types.filter((t) => t === 'record.created')).toHaveLength(3);
     expect(javaRunning(dataDir)).toBe(true);
+    // a person reads one short line per request, not JSON
+    expect(first.output()).toMatch(/^\d\d:\d\d:\d\d GET \/api\/auth\/user\/me 200 \d+ms$/m);
+    expect(first.output()).toMatch(/^\d\d:\d\d:\d\d POST \/api\/space 201 \d+ms$/m);
+    expect(first.output()).not.toMatch(/^\{"level"/m);
     // A Ctrl-C reaches the program, not DynamoDB Local beside it: the program stops it in order
     // (no "stopped unexpectedly") and waits for it to exit before it exits itself.
     expect(await ctrlC(first.child)).toBe(0);

@@ -10,7 +10,9 @@ const running = new Set<ChildProcess>();
  */
 export const startProgram = (dataDir: string, extra: string[] = []) => {
   // The test run's own DynamoDB settings must not leak into the program under test.
-  const { AWS_ENDPOINT_URL_DYNAMODB, TABLE_NAME, SIGNING_KEYS_FILE, ...env } = process.env;
+  // (and its silence: the program logs as it does for a person)
+  const { AWS_ENDPOINT_URL_DYNAMODB, TABLE_NAME, SIGNING_KEYS_FILE, POWERTOOLS_LOG_LEVEL, ...env } =
+    process.env;
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'infra/local/start.ts', '--port', '0', ...extra],
