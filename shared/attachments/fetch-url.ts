@@ -1,84 +1,28 @@
 /**
  * Fetching a file the caller names by URL (`uploadAttachment` with `fileUrl`), without letting
  * the service be used against the network it runs in (SSRF): `https` only in a deployed stage;
- * every address the name resolves to must be public (no loopback, private, link-local, carrier-
- * grade NAT, multicast or metadata range), checked on the very connection that is made (the
- * resolved address is the one connected to, so a name cannot resolve elsewhere the second time),
- * on every redirect too; loopback is allowed in local mode only, so a developer can fetch from
- * their own machine. Bounded: 10 s to the answer's headers, 20 s in all, `maxBytes` at most.
+ * every address the name resolves to must be public by the one outbound address policy
+ * (`shared/net/addresses.ts`, which webhooks follow too), checked on the very connection that is
+ * made (`shared/net/outbound.ts`: the resolved address is the one connected to, so a name cannot
+ * resolve elsewhere the second time), on every redirect too; loopback is allowed in local mode
+ * only, so a developer can fetch from their own machine. Bounded: 10 s to the answer's headers,
+ * 20 s in all, `maxBytes` at most.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { Agent, buildConnector, fetch } from 'undici';
 import { PayloadTooLargeError, ValidationError } from '#shared/core/errors.ts';
-
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 96],
-  ['::1', 128],
-  ['fec0::', 10],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2002::', 16],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
-
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-
-/** Whether the service may connect to an address (loopback too when `allowLoopback`). Pure. */
-export const isAllowedAddress = (address: string, allowLoopback: boolean): boolean => {
-  const family = isIP(address);
-  if (family === 0) return false;
-  const type = family === 6 ? 'ipv6' : 'ipv4';
-  if (allowLoopback && loopback.check(address, type)) return true;
-  return !blocked.check(address, type);
-};
-
-const refused = (what: string) =>
-  Object.assign(new Error(`address not allowed: ${what}`), { code: 'EADDRNOTALLOWED' });
-
-type LookupCallback = (
-  error: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
+import { refusedAddress } from '#shared/net/addresses.ts';
+import { guardedLookup, REFUSED_ADDRESS, refusal } from '#shared/net/outbound.ts';
 
 const agentFor = (allowLoopback: boolean): Agent => {
-  const lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      const bad = addresses.find((a) => !isAllowedAddress(a.address, allowLoopback));
-      if (bad || addresses.length === 0)
-        return callback(refused(`${hostname} (${bad?.address ?? 'none'})`), []);
-      const [first] = addresses as [LookupAddress];
-      if (options.all) callback(null, addresses);
-      else callback(null, first.address, first.family);
-    });
-  };
-  const connector = buildConnector({ lookup: lookup as never, timeout: 5_000 });
+  const policy = { allowLoopback };
+  const connector = buildConnector({ lookup: guardedLookup(policy), timeout: 5_000 });
   return new Agent({
     connect(options, callback) {
       // an address written in the URL is never looked up: checked here (redirects included)
       const host = options.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) && !isAllowedAddress(host, allowLoopback)) return callback(refused(host), null);
+      const why = isIP(host) ? refusedAddress(host, policy) : undefined;
+      if (why) return callback(refusal(why), null);
       return connector(options, callback);
     },
     headersTimeout: 10_000,
@@ -115,7 +59,7 @@ export const fetchFile = async (
     res = await fetch(parsed, { dispatcher: agent, redirect: 'follow', signal: AbortSignal.timeout(20_000) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    if (cause?.code === 'EADDRNOTALLOWED')
+    if (cause?.code === REFUSED_ADDRESS)
       throw new ValidationError('Invalid fileUrl: it leads to an address this service does not fetch from');
     // undici's own refusals (a port fetch never uses, a redirect loop) have a message but no code
     throw new ValidationError(

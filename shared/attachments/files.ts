@@ -85,11 +85,13 @@ export const signUpload = async (userId: string, request: SignatureRequest, now 
     now,
   );
   const expiresIn = Math.min(request.expiresIn ?? SIGNATURE_SECONDS.default, SIGNATURE_SECONDS.max);
+  // the SDK signs an empty type as application/octet-stream: the caller must send what was signed
+  const uploadType = request.contentType || 'application/octet-stream';
   return {
-    url: await presignUpload(path, request.contentType, request.contentLength, expiresIn),
+    url: await presignUpload(path, uploadType, request.contentLength, expiresIn),
     uploadMethod: 'PUT',
     token,
-    requestHeaders: { 'Content-Type': request.contentType },
+    requestHeaders: { 'Content-Type': uploadType },
   };
 };
 

@@ -4,10 +4,11 @@
  * notify, read — attachment cells naming the uploads, and `uploadAttachment` (a form's file or a
  * `fileUrl` fetched from a loopback server; SSRF refusals); every bad input of item 5 that is built.
  */
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '#shared/config.ts';
 import { readAttachment } from '#shared/entities/attachments.ts';
-import { headObject } from '#shared/storage/objects.ts';
+import { headObject, putObject } from '#shared/storage/objects.ts';
 import { error, forbidden, ISO, invalid, notFound } from '#test/support/answers.ts';
 import {
   type FilesTable,
@@ -186,7 +187,8 @@ describe('POST /attachments/signature', () => {
     const image = await signAndPut(ws.owner.auth, ws.baseId, png, '');
     const other = await signAndPut(ws.owner.auth, ws.baseId, bytesOf('plain words'), '');
 
-    expect(image.requestHeaders).toEqual({ 'Content-Type': '' });
+    // the type the URL is signed for (the SDK signs an empty one as application/octet-stream), as S3 checks it
+    expect(image.requestHeaders).toEqual({ 'Content-Type': 'application/octet-stream' });
     expect((await notify(ws.owner, image.token)).body).toMatchObject({
       mimetype: 'image/png',
       size: png.length,
@@ -366,18 +368,28 @@ describe('POST /attachments/notify/{token}', () => {
     },
   );
 
-  it('takes the size the bucket holds, not the declared one (the presigned URL signs the length for S3)', async () => {
+  it('takes the size the bucket holds, not the declared one: the presigned URL signs the length, the bucket may hold another', async () => {
     const ws = await newWorkspace();
     const bytes = bytesOf('longer than declared');
-    const { token } = await signAndPut(ws.owner.auth, ws.baseId, bytes, 'text/plain', 5);
+    const { body: signature } = await sign(ws.owner, {
+      contentType: 'text/plain',
+      contentLength: 5,
+      type: 1,
+      baseId: ws.baseId,
+    });
+    const put = await fetch(signature.url, { method: 'PUT', headers: signature.requestHeaders, body: bytes });
+    expect(put.status).toBe(403);
+    expect(await put.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+    // written past the URL (another writer of the bucket): notify measures what is there
+    await putObject(await pathOf(signature.token), bytes, 'text/plain', bytes.length);
 
-    const res = await notify(ws.owner, token);
+    const res = await notify(ws.owner, signature.token);
 
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ size: bytes.length, mimetype: 'text/plain' });
   });
 
-  it('refuses an empty object put to the presigned URL (400) and removes it', async () => {
+  it('refuses an empty object (400) and removes it; the presigned URL itself refuses an empty body', async () => {
     const ws = await newWorkspace();
     const { body: signature } = await sign(ws.owner, {
       contentType: 'text/plain',
@@ -386,8 +398,9 @@ describe('POST /attachments/notify/{token}', () => {
       baseId: ws.baseId,
     });
     const put = await fetch(signature.url, { method: 'PUT', headers: signature.requestHeaders, body: '' });
-    expect(put.status).toBe(200);
+    expect(put.status).toBe(403);
     const path = await pathOf(signature.token);
+    await putObject(path, new Uint8Array(), 'text/plain', 0);
     expect(await headObject(path)).toMatchObject({ size: 0 });
 
     const res = await notify(ws.owner, signature.token);
@@ -398,18 +411,18 @@ describe('POST /attachments/notify/{token}', () => {
 
   it(`refuses an object over ATTACHMENT_MAX_BYTES at notify (413, the real size) and removes it`, async () => {
     const ws = await newWorkspace();
-    // the signature allows the limit; the S3-compatible server does not check the signed length
+    // the signature allows the limit and the presigned URL no more; an object written past it is measured
     const bytes = new Uint8Array(config.attachmentMaxBytes + 1);
-    const { token } = await signAndPut(
-      ws.owner.auth,
-      ws.baseId,
-      bytes,
-      'application/octet-stream',
-      config.attachmentMaxBytes,
-    );
-    const path = await pathOf(token);
+    const { body: signature } = await sign(ws.owner, {
+      contentType: 'application/octet-stream',
+      contentLength: config.attachmentMaxBytes,
+      type: 1,
+      baseId: ws.baseId,
+    });
+    const path = await pathOf(signature.token);
+    await putObject(path, Readable.from([bytes]), 'application/octet-stream', bytes.length);
 
-    const res = await notify(ws.owner, token);
+    const res = await notify(ws.owner, signature.token);
 
     expect(res).toMatchObject(tooLarge(bytes.length));
     expect(await headObject(path)).toBeUndefined();

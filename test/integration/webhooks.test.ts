@@ -130,6 +130,44 @@ describe('webhook routes', () => {
     expect((await createHook(ws, { url: 'http://127.0.0.1:9/21' })).status).toBe(201);
   });
 
+  // Addresses the one outbound policy (shared/net/addresses.ts) refuses that a weaker webhook check
+  // once let through; refused in local mode too, where only loopback is let through.
+  it.each([
+    ['http://[::a9fe:a9fe]/', '::a9fe:a9fe is a deprecated IPv4-compatible address (of 169.254.169.254)'],
+    ['http://[::7f00:1]/', '::7f00:1 is a deprecated IPv4-compatible address (of 127.0.0.1)'],
+    ['http://[2002:a9fe:a9fe::1]/', '2002:a9fe:a9fe::1 is a 6to4 address (of 169.254.169.254)'],
+    ['http://[64:ff9b:1::a9fe:a9fe]/', '64:ff9b:1::a9fe:a9fe is a local-use NAT64 address'],
+    ['http://[::ffff:0:a9fe:a9fe]/', '::ffff:0:a9fe:a9fe is an IPv4-translated address (of 169.254.169.254)'],
+    ['http://[fec0::1]/', 'fec0::1 is a deprecated site-local address'],
+    ['http://192.0.2.1/', '192.0.2.1 is a documentation address'],
+    ['https://[2001:db8::1]/', '2001:db8::1 is a documentation address'],
+    [
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2 is a Teredo address',
+    ],
+    ['https://198.51.100.7/', '198.51.100.7 is a documentation address'],
+  ])('refuses the target %s at creation and at a URL change (400, the address named)', async (url, why) => {
+    const ws = await newWorkspace();
+    const problem = `${why}, not a public address`;
+    const refusal = {
+      status: 400,
+      body: {
+        status: 400,
+        code: 'validation_error',
+        message: `url: ${problem}`,
+        details: [{ path: 'body.url', message: problem }],
+      },
+    };
+
+    expect(await createHook(ws, { url })).toMatchObject(refusal);
+    expect(await listWebhooks(ws.baseId)).toEqual([]);
+    const kept = await createHook(ws, { url: 'http://127.0.0.1:9/ok' });
+    expect(await call('update-webhook', { ...onHook(ws, kept.body.id), body: { url } })).toMatchObject(
+      refusal,
+    );
+    expect((await call('get-webhook', onHook(ws, kept.body.id))).body.url).toBe('http://127.0.0.1:9/ok');
+  });
+
   it('go with their base when it is deleted for good', async () => {
     const ws = await newWorkspace();
     await createHook(ws, { url: 'http://127.0.0.1:9/a' });
@@ -496,6 +534,12 @@ describe('webhook delivery', () => {
 
     for (const outcome of [byName, byAddress, mapped])
       expect(outcome).toMatchObject({ ok: false, error: expect.stringMatching(/^refused: .*loopback/) });
+    // addresses no stage reaches, written in the URL: refused at delivery before any connection
+    for (const host of ['[::a9fe:a9fe]', '[2002:a9fe:a9fe::1]', '[::ffff:0:a9fe:a9fe]', '192.0.2.1'])
+      expect(await postEvent(`http://${host}:${port}/hook`, '{}', {}, 2_000, { local: true })).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/^refused: .*, not a public address$/),
+      });
     expect(r.received).toHaveLength(0);
     // the same receiver in local mode
     expect(await postEvent(`http://localhost:${port}/hook`, '{}', {}, 2_000, { local: true })).toMatchObject({
