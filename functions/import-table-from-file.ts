@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { importFileOf, startTableImport } from '#shared/bulk/import.ts';
+import { importedFields, importFileOf, startTableImport } from '#shared/bulk/import.ts';
 import { ValidationError } from '#shared/core/errors.ts';
 import { idOf, text } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
@@ -10,6 +10,8 @@ const column = z.object({
   type: z.string(),
   name: text(255),
   sourceColumnIndex: z.number().check(z.int(), z.gte(0)),
+  // ours (Teable's column has none): the field's options; without them a number's precision comes from the file
+  options: z.optional(z.record(z.string(), z.unknown())),
 });
 const body = z.object({
   worksheets: z.record(
@@ -41,7 +43,7 @@ export const handler = defineHandler(
     for (const [key, sheet] of sheets) {
       const { schema } = await createTable(principal, resource, {
         name: sheet.name,
-        fields: sheet.columns.map((c) => ({ name: c.name, type: c.type })),
+        fields: await importedFields(file, key, sheet.columns, sheet.useFirstRowAsHeader),
         records: [],
       });
       if (sheet.importData)

@@ -3,6 +3,11 @@
  * (`viewId`: its filter, sort and visible fields, in its column order), as CSV — UTF-8 with BOM,
  * RFC 4180, each cell in its text form (as `cellFormat=text` answers it). Without a view: every
  * record in the default view's order, every field in its column order, hidden ones included.
+ * A number is written with its field's precision (what a person sees: `1`, `1.50`, `0.125`), which
+ * the import's analysis reads back as the column's precision (`infer.ts`). An unchecked checkbox is
+ * an empty cell, as Teable's export writes it: Teable's import checks a box for any text it is
+ * given (`false` too), so `false` would not survive there; our analysis reads a column of `true`
+ * and empty cells as a checkbox.
  *
  * Memory stays bounded whatever the table's size: the order comes from the view's order index
  * when no filter or sort applies (keys only), else is computed once from the queried fields only

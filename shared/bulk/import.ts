@@ -40,7 +40,7 @@ import { createRecords } from '#shared/records/create.ts';
 import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { objectStream } from '#shared/storage/objects.ts';
 import { csvRows } from './csv-read.ts';
-import { inferColumns, numberOf } from './infer.ts';
+import { hasInferredOptions, inferColumns, inferredOptions, numberOf } from './infer.ts';
 import { xlsxSheets } from './xlsx-read.ts';
 
 /** Rows an analysis reads to propose types. */
@@ -153,14 +153,59 @@ export const analyzeFile = async (principal: Principal, attachmentUrl: string, f
     if (!rows.length) continue;
     const [header, ...sample] = rows;
     const width = Math.max(...rows.map((r) => r.length));
-    const columns = inferColumns(header, sample, width).map((c) => ({
-      type: c.type, // the inferred types are Teable's field type names
-      name: c.name,
-    }));
+    // the inferred types are Teable's field type names; the answer is Teable's `{type, name}`
+    // (a number column's precision is inferred again, from the same rows, when it is imported)
+    const columns = inferColumns(header, sample, width).map((c) => ({ type: c.type, name: c.name }));
     worksheets[sheet.key] = { name: file.fileType === 'csv' ? sheetNameOf(file.name) : sheet.key, columns };
   }
   if (!Object.keys(worksheets).length) throw new ValidationError('The workbook has no rows in any worksheet');
   return { worksheets };
+};
+
+/** A column of a new-table import, as the request names it. */
+export interface ImportColumn {
+  name: string;
+  type: string;
+  sourceColumnIndex: number;
+  options?: Record<string, unknown>;
+}
+
+/**
+ * The fields a new-table import creates, one per column: its name, type and options — the
+ * column's own, or, for a column without any, what its values in the rows the analysis reads call
+ * for (`inferredOptions`: a number's precision), so an import whose columns carry no options
+ * (Teable's client sends name and type) shows the numbers as the file does. The head is read only
+ * when a column needs it; a file that cannot be read gets the defaults here (the import's job
+ * reports why it fails).
+ */
+export const importedFields = async (
+  file: { path: string; fileType: FileType },
+  sheet: string,
+  columns: readonly ImportColumn[],
+  useFirstRowAsHeader: boolean,
+): Promise<{ name: string; type: string; options?: Record<string, unknown> }[]> => {
+  const sample: string[][] = [];
+  if (columns.some((c) => c.options === undefined && hasInferredOptions(c.type))) {
+    try {
+      for await (const row of rowsOf({ ...file, sheet })) {
+        if (sample.length > SAMPLE_ROWS) break;
+        sample.push(row);
+      }
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      sample.length = 0;
+    }
+    if (useFirstRowAsHeader) sample.shift();
+  }
+  return columns.map(({ name, type, sourceColumnIndex, options }) => {
+    const inferred =
+      options ??
+      inferredOptions(
+        type,
+        sample.map((row) => row[sourceColumnIndex] ?? ''),
+      );
+    return inferred ? { name, type, options: inferred } : { name, type };
+  });
 };
 
 /** A CSV has one sheet; Teable names its key so. */

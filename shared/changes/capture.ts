@@ -23,6 +23,13 @@
  *   `facts.computedFields`) are a second entry with `computed: true`, beside the caller's.
  * - the actor: a record's last editor (`mb`), a table's `createdBy`/`deletedBy`, or the `by`
  *   stamp; `{id: "system"}` when none is known.
+ * - the time (`occurredAt`): the write's own, to the millisecond, read off the item it wrote — a
+ *   caller's record its `lastModifiedTime`, a record written by propagation alone and a table,
+ *   field or view the `at` stamp (`writeTimeOf`). Where the item carries none (written outside a
+ *   request, or before stamps had a time), or one older than the time it replaces (an undo that
+ *   puts an item back as it was read), the stream record's time, which is rounded (to the minute
+ *   by DynamoDB Local, to the second in the cloud). A removal's image is the item as it was, whose
+ *   times are not the deletion's: its entry takes the deletion note's time when joined with it.
  *
  * A removal's stream record holds only the item as it was: who deleted a record, and in which
  * request, comes from the deletion note on the table's data version (`db/data-versions.ts`),
@@ -40,7 +47,11 @@ export interface StreamChange {
   /** The stream record's id: unique, the same when the record is handed over again. */
   eventId: string;
   kind: 'INSERT' | 'MODIFY' | 'REMOVE';
-  /** When the write happened (the stream's approximate creation time), ISO. */
+  /**
+   * When the write happened as the stream tells it (its approximate creation time, rounded: to
+   * the minute by DynamoDB Local), ISO; an entry takes it only when the item carries no time of
+   * the write (`writeTimeOf`).
+   */
   at: string;
   oldImage?: Readonly<Record<string, unknown>>;
   newImage?: Readonly<Record<string, unknown>>;
@@ -108,22 +119,32 @@ const SYSTEM: ChangeActor = { id: 'system' };
 const txOf = (change: StreamChange, image: Image | undefined): string =>
   typeof image?.tx === 'string' && image.tx !== '' ? image.tx : change.eventId;
 
+/**
+ * The time of a write, from the attribute of the item it wrote that holds it (`at`, or a record's
+ * `lastModifiedTime`), to the millisecond. The stream's time where the new image has none, or one
+ * older than the old image's (the write put back an item as it was read: an undo), since that
+ * time is not this write's. Pure.
+ */
+const writeTimeOf = (change: StreamChange, attribute: 'at' | 'lastModifiedTime'): string => {
+  const written = change.newImage?.[attribute];
+  const replaced = change.oldImage?.[attribute];
+  if (typeof written !== 'string' || written === '') return change.at;
+  return typeof replaced === 'string' && written < replaced ? change.at : written;
+};
+
 /** The drafts of a record item's change. */
 const recordDrafts = (change: StreamChange, tableId: string, facts: CaptureFacts & { baseId: string }) => {
   const before = cellsOf(change.oldImage);
   const after = cellsOf(change.newImage);
   const image = change.newImage ?? change.oldImage;
   const recordId = typeof image?.id === 'string' ? image.id : '';
-  // the write's own time (milliseconds) where the caller wrote the record; the stream's (to the
-  // second) for a removal or a write by propagation, which moves no edit time
-  const stamped =
-    change.kind !== 'REMOVE' && change.newImage?.txp !== true ? change.newImage?.lastModifiedTime : undefined;
-  const base = {
-    baseId: facts.baseId,
-    tableId,
-    recordId,
-    occurredAt: typeof stamped === 'string' && stamped !== '' ? stamped : change.at,
-  };
+  // the write's own time: a caller's write moves the record's edit time, a write by propagation
+  // stamps `at` and leaves the edit time; a removal's is its deletion note's, once joined
+  const occurredAt =
+    change.kind === 'REMOVE'
+      ? change.at
+      : writeTimeOf(change, change.newImage?.txp === true ? 'at' : 'lastModifiedTime');
+  const base = { baseId: facts.baseId, tableId, recordId, occurredAt };
   if (change.kind === 'INSERT')
     return [
       draft(change, 0, {
@@ -208,7 +229,11 @@ const schemaDrafts = (
   const newImage = change.newImage;
   const image = newImage ?? oldImage;
   const txId = txOf(change, newImage ?? oldImage);
-  const common = { baseId, tableId, occurredAt: change.at, txId };
+  // the write's `at` stamp; a removal: the deletion note's time once joined (a field or a view),
+  // else the stream's (a table item removed without the trash, by a base's purge or the undo of
+  // its create, carries no time of its removal)
+  const occurredAt = change.kind === 'REMOVE' ? change.at : writeTimeOf(change, 'at');
+  const common = { baseId, tableId, occurredAt, txId };
   const by = actorOfId(newImage?.by) ?? actorOfId(image?.lastModifiedBy);
   if (kind === 'table') {
     const trashedBefore = typeof oldImage?.deletedTime === 'string';
@@ -284,8 +309,9 @@ const ID_KEY = {
 } as const;
 
 /**
- * The `….deleted` draft of a removal, with what its deletion note says (the user and the request);
- * without a note, the system's, with the stream record's id as `txId`. Pure.
+ * The `….deleted` draft of a removal, with what its deletion note says (the user, the request and
+ * the time of the write); without a note (or a note without a time), the system's, with the
+ * stream record's id as `txId` (and its time). Pure.
  */
 export const attributed = (
   where: { baseId: string; tableId: string; itemId: string },
@@ -299,7 +325,7 @@ export const attributed = (
   [ID_KEY[removal.type]]: where.itemId,
   actor: actorOfId(note?.by) ?? SYSTEM,
   txId: note?.tx ?? removal.sourceId.replace(/#\d+$/, ''),
-  occurredAt: removal.occurredAt,
+  occurredAt: note?.at ?? removal.occurredAt,
   ...(removal.before ? { before: removal.before } : {}),
   ...(removal.cellsOmitted ? { cellsOmitted: true } : {}),
 });

@@ -743,6 +743,15 @@ export const indexMovesOf = (ops: readonly TransactOp[]): IndexMoves => ({
   deleted: deletionsBy(ops),
 });
 
+/**
+ * The stamps of a deletion note: the request's, and the time of the write also outside a request
+ * (a note is new with every write, so its time is never an earlier write's).
+ */
+const noteStamps = (): { tx?: string; by?: string; at: string } => ({
+  at: new Date().toISOString(),
+  ...writeStamps(),
+});
+
 /** A table's version increment for some counters, with the view-index moves and deletions of its writes. */
 export const versionOpOf = (
   tableId: string,
@@ -756,7 +765,7 @@ export const versionOpOf = (
     undefined,
     indexes.maintained.get(tableId),
     indexes.counts.get(tableId),
-    deleted?.length ? { recordIds: deleted, ...writeStamps() } : undefined,
+    deleted?.length ? { recordIds: deleted, ...noteStamps() } : undefined,
   );
 };
 
@@ -780,7 +789,7 @@ export const transact = async (
   const indexes = indexMovesOf(ops);
   const inside = tables.slice(0, MAX_TRANSACTION_ITEMS - ops.length);
   const items = [
-    ...withSchemaDeletionNotes(ops, writeStamps()),
+    ...withSchemaDeletionNotes(ops, noteStamps()),
     ...inside.map(([tableId, counters]) => versionOpOf(tableId, counters, indexes)),
   ].map(toTransactItem);
   for (let attempt = 0; ; attempt++) {

@@ -84,7 +84,7 @@ export const dataVersionOp = (
   maintained: readonly string[] = [],
   counts: ReadonlyMap<string, number> = new Map(),
   /** The records the write deletes, and its stamps: the deletion note (`DELETION_NOTE`). */
-  deleted?: { recordIds: readonly string[]; tx?: string; by?: string },
+  deleted?: { recordIds: readonly string[]; tx?: string; by?: string; at?: string },
 ): TransactOp => {
   const named = [...new Set(counters)];
   const list = named.length ? named : [WHOLE];
@@ -107,7 +107,7 @@ export const dataVersionOp = (
   const removes: string[] = [];
   for (const [attribute, name] of Object.entries(DELETION_NOTE)) names[`#${attribute}`] = name;
   const note: Record<keyof typeof DELETION_NOTE, unknown> | undefined = deleted?.recordIds.length
-    ? { id: randomUUID(), recordIds: [...deleted.recordIds], tx: deleted.tx, by: deleted.by }
+    ? { id: randomUUID(), recordIds: [...deleted.recordIds], tx: deleted.tx, by: deleted.by, at: deleted.at }
     : undefined;
   for (const attribute of Object.keys(DELETION_NOTE) as (keyof typeof DELETION_NOTE)[]) {
     const value = note?.[attribute];
@@ -131,29 +131,33 @@ export const dataVersionOp = (
  * The deletion note (data-flow.md 1: who deleted a record, and in which request). A removal's
  * stream record holds only the item as it was, so the data-version increment of a transaction
  * that deletes records names them, with the request's stamps, on its shard: `dn` (the note's id,
- * new with every write), `dl` (the records' ids), `dtx` (the request), `dby` (the user). An
+ * new with every write), `dl` (the records' ids), `dtx` (the request), `dby` (the user), `dat`
+ * (the time of the write: the entry's `occurredAt`, the removal's own stream record holding only
+ * the item as it was, whose times are not the deletion's). An
  * increment that deletes nothing removes them, so a shard's stream record carries a note only for
  * the write that deleted. The change-log capture joins the note with the removals
  * (`entities/record-deletions.ts`). A note names at most the records of one transaction (100
  * operations), so it stays small.
  */
-export const DELETION_NOTE = { id: 'dn', recordIds: 'dl', tx: 'dtx', by: 'dby' } as const;
+export const DELETION_NOTE = { id: 'dn', recordIds: 'dl', tx: 'dtx', by: 'dby', at: 'dat' } as const;
 
 /** The note a data-version shard's new image carries when its write deleted records. Pure. */
 export const deletionNoteOf = (
   oldImage: Readonly<Record<string, unknown>> | undefined,
   newImage: Readonly<Record<string, unknown>> | undefined,
-): { id: string; recordIds: string[]; tx?: string; by?: string } | undefined => {
+): { id: string; recordIds: string[]; tx?: string; by?: string; at?: string } | undefined => {
   const id = newImage?.[DELETION_NOTE.id];
   const ids = newImage?.[DELETION_NOTE.recordIds];
   if (typeof id !== 'string' || id === oldImage?.[DELETION_NOTE.id] || !Array.isArray(ids)) return undefined;
   const tx = newImage?.[DELETION_NOTE.tx];
   const by = newImage?.[DELETION_NOTE.by];
+  const at = newImage?.[DELETION_NOTE.at];
   return {
     id,
     recordIds: ids.filter((r): r is string => typeof r === 'string'),
     ...(typeof tx === 'string' ? { tx } : {}),
     ...(typeof by === 'string' ? { by } : {}),
+    ...(typeof at === 'string' ? { at } : {}),
   };
 };
 
@@ -298,10 +302,10 @@ export const tablesToBump = (ops: readonly TransactOp[]): Map<string, Set<string
 /**
  * The deletion note of schema items: a transaction that deletes fields or views also updates
  * their table's item (its schema version moves), and that update names them, with the request's
- * stamps: `sdn` (the note's id), `sdl` (the ids), `sdtx`, `sdby` — as `DELETION_NOTE` does for
- * records, so the change log can say who deleted a field or a view and in which request.
+ * stamps: `sdn` (the note's id), `sdl` (the ids), `sdtx`, `sdby`, `sdat` — as `DELETION_NOTE` does
+ * for records, so the change log can say who deleted a field or a view, in which request and when.
  */
-export const SCHEMA_DELETION_NOTE = { id: 'sdn', ids: 'sdl', tx: 'sdtx', by: 'sdby' } as const;
+export const SCHEMA_DELETION_NOTE = { id: 'sdn', ids: 'sdl', tx: 'sdtx', by: 'sdby', at: 'sdat' } as const;
 
 /** Per table, the fields and views the operations delete (their ids). Pure. */
 const schemaDeletionsBy = (ops: readonly TransactOp[]): Map<string, string[]> => {
@@ -323,7 +327,7 @@ const schemaDeletionsBy = (ops: readonly TransactOp[]): Map<string, string[]> =>
  */
 export const withSchemaDeletionNotes = (
   ops: readonly TransactOp[],
-  stamps: { tx?: string; by?: string },
+  stamps: { tx?: string; by?: string; at?: string },
 ): TransactOp[] => {
   const deleted = schemaDeletionsBy(ops);
   if (!deleted.size) return [...ops];
@@ -332,7 +336,13 @@ export const withSchemaDeletionNotes = (
     const item = keys.schemaItemOfKey(op.update.key);
     const ids = item?.kind === 'table' ? deleted.get(item.tableId) : undefined;
     if (!ids) return op;
-    const note: Record<string, unknown> = { id: randomUUID(), ids, tx: stamps.tx, by: stamps.by };
+    const note: Record<string, unknown> = {
+      id: randomUUID(),
+      ids,
+      tx: stamps.tx,
+      by: stamps.by,
+      at: stamps.at,
+    };
     const names: Record<string, string> = { ...op.update.names };
     const values: Record<string, unknown> = { ...op.update.values };
     const sets: string[] = [];
@@ -354,16 +364,18 @@ export const withSchemaDeletionNotes = (
 export const schemaDeletionNoteOf = (
   oldImage: Readonly<Record<string, unknown>> | undefined,
   newImage: Readonly<Record<string, unknown>> | undefined,
-): { ids: string[]; tx?: string; by?: string } | undefined => {
+): { ids: string[]; tx?: string; by?: string; at?: string } | undefined => {
   const id = newImage?.[SCHEMA_DELETION_NOTE.id];
   const ids = newImage?.[SCHEMA_DELETION_NOTE.ids];
   if (typeof id !== 'string' || id === oldImage?.[SCHEMA_DELETION_NOTE.id] || !Array.isArray(ids))
     return undefined;
   const tx = newImage?.[SCHEMA_DELETION_NOTE.tx];
   const by = newImage?.[SCHEMA_DELETION_NOTE.by];
+  const at = newImage?.[SCHEMA_DELETION_NOTE.at];
   return {
     ids: ids.filter((r): r is string => typeof r === 'string'),
     ...(typeof tx === 'string' ? { tx } : {}),
     ...(typeof by === 'string' ? { by } : {}),
+    ...(typeof at === 'string' ? { at } : {}),
   };
 };

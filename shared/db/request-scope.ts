@@ -101,21 +101,25 @@ export const noteActor = (userId: string): void => {
 
 /**
  * The stamps of the items the current request writes (data-flow.md 1: how the change log tells
- * requests and actors apart): `tx`, the request's id, and `by`, the user it acts for. Nothing
- * outside a request (workers, tools): their changes get the stream record's own id.
+ * requests and actors apart, and when): `tx`, the request's id, `by`, the user it acts for, and
+ * `at`, the time of the write (ISO, to the millisecond: the entry's `occurredAt`, where the
+ * stream's own time is rounded, to the minute by DynamoDB Local, to the second in the cloud).
+ * Nothing outside a request (workers, tools): their changes get the stream record's id and time.
  */
-export const writeStamps = (): { tx?: string; by?: string } => {
+export const writeStamps = (): { tx?: string; by?: string; at?: string } => {
   const scope = storage.getStore();
+  if (!scope) return {};
   return {
-    ...(scope?.txId === undefined ? {} : { tx: scope.txId }),
-    ...(scope?.actorId === undefined ? {} : { by: scope.actorId }),
+    ...(scope.txId === undefined ? {} : { tx: scope.txId }),
+    ...(scope.actorId === undefined ? {} : { by: scope.actorId }),
+    at: new Date().toISOString(),
   };
 };
 
 /**
  * The stamps as parts of an update expression, for an item that is updated rather than put whole
- * (a table moved to the trash, restored, purged): `SET` assignments of `tx` and `by`, and, outside
- * a request, their removal, so an entry never carries an earlier request's id.
+ * (a table moved to the trash, restored, purged): `SET` assignments of `tx`, `by` and `at`, and,
+ * outside a request, their removal, so an entry never carries an earlier request's id or time.
  */
 export const stampUpdate = (): {
   set: string[];
@@ -130,7 +134,7 @@ export const stampUpdate = (): {
     names: {} as Record<string, string>,
     values: {} as Record<string, unknown>,
   };
-  for (const name of ['tx', 'by'] as const) {
+  for (const name of ['tx', 'by', 'at'] as const) {
     out.names[`#stamp_${name}`] = name;
     const value = stamps[name];
     if (value === undefined) out.remove.push(`#stamp_${name}`);

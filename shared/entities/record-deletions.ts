@@ -24,17 +24,21 @@ export interface Removal {
   /** The stream record's source id: the entry's, whichever half completes the join. */
   sourceId: string;
   type: DeletedType;
-  /** When the record was removed (the stream record's time), ISO. */
+  /**
+   * When the record was removed as the stream record tells it (rounded: to the minute by DynamoDB
+   * Local), ISO: how long it has waited for its note; the entry takes the note's time when it has one.
+   */
   occurredAt: string;
   /** The record's last cells (the field or view as it was); absent with `cellsOmitted` when too large. */
   before?: Record<string, unknown>;
   cellsOmitted?: true;
 }
 
-/** Who deleted it, and in which request (either may be unknown). */
+/** Who deleted it, in which request, and when (the time of the write; any may be unknown). */
 export interface DeletionNote {
   tx?: string;
   by?: string;
+  at?: string;
 }
 
 /** A deletion, either half of it. */
@@ -58,6 +62,7 @@ export const deletionOf = (item: Item): Deletion => {
   const n = isMap(item.note) ? item.note : undefined;
   const tx = optionalText(n?.tx);
   const by = optionalText(n?.by);
+  const at = optionalText(n?.at);
   return {
     tableId: text(item.tableId),
     itemId: text(item.itemId),
@@ -72,7 +77,15 @@ export const deletionOf = (item: Item): Deletion => {
           },
         }
       : {}),
-    ...(n ? { note: { ...(tx === undefined ? {} : { tx }), ...(by === undefined ? {} : { by }) } } : {}),
+    ...(n
+      ? {
+          note: {
+            ...(tx === undefined ? {} : { tx }),
+            ...(by === undefined ? {} : { by }),
+            ...(at === undefined ? {} : { at }),
+          },
+        }
+      : {}),
   };
 };
 

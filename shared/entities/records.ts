@@ -78,12 +78,16 @@ export const txStamp = (): { tx?: string } => {
 
 /**
  * A record written by propagation alone (the other side of a link, a lookup elsewhere, a renamed
- * choice): stamped `txp`, so the change log marks all its changes computed, and `by`, the user
- * whose request caused it. Pure but for the stamp.
+ * choice): stamped `txp`, so the change log marks all its changes computed, `by`, the user whose
+ * request caused it, and `at`, the time of the write (the change log's `occurredAt`: such a write
+ * leaves the record's `lastModifiedTime` as it was, nobody having edited it) — also outside a
+ * request (a worker's recompute), as the write's time is known there too. Pure but for the stamps.
  */
-export const propagatedStamp = (): { tx?: string; by?: string; txp: true } => {
+export const propagatedStamp = (
+  at: string = new Date().toISOString(),
+): { tx?: string; by?: string; txp: true; at: string } => {
   const { by } = writeStamps();
-  return { ...txStamp(), ...(by === undefined ? {} : { by }), txp: true };
+  return { ...txStamp(), ...(by === undefined ? {} : { by }), txp: true, at };
 };
 
 /** A check that a record is at `version`, or, with undefined, that there is no such record. */
@@ -303,7 +307,7 @@ export const rewriteCellIfUnchanged = async (
   recordId: string,
   fieldId: string,
   cell: { before: unknown; after: unknown },
-  stamp: { tx?: string; by?: string },
+  stamp: { tx?: string; by?: string; at?: string },
   onChanged: () => HttpError,
 ): Promise<void> => {
   const { before, after } = cell;
@@ -311,15 +315,20 @@ export const rewriteCellIfUnchanged = async (
     {
       key: recordKey(tableId, recordId),
       // a renamed or removed choice: the change log marks the rewrite computed (txp)
-      update: `SET ${after === undefined ? '' : '#f = :after, '}txp = :txp${stamp.tx === undefined ? '' : ', tx = :tx'}${stamp.by === undefined ? '' : ', #by = :by'}${after === undefined ? ' REMOVE #f' : ''} ADD version :one`,
+      update: `SET ${after === undefined ? '' : '#f = :after, '}txp = :txp${stamp.tx === undefined ? '' : ', tx = :tx'}${stamp.by === undefined ? '' : ', #by = :by'}${stamp.at === undefined ? '' : ', #at = :at'}${after === undefined ? ' REMOVE #f' : ''} ADD version :one`,
       condition: '#f = :before',
-      names: { '#f': fieldId, ...(stamp.by === undefined ? {} : { '#by': 'by' }) },
+      names: {
+        '#f': fieldId,
+        ...(stamp.by === undefined ? {} : { '#by': 'by' }),
+        ...(stamp.at === undefined ? {} : { '#at': 'at' }),
+      },
       values: {
         ':before': before,
         ':one': 1,
         ':txp': true,
         ...(stamp.tx === undefined ? {} : { ':tx': stamp.tx }),
         ...(stamp.by === undefined ? {} : { ':by': stamp.by }),
+        ...(stamp.at === undefined ? {} : { ':at': stamp.at }),
         ...(after === undefined ? {} : { ':after': after }),
       },
     },
@@ -529,14 +538,16 @@ export const putRecordOp = (record: RecordItem): TransactOp => ({ put: record })
 
 /**
  * The operation that writes a record as propagation changed it (another record's write changed
- * its links or computed cells), on the condition that it is still at the version read; the
- * change log reads the mark and calls its changes computed. Pure.
+ * its links or computed cells) at `at` (the time of the write that caused it), on the condition
+ * that it is still at the version read; the change log reads the mark and calls its changes
+ * computed. Pure but for the stamps.
  */
 export const propagatedRecordOp = (
   record: RecordItem,
   original: Pick<RecordItem, 'version'>,
+  at: string,
 ): TransactOp => ({
-  put: { ...record, version: original.version + 1, ...propagatedStamp() },
+  put: { ...record, version: original.version + 1, ...propagatedStamp(at) },
   condition: 'version = :v',
   values: { ':v': original.version },
 });

@@ -121,13 +121,13 @@ export const schemaItemOf = (
 
 /**
  * The schema deletion note a stream record of a table item carries (`db/data-versions.ts`
- * `SCHEMA_DELETION_NOTE`): the fields and views its write deleted, the request and the user;
+ * `SCHEMA_DELETION_NOTE`): the fields and views its write deleted, the request, the user and the time;
  * undefined for any other item or a write that deleted none. Pure.
  */
 export const schemaDeletionNoteIn = (
   oldImage: Readonly<Record<string, unknown>> | undefined,
   newImage: Readonly<Record<string, unknown>> | undefined,
-): { tableId: string; ids: string[]; tx?: string; by?: string } | undefined => {
+): { tableId: string; ids: string[]; tx?: string; by?: string; at?: string } | undefined => {
   const item = newImage ? schemaItemOf(newImage) : undefined;
   const note = item?.kind === 'table' ? schemaDeletionNoteOf(oldImage, newImage) : undefined;
   return item && note ? { tableId: item.tableId, ...note } : undefined;

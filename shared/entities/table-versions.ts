@@ -31,13 +31,13 @@ export const readDataVersions = async (
 
 /**
  * The deletion note a stream record of a data-version shard carries (`db/data-versions.ts`
- * `DELETION_NOTE`): the table, the records its write deleted, the request and the user; undefined
- * for any other item or a write that deleted nothing. Pure.
+ * `DELETION_NOTE`): the table, the records its write deleted, the request, the user and the time
+ * of the write; undefined for any other item or a write that deleted nothing. Pure.
  */
 export const deletionNoteIn = (
   oldImage: Readonly<Record<string, unknown>> | undefined,
   newImage: Readonly<Record<string, unknown>> | undefined,
-): { tableId: string; recordIds: string[]; tx?: string; by?: string } | undefined => {
+): { tableId: string; recordIds: string[]; tx?: string; by?: string; at?: string } | undefined => {
   const tableId = newImage && keys.tableOfDataVersionKey(keyOfItem(newImage));
   const note = tableId ? deletionNoteOf(oldImage, newImage) : undefined;
   if (!tableId || !note) return undefined;

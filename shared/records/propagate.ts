@@ -258,7 +258,7 @@ export const propagate = async (
     }
     // Only records this request creates have no original, and they are its own.
     if (!t.original) continue;
-    const put = await versionedPut(t, t.original, schemaOf);
+    const put = await versionedPut(t, t.original, schemaOf, now);
     const schema = await schemaOf(t.tableId).catch(() => undefined);
     if (!schema) {
       steps.push(put); // a table gone: nothing to keep
@@ -491,12 +491,13 @@ const rollupValue = (
 /**
  * The put of a record this write changes besides its own: on the condition that nobody changed it
  * since it was read; undo puts it back. A cell grown by the change (a symmetric link cell) must
- * still fit the record.
+ * still fit the record. Stamped with the write's time (`now`, the time its own records take).
  */
 const versionedPut = async (
   t: Tracked,
   original: RecordItem,
   schemaOf: (tableId: string) => Promise<TableSchema>,
+  now: Date,
 ): Promise<Step> => {
   const schema = await schemaOf(t.tableId).catch(() => undefined);
   const was = new Map(cellsOfItem(original));
@@ -512,7 +513,7 @@ const versionedPut = async (
   );
   return {
     // written by propagation alone: the change log marks its changes computed
-    op: propagatedRecordOp(t.item, original),
+    op: propagatedRecordOp(t.item, original, now.toISOString()),
     undo: putRecordOp(original),
   };
 };

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type CaptureFacts, draftsOf, type StreamChange } from '#shared/changes/capture.ts';
+import {
+  attributed,
+  type CaptureFacts,
+  draftsOf,
+  removalOf,
+  type StreamChange,
+} from '#shared/changes/capture.ts';
 
 /** Issue 28: a stream record (an item before and after a write) → the change-log drafts. */
 
@@ -127,19 +133,6 @@ describe('records', () => {
     ]);
   });
 
-  it("an entry's time is the write's own (lastModifiedTime, milliseconds), the stream's for a removal or a propagation", () => {
-    const before = record({ fldA00000000000000: 1 });
-    const own = record({ fldA00000000000000: 2 }, { lastModifiedTime: '2026-11-28T10:00:00.123Z' });
-    const propagated = record(
-      { fldA00000000000000: 2 },
-      { lastModifiedTime: '2026-11-28T09:00:00.000Z', txp: true },
-    );
-
-    expect(draftsOf(change('MODIFY', before, own), FACTS)[0]?.occurredAt).toBe('2026-11-28T10:00:00.123Z');
-    expect(draftsOf(change('MODIFY', before, propagated), FACTS)[0]?.occurredAt).toBe(AT);
-    expect(draftsOf(change('REMOVE', own), FACTS)[0]?.occurredAt).toBe(AT);
-  });
-
   it('a write of the envelope alone (a manual order, a version) is no change', () => {
     const before = record({ fldA00000000000000: 1 });
     const after = record(
@@ -238,6 +231,125 @@ describe('schema items', () => {
     expect(draftsOf(change('MODIFY', v('a'), v('b')), FACTS)).toMatchObject([
       { type: 'view.updated', viewId: 'viwA', before: { name: 'a' }, after: { name: 'b' } },
     ]);
+  });
+});
+
+describe("an entry's time (hardening item 10): the write's own, to the millisecond", () => {
+  // the stream's time: DynamoDB Local rounds it to the minute, the cloud to the second
+  const STREAM = AT;
+  const WRITE = '2026-11-28T10:00:41.123Z';
+  const EARLIER = '2026-11-28T09:59:12.456Z';
+  const schemaItem = (kind: 'table' | 'field' | 'view', extra: Record<string, unknown> = {}) =>
+    kind === 'table'
+      ? { pk: `TABLE#${T}`, sk: 'TABLE', type: 'table', id: T, name: 'Parts', baseId: B, ...extra }
+      : kind === 'field'
+        ? {
+            pk: `TABLE#${T}`,
+            sk: 'FIELD#fldA00000000000000',
+            type: 'field',
+            field: { id: 'fldA00000000000000', name: 'A', type: 'number' },
+            ...extra,
+          }
+        : { pk: `TABLE#${T}`, sk: 'VIEW#viwA', type: 'view', view: { id: 'viwA', name: 'Grid' }, ...extra };
+  const times = (c: StreamChange, facts: CaptureFacts = FACTS) => draftsOf(c, facts).map((d) => d.occurredAt);
+
+  it("a caller's record write: its lastModifiedTime, for the caller's entry and for its computed one", () => {
+    const before = record({ fldA00000000000000: 1, fldFORMULA00000000: 2 });
+    const after = record({ fldA00000000000000: 5, fldFORMULA00000000: 10 }, { lastModifiedTime: WRITE });
+
+    expect(times(change('MODIFY', before, after))).toEqual([WRITE, WRITE]);
+    expect(times(change('INSERT', undefined, after))).toEqual([WRITE]);
+  });
+
+  it('a record written by propagation alone (txp): the `at` its write stamped, not the edit time it leaves', () => {
+    const before = record({ fldA00000000000000: 1 });
+    const after = record({ fldA00000000000000: 2 }, { lastModifiedTime: EARLIER, txp: true, at: WRITE });
+
+    expect(times(change('MODIFY', before, after))).toEqual([WRITE]);
+  });
+
+  it.each([
+    ['table created', change('INSERT', undefined, schemaItem('table', { at: WRITE }))],
+    [
+      'table renamed',
+      change(
+        'MODIFY',
+        schemaItem('table', { at: EARLIER }),
+        schemaItem('table', { name: 'Bolts', at: WRITE }),
+      ),
+    ],
+    [
+      'table moved to the trash',
+      change('MODIFY', schemaItem('table'), schemaItem('table', { deletedTime: EARLIER, at: WRITE })),
+    ],
+    [
+      'table restored',
+      change('MODIFY', schemaItem('table', { deletedTime: EARLIER }), schemaItem('table', { at: WRITE })),
+    ],
+    ['field created', change('INSERT', undefined, schemaItem('field', { at: WRITE }))],
+    [
+      'field changed',
+      change(
+        'MODIFY',
+        schemaItem('field', { at: EARLIER }),
+        schemaItem('field', { field: { id: 'fldA00000000000000', name: 'B', type: 'number' }, at: WRITE }),
+      ),
+    ],
+    ['view created', change('INSERT', undefined, schemaItem('view', { at: WRITE }))],
+    [
+      'view changed',
+      change(
+        'MODIFY',
+        schemaItem('view'),
+        schemaItem('view', { view: { id: 'viwA', name: 'Renamed' }, at: WRITE }),
+      ),
+    ],
+  ])('a %s: the `at` its write stamped', (_, c) => {
+    expect(times(c)).toEqual([WRITE]);
+  });
+
+  it("a removal: the stream's until the processor joins it with its deletion note, whose time it then takes", () => {
+    const removed = draftsOf(
+      change('REMOVE', record({ fldA00000000000000: 1 }, { lastModifiedTime: EARLIER })),
+      FACTS,
+    );
+    const fieldRemoved = draftsOf(change('REMOVE', schemaItem('field', { at: EARLIER })), FACTS);
+    const where = { baseId: B, tableId: T, itemId: R };
+
+    expect([...removed, ...fieldRemoved].map((d) => d.occurredAt)).toEqual([STREAM, STREAM]);
+    const draft = removed[0] as (typeof removed)[number];
+    expect(attributed(where, removalOf(draft), { tx: 'req', by: 'usr', at: WRITE }).occurredAt).toBe(WRITE);
+    // a note written before notes had a time, or none at all: the removal's stream time
+    expect(attributed(where, removalOf(draft), { tx: 'req' }).occurredAt).toBe(STREAM);
+    expect(attributed(where, removalOf(draft), undefined).occurredAt).toBe(STREAM);
+  });
+
+  it("an item that carries no time of the write (written outside a request, or before stamps had one): the stream's", () => {
+    expect(times(change('INSERT', undefined, schemaItem('field')))).toEqual([STREAM]);
+    expect(times(change('MODIFY', schemaItem('table'), schemaItem('table', { name: 'Bolts' })))).toEqual([
+      STREAM,
+    ]);
+    expect(
+      times(
+        change('MODIFY', record({ fldA00000000000000: 1 }), record({ fldA00000000000000: 2 }, { txp: true })),
+      ),
+    ).toEqual([STREAM]);
+  });
+
+  it("a time older than the one the write replaced (an undo putting an item back as read) is not the write's: the stream's", () => {
+    const undoneField = change(
+      'MODIFY',
+      schemaItem('field', { field: { id: 'fldA00000000000000', name: 'New', type: 'number' }, at: WRITE }),
+      schemaItem('field', { at: EARLIER }),
+    );
+    const undoneRecord = change(
+      'MODIFY',
+      record({ fldA00000000000000: 2 }, { lastModifiedTime: WRITE }),
+      record({ fldA00000000000000: 1 }, { lastModifiedTime: EARLIER }),
+    );
+
+    expect(times(undoneField)).toEqual([STREAM]);
+    expect(times(undoneRecord)).toEqual([STREAM]);
   });
 });
 

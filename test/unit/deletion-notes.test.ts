@@ -16,30 +16,38 @@ import { deletionNoteIn } from '#shared/entities/table-versions.ts';
 /** The deletion note (who deleted records, in which request) and its join with removals: pure parts. */
 
 describe('the deletion note on a data-version increment', () => {
-  it('names the deleted records with the stamps, and clears any note when it deletes nothing', () => {
+  it('names the deleted records with the stamps and the time of the deletion, and clears any note when it deletes nothing', () => {
     const noted = dataVersionOp('tblA', undefined, 2, [], new Map(), {
       recordIds: ['rec1', 'rec2'],
       tx: 'req',
       by: 'usr',
+      at: '2026-11-28T10:00:41.123Z',
     });
     const plain = dataVersionOp('tblA', undefined, 2);
 
     expect(noted).toMatchObject({
       update: {
-        update: 'ADD #c0 :one SET #t = :t, #id = :id, #recordIds = :recordIds, #tx = :tx, #by = :by',
-        names: { '#id': 'dn', '#recordIds': 'dl', '#tx': 'dtx', '#by': 'dby' },
-        values: { ':recordIds': ['rec1', 'rec2'], ':tx': 'req', ':by': 'usr', ':id': expect.any(String) },
+        update:
+          'ADD #c0 :one SET #t = :t, #id = :id, #recordIds = :recordIds, #tx = :tx, #by = :by, #at = :at',
+        names: { '#id': 'dn', '#recordIds': 'dl', '#tx': 'dtx', '#by': 'dby', '#at': 'dat' },
+        values: {
+          ':recordIds': ['rec1', 'rec2'],
+          ':tx': 'req',
+          ':by': 'usr',
+          ':at': '2026-11-28T10:00:41.123Z',
+          ':id': expect.any(String),
+        },
       },
     });
     expect(plain).toMatchObject({
-      update: { update: 'ADD #c0 :one SET #t = :t REMOVE #id, #recordIds, #tx, #by' },
+      update: { update: 'ADD #c0 :one SET #t = :t REMOVE #id, #recordIds, #tx, #by, #at' },
     });
   });
 
   it('outside a request (no stamps) a note still names the records, and removes the stamps it lacks', () => {
     const op = dataVersionOp('tblA', undefined, 2, [], new Map(), { recordIds: ['rec1'] });
     expect(op).toMatchObject({
-      update: { update: 'ADD #c0 :one SET #t = :t, #id = :id, #recordIds = :recordIds REMOVE #tx, #by' },
+      update: { update: 'ADD #c0 :one SET #t = :t, #id = :id, #recordIds = :recordIds REMOVE #tx, #by, #at' },
     });
   });
 
@@ -79,6 +87,7 @@ describe('the deletion note on a data-version increment', () => {
       [DELETION_NOTE.recordIds]: ['rec1'],
       dtx: 'req',
       dby: 'usr',
+      dat: '2026-11-28T10:00:41.123Z',
     };
 
     expect(deletionNoteIn(shard, noted)).toEqual({
@@ -86,6 +95,7 @@ describe('the deletion note on a data-version increment', () => {
       recordIds: ['rec1'],
       tx: 'req',
       by: 'usr',
+      at: '2026-11-28T10:00:41.123Z',
     });
     // a later write that kept the attributes (a note is then not new) and any other item: none
     expect(deletionNoteOf(noted, { ...noted, v: 3 })).toBeUndefined();
@@ -149,7 +159,7 @@ describe('the schema deletion note on the table item', () => {
         { update: { key: keys.table('tblB'), update: 'ADD schemaVersion :one', values: { ':one': 1 } } },
         bump,
       ],
-      { tx: 'req', by: 'usr' },
+      { tx: 'req', by: 'usr', at: '2026-11-28T10:00:41.123Z' },
     );
 
     expect(del).toEqual({ delete: keys.field('tblA', 'fldX') });
@@ -159,9 +169,21 @@ describe('the schema deletion note on the table item', () => {
     expect(table).toMatchObject({
       update: {
         update:
-          'SET #sdn_id = :sdn_id, #sdn_ids = :sdn_ids, #sdn_tx = :sdn_tx, #sdn_by = :sdn_by, schemaVersion = :next, lastModifiedTime = :now',
-        names: { '#sdn_id': 'sdn', '#sdn_ids': 'sdl', '#sdn_tx': 'sdtx', '#sdn_by': 'sdby' },
-        values: { ':sdn_ids': ['fldX', 'viwY'], ':sdn_tx': 'req', ':sdn_by': 'usr', ':next': 2 },
+          'SET #sdn_id = :sdn_id, #sdn_ids = :sdn_ids, #sdn_tx = :sdn_tx, #sdn_by = :sdn_by, #sdn_at = :sdn_at, schemaVersion = :next, lastModifiedTime = :now',
+        names: {
+          '#sdn_id': 'sdn',
+          '#sdn_ids': 'sdl',
+          '#sdn_tx': 'sdtx',
+          '#sdn_by': 'sdby',
+          '#sdn_at': 'sdat',
+        },
+        values: {
+          ':sdn_ids': ['fldX', 'viwY'],
+          ':sdn_tx': 'req',
+          ':sdn_by': 'usr',
+          ':sdn_at': '2026-11-28T10:00:41.123Z',
+          ':next': 2,
+        },
       },
     });
   });
@@ -182,13 +204,21 @@ describe('the schema deletion note on the table item', () => {
 
   it("a table item's stream record carries the note only when its write set a new one", () => {
     const table = { ...keys.table('tblA'), type: 'table', id: 'tblA' };
-    const noted = { ...table, sdn: 'n1', sdl: ['fldX'], sdtx: 'req', sdby: 'usr' };
+    const noted = {
+      ...table,
+      sdn: 'n1',
+      sdl: ['fldX'],
+      sdtx: 'req',
+      sdby: 'usr',
+      sdat: '2026-11-28T10:00:41.123Z',
+    };
 
     expect(schemaDeletionNoteIn(table, noted)).toEqual({
       tableId: 'tblA',
       ids: ['fldX'],
       tx: 'req',
       by: 'usr',
+      at: '2026-11-28T10:00:41.123Z',
     });
     expect(schemaDeletionNoteIn(noted, { ...noted, name: 'renamed' })).toBeUndefined();
     expect(
@@ -198,7 +228,8 @@ describe('the schema deletion note on the table item', () => {
 });
 
 describe('stamps on an updated item', () => {
-  it("sets the request's id and user, and outside a request removes stale ones", async () => {
+  it("sets the request's id and user and the time of the write, and outside a request removes stale ones", async () => {
+    const from = new Date().toISOString();
     const inside = await withRequestScope(
       1000,
       async () => {
@@ -207,14 +238,18 @@ describe('stamps on an updated item', () => {
       },
       'req-9',
     );
+    const to = new Date().toISOString();
+
     expect(inside).toEqual({
-      update: 'SET a = :a, #stamp_tx = :stamp_tx, #stamp_by = :stamp_by REMOVE b',
-      names: { '#stamp_tx': 'tx', '#stamp_by': 'by' },
-      values: { ':stamp_tx': 'req-9', ':stamp_by': 'usr1' },
+      update: 'SET a = :a, #stamp_tx = :stamp_tx, #stamp_by = :stamp_by, #stamp_at = :stamp_at REMOVE b',
+      names: { '#stamp_tx': 'tx', '#stamp_by': 'by', '#stamp_at': 'at' },
+      values: { ':stamp_tx': 'req-9', ':stamp_by': 'usr1', ':stamp_at': expect.any(String) },
     });
+    const at = inside.values[':stamp_at'] as string;
+    expect(at >= from && at <= to).toBe(true);
     expect(withStamps([], ['b'])).toEqual({
-      update: 'REMOVE b, #stamp_tx, #stamp_by',
-      names: { '#stamp_tx': 'tx', '#stamp_by': 'by' },
+      update: 'REMOVE b, #stamp_tx, #stamp_by, #stamp_at',
+      names: { '#stamp_tx': 'tx', '#stamp_by': 'by', '#stamp_at': 'at' },
       values: {},
     });
   });

@@ -207,11 +207,11 @@ describe('record writes built as data', () => {
     expect(withOrderGuard(putRecordOp(recordOf({ id: 'recA' })), orderGuardOf({}, 'viwA'))).toBeUndefined();
   });
 
-  it('a record written by propagation: the next version, marked, at the version read', () => {
+  it("a record written by propagation: the next version, marked, stamped with the write's time, at the version read", () => {
     const original = recordOf({ ...keys.record('tblA', 'recA'), id: 'recA', version: 2 });
-    const op = propagatedRecordOp({ ...original, fldLink: ['recB'] }, original);
+    const op = propagatedRecordOp({ ...original, fldLink: ['recB'] }, original, '2026-11-28T10:00:41.123Z');
     expect(op).toMatchObject({
-      put: { id: 'recA', version: 3, txp: true, fldLink: ['recB'] },
+      put: { id: 'recA', version: 3, txp: true, at: '2026-11-28T10:00:41.123Z', fldLink: ['recB'] },
       condition: 'version = :v',
       values: { ':v': 2 },
     });

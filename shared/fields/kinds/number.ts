@@ -13,6 +13,9 @@ import { cellError, isNothing, isRecord, optionsError, readOptions } from '../ki
 /** A number field's formatting when none is given: decimal, 2 digits. */
 export const DEFAULT_NUMBER_FORMATTING: NumberFormatting = { type: 'decimal', precision: 2 };
 
+/** The most digits after the point a number's formatting shows (Teable's limit). */
+export const MAX_NUMBER_PRECISION = 5;
+
 /** The number a typecast value stands for: numbers as they are, text per `parseNumberText`. */
 export const numberOf = (value: unknown): number | undefined => {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
@@ -30,8 +33,13 @@ export const normalizeNumberFormatting = (raw: unknown, type: string): NumberFor
   if (!NUMBER_FORMAT_TYPES.includes(kind as never))
     throw optionsError(type, `formatting.type must be one of ${NUMBER_FORMAT_TYPES.join(', ')}`);
   const precision = raw.precision ?? 2;
-  if (typeof precision !== 'number' || !Number.isInteger(precision) || precision < 0 || precision > 5)
-    throw optionsError(type, 'formatting.precision must be an integer from 0 to 5');
+  if (
+    typeof precision !== 'number' ||
+    !Number.isInteger(precision) ||
+    precision < 0 ||
+    precision > MAX_NUMBER_PRECISION
+  )
+    throw optionsError(type, `formatting.precision must be an integer from 0 to ${MAX_NUMBER_PRECISION}`);
   const formatting: NumberFormatting = { type: kind as NumberFormatting['type'], precision };
   if (kind === 'currency') {
     const symbol = raw.symbol ?? '$';
