@@ -91,7 +91,7 @@ describe('data versions: which writes move which table', () => {
   it('moves the whole-table counter when told no counter', () => {
     expect(dataVersionOp('tblA', [], 1)).toMatchObject({
       update: {
-        update: 'ADD #c0 :one SET #t = :t REMOVE #id, #recordIds, #tx, #by',
+        update: 'ADD #c0 :one SET #t = :t REMOVE #id, #recordIds, #tx, #by, #at',
         names: { '#c0': WHOLE },
       },
     });
@@ -138,7 +138,7 @@ describe('data versions: view indexes kept by writes', () => {
     expect(op).toMatchObject({
       update: {
         update:
-          'ADD #c0 :one, #c1 :one, #c2 :one, #m0 :n, #k0 :k0 SET #t = :t REMOVE #id, #recordIds, #tx, #by',
+          'ADD #c0 :one, #c1 :one, #c2 :one, #m0 :n, #k0 :k0 SET #t = :t REMOVE #id, #recordIds, #tx, #by, #at',
         names: { '#m0': 'm:x', '#k0': 'n:x' },
         values: { ':n': 3, ':k0': -1 },
       },
