@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ScansFirstSequencer } from './test/support/sequencer.ts';
 
 /** Unit tests need no database; integration and e2e share a DynamoDB Local started per run. */
 const unitEnv = {
@@ -13,6 +14,11 @@ const unitEnv = {
 
 export default defineConfig({
   test: {
+    // files that scan the shared table first (test/support/sequencer.ts); the suite's wall time at the end
+    sequence: { sequencer: ScansFirstSequencer },
+    // both cores (vitest's default is one fewer than the cores: one file at a time on this machine kind)
+    maxWorkers: 2,
+    reporters: ['default', './test/support/wall-time-reporter.ts'],
     projects: [
       {
         test: {
