@@ -16,8 +16,6 @@ export default defineConfig({
   test: {
     // files that scan the shared table first (test/support/sequencer.ts); the suite's wall time at the end
     sequence: { sequencer: ScansFirstSequencer },
-    // both cores (vitest's default is one fewer than the cores: one file at a time on this machine kind)
-    maxWorkers: 2,
     reporters: ['default', './test/support/wall-time-reporter.ts'],
     projects: [
       {

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,33 +117,45 @@ const answerRefusal = (req: IncomingMessage, res: ServerResponse, refusal: S3Ref
 };
 
 /** Hands a checked request to s3rver on its socket and its answer back. */
-const forward = (req: IncomingMessage, res: ServerResponse, socketPath: string, body?: Buffer): void => {
+const forward = (req: IncomingMessage, res: ServerResponse, inner: Upstream, body?: Buffer): void => {
   const { expect: _, connection: __, 'keep-alive': ___, ...headers } = req.headers;
   if (body) {
     headers['content-length'] = String(body.length);
     delete headers['transfer-encoding'];
   }
-  const inner = httpRequest({ socketPath, method: req.method, path: req.url, headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  inner.on('error', () => {
+  const sent = httpRequest(
+    { socketPath: inner.socketPath, agent: inner.agent, method: req.method, path: req.url, headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
+  );
+  sent.on('error', () => {
     if (!res.headersSent) res.writeHead(502).end();
     else res.destroy();
   });
-  if (body) inner.end(body);
-  else req.pipe(inner);
+  if (body) sent.end(body);
+  else req.pipe(sent);
 };
+
+/**
+ * Where the proxy forwards: the server's socket, through an agent of its own, destroyed at stop
+ * (kept-alive connections would hold the server's close, and the process, open forever).
+ */
+interface Upstream {
+  socketPath: string;
+  agent: Agent;
+}
 
 /** Checks a request's signature as S3 would, then forwards it, or answers S3's error. */
 const verifyAndForward = async (
   req: IncomingMessage,
   res: ServerResponse,
-  socketPath: string,
+  upstream: Upstream,
   keys: SigningKeys,
 ): Promise<void> => {
   // a CORS preflight is answered unsigned, as S3 answers it (from the bucket's CORS rule)
-  if (req.method === 'OPTIONS') return forward(req, res, socketPath);
+  if (req.method === 'OPTIONS') return forward(req, res, upstream);
   const url = req.url ?? '/';
   const at = url.indexOf('?');
   const verdict = verifySignature(
@@ -151,7 +169,7 @@ const verifyAndForward = async (
     Date.now(),
   );
   if (!verdict.ok) return answerRefusal(req, res, verdict.refusal);
-  if (!verdict.payload.signed) return forward(req, res, socketPath);
+  if (!verdict.payload.signed) return forward(req, res, upstream);
   const body = await bodyOf(req, MAX_HASHED_BODY);
   if (!body)
     return answerRefusal(req, res, {
@@ -161,7 +179,7 @@ const verifyAndForward = async (
     });
   const mismatch = payloadMismatch(verdict.payload, body);
   if (mismatch) return answerRefusal(req, res, mismatch);
-  forward(req, res, socketPath, body);
+  forward(req, res, upstream, body);
 };
 
 /** Starts the server on 127.0.0.1 (`port` 0: any free one), with the bucket made. */
@@ -185,8 +203,9 @@ export const startS3Local = async (options: { directory?: string; port?: number 
     configureBuckets: [{ name: LOCAL_BUCKET, configs: [CORS] }],
   });
   await server.run();
+  const upstream: Upstream = { socketPath, agent: new Agent({ keepAlive: true }) };
   const proxy = createServer((req, res) => {
-    verifyAndForward(req, res, socketPath, keys).catch(() => {
+    verifyAndForward(req, res, upstream, keys).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
     });
@@ -204,6 +223,11 @@ export const startS3Local = async (options: { directory?: string; port?: number 
         proxy.closeAllConnections();
         proxy.close(() => resolve());
       });
+      // a response the client never read keeps its connection busy, and a server's close waits for it
+      upstream.agent.destroy();
+      (
+        server as unknown as { httpServer?: { closeAllConnections?: () => void } }
+      ).httpServer?.closeAllConnections?.();
       await server.close();
       await rm(socketDirectory, { recursive: true, force: true });
       if (temporary) await rm(directory, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { createLocalServer, listen } from '#infra/local/server.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import { useStreamPoller } from '#test/support/stream-poller.ts';
+import { createToken } from '#test/support/tokens.ts';
 import { newTable, newWorkspace } from '#test/support/workspace.ts';
 
 /**
@@ -285,17 +286,9 @@ describe('live subscriptions (WebSocket)', () => {
 
   it('sends a base follower only the entries its token may read: no record entry without record|read, on resume neither', async () => {
     const ws = await newWorkspace();
-    const made = await call('create-access-token', {
-      token: ws.owner.auth,
-      body: {
-        name: 'schema only',
-        scopes: ['base|read', 'table|read'],
-        expiredTime: new Date(Date.now() + 86_400_000).toISOString(),
-      },
-    });
-    expect(made.status).toBe(201);
+    const made = await createToken(ws.owner, { name: 'schema only', scopes: ['base|read', 'table|read'] });
     await poller.caughtUp();
-    const c = await connect(`?token=${encodeURIComponent(made.body.token)}`);
+    const c = await connect(`?token=${encodeURIComponent(made.token)}`);
     c.send({ action: 'subscribe', baseId: ws.baseId });
     await c.until((ms) => ms.some((m) => m.type === 'subscribed'));
     const from = c.messages[0]?.seq as number;
@@ -312,7 +305,7 @@ describe('live subscriptions (WebSocket)', () => {
     await poller.caughtUp();
     await c.until((ms) => changes(ms).some((m) => m.entry?.type === 'table.created'));
     // and again from the log
-    const again = await connect(`?token=${encodeURIComponent(made.body.token)}`);
+    const again = await connect(`?token=${encodeURIComponent(made.token)}`);
     again.send({ action: 'subscribe', baseId: ws.baseId, sinceSeq: from });
     await again.until((ms) => changes(ms).some((m) => m.entry?.type === 'table.created'));
     await new Promise((r) => setTimeout(r, 300));

@@ -402,3 +402,29 @@ describe('the local S3 server refuses what S3 refuses', () => {
     });
   });
 });
+
+describe('stopping the local S3 server', () => {
+  it('ends though a client left a download unread (its connection held the close, and the test run, open)', async () => {
+    const { startS3Local } = await import('#infra/local/s3-local.ts');
+    const own = await startS3Local();
+    const client = clientWith({ endpoint: own.endpoint });
+    const Key = `unread-${randomUUID()}`;
+    await client.send(
+      new PutObjectCommand({ Bucket: own.bucket, Key, Body: Buffer.alloc(4 * 1024 * 1024, 1) }),
+    );
+    const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: own.bucket, Key }), {
+      expiresIn: 60,
+    });
+    // the answer's head is read, its 4 MB body never
+    const answer = await fetch(url);
+    expect(answer.status).toBe(200);
+
+    const stopped = await Promise.race([
+      own.stop().then(() => 'stopped'),
+      new Promise((resolve) => setTimeout(() => resolve('still open after 5 s'), 5000)),
+    ]);
+
+    expect(stopped).toBe('stopped');
+    client.destroy();
+  });
+});

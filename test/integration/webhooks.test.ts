@@ -7,6 +7,7 @@ import { deliverWebhooksInProcess, forgetWebhookRetries, settleWebhooks } from '
 import { invalid, notFound } from '#test/support/answers.ts';
 import { call } from '#test/support/invoke.ts';
 import { useStreamPoller } from '#test/support/stream-poller.ts';
+import { bearer, createToken } from '#test/support/tokens.ts';
 import { type Answer, type Received, startReceiver } from '#test/support/webhook-receiver.ts';
 import { newTable, newWorkspace } from '#test/support/workspace.ts';
 
@@ -202,15 +203,11 @@ describe('webhook routes', () => {
 
   it('sends only what its author may read: events of a kind the token may not read are a 403, at creation and update', async () => {
     const ws = await newWorkspace();
-    const made = await call('create-access-token', {
-      token: ws.owner.auth,
-      body: {
-        name: 'hooks without records',
-        scopes: ['base|read', 'base|update', 'table|read'],
-        expiredTime: new Date(Date.now() + 86_400_000).toISOString(),
-      },
+    const made = await createToken(ws.owner, {
+      name: 'hooks without records',
+      scopes: ['base|read', 'base|update', 'table|read'],
     });
-    const token = `Bearer ${made.body.token}`;
+    const token = bearer(made.token);
     const create = (body: Record<string, unknown>) =>
       call('create-webhook', { token, params: { baseId: ws.baseId }, body });
 

@@ -25,8 +25,19 @@ export default async function setup() {
   const s3 = await startS3Local();
   Object.assign(process.env, s3Environment(s3));
   return async () => {
-    await s3.stop();
-    await dynamo.stop();
+    // a stop that hangs must not hold the run open (a CI job would wait out its limit)
+    const bounded = (stop: Promise<void>, what: string) =>
+      Promise.race([
+        stop,
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            console.error(`${what} did not stop within 10 s; going on`);
+            resolve();
+          }, 10_000).unref(),
+        ),
+      ]);
+    await bounded(s3.stop(), 'the local S3 server');
+    await bounded(dynamo.stop(), 'DynamoDB Local');
     await rm(dir, { recursive: true, force: true });
   };
 }
