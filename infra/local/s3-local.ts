@@ -10,6 +10,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bodyUpTo } from './request-body.ts';
 import {
   payloadMismatch,
   type S3Refusal,
@@ -80,19 +81,6 @@ const processKeys = (): SigningKeys => {
     region: process.env.AWS_REGION || process.env.AWS_DEFAULT_REGION || 'us-east-1',
   };
 };
-
-/** Reads a request's body whole (at most `limit` bytes: undefined past it). */
-const bodyOf = (req: IncomingMessage, limit: number): Promise<Buffer | undefined> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size <= limit ? Buffer.concat(chunks) : undefined));
-    req.on('error', reject);
-  });
 
 /** Answers an S3 error, once the request's body is read and dropped (a client still sending would see a reset). */
 const answerRefusal = (req: IncomingMessage, res: ServerResponse, refusal: S3Refusal): void => {
@@ -170,7 +158,7 @@ const verifyAndForward = async (
   );
   if (!verdict.ok) return answerRefusal(req, res, verdict.refusal);
   if (!verdict.payload.signed) return forward(req, res, upstream);
-  const body = await bodyOf(req, MAX_HASHED_BODY);
+  const body = await bodyUpTo(req, MAX_HASHED_BODY);
   if (!body)
     return answerRefusal(req, res, {
       status: 400,

@@ -27,6 +27,7 @@ import { deliverBase } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess } from '#shared/webhooks/queue.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';
 import { attachLiveServer, type LiveServerOptions } from './live-server.ts';
+import { bodyUpTo } from './request-body.ts';
 import {
   GATEWAY_MAX_REQUEST_LINE_AND_HEADERS,
   NODE_MAX_HEADER_BYTES,
@@ -120,18 +121,6 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
   setTimeout(() => socket.destroy(), 2000).unref();
 };
 
-const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= GATEWAY_MAX_BODY) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > GATEWAY_MAX_BODY ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-
 export interface LocalServerOptions {
   /**
    * True while the database is known to be down (`npm start` watches DynamoDB Local): every
@@ -208,8 +197,8 @@ export const createLocalServer = (
         );
         return;
       }
-      const body = await readBody(req);
-      if (body === 'too-large') {
+      const body = await bodyUpTo(req, GATEWAY_MAX_BODY);
+      if (body === undefined) {
         sendError(res, new PayloadTooLargeError('The request body is larger than 10 MB'), requestId, cors);
         return;
       }

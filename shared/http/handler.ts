@@ -91,16 +91,17 @@ export const resourceRefOf = (
   decl: ResourceDecl,
   input: Input<unknown, unknown, unknown>,
 ): { id: string } => {
-  const source = input[decl.in ?? 'params'] as Record<string, unknown> | undefined;
-  const id = source?.[decl.param];
-  if (typeof id !== 'string')
+  const id = resourceIdIn(decl, input);
+  if (id === undefined)
     throw new Error(`resource ${decl.param} missing from validated ${decl.in ?? 'params'}`);
   return { id };
 };
 
-/** Whether the validated input names the declared resource (an `optional` one may be left out). */
-const namesResource = (decl: ResourceDecl, input: Input<unknown, unknown, unknown>): boolean =>
-  typeof (input[decl.in ?? 'params'] as Record<string, unknown> | undefined)?.[decl.param] === 'string';
+/** The declared resource's id in the validated input, if it names one (an `optional` one may be left out). */
+const resourceIdIn = (decl: ResourceDecl, input: Input<unknown, unknown, unknown>): string | undefined => {
+  const id = (input[decl.in ?? 'params'] as Record<string, unknown> | undefined)?.[decl.param];
+  return typeof id === 'string' ? id : undefined;
+};
 
 export interface HandlerSpec<
   P extends Schema | undefined,
@@ -318,7 +319,8 @@ export const defineHandler = <
       inputError = error;
     }
     // an optional resource the request does not name: the route acts on the caller's own things
-    const decl = routeDecl?.optional && input && !namesResource(routeDecl, input) ? undefined : routeDecl;
+    const decl =
+      routeDecl?.optional && input && resourceIdIn(routeDecl, input) === undefined ? undefined : routeDecl;
     // One strongly consistent batch: the token, its user, the resource and the route's extras, and
     // the tables a cached schema links to (a record route then reads no foreign schema).
     const userId = credential.userId;

@@ -42,12 +42,10 @@ export const liveAccess = async (
 const CATCH_UP_PAGE = 500;
 
 /** Whether a subscription sends an entry: of its table (when it follows one) and readable by its principal. */
-export const followedBy =
-  (principal: Principal, source: EntrySource, tableId: string | undefined) =>
-  (entry: ChangeEntry): boolean => {
-    if (tableId && entry.tableId !== tableId) return false;
-    return entryReader(principal, source)(entry);
-  };
+export const followedBy = (principal: Principal, source: EntrySource, tableId: string | undefined) => {
+  const readable = entryReader(principal, source);
+  return (entry: ChangeEntry): boolean => (!tableId || entry.tableId === tableId) && readable(entry);
+};
 
 /**
  * Every entry the log keeps after `afterSeq` that `follows`, a page at a time, handed to `send` in
