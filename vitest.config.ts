@@ -1,7 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { ScansFirstSequencer } from './test/support/sequencer.ts';
 
-/** Unit tests need no database; integration and e2e share a DynamoDB Local started per run. */
+/** Unit tests need no database; the database projects share one DynamoDB Local started per run. */
 const unitEnv = {
   TABLE_NAME: 'unit-test-table',
   AWS_REGION: 'us-east-1',
@@ -11,6 +13,38 @@ const unitEnv = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   CDK_DISABLE_VERSION_CHECK: '1',
 };
+
+/**
+ * Files that read the table's change stream (a stream poller of their own, started at the
+ * stream's end): on the shared table two at once would both capture what either writes. They run
+ * in the `capture` project, each on a table of its own (`support/own-table.ts`).
+ */
+const readsTheStream = (path: string) => /\b(useStreamPoller|startStreamPoller)\(/.test(readFileSync(path, 'utf8'));
+const testFilesUnder = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => join(dir, f));
+const streamReaders = ['test/integration', 'test/compat', 'test/e2e'].flatMap(testFilesUnder).filter(readsTheStream);
+
+/** Two files at once, one per core (test/README.md measures it). */
+const BOTH_CORES = 2;
+
+const databaseProject = (name: string, include: string[]) => ({
+  test: {
+    name,
+    include,
+    exclude: name === 'capture' ? [] : streamReaders,
+    globalSetup: ['test/support/dynamodb-global-setup.ts'],
+    setupFiles: [
+      ...(name === 'capture' ? ['test/support/own-table.ts'] : []),
+      'test/support/in-process-purges.ts',
+    ],
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    maxWorkers: BOTH_CORES,
+  },
+});
 
 export default defineConfig({
   test: {
@@ -24,42 +58,14 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts'],
           env: unitEnv,
           testTimeout: 60_000,
+          maxWorkers: BOTH_CORES,
         },
       },
-      {
-        test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/dynamodb-global-setup.ts'],
-          setupFiles: ['test/support/in-process-purges.ts'],
-          env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        test: {
-          // Teable's own client (@teable/openapi) against the local server
-          name: 'compat',
-          include: ['test/compat/**/*.test.ts'],
-          globalSetup: ['test/support/dynamodb-global-setup.ts'],
-          setupFiles: ['test/support/in-process-purges.ts'],
-          env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        test: {
-          name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/support/dynamodb-global-setup.ts'],
-          setupFiles: ['test/support/in-process-purges.ts'],
-          env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
-        },
-      },
+      databaseProject('integration', ['test/integration/**/*.test.ts']),
+      // Teable's own client (@teable/openapi) against the local server
+      databaseProject('compat', ['test/compat/**/*.test.ts']),
+      databaseProject('e2e', ['test/e2e/**/*.test.ts']),
+      databaseProject('capture', streamReaders),
     ],
   },
 });

@@ -9,9 +9,30 @@ import { ensureTable } from '#infra/local/table.ts';
 /**
  * Starts the real DynamoDB Local in memory for the run, creates the table from the shared
  * definition, starts the real local S3-compatible server (files in a temporary folder) and hands
- * both endpoints to the test workers through the environment.
+ * both endpoints to the test workers through the environment. Every database project names this
+ * setup; they share one start (the first starts, the last teardown stops), so files of different
+ * projects running side by side see one table.
  */
+interface Shared {
+  users: number;
+  started: Promise<() => Promise<void>>;
+}
+const SHARED = Symbol.for('workspace-test-database');
+const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
+
 export default async function setup() {
+  const shared = registry[SHARED] ?? { users: 0, started: start() };
+  registry[SHARED] = shared;
+  shared.users++;
+  const stop = await shared.started;
+  return async () => {
+    if (--shared.users > 0) return;
+    registry[SHARED] = undefined;
+    await stop();
+  };
+}
+
+async function start(): Promise<() => Promise<void>> {
   const dynamo = await startDynamoDbLocal();
   const dir = await mkdtemp(join(tmpdir(), 'workspace-test-'));
   const tableName = `test-${Date.now()}`;
