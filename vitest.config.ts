@@ -17,7 +17,9 @@ const unitEnv = {
 /**
  * Files that read the table's change stream (a stream poller of their own, started at the
  * stream's end): on the shared table two at once would both capture what either writes. They run
- * in the `capture` project, each on a table of its own (`support/own-table.ts`).
+ * in the `capture` project, each on a table of its own (`support/own-table.ts`), two at a time,
+ * after every other file: beside the rest, their writes and the change log they capture doubled
+ * what the one DynamoDB Local had to serve and every file slowed (test/README.md).
  */
 const readsTheStream = (path: string) => /\b(useStreamPoller|startStreamPoller)\(/.test(readFileSync(path, 'utf8'));
 const testFilesUnder = (dir: string) =>
@@ -29,7 +31,7 @@ const streamReaders = ['test/integration', 'test/compat', 'test/e2e'].flatMap(te
 /** Two files at once, one per core (test/README.md measures it). */
 const BOTH_CORES = 2;
 
-const databaseProject = (name: string, include: string[]) => ({
+const databaseProject = (name: string, include: string[], group = 0) => ({
   test: {
     name,
     include,
@@ -39,10 +41,12 @@ const databaseProject = (name: string, include: string[]) => ({
       ...(name === 'capture' ? ['test/support/own-table.ts'] : []),
       'test/support/in-process-purges.ts',
     ],
-    env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    // sign-up open, as under `npm start`
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', SIGNUP: 'open' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     maxWorkers: BOTH_CORES,
+    sequence: { groupOrder: group },
   },
 });
 
@@ -59,13 +63,14 @@ export default defineConfig({
           env: unitEnv,
           testTimeout: 60_000,
           maxWorkers: BOTH_CORES,
+          sequence: { groupOrder: 0 },
         },
       },
       databaseProject('integration', ['test/integration/**/*.test.ts']),
       // Teable's own client (@teable/openapi) against the local server
       databaseProject('compat', ['test/compat/**/*.test.ts']),
       databaseProject('e2e', ['test/e2e/**/*.test.ts']),
-      databaseProject('capture', streamReaders),
+      databaseProject('capture', streamReaders, 1),
     ],
   },
 });
