@@ -21,12 +21,15 @@ const unitEnv = {
  * after every other file: beside the rest, their writes and the change log they capture doubled
  * what the one DynamoDB Local had to serve and every file slowed (test/README.md).
  */
-const readsTheStream = (path: string) => /\b(useStreamPoller|startStreamPoller)\(/.test(readFileSync(path, 'utf8'));
+const readsTheStream = (path: string) =>
+  /\b(useStreamPoller|startStreamPoller)\(/.test(readFileSync(path, 'utf8'));
 const testFilesUnder = (dir: string) =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.test.ts'))
     .map((f) => join(dir, f));
-const streamReaders = ['test/integration', 'test/compat', 'test/e2e'].flatMap(testFilesUnder).filter(readsTheStream);
+const streamReaders = ['test/integration', 'test/compat', 'test/e2e']
+  .flatMap(testFilesUnder)
+  .filter(readsTheStream);
 
 /** Two files at once, one per core (test/README.md measures it). */
 const BOTH_CORES = 2;

@@ -51,6 +51,12 @@ const avatar = doc(z.null(), 'Always null: no avatars are stored');
 // ---- Building blocks (each becomes a component of the API description)
 
 export const USER = z.looseObject({ id: id('user'), name: z.string(), avatar, email: z.string() });
+/** The calling user as Teable's `userMeVoSchema` takes it. */
+const USER_ME = z.extend(USER, {
+  notifyMeta: z.looseObject({ email: z.boolean() }),
+  hasPassword: z.boolean(),
+  isAdmin: z.boolean(),
+});
 
 export const ACCESS_TOKEN = z.looseObject({
   id: id('accessToken'),
@@ -402,16 +408,17 @@ export const ANSWERS: Record<HandlerName, Answer> = {
     }),
   ),
   'get-docs': text('text/html'),
+  'get-sign-in-page': text('text/html'),
   'get-docs-asset': text('text/javascript', 'text/css'),
 
   // Users and tokens
-  'get-current-user': json(
-    z.extend(USER, {
-      notifyMeta: z.looseObject({ email: z.boolean() }),
-      hasPassword: z.boolean(),
-      isAdmin: z.boolean(),
-    }),
-  ),
+  'get-current-user': json(USER_ME),
+  // Sign-in: the user as `GET /auth/user/me` answers it, and the session cookie (Set-Cookie)
+  'sign-up': json(USER_ME),
+  'sign-in': json(USER_ME),
+  'sign-out': NONE,
+  'change-password': NONE,
+  'add-password': NONE,
   'get-user-info': json(USER),
   'rename-user': NONE,
   'create-temp-token': json(z.looseObject({ accessToken: z.string(), expiresTime: time })),

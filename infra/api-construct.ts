@@ -10,7 +10,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { PARTITION_PATTERNS } from '#shared/entities/partition-patterns.ts';
+import { PARTITION_PATTERNS, SESSION_TOUCH_ATTRIBUTES } from '#shared/entities/partition-patterns.ts';
 import {
   CORS_ALLOW_HEADERS,
   CORS_ALLOW_METHODS,
@@ -67,6 +67,10 @@ export interface ApiFunctionsProps {
 export const READ_ROLE_UPDATABLE_ATTRIBUTES = ['pk', 'sk', 'lastUsedTime'];
 /** Tokens live under their user's partition. */
 export const READ_ROLE_UPDATABLE_LEADING_KEYS = [PARTITION_PATTERNS.userPartition];
+/** Sessions, passwords and sign-in counts: written by the auth routes (`sessions: true`) only. */
+export const LOGIN_LEADING_KEYS = [PARTITION_PATTERNS.logins, PARTITION_PATTERNS.signInAttempts];
+/** What any other route may update in a login partition: a session's touch. */
+export const SESSION_TOUCH_UPDATABLE_ATTRIBUTES = ['pk', 'sk', ...SESSION_TOUCH_ATTRIBUTES];
 /**
  * Read routes may also keep a listing's computed order for its later pages (listing/kept-orders.ts),
  * hand an order too long to compute in a request to the worker (listing/order-computation.ts) and
@@ -149,21 +153,24 @@ export class ApiFunctions extends Construct {
       entry: `${route.handler}.ts`,
       description: `${route.method} ${API_PREFIX}${route.path}`,
       timeout: Duration.seconds(config.lambda.timeoutSeconds),
-      role: route.webhooks
-        ? this.webhooksRole(route.access)
-        : route.sendsMail
-          ? this.mailRole(route.access)
-          : route.purges
-            ? this.purgeRole(route.access)
-            : route.files === 'write'
-              ? this.filesRole(route.access)
-              : route.files === 'export'
-                ? this.exportRole(route.access)
-                : this.bindTable(route.access),
+      role: route.sessions
+        ? this.sessionsRole()
+        : route.webhooks
+          ? this.webhooksRole(route.access)
+          : route.sendsMail
+            ? this.mailRole(route.access)
+            : route.purges
+              ? this.purgeRole(route.access)
+              : route.files === 'write'
+                ? this.filesRole(route.access)
+                : route.files === 'export'
+                  ? this.exportRole(route.access)
+                  : this.bindTable(route.access),
       bundling: bundlingFor(route.handler),
       environment: {
         TABLE_NAME: table.tableName,
         ...this.signingEnvironment(),
+        ...this.sessionEnvironment(),
         MAIL_FROM: config.mailFrom,
         ...(route.purges ? this.purgeEnvironment() : {}),
         // routes that confirm files send the worker their images' thumbnails to make, and
@@ -460,6 +467,28 @@ export class ApiFunctions extends Construct {
     return this.exportRoleOf;
   }
 
+  /** What every route needs to know of sessions: cookies are Secure, the web app's origin, who may sign up. */
+  sessionEnvironment(): FunctionEnvironment {
+    const { config } = this.props;
+    return { COOKIE_SECURE: 'true', WEB_ORIGIN: config.webOrigin ?? '', SIGNUP: config.signup };
+  }
+
+  private sessionsRoleOf: iam.Role | undefined;
+  /**
+   * The role of the auth routes (`sessions: true`): the write routes' grants without their one
+   * denial, so these Lambdas alone may put and delete sessions, passwords and sign-in counts.
+   */
+  sessionsRole(): iam.IRole {
+    this.sessionsRoleOf ??= new iam.Role(this, 'SessionsRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Workspace API ${this.props.config.stage}: Lambdas that sign in and out`,
+      inlinePolicies: {
+        Access: new iam.PolicyDocument({ statements: this.statementsFor('write', { sessions: true }) }),
+      },
+    });
+    return this.sessionsRoleOf;
+  }
+
   private mailStatements(): iam.PolicyStatement[] {
     const from = this.props.config.mailFrom;
     const identity = (name: string) =>
@@ -474,7 +503,7 @@ export class ApiFunctions extends Construct {
     ];
   }
 
-  private statementsFor(access: TableAccess): iam.PolicyStatement[] {
+  private statementsFor(access: TableAccess, options: { sessions?: boolean } = {}): iam.PolicyStatement[] {
     const { table, indexNames, signingKeys } = this.props;
     const tableResources = [table.tableArn, ...indexNames.map((name) => `${table.tableArn}/index/${name}`)];
     const statements = [
@@ -510,6 +539,28 @@ export class ApiFunctions extends Construct {
           resources: [this.repairWorker.functionArn],
         }),
       );
+    if (access === 'write' && !options.sessions)
+      statements.push(
+        // sessions and passwords are the auth routes' alone: any other write role may only slide
+        // a session's expiry (the attributes of a touch), never make, change or end one
+        new iam.PolicyStatement({
+          sid: 'NoSessionWrites',
+          effect: iam.Effect.DENY,
+          actions: ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': LOGIN_LEADING_KEYS } },
+        }),
+        new iam.PolicyStatement({
+          sid: 'OnlyTouchSessions',
+          effect: iam.Effect.DENY,
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: {
+            'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': LOGIN_LEADING_KEYS },
+            'ForAnyValue:StringNotEquals': { 'dynamodb:Attributes': SESSION_TOUCH_UPDATABLE_ATTRIBUTES },
+          },
+        }),
+      );
     if (access === 'read') {
       statements.push(
         new iam.PolicyStatement({
@@ -519,6 +570,16 @@ export class ApiFunctions extends Construct {
           conditions: {
             'ForAllValues:StringEquals': { 'dynamodb:Attributes': READ_ROLE_UPDATABLE_ATTRIBUTES },
             'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': READ_ROLE_UPDATABLE_LEADING_KEYS },
+          },
+        }),
+        // a session used an hour after its last use slides its expiry (shared/users/sessions.ts)
+        new iam.PolicyStatement({
+          sid: 'TouchSession',
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: {
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': SESSION_TOUCH_UPDATABLE_ATTRIBUTES },
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [PARTITION_PATTERNS.logins] },
           },
         }),
         new iam.PolicyStatement({

@@ -55,7 +55,7 @@ const ERROR_BODY: JsonSchema = {
 /** The refusals a route can answer, by what it takes. */
 const errorStatuses = (route: RouteDef, spec: Spec): string[] => [
   ...(spec.params || spec.query || spec.body ? ['400'] : []),
-  ...(route.auth === 'none' ? [] : ['401', '403']),
+  ...(route.auth === 'none' ? [] : route.auth === 'password' ? ['403', '429'] : ['401', '403']),
   ...(route.path.includes('{') ? ['404'] : []),
   ...(route.method === 'GET' ? [] : ['409']),
   ...(spec.body ? ['413'] : []),
@@ -65,11 +65,12 @@ const errorStatuses = (route: RouteDef, spec: Spec): string[] => [
 
 const ERROR_TEXT: Record<string, string> = {
   '400': 'Bad input (the message names the parameter)',
-  '401': 'No token, or one that is unknown, expired or revoked',
-  '403': 'The token or the role lacks the right',
+  '401': 'No token or session, or one that is unknown, expired, revoked or signed out',
+  '403': 'The token or the role lacks the right (or a cookie-carried write from another origin)',
   '404': 'Not found',
   '409': 'A concurrent change won; retry',
   '413': 'Too large',
+  '429': 'Too many failed sign-ins for this email or address (see Retry-After)',
   '500': 'Unexpected error',
   '503': 'Busy or out of time; nothing was written (see Retry-After)',
 };
@@ -190,7 +191,9 @@ const operationOf = (route: RouteDef, spec: Spec, schemaOf: (schema: z.ZodMiniTy
     summary: ROUTE_SUMMARIES[route.handler as HandlerName],
     description: `Needs: ${needsOf(route)}. Code: \`functions/${route.handler}.ts\`.`,
     tags: [tagOf(route)],
-    ...(route.auth === 'none' ? { security: [] } : { security: [{ bearer: [] }] }),
+    ...(route.auth === 'none' || route.auth === 'password'
+      ? { security: [] }
+      : { security: [{ bearer: [] }, { session: [] }] }),
     'x-actions': route.actions,
     parameters: [...pathParameters(route, spec.params), ...parametersOf(spec.query, 'query')],
     ...(spec.body
@@ -255,6 +258,13 @@ export const buildOpenApi = async (routes: readonly RouteDef[] = ROUTES) => {
           scheme: 'bearer',
           description:
             'A personal access token (`pat_…`) or a temporary token; `x-actions` lists the rights a route needs',
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'auth_session',
+          description:
+            "The session cookie `POST /auth/signin` sets: the user's own rights; a write must come from this origin (Origin or Referer)",
         },
       },
       schemas: { Error: ERROR_BODY, ...answers.components },

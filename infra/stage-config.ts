@@ -32,6 +32,16 @@ export interface StageConfig {
   powertools: PowertoolsMode;
   /** Days the change log keeps an entry (1..365; data-flow.md 1). */
   changeLogDays: number;
+  /**
+   * Who may sign up with `POST /auth/signup`: anyone (`open`) or no one (`closed`: users are made
+   * by an admin or `npm run user:create`). Closed unless a stage opens it.
+   */
+  signup: 'open' | 'closed';
+  /**
+   * The web app's origin (`https://app.example.com`), when it is served from another host than
+   * the API: cookie-carried writes from it are taken. Unset: only the API's own host.
+   */
+  webOrigin?: string;
 }
 
 /** Settings of a throwaway stage: anything may be destroyed, nothing is kept long. */
@@ -46,11 +56,13 @@ const devLike = (stage: string): StageConfig => ({
   // 1024 MB buys a full vCPU share on ARM: cold starts are shorter and the cost per request barely moves.
   lambda: { memoryMb: 1024, timeoutSeconds: 10 },
   mailFrom: `no-reply@${stage}.workspace.example.com`,
-  // Any origin: tokens travel in a header, never a cookie, so a page can only use a token it holds.
+  // Any origin, without credentials: a page elsewhere can use only a token it holds; the session
+  // cookie is never sent cross-origin with '*' (and a cookie-carried write checks its Origin).
   corsOrigins: ['*'],
   alarms: { serverErrorPercent: 5, p99LatencyMs: 5000, evaluationPeriods: 3 },
   powertools: 'layer',
   changeLogDays: 30,
+  signup: 'closed',
 });
 
 const prod: StageConfig = {
@@ -68,6 +80,7 @@ const prod: StageConfig = {
   alarms: { serverErrorPercent: 1, p99LatencyMs: 3000, evaluationPeriods: 2 },
   powertools: 'layer',
   changeLogDays: 30,
+  signup: 'closed',
 };
 
 /** Stage names end up in a CloudFormation stack name and in resource names: keep them plain. */

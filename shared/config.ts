@@ -47,4 +47,16 @@ export const config = {
     1,
     Number(process.env.ATTACHMENT_MAX_BYTES || 100 * 1024 * 1024) || 100 * 1024 * 1024,
   ),
+  /** Session cookies carry `Secure` (every deployed stage: the stack sets it). */
+  secureCookies: process.env.COOKIE_SECURE === 'true',
+  /**
+   * The web app's origins besides the request's own (a stage's `webOrigin`): a cookie-carried
+   * write from anywhere else is refused. Comma-separated.
+   */
+  webOrigins: (process.env.WEB_ORIGIN ?? '')
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean),
+  /** Who may sign up with `POST /auth/signup`: anyone (`open`, `npm start`) or no one (`closed`, the default). */
+  signup: process.env.SIGNUP === 'open' ? 'open' : 'closed',
 } as const;

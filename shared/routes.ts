@@ -10,9 +10,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `access`: what the Lambda may do to the table (read routes get no write grant).
  * - `actions`: what the caller needs, in both its role on the resource's space and its token's
  *   scopes (routes on no space resource check only the token's scopes).
- * - `auth`: `token` (default) any valid token; `personal` a personal token only (not a temporary
- *   one); `none` no token at all (the health check: it reads nothing). An instance-admin route
- *   says so by needing `instance|admin`, which also needs the user's admin flag.
+ * - `auth`: `token` (default) any valid token or a session cookie; `personal` a personal token or
+ *   a session (not a temporary token); `password` no credential: the body's email and password
+ *   (sign-up, sign-in); `none` nothing at all (the health check: it reads nothing). An
+ *   instance-admin route says so by needing `instance|admin`, which also needs the user's admin flag.
  * A route with no actions must be on the commented allow-list of `test/unit/route-access.test.ts`.
  * - `resource`: what the route acts on, and so where its permission is checked. By default the
  *   deepest id of its path (`{tableId}`, then `{baseId}`, `{spaceId}`, `{organizationId}`,
@@ -30,7 +31,7 @@ export interface RouteDef {
   handler: string;
   access: 'read' | 'write';
   actions: readonly Scope[];
-  auth?: 'token' | 'personal' | 'none';
+  auth?: 'token' | 'personal' | 'password' | 'none';
   status?: number;
   /** The route sends mail: its Lambda alone may call SES, from the stage's sender only. */
   sendsMail?: boolean;
@@ -50,6 +51,11 @@ export interface RouteDef {
   files?: 'write' | 'export';
   /** The route also answers `HEAD` (its answer without the body), as monitors ask: the same Lambda. */
   head?: boolean;
+  /**
+   * The route starts or ends sessions, or sets passwords: its Lambda alone may write the login
+   * partitions (`LOGIN#`, `LOGINTRY#`); every other route may only slide a session's expiry.
+   */
+  sessions?: boolean;
   /** The route wakes a base's webhooks (a redelivery, a webhook enabled again): its Lambda alone may send to the webhook queue. */
   webhooks?: boolean;
 }
@@ -134,6 +140,15 @@ export const ROUTES = [
     actions: [],
     auth: 'none',
   },
+  // A plain sign-in page for people without Teable's web app (shared/http/sign-in-page.ts)
+  {
+    method: 'GET',
+    path: '/signin',
+    handler: 'get-sign-in-page',
+    access: 'read',
+    actions: [],
+    auth: 'none',
+  },
   {
     method: 'GET',
     path: '/docs/{asset}',
@@ -157,6 +172,53 @@ export const ROUTES = [
     handler: 'get-user-info',
     access: 'read',
     actions: [],
+  },
+  // Sign-in with a password and the session cookie (contract: sessions; shared/users/sessions.ts)
+  {
+    method: 'POST',
+    path: '/auth/signup',
+    handler: 'sign-up',
+    access: 'write',
+    actions: [],
+    auth: 'password',
+    status: 201,
+    sessions: true,
+  },
+  {
+    method: 'POST',
+    path: '/auth/signin',
+    handler: 'sign-in',
+    access: 'write',
+    actions: [],
+    auth: 'password',
+    sessions: true,
+  },
+  {
+    method: 'POST',
+    path: '/auth/signout',
+    handler: 'sign-out',
+    access: 'write',
+    actions: [],
+    sessions: true,
+  },
+  {
+    method: 'PATCH',
+    path: '/auth/change-password',
+    handler: 'change-password',
+    access: 'write',
+    actions: [],
+    auth: 'personal',
+    sessions: true,
+  },
+  {
+    method: 'POST',
+    path: '/auth/add-password',
+    handler: 'add-password',
+    access: 'write',
+    actions: [],
+    auth: 'personal',
+    status: 201,
+    sessions: true,
   },
   {
     method: 'PATCH',

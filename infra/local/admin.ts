@@ -11,6 +11,8 @@ interface AdminState {
   userId: string;
   email: string;
   token: string;
+  /** The password `npm start` gave the admin (to sign in to the web app); absent once changed. */
+  password?: string;
 }
 
 /** The saved token still authenticates and carries every scope an admin may have (new scopes appear). */
@@ -44,6 +46,29 @@ export const ensureAdmin = async (stateFile: string | undefined): Promise<AdminS
     const user = await createUser({ ...LOCAL_ADMIN, isAdmin: true });
     state = { userId: user.id, email: user.email, token: user.token };
   }
+  state = await withPassword(state);
   if (stateFile) await writeFile(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   return state;
+};
+
+/**
+ * The admin's password for signing in: a generated one on first start (kept in the state file
+ * beside the token, which is as secret); none shown once someone changed it.
+ */
+const withPassword = async (state: AdminState): Promise<AdminState> => {
+  const { addPassword, generatePassword, passwordIsCurrent } = await import('#shared/users/sessions.ts');
+  if (state.password && (await passwordIsCurrent(state.userId, state.password))) return state;
+  const principal = await authenticateToken(state.token);
+  if (principal.isAdmin && !(await hasPassword(state.userId))) {
+    const password = generatePassword();
+    await addPassword(state.userId, password);
+    return { ...state, password };
+  }
+  const { password: _changed, ...rest } = state;
+  return rest;
+};
+
+const hasPassword = async (userId: string) => {
+  const { usersByIds } = await import('#shared/entities/users.ts');
+  return (await usersByIds([userId])).get(userId)?.hasPassword === true;
 };

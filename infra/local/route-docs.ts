@@ -9,6 +9,7 @@ import { API_PREFIX, type HandlerName, ROUTES, type RouteDef, resourceOf } from 
 export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'get-openapi':
     "The API description (OpenAPI 3.1), generated from the route table and the handlers' schemas",
+  'get-sign-in-page': 'A plain sign-in page (a form for POST /auth/signin), for people without the web app',
   'get-docs': 'The API reference page (Swagger UI over the API description; "try it" with a token)',
   'get-docs-asset': 'A script or style sheet of the reference page (from the npm package, no CDN)',
   'get-health': 'Liveness and version (`{status: "ok", version}`); no token, no database read',
@@ -40,6 +41,11 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'get-dashboard-plugin': 'One plugin install of a dashboard, with its storage',
   'update-dashboard-plugin-storage': "Replace a dashboard plugin install's stored JSON",
   'get-current-user': 'The calling user',
+  'sign-up': 'Sign up with an email and a password (when the stage allows it); signed in at once',
+  'sign-in': 'Sign in with an email and a password: the session cookie',
+  'sign-out': "End the caller's session",
+  'change-password': "Change the caller's password; ends every other session",
+  'add-password': 'Give a user without a password one',
   'get-user-info': "The calling user, as Teable's user info",
   'rename-user': 'Rename the calling user',
   'create-temp-token': "A 10-minute JWT with the calling token's rights",
@@ -208,7 +214,13 @@ export const END = '<!-- routes:end -->';
 /** What a caller needs for a route, in words (the README table, the API description). Pure. */
 export const needsOf = (r: RouteDef): string => {
   const who =
-    r.auth === 'personal' ? 'a personal token' : r.auth === 'none' ? 'nothing (no token)' : 'any valid token';
+    r.auth === 'personal'
+      ? 'a personal token or a session'
+      : r.auth === 'none'
+        ? 'nothing (no token)'
+        : r.auth === 'password'
+          ? 'an email and password (no token)'
+          : 'any valid token or a session';
   const actions = r.actions as readonly string[];
   const outsideSpaces = actions.every((a) => /^(enterprise|plugin|instance)\|/.test(a));
   if (resourceOf(r)?.kind === 'node')

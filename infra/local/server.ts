@@ -217,8 +217,10 @@ export const createLocalServer = (
       );
       const handler = await loadHandler(found.route.handler);
       const result = await handler(event, lambdaContext(found.route.handler));
-      const headers: Record<string, string> = { ...cors };
+      const headers: Record<string, string | string[]> = { ...cors };
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+      // payload 2.0's `cookies`: one Set-Cookie each, as API Gateway sends them
+      if (result.cookies?.length) headers['set-cookie'] = result.cookies;
       const payload = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
       // as API Gateway answers: the length always given (an empty answer is not sent chunked)
       headers['content-length'] = String(payload.length);

@@ -61,6 +61,8 @@ const main = async () => {
       signingKeysFile: await ensureSigningKeys(LOCAL_DIR),
     });
     process.env.LOCAL_OUTBOX_DIR ??= join(LOCAL_DIR, 'outbox');
+    // anyone may sign up on a local server (SIGNUP=closed to try a deployed stage's default)
+    process.env.SIGNUP ??= 'open';
     // Attachments: a real S3-compatible server, its files beside the data (or a temporary folder).
     const { startS3Local, s3Environment } = await import('./s3-local.ts');
     const s3 = await startS3Local(inMemory ? {} : { directory: join(LOCAL_DIR, 's3') });
@@ -118,6 +120,11 @@ const main = async () => {
     console.log(`Admin ${admin.email}`);
     console.log(`API  http://127.0.0.1:${bound}/api`);
     console.log(`Token  ${admin.token}`);
+    console.log(
+      admin.password
+        ? `Sign in  ${admin.email} / ${admin.password}  (POST /api/auth/signin, or the web app's login page)`
+        : `Sign in  ${admin.email} with the password you set (npm start shows only the one it made)`,
+    );
     afterRestart = async () => {
       await ensureTable(tableName, dynamo.endpoint);
       if (!inMemory) return;

@@ -25,6 +25,13 @@ export interface StreamPollerOptions {
   startAt?: 'TRIM_HORIZON' | 'LATEST';
   /** Pause between polls that found nothing. */
   idleMs?: number;
+  /**
+   * How often the table and its stream's shards are described again while nothing else calls for
+   * it (a shard that ends, or a failed poll, does at once). DynamoDB Local answers a describe in
+   * time that grows with the whole database (~2 s at 190,000 items), so the poller must not ask
+   * every round.
+   */
+  describeEveryMs?: number;
   /** True while the database is known to be down (the poll waits). */
   isDown?: () => boolean;
   /** Days entries stay in the log. */
@@ -59,6 +66,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const startStreamPoller = (options: StreamPollerOptions): StreamPoller => {
   const { endpoint, tableName, checkpointFile } = options;
   const idleMs = options.idleMs ?? 200;
+  const describeEveryMs = options.describeEveryMs ?? 10_000;
   const dynamo = new DynamoDBClient({ endpoint });
   const streams = new DynamoDBStreamsClient({ endpoint });
   const stats = { records: 0, written: 0, errors: 0, setAside: 0 };
@@ -111,7 +119,17 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
     return out.ShardIterator;
   };
 
+  /** The shards as last described, when, and whether something calls for describing them again. */
+  let known: { ids: string[]; at: number } | undefined;
+  let describeAgain = true;
   const shardsOf = async (): Promise<string[]> => {
+    if (known && !describeAgain && Date.now() - known.at < describeEveryMs) return known.ids;
+    known = { ids: await describeShards(), at: Date.now() };
+    describeAgain = false;
+    return known.ids;
+  };
+
+  const describeShards = async (): Promise<string[]> => {
     const table = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
     const arn = table.Table?.LatestStreamArn;
     if (arn !== streamArn) {
@@ -147,8 +165,9 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       try {
         out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       } catch (error) {
-        // an expired or trimmed iterator: start again from the checkpoint
+        // an expired or trimmed iterator, or a stream gone: start again from the checkpoint
         iterators.delete(shardId);
+        describeAgain = true;
         throw error;
       }
       // the streams client's records are the wire shape both readers share
@@ -186,6 +205,8 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       else {
         closed.add(shardId);
         iterators.delete(shardId);
+        // a shard ends when the stream rolls over to new ones: find them now
+        describeAgain = true;
       }
     }
     return read;
@@ -199,6 +220,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         if (!options.isDown?.()) read = await pollOnce();
       } catch {
         stats.errors++;
+        describeAgain = true;
       }
       round++;
       for (const w of roundWaiters.splice(0)) w.resolve();

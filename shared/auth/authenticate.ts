@@ -1,23 +1,39 @@
 import { UnauthorizedError } from '#shared/core/errors.ts';
 import { type AccessToken, accessTokenLookup } from '#shared/entities/access-tokens.ts';
 import { type ItemKey, type Loaded, readBatch } from '#shared/entities/batch-read.ts';
+import { type Session, sessionLookup } from '#shared/entities/sessions.ts';
 import { userLookup } from '#shared/entities/users.ts';
 import type { Principal } from './permission.ts';
 import { parsePersonalToken, secretMatches } from './personal-token.ts';
-import type { Scope } from './scopes.ts';
+import { type Scope, scopesFor } from './scopes.ts';
+import { parseSessionCookie, SESSION_TOUCH_MS, sessionCookieIn } from './session-cookie.ts';
 import { signingKeys } from './signing-keys.ts';
 import { type TempTokenClaims, verifyTempToken } from './temp-token.ts';
 
-/** A bearer credential after the checks that need no database. */
+/** A bearer credential or a session cookie, after the checks that need no database. */
 export type Credential =
   | { kind: 'personal'; tokenId: string; userId: string; secret: string }
-  | { kind: 'temporary'; tokenId: string; userId: string; claims: TempTokenClaims };
+  | { kind: 'temporary'; tokenId: string; userId: string; claims: TempTokenClaims }
+  | { kind: 'session'; userId: string; secretHash: string };
 
 const MAX_TOKEN_LENGTH = 4096;
 
-/** Reads the `Authorization` header into a credential; anything malformed is a 401. */
-export const readCredential = async (authorization: string | undefined): Promise<Credential> => {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+/**
+ * Reads the request's credential: the `Authorization` header's bearer token, else the session
+ * cookie (a request with both uses the bearer). Anything malformed, or neither, is a 401.
+ */
+export const readCredential = async (
+  authorization: string | undefined,
+  cookies?: readonly string[],
+): Promise<Credential> => {
+  if (!authorization?.trim()) {
+    const cookie = sessionCookieIn(cookies);
+    if (cookie === undefined) throw new UnauthorizedError('no bearer token and no session cookie');
+    const session = parseSessionCookie(cookie);
+    if (!session) throw new UnauthorizedError('session cookie malformed');
+    return { kind: 'session', ...session };
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   const token = match?.[1];
   if (!token) throw new UnauthorizedError('no bearer token');
   if (token.length > MAX_TOKEN_LENGTH) throw new UnauthorizedError('token too long');
@@ -34,11 +50,42 @@ export const readCredential = async (authorization: string | undefined): Promise
   throw new UnauthorizedError('token of unknown form');
 };
 
-/** The items authentication reads: the (parent) token and its user. */
+/** The items authentication reads: the (parent) token or the session, and its user. */
 export const credentialKeys = (c: Credential): ItemKey[] => [
-  accessTokenLookup(c.userId, c.tokenId).key,
+  c.kind === 'session'
+    ? sessionLookup(c.userId, c.secretHash).key
+    : accessTokenLookup(c.userId, c.tokenId).key,
   userLookup(c.userId).key,
 ];
+
+/**
+ * A session's principal: the user's own rights (every scope of the user's kind, no limits). A
+ * session ended, expired, of an older epoch (the password changed since) or of a user no longer
+ * there is a 401.
+ */
+const sessionPrincipal = (
+  c: Extract<Credential, { kind: 'session' }>,
+  loaded: Loaded,
+  now: number,
+): Principal => {
+  const session = loaded.valueFor(sessionLookup(c.userId, c.secretHash));
+  const user = loaded.valueFor(userLookup(c.userId));
+  if (!session) throw new UnauthorizedError('session not found (signed out, or never existed)');
+  if (!(Date.parse(session.expiresAt) > now)) throw new UnauthorizedError('session expired');
+  if (!user) throw new UnauthorizedError(`user ${c.userId} of the session not found`);
+  if (session.epoch !== (user.sessionEpoch ?? 0))
+    throw new UnauthorizedError('session ended by a password change');
+  return {
+    userId: c.userId,
+    name: user.name,
+    email: user.email,
+    isAdmin: user.isAdmin,
+    tokenId: '',
+    kind: 'session',
+    scopes: new Set(scopesFor(user.isAdmin)),
+    session: { secretHash: c.secretHash, epoch: session.epoch },
+  };
+};
 
 interface Limits {
   spaceIds?: string[];
@@ -71,6 +118,7 @@ const signedAfterRefresh = (issuedAt: number | undefined, token: AccessToken): b
  * parent's current ones, and a deleted or expired parent voids it.
  */
 export const principalFrom = (c: Credential, loaded: Loaded, now = Date.now()): Principal => {
+  if (c.kind === 'session') return sessionPrincipal(c, loaded, now);
   const read = loaded;
   const token = read.valueFor(accessTokenLookup(c.userId, c.tokenId));
   const user = read.valueFor(userLookup(c.userId));
@@ -129,9 +177,17 @@ export const shouldTouch = (
 
 /** True when this request should refresh the `lastUsedTime` of the credential's token, read with it. */
 export const credentialToTouch = (c: Credential, loaded: Loaded, now = Date.now()): boolean => {
+  if (c.kind === 'session')
+    return sessionToTouch(loaded.valueFor(sessionLookup(c.userId, c.secretHash)), now);
   const token = loaded.valueFor(accessTokenLookup(c.userId, c.tokenId));
   return token !== undefined && staleUse(token, now);
 };
+
+/** True when a session's expiry should slide forward now (its last use over an hour ago). */
+export const sessionToTouch = (
+  session: Pick<Session, 'lastUsedTime'> | undefined,
+  now = Date.now(),
+): boolean => session !== undefined && now - Date.parse(session.lastUsedTime) > SESSION_TOUCH_MS;
 
 /**
  * The principal of a bare bearer token, read on its own (a live connection, which has no request

@@ -7,8 +7,11 @@ export interface Principal {
   name: string;
   email: string;
   isAdmin: boolean;
+  /** The (parent) token's id; empty for a session. */
   tokenId: string;
-  kind: 'personal' | 'temporary';
+  kind: 'personal' | 'temporary' | 'session';
+  /** A session's secret hash and epoch (signout and a password change end it). */
+  session?: { secretHash: string; epoch: number };
   scopes: ReadonlySet<Scope>;
   /** When set, the token only reaches these spaces (or the bases below). */
   spaceIds?: readonly string[];

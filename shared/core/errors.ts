@@ -48,7 +48,7 @@ export class ValidationError extends HttpError {
 export class UnauthorizedError extends HttpError {
   /** `reason` goes to the log only; the caller always sees the same body. */
   constructor(readonly reason: string) {
-    super(401, 'unauthorized', 'A valid bearer token is required');
+    super(401, 'unauthorized', 'Sign in, or send a valid bearer token');
   }
 }
 

@@ -121,3 +121,6 @@ export const queryBool = querySingle(
     z.transform((v: 'true' | 'false') => v === 'true'),
   ),
 );
+
+/** An email as sign-in takes it (compared lowercased). */
+export const emailAddress = z.email().check(z.maxLength(254));

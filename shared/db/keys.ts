@@ -5,6 +5,11 @@
  * - `USER#<usr>`: the profile, the user's access tokens, a mirror item per space the user
  *   belongs to, notifications (sort key by read state, newest last) and the unread counter.
  * - `EMAIL#<lower-case email>`: claims an email for one user (uniqueness).
+ * - `LOGIN#<usr>`: how the user signs in: the password's hash (`PASSWORD`) and one item per
+ *   session (`SESSION#<hash of the cookie's secret>`: user, times, expiry; TTL). Only the auth
+ *   routes write it (IAM: `loginPartitionPattern`).
+ * - `LOGINTRY#<email or address>`: failed sign-ins of one email (`EMAIL#…`) or one client address
+ *   (`ADDR#…`) in the current window, and the lock they earned (TTL).
  * - `SPACE#<spc>`: the space, one item per collaborator, one reference per base (name kept in step).
  * - `BASE#<bse>`: the base, one reference per table, the project nodes (`NODE#<nod>`), the
  *   dashboards (`DASH#<dsh>`) and their plugin installs (`DASH#<dsh>#PLI#<pli>`); one query of
@@ -119,6 +124,22 @@ export const keys = {
   }),
   recordDeletionsOf: (baseId: string) => ({ pk: `DELJ#${baseId}` }),
   userEmail: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
+  /** The user's password hash (`entities/passwords.ts`). */
+  password: (userId: string): Key => ({ pk: `LOGIN#${userId}`, sk: 'PASSWORD' }),
+  /** A session (`entities/sessions.ts`), by the hash of its secret. */
+  session: (userId: string, secretHash: string): Key => ({
+    pk: `LOGIN#${userId}`,
+    sk: `SESSION#${secretHash}`,
+  }),
+  sessionsOf: (userId: string) => ({ pk: `LOGIN#${userId}`, skPrefix: 'SESSION#' }),
+  /** IAM's pattern for every login partition: only the auth routes write there. */
+  loginPartitionPattern: 'LOGIN#*',
+  /** Failed sign-ins of one email or one client address (`entities/sign-in-attempts.ts`). */
+  signInAttempts: (kind: 'email' | 'address', value: string): Key => ({
+    pk: `LOGINTRY#${kind === 'email' ? 'EMAIL' : 'ADDR'}#${value.toLowerCase()}`,
+    sk: 'TRY',
+  }),
+  signInAttemptsPartitionPattern: 'LOGINTRY#*',
 
   accessToken: (userId: string, tokenId: string): Key => ({ pk: `USER#${userId}`, sk: `TOKEN#${tokenId}` }),
   accessTokensOf: (userId: string) => ({ pk: `USER#${userId}`, skPrefix: 'TOKEN#' }),

@@ -16,6 +16,13 @@ export const PARTITION_PATTERNS = {
   viewIndexWants: keys.viewIndexWantPartitionPattern,
   /** The export files handed to the worker (`entities/export-files.ts`). */
   exportFiles: keys.exportFilePartitionPattern,
+  /** A user's password and sessions (`entities/passwords.ts`, `entities/sessions.ts`). */
+  logins: keys.loginPartitionPattern,
+  /** Failed sign-ins per email and address (`entities/sign-in-attempts.ts`). */
+  signInAttempts: keys.signInAttemptsPartitionPattern,
   /** The purge and background jobs (`entities/jobs.ts`). */
   purgeJobs: keys.purgeJobPartition,
 } as const;
+
+/** The item attributes a session's touch writes: what every route may update in a login partition. */
+export const SESSION_TOUCH_ATTRIBUTES = ['lastUsedTime', 'expiresAt', 'ttl'] as const;

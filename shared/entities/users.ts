@@ -11,6 +11,13 @@ export interface User {
   email: string;
   isAdmin: boolean;
   createdTime?: string;
+  /** The user can sign in with a password (`entities/passwords.ts` holds its hash). */
+  hasPassword?: boolean;
+  /**
+   * Sessions carry the epoch they began in; a password change moves it, and every session of an
+   * older epoch is void at once (the profile is read with every session anyway).
+   */
+  sessionEpoch?: number;
 }
 
 /** The stored item of a user. Pure. */
@@ -22,6 +29,8 @@ export const toUserItem = (user: User): Item => ({
   email: user.email,
   isAdmin: user.isAdmin,
   ...(user.createdTime === undefined ? {} : { createdTime: user.createdTime }),
+  ...(user.hasPassword ? { hasPassword: true } : {}),
+  ...(user.sessionEpoch ? { sessionEpoch: user.sessionEpoch } : {}),
 });
 
 /** The user stored in a profile item. */
@@ -33,6 +42,10 @@ export const userOf = (item: Item): User => {
     email: text(item.email),
     isAdmin: item.isAdmin === true,
     ...(createdTime === undefined ? {} : { createdTime }),
+    ...(item.hasPassword === true ? { hasPassword: true } : {}),
+    ...(typeof item.sessionEpoch === 'number' && item.sessionEpoch > 0
+      ? { sessionEpoch: item.sessionEpoch }
+      : {}),
   };
 };
 
@@ -41,6 +54,12 @@ export const claimEmailOp = (email: string, userId: string): TransactOp => ({
   put: { ...keys.userEmail(email), type: 'userEmail', userId },
   condition: NOT_EXISTS,
 });
+
+/** The id of the user holding an email (its claim alone), or undefined. */
+export const userIdByEmail = async (email: string): Promise<string | undefined> => {
+  const claim = await getItem(keys.userEmail(email.trim()));
+  return typeof claim?.userId === 'string' ? claim.userId : undefined;
+};
 
 /** The user holding an email (its claim, then its profile), or undefined. */
 export const userByEmail = async (email: string): Promise<User | undefined> => {
@@ -83,3 +102,16 @@ export const userNameById = async (userId: string): Promise<string | undefined> 
   const user = await getItem(keys.user(userId));
   return user && typeof user.name === 'string' ? user.name : undefined;
 };
+
+/**
+ * The operation that marks a user as having a password and, for a change, moves the session epoch
+ * to `epoch` (every older session void). Pure.
+ */
+export const setPasswordStateOp = (userId: string, epoch?: number): TransactOp => ({
+  update: {
+    key: keys.user(userId),
+    update: epoch === undefined ? 'SET hasPassword = :yes' : 'SET hasPassword = :yes, sessionEpoch = :epoch',
+    condition: EXISTS,
+    values: { ':yes': true, ...(epoch === undefined ? {} : { ':epoch': epoch }) },
+  },
+});

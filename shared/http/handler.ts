@@ -15,9 +15,12 @@ import {
 import { checkNodeDelete, nodeKeys } from '#shared/auth/node-access.ts';
 import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
 import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
+import { checkSameOrigin } from '#shared/auth/same-origin.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
 import { ADMIN_SCOPE } from '#shared/auth/scopes.ts';
+import { sessionCookieIn } from '#shared/auth/session-cookie.ts';
 import { type LocatedTrashItem, locateTrashItem, trashItemKeys } from '#shared/auth/trash-access.ts';
+import { config } from '#shared/config.ts';
 import {
   ForbiddenError,
   HttpError,
@@ -56,6 +59,7 @@ import {
 } from '#shared/routes.ts';
 import { foreignTableKeys, loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { touchAccessToken } from '#shared/users/access-tokens.ts';
+import { renewSession } from '#shared/users/sessions.ts';
 import { withIdempotency } from './idempotency.ts';
 import { parseQueryString } from './query-string.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.ts';
@@ -74,7 +78,12 @@ export const MAX_BODY_BYTES = 6 * 1024 * 1024;
 export class Reply {
   constructor(
     readonly body: unknown,
-    readonly init: { status?: number; headers?: Record<string, string>; raw?: boolean } = {},
+    readonly init: {
+      status?: number;
+      headers?: Record<string, string>;
+      raw?: boolean;
+      cookies?: string[];
+    } = {},
   ) {}
 }
 
@@ -307,10 +316,12 @@ export const defineHandler = <
 ) => {
   const route = routeOf(name);
   if (route.auth === 'none') throw new Error(`${name} is a public route: define it with definePublicHandler`);
+  if (route.auth === 'password')
+    throw new Error(`${name} is a sign-in route: define it with definePasswordHandler`);
   const routeDecl = resourceOf(route);
 
   const core = async (event: Event, context: Context): Promise<Result> => {
-    const credential: Credential = await readCredential(event.headers?.authorization);
+    const credential: Credential = await readCredential(event.headers?.authorization, event.cookies);
     let input: Input<P, Q, B> | undefined;
     let inputError: unknown;
     try {
@@ -335,6 +346,14 @@ export const defineHandler = <
     keepForRequest(loaded, foreignKeys);
     const principal = principalFrom(credential, loaded);
     noteActor(principal.userId);
+    // a cookie rides along on any request the browser makes: a write must come from our own pages
+    if (credential.kind === 'session')
+      checkSameOrigin(
+        event.requestContext?.http?.method ?? route.method,
+        event.headers ?? {},
+        event.headers?.host ?? event.requestContext?.domainName,
+        config.webOrigins,
+      );
     // After principalFrom: a temporary token whose parent is gone is a 401 here too, not a 403.
     if (route.auth === 'personal' && credential.kind === 'temporary')
       throw new ForbiddenError(
@@ -380,6 +399,7 @@ export const defineHandler = <
       body: unknown;
       headers?: Record<string, string>;
       raw?: boolean;
+      cookies?: string[];
     }> => {
       const result = await run(request);
       return result instanceof Reply
@@ -388,11 +408,12 @@ export const defineHandler = <
             body: result.body,
             headers: result.init.headers,
             ...(result.init.raw ? { raw: true } : {}),
+            ...(result.init.cookies ? { cookies: result.init.cookies } : {}),
           }
         : { status: route.status ?? 200, body: result };
     };
     const idempotencyKey = spec.idempotent ? event.headers?.['idempotency-key'] : undefined;
-    const [out] = await Promise.all([
+    const [out, renewed] = await Promise.all([
       idempotencyKey !== undefined
         ? withIdempotency(
             principal.userId,
@@ -403,22 +424,42 @@ export const defineHandler = <
             decl?.kind === 'table' ? (resource as Located).id : undefined,
           )
         : answer(),
-      credentialToTouch(credential, loaded)
-        ? touchAccessToken(userId, credential.tokenId).catch(() => undefined)
-        : undefined,
+      touchCredential(credential, principal, loaded, event.cookies),
     ]);
     const headers = 'headers' in out ? (out.headers as Record<string, string> | undefined) : undefined;
-    return fitResponse(
+    const fitted = fitResponse(
       'raw' in out && out.raw
         ? { statusCode: out.status, headers: { ...headers }, body: String(out.body ?? '') }
         : json(out.status, out.body, headers),
       event.headers?.['accept-encoding'],
       request.requestId,
     );
+    // the route's own cookies (sign-out, a password change) win over a renewal of the old session
+    const cookies = ('cookies' in out ? (out.cookies as string[] | undefined) : undefined) ?? renewed;
+    return cookies?.length ? { ...fitted, cookies } : fitted;
   };
 
   // the input schemas, for the API description (`infra/openapi.ts`)
   return Object.assign(chainOf(route, core), { spec: spec as HandlerSpec<Schema, Schema, Schema> });
+};
+
+/**
+ * Records a token's use, or slides a session's expiry forward and answers its renewed cookie (at
+ * most hourly: `credentialToTouch`). A failure here never fails the request.
+ */
+const touchCredential = async (
+  credential: Credential,
+  principal: Principal,
+  loaded: Loaded,
+  cookies: readonly string[] | undefined,
+): Promise<string[] | undefined> => {
+  if (!credentialToTouch(credential, loaded)) return undefined;
+  if (credential.kind === 'session') {
+    const value = sessionCookieIn(cookies);
+    return value === undefined ? undefined : renewSession(principal, value).catch(() => undefined);
+  }
+  await touchAccessToken(credential.userId, credential.tokenId).catch(() => undefined);
+  return undefined;
 };
 
 /**
@@ -447,6 +488,37 @@ export const definePublicHandler = <N extends HandlerName>(
     return fitResponse(result, event.headers?.['accept-encoding']);
   };
   return chainOf(route, core);
+};
+
+/**
+ * Builds the Lambda handler of a sign-in route (`auth: 'password'`): no credential, a validated
+ * body, the client's address (guesses are counted by it) and the same chain. A browser's foreign
+ * `Origin` is refused (a cross-site form must not sign anyone in); scripts send none.
+ */
+export const definePasswordHandler = <N extends HandlerName, B extends Schema>(
+  name: RouteNamed<N> extends { auth: 'password' } ? N : never,
+  spec: { body: B },
+  run: (request: { body: Out<B>; address: string; requestId: string }) => Promise<Reply>,
+) => {
+  const route = routeOf(name);
+  if (route.auth !== 'password') throw new Error(`${name} is not a sign-in route`);
+  const core = async (event: Event, context: Context): Promise<Result> => {
+    const { body } = readInput(event, spec);
+    if (event.headers?.origin)
+      checkSameOrigin(
+        route.method,
+        event.headers,
+        event.headers.host ?? event.requestContext?.domainName,
+        config.webOrigins,
+      );
+    const requestId = requestIdOf(event, context);
+    const out = await run({ body, address: event.requestContext?.http?.sourceIp ?? 'unknown', requestId });
+    const result = json(out.init.status ?? route.status ?? 200, out.body, out.init.headers);
+    return { ...result, ...(out.init.cookies?.length ? { cookies: out.init.cookies } : {}) };
+  };
+  return Object.assign(chainOf(route, core), {
+    spec: spec as unknown as HandlerSpec<Schema, Schema, Schema>,
+  });
 };
 
 /** A public route's answer that is not JSON (the docs page and its assets): text of a type, cacheable. */

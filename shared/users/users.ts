@@ -4,8 +4,16 @@ import { checkMayCreateAdmin } from '#shared/auth/token-ceiling.ts';
 import { ConflictError, InternalServerError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { transact } from '#shared/db/commit.ts';
 import { putAccessTokenOp } from '#shared/entities/access-tokens.ts';
+import type { Loaded } from '#shared/entities/batch-read.ts';
 import { mirrorsOfUser, renameMemberOp } from '#shared/entities/members.ts';
-import { claimEmailOp, putUserOp, renameUserOp, type User, userByEmail } from '#shared/entities/users.ts';
+import {
+  claimEmailOp,
+  putUserOp,
+  renameUserOp,
+  type User,
+  userByEmail,
+  userLookup,
+} from '#shared/entities/users.ts';
 import { newId } from '#shared/ids.ts';
 import type { PurgeJob } from '#shared/jobs/purge-job.ts';
 import { enqueuePurge, purgeJobOp } from '#shared/jobs/purge-queue.ts';
@@ -122,12 +130,22 @@ export const toUserInfo = (user: Pick<User, 'id' | 'name' | 'email'>) => ({
 });
 
 /** The caller as `GET /auth/user/me` answers it: the user info plus the client's required fields. */
-export const toUserMe = (user: Pick<User, 'id' | 'name' | 'email' | 'isAdmin'>) => ({
+export const toUserMe = (user: Pick<User, 'id' | 'name' | 'email' | 'isAdmin' | 'hasPassword'>) => ({
   ...toUserInfo(user),
   notifyMeta: { email: false },
-  hasPassword: false,
+  hasPassword: user.hasPassword === true,
   isAdmin: user.isAdmin,
 });
+
+/** The calling user as `GET /auth/user/me` answers it, from the profile read with authentication. */
+export const currentUserMe = (principal: Principal, loaded: Loaded) =>
+  toUserMe({
+    id: principal.userId,
+    name: principal.name,
+    email: principal.email,
+    isAdmin: principal.isAdmin,
+    hasPassword: loaded.valueFor(userLookup(principal.userId))?.hasPassword,
+  });
 
 /** Memberships one transaction renames next to the profile and the job item (100 operations at most). */
 const RENAME_CHUNK = 98;

@@ -133,6 +133,7 @@ const requests = async () => {
       signingKeysFile: await ensureSigningKeys(outDir),
     });
     process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    process.env.SIGNUP = 'open'; // the sessions section signs up, as under npm start
     process.env.LOCAL_OUTBOX_DIR = join(outDir, 'outbox'); // mail goes to files, never to SES
     await ensureTable(tableName, dynamo.endpoint);
     // attachments: the local S3-compatible server, before shared code reads its configuration
@@ -223,6 +224,10 @@ const requests = async () => {
         1,
         0,
       );
+    });
+    await section('sessions', async () => {
+      const { sessionsBench } = await import('./sessions.ts');
+      await sessionsBench(owner.auth, measure);
     });
     await section('records', () => records(owner.auth, measure));
     // Listing (issue 4): test/bench/listing.ts; the 100,000-record table is opt-in (BENCH_LISTING_100K=1).

@@ -104,7 +104,7 @@ describe('X-Request-Id', () => {
     expect(res.status).toBe(401);
     expect(id).toMatch(UUID);
     expect(await res.json()).toStrictEqual({
-      message: 'A valid bearer token is required',
+      message: 'Sign in, or send a valid bearer token',
       status: 401,
       code: 'unauthorized',
       requestId: id,

@@ -265,6 +265,9 @@ describe('WorkspaceApiStack (dev)', () => {
   const [readRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.includes('ReadRole'));
   const [writeRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.includes('WriteRole'));
   const [mailRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) => id.includes('MailRole'));
+  const [sessionsRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) =>
+    id.includes('SessionsRole'),
+  );
   const [purgeRoleId] = logicalIdsOf(template, 'AWS::IAM::Role').filter((id) =>
     id.startsWith('FunctionsPurgeRole'),
   );
@@ -399,6 +402,10 @@ describe('WorkspaceApiStack (dev)', () => {
         ATTACHMENTS_BUCKET: { Ref: bucketId },
         ATTACHMENT_MAX_BYTES: '',
         AWS_ENDPOINT_URL_S3: '',
+        // sessions: Secure cookies when deployed, no other web origin, sign-up closed by default
+        COOKIE_SECURE: 'true',
+        WEB_ORIGIN: '',
+        SIGNUP: 'closed',
         POWERTOOLS_SERVICE_NAME: 'workspace-api',
         POWERTOOLS_LOG_LEVEL: 'DEBUG',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -567,8 +574,9 @@ describe('WorkspaceApiStack (dev)', () => {
     template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
   });
 
-  it('has exactly twelve function roles: read, write, write plus mail, write plus enqueue, write plus files, read plus exports, write plus waking webhooks, the purge and repair workers, the stream processor, the webhook sender, the answerer of unmatched requests', () => {
-    template.resourceCountIs('AWS::IAM::Role', 12);
+  it('has exactly thirteen function roles: read, write, write plus sessions, write plus mail, write plus enqueue, write plus files, read plus exports, write plus waking webhooks, the purge and repair workers, the stream processor, the webhook sender, the answerer of unmatched requests', () => {
+    template.resourceCountIs('AWS::IAM::Role', 13);
+    expect(sessionsRoleId).toBeDefined();
     expect(webhooksRoleId).toBeDefined();
     expect(senderRoleId).toBeDefined();
     expect(filesRoleId).toBeDefined();
@@ -606,12 +614,21 @@ describe('WorkspaceApiStack (dev)', () => {
     }
     expect(statements.flatMap(actionsOf)).not.toContain('dynamodb:DeleteItem');
     const updates = statements.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
-    expect(updates).toHaveLength(1);
-    expect(actionsOf(updates[0] as Statement)).toEqual(['dynamodb:UpdateItem']);
-    expect(updates[0]?.Condition).toEqual({
-      'ForAllValues:StringEquals': { 'dynamodb:Attributes': READ_ROLE_UPDATABLE_ATTRIBUTES },
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*'] },
-    });
+    expect(updates).toHaveLength(2);
+    for (const u of updates) expect(actionsOf(u)).toEqual(['dynamodb:UpdateItem']);
+    expect(updates.map((u) => u.Condition)).toEqual([
+      {
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': READ_ROLE_UPDATABLE_ATTRIBUTES },
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*'] },
+      },
+      // a session's touch: its expiry and last use, nothing else
+      {
+        'ForAllValues:StringEquals': {
+          'dynamodb:Attributes': ['pk', 'sk', 'lastUsedTime', 'expiresAt', 'ttl'],
+        },
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LOGIN#*'] },
+      },
+    ]);
     expect(READ_ROLE_UPDATABLE_ATTRIBUTES).toEqual(['pk', 'sk', 'lastUsedTime']);
   });
 
@@ -659,21 +676,55 @@ describe('WorkspaceApiStack (dev)', () => {
     const byKey = functionByRouteKey(template);
     for (const route of ROUTES) {
       const fn = byKey.get(routeKey(route));
-      const role = (route as RouteDef).webhooks
-        ? webhooksRoleId
-        : (route as RouteDef).sendsMail
-          ? mailRoleId
-          : (route as RouteDef).purges
-            ? purgeRoleId
-            : (route as RouteDef).files === 'write'
-              ? filesRoleId
-              : (route as RouteDef).files === 'export'
-                ? exportRoleId
-                : route.access === 'read'
-                  ? readRoleId
-                  : writeRoleId;
+      const role = (route as RouteDef).sessions
+        ? sessionsRoleId
+        : (route as RouteDef).webhooks
+          ? webhooksRoleId
+          : (route as RouteDef).sendsMail
+            ? mailRoleId
+            : (route as RouteDef).purges
+              ? purgeRoleId
+              : (route as RouteDef).files === 'write'
+                ? filesRoleId
+                : (route as RouteDef).files === 'export'
+                  ? exportRoleId
+                  : route.access === 'read'
+                    ? readRoleId
+                    : writeRoleId;
       expect(fn?.Properties?.Role, routeKey(route)).toEqual({ 'Fn::GetAtt': [role, 'Arn'] });
     }
+  });
+
+  it('lets only the auth routes write sessions, passwords and sign-in counts: every other role is denied all but a session touch', () => {
+    const auth = ROUTES.filter((r) => (r as RouteDef).sessions).map((r) => r.handler);
+    expect(auth.sort()).toEqual(['add-password', 'change-password', 'sign-in', 'sign-out', 'sign-up']);
+    const denials = (roleId: string) =>
+      roleStatements(template, roleId).filter((s) => (s as { Effect?: string }).Effect === 'Deny');
+    const login = { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': ['LOGIN#*', 'LOGINTRY#*'] } };
+    for (const roleId of [writeRoleId, mailRoleId, purgeRoleId, filesRoleId, webhooksRoleId]) {
+      const deny = denials(roleId as string);
+      expect(
+        deny.map((s) => [s.Sid, actionsOf(s), s.Condition]),
+        roleId,
+      ).toEqual([
+        ['NoSessionWrites', ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'], login],
+        [
+          'OnlyTouchSessions',
+          ['dynamodb:UpdateItem'],
+          {
+            ...login,
+            'ForAnyValue:StringNotEquals': {
+              'dynamodb:Attributes': ['pk', 'sk', 'lastUsedTime', 'expiresAt', 'ttl'],
+            },
+          },
+        ],
+      ]);
+    }
+    // the auth routes' role: the write grants without the denial
+    expect(denials(sessionsRoleId as string)).toEqual([]);
+    expect(roleStatements(template, sessionsRoleId as string).flatMap(actionsOf)).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:UpdateItem']),
+    );
   });
 
   it('keeps files in a private, encrypted bucket with CORS for browser uploads and a lifecycle for abandoned uploads', () => {
@@ -757,6 +808,7 @@ describe('WorkspaceApiStack (dev)', () => {
     );
     expect(exportTableWrites.map((st) => [st.Sid, actionsOf(st), st.Condition])).toEqual([
       ['TouchToken', ['dynamodb:UpdateItem'], expect.anything()],
+      ['TouchSession', ['dynamodb:UpdateItem'], expect.anything()],
       ['KeepListingOrders', ['dynamodb:BatchWriteItem', 'dynamodb:PutItem'], expect.anything()],
       [
         'HandOverExports',
@@ -1156,7 +1208,7 @@ describe('WorkspaceApiStack (dev)', () => {
     // above through the merged view); the root itself runs only the workers, the stream processor
     // and the answerer of unmatched requests.
     synthesized.root.resourceCountIs('AWS::Lambda::Function', WORKERS);
-    synthesized.root.resourceCountIs('AWS::IAM::Role', 12);
+    synthesized.root.resourceCountIs('AWS::IAM::Role', 13);
     for (const { template: nested } of synthesized.nested) nested.resourceCountIs('AWS::IAM::Role', 0);
   });
 

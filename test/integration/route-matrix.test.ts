@@ -41,19 +41,20 @@ describe('route matrix', () => {
     expect(Object.keys(REQUESTS).sort()).toEqual(ROUTES.map((r) => r.handler).sort());
   });
 
-  it.each(TABLE.filter((r) => r.auth !== 'none').map((r) => [`${r.method} ${r.path}`, r] as const))(
-    '%s without a token is 401',
-    async (_, route) => {
-      const w = await refusalWorld();
-      const res = await call(route.handler, REQUESTS[route.handler](w));
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({
-        message: 'A valid bearer token is required',
-        status: 401,
-        code: 'unauthorized',
-      });
-    },
-  );
+  it.each(
+    TABLE.filter((r) => r.auth !== 'none' && r.auth !== 'password').map(
+      (r) => [`${r.method} ${r.path}`, r] as const,
+    ),
+  )('%s without a token is 401', async (_, route) => {
+    const w = await refusalWorld();
+    const res = await call(route.handler, REQUESTS[route.handler](w));
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      message: 'Sign in, or send a valid bearer token',
+      status: 401,
+      code: 'unauthorized',
+    });
+  });
 
   // A public route (`auth: 'none'`, the health check) answers without a token, reading nothing.
   it.each(TABLE.filter((r) => r.auth === 'none').map((r) => [`${r.method} ${r.path}`, r] as const))(

@@ -13,7 +13,7 @@ describe('GET /auth/user/me', () => {
     const res = await call('get-current-user');
     expect(res.status).toBe(401);
     expect(res.body).toEqual({
-      message: 'A valid bearer token is required',
+      message: 'Sign in, or send a valid bearer token',
       status: 401,
       code: 'unauthorized',
     });

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 
 /** The one 401 body, whatever the cause (auth-errors.md, "Tokens"). */
 export const UNAUTHORIZED = {
-  message: 'A valid bearer token is required',
+  message: 'Sign in, or send a valid bearer token',
   status: 401,
   code: 'unauthorized',
 };

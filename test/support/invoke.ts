@@ -18,6 +18,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** The Lambda's time left when the call starts (29 s, as locally, by default). */
   timeoutMs?: number;
+  /** The client's address, as API Gateway gives it (`requestContext.http.sourceIp`). */
+  sourceIp?: string;
 }
 
 /** What a test sees of a handler's answer. */
@@ -26,6 +28,8 @@ export interface CallResult {
   headers: Record<string, string>;
   // biome-ignore lint/suspicious/noExplicitAny: tests read answers of every shape; assertions check them
   body: any;
+  /** The answer's cookies to set (payload 2.0's `cookies`: one `Set-Cookie` each). */
+  cookies: string[];
 }
 
 /**
@@ -49,7 +53,14 @@ export const call = async (name: HandlerName, options: CallOptions = {}): Promis
     ...options.headers,
   };
   const event = toApiGatewayEvent(
-    { method: route.method, path, rawQueryString: options.query ?? '', headers, body },
+    {
+      method: route.method,
+      path,
+      rawQueryString: options.query ?? '',
+      headers,
+      body,
+      sourceIp: options.sourceIp,
+    },
     route,
     params,
   );
@@ -67,6 +78,7 @@ export const call = async (name: HandlerName, options: CallOptions = {}): Promis
   const status = result.statusCode ?? 200;
   return {
     status,
+    cookies: result.cookies ?? [],
     headers: responseHeaders,
     // JSON answers parsed; the few that are not (the docs page and its assets) as text
     body: checkedRequestId(

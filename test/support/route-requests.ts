@@ -115,11 +115,20 @@ const inplaceImport = (w: World, attachmentUrl: string) => ({
   },
 });
 
+/** The password the matrices give a world's owner (`givePassword`). */
+export const MATRIX_PASSWORD = 'matrix-pass-1';
+
+const givePassword = async (w: World) => {
+  const res = await call('add-password', { token: w.owner.auth, body: { password: MATRIX_PASSWORD } });
+  if (res.status !== 201) throw new Error(`add-password: ${res.status} ${JSON.stringify(res.body)}`);
+};
+
 /** Each route's request, from the world's ids alone. */
 export const REQUESTS: Record<HandlerName, (w: World) => CallOptions> = {
   'get-health': none,
   'get-openapi': none,
   'get-docs': none,
+  'get-sign-in-page': none,
   'get-docs-asset': () => ({ params: { asset: 'swagger-ui.css' } }),
   'create-table': (w) => ({ ...onBase(w), body: { name: 'T2', records: [] } }),
   'list-tables': onBase,
@@ -203,6 +212,13 @@ export const REQUESTS: Record<HandlerName, (w: World) => CallOptions> = {
   'duplicate-record': (w) => ({ ...onRecord(w), body: {} }),
   'get-record-status': (w) => ({ ...onRecord(w), query: `viewId=${w.viewId}` }),
   'get-current-user': none,
+  'sign-up': () => ({
+    body: { email: `${randomBase62(10).toLowerCase()}@example.test`, password: MATRIX_PASSWORD },
+  }),
+  'sign-in': (w) => ({ body: { email: w.owner.email, password: MATRIX_PASSWORD } }),
+  'sign-out': none,
+  'change-password': () => ({ body: { password: MATRIX_PASSWORD, newPassword: `${MATRIX_PASSWORD}x` } }),
+  'add-password': () => ({ body: { password: MATRIX_PASSWORD } }),
   'get-user-info': none,
   'rename-user': () => ({ body: { name: 'New name' } }),
   'create-temp-token': none,
@@ -347,6 +363,15 @@ export const REQUESTS: Record<HandlerName, (w: World) => CallOptions> = {
  * move next to, an upload, a notification, a mailed code, a date field, a started job.
  */
 export const PREPARED: Partial<Record<HandlerName, (w: World) => Promise<CallOptions>>> = {
+  // a password to sign in with, or to change
+  'sign-in': async (w) => {
+    await givePassword(w);
+    return REQUESTS['sign-in'](w);
+  },
+  'change-password': async (w) => {
+    await givePassword(w);
+    return REQUESTS['change-password'](w);
+  },
   // an attempt in the webhook's log to send again
   'redeliver-webhook': async (w) => {
     const deliveryId = newTimeOrderedId('delivery');

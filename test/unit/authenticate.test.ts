@@ -85,7 +85,7 @@ const unauthorized = async (promise: Promise<unknown>): Promise<UnauthorizedErro
   expect(error).toBeInstanceOf(UnauthorizedError);
   const e = error as UnauthorizedError;
   expect(e.toBody()).toStrictEqual({
-    message: 'A valid bearer token is required',
+    message: 'Sign in, or send a valid bearer token',
     status: 401,
     code: 'unauthorized',
   });
@@ -94,8 +94,8 @@ const unauthorized = async (promise: Promise<unknown>): Promise<UnauthorizedErro
 
 describe('readCredential', () => {
   it.each([
-    ['a missing header', undefined, 'no bearer token'],
-    ['an empty header', '', 'no bearer token'],
+    ['a missing header', undefined, 'no bearer token and no session cookie'],
+    ['an empty header', '', 'no bearer token and no session cookie'],
     ['Basic credentials', `Basic ${Buffer.from('a:b').toString('base64')}`, 'no bearer token'],
     ['the token without Bearer', minted.token, 'no bearer token'],
     ['Bearer without a token', 'Bearer ', 'no bearer token'],

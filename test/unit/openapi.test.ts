@@ -58,10 +58,14 @@ describe('the API description', () => {
         op.parameters.filter((p) => p.in === 'path').map((p) => p.name),
         route.handler,
       ).toEqual(pathParams);
-      expect(op.security).toEqual(route.auth === 'none' ? [] : [{ bearer: [] }]);
+      expect(op.security).toEqual(
+        route.auth === 'none' || route.auth === 'password' ? [] : [{ bearer: [] }, { session: [] }],
+      );
       expect(op['x-actions']).toEqual(route.actions);
       expect(Object.keys(op.responses)).toContain(String(route.status ?? 200));
-      if (route.auth !== 'none')
+      if (route.auth === 'password')
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['403', '429']));
+      else if (route.auth !== 'none')
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403']));
       expect(op.requestBody !== undefined, route.handler).toBe(handler.spec?.body !== undefined);
     }

@@ -96,7 +96,7 @@ describe('request id on Lambda answers', () => {
     expect(res.statusCode).toBe(401);
     expect(res.headers?.['x-request-id']).toBe('trace-42');
     expect(JSON.parse(res.body ?? '')).toStrictEqual({
-      message: 'A valid bearer token is required',
+      message: 'Sign in, or send a valid bearer token',
       status: 401,
       code: 'unauthorized',
       requestId: 'trace-42',

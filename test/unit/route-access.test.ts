@@ -8,10 +8,18 @@ import { ROUTES, resourceOf } from '#shared/routes.ts';
 const NO_ACTIONS_ALLOWED: Record<string, string> = {
   // Public (`auth: 'none'`): no token, and nothing of anyone is read.
   'GET /health': 'liveness and version only; reads nothing (definePublicHandler)',
+  'GET /signin': 'a static sign-in form; reads nothing (definePublicHandler)',
   'GET /docs': 'the reference page: static HTML; reads nothing (definePublicHandler)',
   'GET /docs/{asset}':
     "the page's scripts and styles from the npm package; reads nothing (definePublicHandler)",
   'GET /openapi.json': 'the API description, generated from the code; reads nothing (definePublicHandler)',
+  // Sign-in (`auth: 'password'`): the body's email and password, throttled per email and address.
+  'POST /auth/signup': 'makes a new user (sign-up open) signed in as itself; nothing of anyone else',
+  'POST /auth/signin': 'the password of the email given decides; nothing else is read',
+  // The caller's own session and password.
+  'POST /auth/signout': "ends the caller's own session",
+  'PATCH /auth/change-password': "the caller's own password, checked first",
+  'POST /auth/add-password': "the caller's own first password",
   // The caller's own data: nothing of a space is read or written.
   'GET /auth/user/me': 'answers the calling user only',
   'GET /notifications': "the caller's own notifications",

@@ -98,6 +98,9 @@ describe('an empty environment variable', () => {
     'ATTACHMENT_MAX_BYTES',
     'AWS_ENDPOINT_URL_DYNAMODB',
     'AWS_ENDPOINT_URL_S3',
+    'COOKIE_SECURE',
+    'WEB_ORIGIN',
+    'SIGNUP',
   ];
 
   it('reads as unset in the configuration', async () => {
@@ -120,6 +123,9 @@ describe('an empty environment variable', () => {
       attachmentsBucket: undefined,
       s3Endpoint: undefined,
       attachmentMaxBytes: 100 * 1024 * 1024,
+      secureCookies: false,
+      webOrigins: [],
+      signup: 'closed',
     });
   });
 
