@@ -17,9 +17,9 @@ const unitEnv = {
 /**
  * Files that read the table's change stream (a stream poller of their own, started at the
  * stream's end): on the shared table two at once would both capture what either writes. They run
- * in the `capture` project, each on a table of its own (`support/own-table.ts`), two at a time,
- * after every other file: beside the rest, their writes and the change log they capture doubled
- * what the one DynamoDB Local had to serve and every file slowed (test/README.md).
+ * in the `capture` project, each on a table of its own (`support/own-table.ts`) in a DynamoDB
+ * Local of the project's own (`support/capture-dynamodb.ts`), two at a time, after every other
+ * file: stream reads on the shared, full DynamoDB Local starved it (test/README.md).
  */
 const readsTheStream = (path: string) =>
   /\b(useStreamPoller|startStreamPoller)\(/.test(readFileSync(path, 'utf8'));
@@ -39,7 +39,10 @@ const databaseProject = (name: string, include: string[], group = 0) => ({
     name,
     include,
     exclude: name === 'capture' ? [] : streamReaders,
-    globalSetup: ['test/support/dynamodb-global-setup.ts'],
+    globalSetup: [
+      'test/support/dynamodb-global-setup.ts',
+      ...(name === 'capture' ? ['test/support/capture-dynamodb.ts'] : []),
+    ],
     setupFiles: [
       ...(name === 'capture' ? ['test/support/own-table.ts'] : []),
       'test/support/in-process-purges.ts',

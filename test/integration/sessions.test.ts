@@ -110,6 +110,14 @@ describe('sign-up and sign-in', () => {
     expect((await call('sign-in', { body: { email: address, password: 'short' } })).status).toBe(400);
   });
 
+  it('refuses an oversized body (413) before any password work', async () => {
+    const res = await call('sign-in', {
+      rawBody: JSON.stringify({ email: email(), password: 'x1'.repeat(4 * 1024 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.cookies).toEqual([]);
+  });
+
   it('refuses a sign-in posted from another site (a form there must not sign anyone in)', async () => {
     const { email: address } = await signUp();
 

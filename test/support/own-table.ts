@@ -1,15 +1,17 @@
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { ensureTable } from '#infra/local/table.ts';
 
 /**
  * Setup file of the `capture` project: each file that reads the change stream gets a table of its
- * own (the shared definition, stream on) in the run's DynamoDB Local, so its stream poller reads
- * only what that file writes, and such files run side by side with each other and with the rest.
- * Runs before the file's modules load: everything the file starts (handlers, servers, programs)
- * takes this table from the environment. The table is deleted after the file.
+ * own (the shared definition, stream on) in the project's own DynamoDB Local
+ * (`support/capture-dynamodb.ts`), so its stream poller reads only what that file writes, and two
+ * such files run side by side. Runs before the file's modules load: everything the file starts
+ * (handlers, servers, programs) takes this endpoint and table from the environment. The table is
+ * deleted after the file.
  */
-const endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB as string;
+const endpoint = inject('captureDynamoDbEndpoint');
+process.env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
 const tableName = `${process.env.TABLE_NAME}-own-${process.pid}-${Date.now().toString(36)}`;
 process.env.TABLE_NAME = tableName;
 await ensureTable(tableName, endpoint);
