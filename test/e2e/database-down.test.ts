@@ -1,5 +1,5 @@
 import { type ChildProcess, execSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,6 +57,15 @@ describe('npm start when DynamoDB Local dies', () => {
         body: JSON.stringify({ name }),
       });
     expect((await createSpace('Before')).status).toBe(201);
+    // DynamoDB Local acknowledges a write before its SQLite file holds it (under load a kill right
+    // after the 201 lost it once): wait until the file has it, as a crash test of ours must
+    const dbFile = join(dataDir, 'dynamodb', 'shared-local-instance.db');
+    await until(
+      async () =>
+        (await readFile(dbFile).catch(() => Buffer.alloc(0))).includes('Before') ? true : undefined,
+      30_000,
+      "DynamoDB Local's file to hold the space",
+    );
     const [pid] = javaPids(dataDir);
     expect(pid).toBeGreaterThan(0);
 

@@ -28,8 +28,8 @@ export interface CallResult {
   headers: Record<string, string>;
   // biome-ignore lint/suspicious/noExplicitAny: tests read answers of every shape; assertions check them
   body: any;
-  /** The answer's cookies to set (payload 2.0's `cookies`: one `Set-Cookie` each). */
-  cookies: string[];
+  /** The answer's cookies to set (payload 2.0's `cookies`: one `Set-Cookie` each), when it sets any. */
+  cookies?: string[];
 }
 
 /**
@@ -78,7 +78,7 @@ export const call = async (name: HandlerName, options: CallOptions = {}): Promis
   const status = result.statusCode ?? 200;
   return {
     status,
-    cookies: result.cookies ?? [],
+    ...(result.cookies?.length ? { cookies: result.cookies } : {}),
     headers: responseHeaders,
     // JSON answers parsed; the few that are not (the docs page and its assets) as text
     body: checkedRequestId(
