@@ -6,7 +6,13 @@ import {
   SESSION_MS,
   sessionSetCookie,
 } from '#shared/auth/session-cookie.ts';
-import { type AttemptKind, afterFailure, lockedFor } from '#shared/auth/sign-in-limits.ts';
+import {
+  type AttemptKind,
+  type Attempts,
+  afterFailure,
+  lockedFor,
+  NO_ATTEMPTS,
+} from '#shared/auth/sign-in-limits.ts';
 import { config } from '#shared/config.ts';
 import {
   ConflictError,
@@ -107,13 +113,19 @@ const checkNotLocked = (locks: number[]) => {
     throw new TooManyRequestsError(`Too many failed sign-ins; try again in ${seconds} seconds`, seconds);
 };
 
-/** Counts one failed sign-in against a key, retrying when a concurrent failure wrote first. */
-const countFailure = async (kind: AttemptKind, value: string, now: number) => {
+/**
+ * Counts one failed sign-in against a key: from the counts read before (`known`), else read now;
+ * read again and retried when a concurrent failure wrote first.
+ */
+const countFailure = async (kind: AttemptKind, value: string, now: number, known?: Attempts) => {
+  let read = known;
   for (let tries = 0; tries < 5; tries++) {
-    const lookup = attemptsLookup(kind, value);
-    const current = (await readBatch([lookup])).valueFor(lookup);
-    const read = current ?? { failures: 0, windowStart: 0, lockedUntil: 0, locks: 0, version: 0 };
-    if (await saveAttempts(kind, value, afterFailure(read, kind, now), read.version)) return;
+    if (!read || tries > 0) {
+      const lookup = attemptsLookup(kind, value);
+      read = (await readBatch([lookup])).valueFor(lookup);
+    }
+    const current = read ?? NO_ATTEMPTS;
+    if (await saveAttempts(kind, value, afterFailure(current, kind, now), current.version)) return;
   }
 };
 
@@ -130,19 +142,23 @@ export const signIn = async (
   const email = input.email.trim().toLowerCase();
   const emailTries = attemptsLookup('email', email);
   const addressTries = attemptsLookup('address', address);
-  const tries = await readBatch([emailTries, addressTries]);
+  // the counts and the email's claim at once: one round trip
+  const [tries, claimed] = await Promise.all([readBatch([emailTries, addressTries]), userIdByEmail(email)]);
+  const forEmail = tries.valueFor(emailTries);
+  const forAddress = tries.valueFor(addressTries);
   const at = now.getTime();
-  checkNotLocked(
-    [tries.valueFor(emailTries), tries.valueFor(addressTries)].map((a) => (a ? lockedFor(a, at) : 0)),
-  );
+  checkNotLocked([forEmail, forAddress].map((a) => (a ? lockedFor(a, at) : 0)));
   // an unknown email reads as much as a known one: the password and the profile of no one
-  const userId = (await userIdByEmail(email)) ?? 'usrNoOne';
+  const userId = claimed ?? 'usrNoOne';
   const read = await readBatch([passwordLookup(userId), userLookup(userId)]);
   const stored = read.valueFor(passwordLookup(userId));
   const user = read.valueFor(userLookup(userId));
   const matches = await verifyPassword(input.password, user ? stored?.hash : undefined);
   if (!matches || !user || !stored) {
-    await Promise.all([countFailure('email', email, at), countFailure('address', address, at)]);
+    await Promise.all([
+      countFailure('email', email, at, forEmail ?? NO_ATTEMPTS),
+      countFailure('address', address, at, forAddress ?? NO_ATTEMPTS),
+    ]);
     throw new ValidationError(WRONG_CREDENTIALS);
   }
   const { session, cookie } = newSession(user, now);
@@ -155,8 +171,11 @@ export const signIn = async (
         stored.hash,
       ),
     );
-  await transact(ops, () => new ConflictError('the password changed meanwhile; sign in again'));
-  await clearAttempts('email', email);
+  await Promise.all([
+    transact(ops, () => new ConflictError('the password changed meanwhile; sign in again')),
+    // the owner is back: the email's failures are forgotten (nothing to forget: no write)
+    forEmail ? clearAttempts('email', email) : undefined,
+  ]);
   return { user: userMeOf(user), cookies: [cookie] };
 };
 
@@ -191,7 +210,7 @@ export const changePassword = async (
   if (!user) throw new InternalServerError();
   if (!stored) throw new ValidationError('You have no password yet; add one with POST /auth/add-password');
   if (!(await verifyPassword(input.password, stored.hash))) {
-    await countFailure('email', email, at);
+    await countFailure('email', email, at, tries ?? NO_ATTEMPTS);
     throw new ValidationError('The current password is incorrect');
   }
   const epoch = (user.sessionEpoch ?? 0) + 1;
