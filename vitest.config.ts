@@ -18,9 +18,8 @@ const unitEnv = {
  * Files that read the table's change stream (a stream poller of their own, started at the
  * stream's end): on the shared table two at once would both capture what either writes. They run
  * in the `capture` project, each on a table of its own (`support/own-table.ts`) in a DynamoDB
- * Local of the project's own (`support/capture-dynamodb.ts`): stream reads on the shared, full
- * DynamoDB Local starved it (test/README.md), and a second one shares the work of the first's
- * single SQLite thread.
+ * Local of the project's own (`support/capture-dynamodb.ts`), two at a time, after every other
+ * file: stream reads on the shared, full DynamoDB Local starved it (test/README.md).
  */
 const readsTheStream = (path: string) =>
   /\b(useStreamPoller|startStreamPoller)\(/.test(readFileSync(path, 'utf8'));
@@ -35,7 +34,7 @@ const streamReaders = ['test/integration', 'test/compat', 'test/e2e']
 /** Two files at once, one per core (test/README.md measures it). */
 const BOTH_CORES = 2;
 
-const databaseProject = (name: string, include: string[]) => ({
+const databaseProject = (name: string, include: string[], group = 0) => ({
   test: {
     name,
     include,
@@ -53,6 +52,7 @@ const databaseProject = (name: string, include: string[]) => ({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     maxWorkers: BOTH_CORES,
+    sequence: { groupOrder: group },
   },
 });
 
@@ -69,13 +69,14 @@ export default defineConfig({
           env: unitEnv,
           testTimeout: 60_000,
           maxWorkers: BOTH_CORES,
+          sequence: { groupOrder: 0 },
         },
       },
       databaseProject('integration', ['test/integration/**/*.test.ts']),
       // Teable's own client (@teable/openapi) against the local server
       databaseProject('compat', ['test/compat/**/*.test.ts']),
       databaseProject('e2e', ['test/e2e/**/*.test.ts']),
-      databaseProject('capture', streamReaders),
+      databaseProject('capture', streamReaders, 1),
     ],
   },
 });
