@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { isId, randomBase62 } from '#shared/ids.ts';
+import { hashSecret } from './personal-token.ts';
 
 /**
  * The session cookie (contract: sessions): `auth_session=<user id>.<secret>`. The secret is 43
@@ -14,8 +14,6 @@ export const SESSION_DAYS = 30;
 export const SESSION_MS = SESSION_DAYS * 86_400_000;
 /** How stale a session's last use may get before a request moves its expiry (one write an hour at most). */
 export const SESSION_TOUCH_MS = 3_600_000;
-
-const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 
 /** A new session's cookie value and the hash to store. */
 export const mintSession = (userId: string): { value: string; secretHash: string } => {

@@ -131,7 +131,6 @@ export const keys = {
     pk: `LOGIN#${userId}`,
     sk: `SESSION#${secretHash}`,
   }),
-  sessionsOf: (userId: string) => ({ pk: `LOGIN#${userId}`, skPrefix: 'SESSION#' }),
   /** IAM's pattern for every login partition: only the auth routes write there. */
   loginPartitionPattern: 'LOGIN#*',
   /** Failed sign-ins of one email or one client address (`entities/sign-in-attempts.ts`). */

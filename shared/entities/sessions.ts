@@ -1,5 +1,5 @@
 import { ConflictError } from '#shared/core/errors.ts';
-import { getItem, type Item, queryAll, type TransactOp, updateItem } from '#shared/db/client.ts';
+import { type Item, type TransactOp, updateItem } from '#shared/db/client.ts';
 import { EXISTS, NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { text } from './attributes.ts';
@@ -55,16 +55,6 @@ export const deleteSessionOp = (userId: string, secretHash: string): TransactOp 
 /** The lookup of a session, read in a batch with the user (authentication). Pure. */
 export const sessionLookup = (userId: string, secretHash: string): Lookup<Session> =>
   lookupOf(keys.session(userId, secretHash), sessionOf);
-
-/** A session read on its own (strongly consistent), or undefined. */
-export const readSession = async (userId: string, secretHash: string): Promise<Session | undefined> => {
-  const item = await getItem(keys.session(userId, secretHash));
-  return item ? sessionOf(item) : undefined;
-};
-
-/** Every session of a user (a password change ends the others). */
-export const sessionsOfUser = async (userId: string): Promise<Session[]> =>
-  (await queryAll(keys.sessionsOf(userId))).map(sessionOf);
 
 /**
  * Moves a session's expiry forward (a use after the last touch's resolution); a session ended
