@@ -33,6 +33,11 @@ export interface RequestScope {
   txId?: string;
   /** The user the request acts for, once authenticated (`by` on the schema items it writes). */
   actorId?: string;
+  /**
+   * The time stamped (`at`) on the items of the write being built: taken by the first item, kept
+   * until that write is sent, so every item of one write carries the same time.
+   */
+  writeAt?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
@@ -104,15 +109,19 @@ export const noteActor = (userId: string): void => {
  * requests and actors apart, and when): `tx`, the request's id, `by`, the user it acts for, and
  * `at`, the time of the write (ISO, to the millisecond: the entry's `occurredAt`, where the
  * stream's own time is rounded, to the minute by DynamoDB Local, to the second in the cloud).
+ * Every item of one write (one transaction, one batch) gets the same `at`: the time is taken by
+ * the first item built and kept until a write is sent, so the entries of one write never tell
+ * apart by a millisecond that the stream may hand over in either order.
  * Nothing outside a request (workers, tools): their changes get the stream record's id and time.
  */
 export const writeStamps = (): { tx?: string; by?: string; at?: string } => {
   const scope = storage.getStore();
   if (!scope) return {};
+  scope.writeAt ??= new Date().toISOString();
   return {
     ...(scope.txId === undefined ? {} : { tx: scope.txId }),
     ...(scope.actorId === undefined ? {} : { by: scope.actorId }),
-    at: new Date().toISOString(),
+    at: scope.writeAt,
   };
 };
 
@@ -172,7 +181,9 @@ export const withStamps = (
 /** Notes that a write call is about to be sent. */
 export const noteWriteSent = (): void => {
   const scope = storage.getStore();
-  if (scope) scope.writesSent++;
+  if (!scope) return;
+  scope.writesSent++;
+  scope.writeAt = undefined;
 };
 
 const keyText = (key: Key) => `${key.pk}|${key.sk}`;
