@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { authenticateToken } from '#shared/auth/authenticate.ts';
@@ -8,6 +8,7 @@ import { logger } from '#shared/core/logger.ts';
 import { LiveHub } from '#shared/live/hub.ts';
 import { publishLiveTo } from '#shared/live/publish.ts';
 import { API_PREFIX } from '#shared/routes.ts';
+import { onUpgrade, refuseUpgrade } from './upgrades.ts';
 
 /** Where the local server serves live subscriptions. */
 export const LIVE_PATH = `${API_PREFIX}/live`;
@@ -25,18 +26,6 @@ export interface LiveServerOptions {
   maxPerAddress?: number;
 }
 
-/** Ends an upgrade request with a plain HTTP answer (the contract's error body). */
-const refuse = (socket: Duplex, error: HttpError) => {
-  logger.info('live refused', { status: error.status, code: error.code, reason: error.message });
-  const body = JSON.stringify({ status: error.status, code: error.code, message: error.message });
-  const extra = Object.entries(error.headers ?? {})
-    .map(([k, v]) => `${k}: ${v}\r\n`)
-    .join('');
-  socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
-  );
-};
-
 /**
  * Live subscriptions on the local server (data-flow.md 5) with the `ws` library: upgrades of
  * `/api/live` become connections of a `LiveHub` that the stream poller's capture feeds. A token in
@@ -51,16 +40,12 @@ export const attachLiveServer = (server: Server, options: LiveServerOptions = {}
   const maxPerAddress = options.maxPerAddress ?? 50;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: LIVE_MAX_MESSAGE_BYTES });
   const perAddress = new Map<string, number>();
-  publishLiveTo((baseId, entries) => hub.publish(baseId, entries));
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    // Node leaves an upgraded socket's errors to its new owner: a reset here must not stop the process.
-    socket.on('error', () => socket.destroy());
+  const stopPublishing = publishLiveTo((baseId, entries) => hub.publish(baseId, entries));
+  onUpgrade(server, LIVE_PATH, (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== LIVE_PATH)
-      return refuse(socket, new HttpError(404, 'not_found', `No WebSocket at ${url.pathname}`));
     const address = req.socket.remoteAddress ?? 'unknown';
     if ((perAddress.get(address) ?? 0) >= maxPerAddress)
-      return refuse(
+      return refuseUpgrade(
         socket,
         new TooManyRequestsError(
           `At most ${maxPerAddress} live connections from one address; close one first`,
@@ -110,7 +95,7 @@ export const attachLiveServer = (server: Server, options: LiveServerOptions = {}
     };
     if (token === undefined) return accept();
     authenticateToken(token).then(accept, (error: unknown) =>
-      refuse(
+      refuseUpgrade(
         socket,
         new HttpError(401, 'unauthorized', error instanceof HttpError ? error.message : 'unauthorized'),
       ),
@@ -121,7 +106,7 @@ export const attachLiveServer = (server: Server, options: LiveServerOptions = {}
   timer.unref();
   server.on('close', () => {
     clearInterval(timer);
-    publishLiveTo(undefined);
+    stopPublishing();
     sockets.close();
   });
   return hub;

@@ -27,6 +27,7 @@ import { deliverBase } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess } from '#shared/webhooks/queue.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';
 import { attachLiveServer, type LiveServerOptions } from './live-server.ts';
+import { attachSocketServer, type SocketServerOptions } from './socket-server.ts';
 import { bodyUpTo } from './request-body.ts';
 import {
   GATEWAY_MAX_REQUEST_LINE_AND_HEADERS,
@@ -135,6 +136,8 @@ export interface LocalServerOptions {
   corsOrigins?: readonly string[];
   /** Live subscriptions: token checks, the time to authenticate, connections per address. */
   live?: LiveServerOptions;
+  /** The realtime socket at `/socket`: limits and timings. */
+  socket?: SocketServerOptions;
 }
 
 /**
@@ -236,6 +239,8 @@ export const createLocalServer = (
   server.on('clientError', answerClientError);
   // live subscriptions at /api/live (WebSocket), fed by this process's stream poller
   attachLiveServer(server, options.live);
+  // Teable's realtime socket at /socket (ShareDB), fed the same way
+  attachSocketServer(server, options.socket);
   return server;
 };
 

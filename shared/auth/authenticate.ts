@@ -197,3 +197,17 @@ export const authenticateToken = async (token: string, now = Date.now()): Promis
   const credential = await readCredential(`Bearer ${token}`);
   return principalFrom(credential, await readBatch(credentialKeys(credential)), now);
 };
+
+/**
+ * The principal of a request's credential read on its own (a WebSocket upgrade, which has no
+ * route to batch the reads with): the bearer in `authorization`, else the session cookie among
+ * `cookies` (`name=value` each). The 401 that says why not when there is none or it is no good.
+ */
+export const authenticateCredential = async (
+  authorization: string | undefined,
+  cookies: readonly string[],
+  now = Date.now(),
+): Promise<Principal> => {
+  const credential = await readCredential(authorization, cookies);
+  return principalFrom(credential, await readBatch(credentialKeys(credential)), now);
+};

@@ -195,9 +195,13 @@ export const updateTableOps = (
   tableId: string,
   patch: { name?: string; description?: string | null; icon?: string | null; dbTableName?: string },
 ): TransactOp[] => {
-  const sets: string[] = ['lastModifiedTime = :now'];
+  // the schema version moves too: it is the version of the table's realtime docs (`live/sharedb`)
+  const sets: string[] = [
+    'lastModifiedTime = :now',
+    'schemaVersion = if_not_exists(schemaVersion, :zero) + :one',
+  ];
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': new Date().toISOString() };
+  const values: Record<string, unknown> = { ':now': new Date().toISOString(), ':zero': 0, ':one': 1 };
   // the request and user behind the change (the change log's txId and actor)
   for (const [k, v] of Object.entries({ ...patch, ...writeStamps() })) {
     if (v === undefined) continue;

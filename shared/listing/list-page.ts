@@ -18,6 +18,8 @@ export interface ListContext {
   canUpdate: boolean;
   canDelete: boolean;
   now?: Date;
+  /** Each record answered with its `version` (the realtime socket's queries). */
+  withVersions?: boolean;
 }
 
 export interface ListAnswer {
@@ -62,6 +64,7 @@ const renderOptions = (ctx: ListContext, params: ListParams, plan: Pick<ListPlan
   projection: plan.projection,
   canUpdate: ctx.canUpdate,
   canDelete: ctx.canDelete,
+  ...(ctx.withVersions ? { withVersion: true } : {}),
 });
 
 /** What the engine needs besides the rows: the fields, the caller, now and link titles. */

@@ -1,7 +1,7 @@
 /**
- * Where the change capture hands what it wrote to live subscriptions: the publisher the local
- * server sets (its `LiveHub`), else, in the cloud (`LIVE_CALLBACK_URL`), the fan-out through API
- * Gateway's management API (`cloud.ts`).
+ * Where the change capture hands what it wrote to live subscriptions: the publishers the local
+ * server adds (its `LiveHub` for `/api/live`, its ShareDB hub for `/socket`), else, in the cloud
+ * (`LIVE_CALLBACK_URL`), the fan-out through API Gateway's management API (`cloud.ts`).
  */
 import { config } from '#shared/config.ts';
 import { logger } from '#shared/core/logger.ts';
@@ -9,24 +9,34 @@ import type { ChangeEntry } from '#shared/entities/change-log.ts';
 
 type Publisher = (baseId: string, entries: readonly ChangeEntry[]) => Promise<void>;
 
-let publisher: Publisher | undefined;
+const publishers = new Set<Publisher>();
 
-/** Makes this process send what the capture writes to its live subscribers (local server, tests). */
-export const publishLiveTo = (next: Publisher | undefined): void => {
-  publisher = next;
+/**
+ * Makes this process send what the capture writes to a set of live subscribers (the local server,
+ * tests); answers the function that stops it.
+ */
+export const publishLiveTo = (publisher: Publisher): (() => void) => {
+  publishers.add(publisher);
+  return () => publishers.delete(publisher);
 };
 
 /** Hands a base's new entries to the live subscribers, if any; never fails the capture. */
 export const publishLive = async (baseId: string, entries: readonly ChangeEntry[]): Promise<void> => {
   if (!entries.length) return;
-  const publish =
-    publisher ?? (config.liveCallbackUrl ? await cloudPublisher(config.liveCallbackUrl) : undefined);
-  if (!publish) return;
-  await publish(baseId, entries).catch((error: unknown) =>
-    logger.error('live fan-out failed; subscribers catch up from the log with sinceSeq', {
-      baseId,
-      error: error as Error,
-    }),
+  const targets = publishers.size
+    ? [...publishers]
+    : config.liveCallbackUrl
+      ? [await cloudPublisher(config.liveCallbackUrl)]
+      : [];
+  await Promise.all(
+    targets.map((publish) =>
+      publish(baseId, entries).catch((error: unknown) =>
+        logger.error('live fan-out failed; subscribers catch up from the log', {
+          baseId,
+          error: error as Error,
+        }),
+      ),
+    ),
   );
 };
 

@@ -34,6 +34,8 @@ export interface RenderOptions {
   /** May the caller update cells / delete the record (role and token). */
   canUpdate: boolean;
   canDelete: boolean;
+  /** Adds the record's `version` (the realtime socket's doc version; never in a REST answer). */
+  withVersion?: boolean;
 }
 
 /** A link context that knows no titles (tables without link fields). */
@@ -127,6 +129,7 @@ export const toRecordOut = (
     lastModifiedBy: item.mb.title,
     permissions,
     undeletable: !options.canDelete,
+    ...(options.withVersion ? { version: item.version } : {}),
   };
 };
 
