@@ -27,13 +27,13 @@ import { deliverBase } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess } from '#shared/webhooks/queue.ts';
 import { lambdaContext, routeMatcher, toApiGatewayEvent } from './api-gateway-event.ts';
 import { attachLiveServer, type LiveServerOptions } from './live-server.ts';
-import { attachSocketServer, type SocketServerOptions } from './socket-server.ts';
 import { bodyUpTo } from './request-body.ts';
 import {
   GATEWAY_MAX_REQUEST_LINE_AND_HEADERS,
   NODE_MAX_HEADER_BYTES,
   requestHeadError,
 } from './request-limits.ts';
+import { attachSocketServer, type SocketServerOptions } from './socket-server.ts';
 
 type LambdaHandler = (
   event: APIGatewayProxyEventV2,

@@ -7,8 +7,8 @@ import { checkSameOrigin } from '#shared/auth/same-origin.ts';
 import { config } from '#shared/config.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
-import { ShareDbHub, type ShareDbHubOptions } from '#shared/live/sharedb/hub.ts';
 import { publishLiveTo } from '#shared/live/publish.ts';
+import { ShareDbHub, type ShareDbHubOptions } from '#shared/live/sharedb/socket-hub.ts';
 import { onUpgrade, refuseUpgrade } from './upgrades.ts';
 
 /** Where Teable's web app finds the realtime socket: the root of its own origin. */
@@ -41,7 +41,10 @@ export const attachSocketServer = (server: Server, options: SocketServerOptions 
   const hub = new ShareDbHub(options);
   const handshakeMs = options.handshakeMs ?? 10_000;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: SOCKET_MAX_MESSAGE_BYTES });
-  const stopPublishing = publishLiveTo((baseId, entries) => hub.publish(baseId, entries));
+  // the capture goes on at once: each connection answers its queries again in its own time
+  const stopPublishing = publishLiveTo(async (baseId, entries) => {
+    void hub.publish(baseId, entries);
+  });
   onUpgrade(server, SOCKET_PATH, (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const authorization = req.headers.authorization;
     const cookies = cookiesOf(req);
@@ -53,7 +56,8 @@ export const attachSocketServer = (server: Server, options: SocketServerOptions 
         const connection = hub.adopt(
           {
             send: (text) => {
-              if (ws.bufferedAmount > SOCKET_MAX_BUFFERED_BYTES) ws.close(1008, 'too slow: messages left unread');
+              if (ws.bufferedAmount > SOCKET_MAX_BUFFERED_BYTES)
+                ws.close(1008, 'too slow: messages left unread');
               else ws.send(text);
             },
             close: (code, reason) => ws.close(code, reason),
@@ -83,7 +87,7 @@ export const attachSocketServer = (server: Server, options: SocketServerOptions 
           config.webOrigins,
         );
     } catch (error) {
-      return refuseUpgrade(socket, error as HttpError);
+      return refuseUpgrade(socket, error as HttpError, 'socket');
     }
     if (!authorization && !cookies.length) return accept(undefined);
     authenticate().then(accept, (error: unknown) => {

@@ -24,15 +24,15 @@ export const onUpgrade = (server: Server, path: string, handler: UpgradeHandler)
       const { pathname } = new URL(req.url ?? '/', 'http://localhost');
       const take = table.get(pathname);
       if (take) return take(req, socket, head);
-      refuseUpgrade(socket, new NotFoundError(`No WebSocket at ${pathname}`));
+      refuseUpgrade(socket, new NotFoundError(`No WebSocket at ${pathname}`), 'upgrade');
     });
   }
   paths.set(path, handler);
 };
 
 /** Ends an upgrade request with a plain HTTP answer (the contract's error body). */
-export const refuseUpgrade = (socket: Duplex, error: HttpError): void => {
-  logger.info('upgrade refused', { status: error.status, code: error.code, reason: error.message });
+export const refuseUpgrade = (socket: Duplex, error: HttpError, label = 'live'): void => {
+  logger.info(`${label} refused`, { status: error.status, code: error.code, reason: error.message });
   const body = JSON.stringify({ status: error.status, code: error.code, message: error.message });
   const extra = Object.entries(error.headers ?? {})
     .map(([k, v]) => `${k}: ${v}\r\n`)

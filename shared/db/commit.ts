@@ -135,8 +135,12 @@ export const undoOf = (chunk: readonly Step[]): Undo[] => {
 export const guardedUndo = (step: Step): TransactOp | null => {
   const { op, undo } = step;
   if (!undo || !('put' in undo)) return undo;
+  // The undo is a write of its own: the earlier image at the version after the step's, so a
+  // version never goes back (an ETag never names two states; a realtime client that saw the
+  // step takes the undo as the next change, `live/sharedb`).
   const guard = (v: number): TransactOp => ({
     ...undo,
+    put: { ...undo.put, version: v + 1 },
     condition: '#v = :v',
     names: { '#v': 'version' },
     values: { ':v': v },
@@ -145,7 +149,13 @@ export const guardedUndo = (step: Step): TransactOp | null => {
     return guard(op.put.version);
   // A versioned update (a record's cells) bumps the version by exactly one.
   if ('update' in op && typeof undo.put.version === 'number') return guard(undo.put.version + 1);
-  if ('delete' in op) return { ...undo, condition: NOT_EXISTS };
+  // put back after its delete, which counted as a version (the realtime delete op's)
+  if ('delete' in op)
+    return {
+      ...undo,
+      put: typeof undo.put.version === 'number' ? { ...undo.put, version: undo.put.version + 2 } : undo.put,
+      condition: NOT_EXISTS,
+    };
   return undo;
 };
 

@@ -2,6 +2,9 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { createLocalServer, listen } from '#infra/local/server.ts';
+import { transact } from '#shared/db/client.ts';
+import { guardedUndo } from '#shared/db/commit.ts';
+import { getRecords, putRecordOp, updateCellsOp } from '#shared/entities/records.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import {
@@ -54,7 +57,11 @@ const table = () =>
       { name: 'Name', type: 'singleLineText' },
       { name: 'Done', type: 'checkbox' },
     ],
-    records: [{ fields: { Name: 'one' } }, { fields: { Name: 'two', Done: true } }, { fields: { Name: 'three' } }],
+    records: [
+      { fields: { Name: 'one' } },
+      { fields: { Name: 'two', Done: true } },
+      { fields: { Name: 'three' } },
+    ],
   });
 
 describe('the realtime socket follows every kind of change', () => {
@@ -75,7 +82,10 @@ describe('the realtime socket follows every kind of change', () => {
       token: t.owner.auth,
       params: { tableId: t.tableId, viewId: t.viewId },
       body: {
-        filter: { conjunction: 'and', filterSet: [{ fieldId: idOf(t, 'Done'), operator: 'is', value: true }] },
+        filter: {
+          conjunction: 'and',
+          filterSet: [{ fieldId: idOf(t, 'Done'), operator: 'is', value: true }],
+        },
       },
     });
     expect(filtered.status, JSON.stringify(filtered.body)).toBe(200);
@@ -172,7 +182,10 @@ describe('the realtime socket follows every kind of change', () => {
       params: { tableId: t.tableId, recordId: task },
       body: { fieldKeyType: 'id', record: { fields: { [idOf(t, 'Name')]: 'one, renamed' } } },
     });
-    await until(() => JSON.stringify(fieldsOf(project)[lookup.body.id]) === '["one, renamed"]', 'the lookup op');
+    await until(
+      () => JSON.stringify(fieldsOf(project)[lookup.body.id]) === '["one, renamed"]',
+      'the lookup op',
+    );
     expect(project.version).toBe(before + 1);
   });
 
@@ -216,6 +229,34 @@ describe('the realtime socket follows every kind of change', () => {
     expect(sent.filter((m) => m.a === 'f')).toEqual([]);
   });
 
+  it("a crash repair's undo reaches the client as the next version: its cells back, never a version that goes back", async () => {
+    const t = await table();
+    await poller.caughtUp();
+    const { connection } = await connect({ authorization: t.owner.auth });
+    const { results } = await subscribeQuery(connection, `rec_${t.tableId}`, { viewId: t.viewId });
+    const doc = results[0] as ShareDbDoc;
+    const name = idOf(t, 'Name');
+    const original = (await getRecords(t.tableId, [doc.id])).get(doc.id);
+    if (!original) throw new Error('no record');
+    await call('update-record', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId, recordId: doc.id },
+      body: { fieldKeyType: 'id', record: { fields: { [name]: 'half-written' } } },
+    });
+    await until(() => fieldsOf(doc)[name] === 'half-written', 'the write');
+    expect(doc.version).toBe(original.version + 1);
+    // what the repair worker does with a journaled write's unit: its guarded undo
+    const step = {
+      op: updateCellsOp(t.tableId, original, { cells: new Map(), by: original.mb, at: '' }, false),
+      undo: putRecordOp(original),
+    };
+    await transact([guardedUndo(step) as NonNullable<ReturnType<typeof guardedUndo>>], () => {
+      throw new Error('the record moved on');
+    });
+    await until(() => fieldsOf(doc)[name] === 'one', 'the undo');
+    expect(doc.version).toBe(original.version + 2);
+  });
+
   it('two clients: one edits over REST, the other sees the op; 300 rows of 12 long texts arrive whole', async () => {
     const fields = Array.from({ length: 12 }, (_, i) => ({ name: `Text ${i}`, type: 'longText' }));
     const long = (r: number, c: number) => `row ${r} column ${c} `.repeat(20);
@@ -228,8 +269,16 @@ describe('the realtime socket follows every kind of change', () => {
     await poller.caughtUp();
     const a = await connect({ authorization: t.owner.auth });
     const b = await connect({ authorization: t.owner.auth });
-    const first = await subscribeQuery(a.connection, `rec_${t.tableId}`, { viewId: t.viewId, skip: 0, take: 300 });
-    const second = await subscribeQuery(b.connection, `rec_${t.tableId}`, { viewId: t.viewId, skip: 0, take: 300 });
+    const first = await subscribeQuery(a.connection, `rec_${t.tableId}`, {
+      viewId: t.viewId,
+      skip: 0,
+      take: 300,
+    });
+    const second = await subscribeQuery(b.connection, `rec_${t.tableId}`, {
+      viewId: t.viewId,
+      skip: 0,
+      take: 300,
+    });
     expect(first.results).toHaveLength(300);
     const text0 = idOf(t, 'Text 0');
     expect(first.results.every((d, r) => fieldsOf(d)[text0] === long(r, 0))).toBe(true);
@@ -248,7 +297,7 @@ describe('the realtime socket follows every kind of change', () => {
     const email = `socket-${Date.now()}@example.test`;
     const up = await call('sign-up', { body: { email, password: 'socket-pass-1' } });
     expect(up.status).toBe(201);
-    const cookie = (up.cookies?.find((c) => c.startsWith('auth_session=')) as string).split(';')[0] as string;
+    const cookie = String(up.cookies?.find((c) => c.startsWith('auth_session='))).split(';')[0] as string;
     const host = new URL(url).host;
     await expect(connect({ cookie, origin: 'https://evil.example' })).rejects.toMatchObject({ status: 403 });
     const { connection } = await connect({ cookie, origin: `http://${host}` });

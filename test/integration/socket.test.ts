@@ -79,7 +79,10 @@ describe('the realtime socket (ShareDB)', () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ viewId: t.viewId }, `viewId=${t.viewId}`],
       [
-        { viewId: t.viewId, filter: { conjunction: 'and', filterSet: [{ fieldId: age, operator: 'isGreater', value: 30 }] } },
+        {
+          viewId: t.viewId,
+          filter: { conjunction: 'and', filterSet: [{ fieldId: age, operator: 'isGreater', value: 30 }] },
+        },
         `viewId=${t.viewId}&filter=${encodeURIComponent(JSON.stringify({ conjunction: 'and', filterSet: [{ fieldId: age, operator: 'isGreater', value: 30 }] }))}`,
       ],
       [
@@ -96,7 +99,10 @@ describe('the realtime socket (ShareDB)', () => {
     for (const [query, rest] of cases) {
       const { results, extra } = await fetchQuery(connection, `rec_${t.tableId}`, { ...query, type: 'rec' });
       const listed = await restList(t.owner.auth, t.tableId, rest);
-      expect(results.map((d) => d.id), rest).toEqual(listed.records.map((r) => r.id));
+      expect(
+        results.map((d) => d.id),
+        rest,
+      ).toEqual(listed.records.map((r) => r.id));
       expect(results.map((d) => fieldsOf(d))).toEqual(listed.records.map((r) => r.fields));
       expect(results.every((d) => d.version === 1)).toBe(true);
       const groupPoints = (listed.extra as { groupPoints?: unknown } | undefined)?.groupPoints ?? [];
@@ -126,7 +132,10 @@ describe('the realtime socket (ShareDB)', () => {
     const name = t.table.fields.find((f: { name: string }) => f.name === 'Name').id as string;
     await poller.caughtUp();
     const connection = await connect(t.owner.auth);
-    const { query, results } = await subscribeQuery(connection, `rec_${t.tableId}`, { viewId: t.viewId, type: 'rec' });
+    const { query, results } = await subscribeQuery(connection, `rec_${t.tableId}`, {
+      viewId: t.viewId,
+      type: 'rec',
+    });
     expect(results).toHaveLength(3);
     const ada = results[0] as ShareDbDoc;
     const ops: unknown[] = [];

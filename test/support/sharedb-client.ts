@@ -7,7 +7,9 @@ import WebSocket from 'ws';
  * are typed here.
  */
 const require = createRequire(import.meta.url);
-const { Connection } = require('sharedb/lib/client') as { Connection: new (socket: unknown) => ShareDbConnection };
+const { Connection } = require('sharedb/lib/client') as {
+  Connection: new (socket: unknown) => ShareDbConnection;
+};
 
 export interface ShareDbDoc {
   id: string;

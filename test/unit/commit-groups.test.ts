@@ -36,12 +36,12 @@ describe('joined steps (a record and its index entries)', () => {
     }
   });
 
-  it('undo as one group: the lead guarded by the version it wrote, then the joined undos', () => {
+  it('undo as one group: the lead guarded by the version it wrote and put back at the next, then the joined undos', () => {
     const undo = undoOf(group('r1', 2));
     expect(undo).toEqual([
       [
         {
-          put: { pk: 'R', sk: 'r1', version: 3 },
+          put: { pk: 'R', sk: 'r1', version: 5 },
           condition: '#v = :v',
           names: { '#v': 'version' },
           values: { ':v': 4 },

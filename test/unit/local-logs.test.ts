@@ -136,7 +136,7 @@ describe('the local server logs what it answers itself', () => {
       ['HEAD', '/api/health', 200, undefined],
     ]);
     expect(lines.map((l) => l.message)).toEqual(
-      expect.arrayContaining(['live connected', 'live closed', 'live refused']),
+      expect.arrayContaining(['live connected', 'live closed', 'upgrade refused']),
     );
   });
 });

@@ -70,12 +70,12 @@ export type QueryDiffStep<T> =
 /**
  * The steps that turn the ids of one answer into the next, applied in order: removals of ids no
  * longer there, then, position by position, a move of an id already there or an insert of a new
- * one (`valueOf` gives what an insert carries). Empty when the answers are the same.
+ * one (`insertOf` gives what an insert carries). Empty when the answers are the same.
  */
 export const queryDiff = <T>(
   before: readonly string[],
   after: readonly string[],
-  valueOf: (id: string) => T,
+  insertOf: (id: string) => T,
 ): QueryDiffStep<T>[] => {
   const steps: QueryDiffStep<T>[] = [];
   const keep = new Set(after);
@@ -98,7 +98,7 @@ export const queryDiff = <T>(
       current.splice(at, 1);
       current.splice(i, 0, id);
     } else {
-      steps.push({ type: 'insert', index: i, values: [valueOf(id)] });
+      steps.push({ type: 'insert', index: i, values: [insertOf(id)] });
       current.splice(i, 0, id);
     }
   }

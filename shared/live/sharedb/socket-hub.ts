@@ -15,11 +15,11 @@
  * again each time), and the credential is checked again every `reauthMs`.
  */
 import type { Principal } from '#shared/auth/permission.ts';
+import { checkAccess } from '#shared/auth/permission.ts';
+import { locateNow } from '#shared/auth/resources.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
 import type { ChangeEntry } from '#shared/entities/change-log.ts';
-import { locateNow } from '#shared/auth/resources.ts';
-import { checkAccess } from '#shared/auth/permission.ts';
 import {
   type Collection,
   type DocSnapshot,
@@ -81,6 +81,8 @@ export class ShareDbConnection {
   /** Docs subscribed one by one (`s`, `bs`), by collection. */
   readonly subscribed = new Map<string, Set<string>>();
   readonly channels = new Set<string>();
+  /** The collections a refresh waiting its turn will answer again, with the docs deleted meanwhile. */
+  pendingRefresh: Map<string, Set<string>> | undefined;
   private work: Promise<void> = Promise.resolve();
 
   constructor(
@@ -155,11 +157,18 @@ const viewTriggers = (entry: ChangeEntry): string[] => {
 };
 
 /** Presence channels a client may subscribe to, and the id whose rights decide. */
-const CHANNEL = /^__(action_trigger|col_user|col_cell_user|notification_user|base_permission_update)_((tbl|viw|usr|bse)[0-9A-Za-z]+)$/;
+const CHANNEL =
+  /^__(action_trigger|col_user|col_cell_user|notification_user|base_permission_update)_((tbl|viw|usr|bse)[0-9A-Za-z]+)$/;
 
 export class ShareDbHub {
   private readonly connections = new Set<ShareDbConnection>();
   private presenceVersion = 0;
+  /**
+   * Query answers read since the last change was published, by user, collection and query: one
+   * read serves every connection of the same user asking the same query (tabs, clients), and a
+   * new change starts a new map, so no answer older than the change is handed out.
+   */
+  private answers = new Map<string, Promise<QueryAnswer>>();
 
   constructor(private readonly options: ShareDbHubOptions = {}) {}
 
@@ -302,8 +311,15 @@ export class ShareDbHub {
       throw new SocketError('ERR_MESSAGE_BADLY_FORMED', 'A query is an object');
     const principal = await this.principalOf(connection);
     const subscribe = m.a === 'qs';
-    if (subscribe && !connection.queries.has(id) && connection.queries.size >= (this.options.maxQueries ?? 200))
-      throw new SocketError('too_many_queries', `At most ${this.options.maxQueries ?? 200} queries a connection`);
+    if (
+      subscribe &&
+      !connection.queries.has(id) &&
+      connection.queries.size >= (this.options.maxQueries ?? 200)
+    )
+      throw new SocketError(
+        'too_many_queries',
+        `At most ${this.options.maxQueries ?? 200} queries a connection`,
+      );
     const answer = await readQuery(principal, collection, query as Record<string, unknown>);
     const known = connection.knownIn(collection.name);
     if (subscribe) {
@@ -358,7 +374,12 @@ export class ShareDbHub {
    * version that changed nothing it shows, then the change (from what it was last sent, or every
    * property when that is not known). Nothing when the client is as new or newer.
    */
-  private catchUp(connection: ShareDbConnection, collection: Collection, current: DocSnapshot, fromV: number): void {
+  private catchUp(
+    connection: ShareDbConnection,
+    collection: Collection,
+    current: DocSnapshot,
+    fromV: number,
+  ): void {
     const known = connection.knownIn(collection.name);
     const had = known.get(current.id);
     if (current.v <= fromV) return;
@@ -384,7 +405,15 @@ export class ShareDbHub {
     const had = known?.get(id);
     if (!had) return;
     known?.delete(id);
-    this.send(connection, { a: 'op', c: collection, d: id, v: had.v, src: '', seq: ++this.presenceVersion, del: true });
+    this.send(connection, {
+      a: 'op',
+      c: collection,
+      d: id,
+      v: had.v,
+      src: '',
+      seq: ++this.presenceVersion,
+      del: true,
+    });
   }
 
   private async doc(connection: ShareDbConnection, m: Message): Promise<void> {
@@ -517,13 +546,28 @@ export class ShareDbHub {
       collections.add(`viw_${t}`);
     }
     if (schemaTables.size) collections.add(`tbl_${baseId}`);
-    // one read of a query for every connection of the same user asking it
-    const memo = new Map<string, Promise<QueryAnswer>>();
+    // answers read before these changes are of no more use
+    this.answers = new Map();
     await Promise.all(
-      [...this.connections].map((connection) =>
-        connection.run(async () => {
-          const mine = [...collections].filter(
-            (c) => connection.known.get(c)?.size || [...connection.queries.values()].some((q) => q.collection.name === c),
+      [...this.connections].map((connection) => {
+        // a refresh already waiting its turn takes these changes too: one waits at most
+        const waiting = connection.pendingRefresh;
+        if (waiting) {
+          for (const name of collections) {
+            const ids = waiting.get(name) ?? new Set<string>();
+            for (const id of deleted.get(name) ?? []) ids.add(id);
+            waiting.set(name, ids);
+          }
+          return undefined;
+        }
+        const pending = new Map([...collections].map((name) => [name, new Set(deleted.get(name))]));
+        connection.pendingRefresh = pending;
+        return connection.run(async () => {
+          connection.pendingRefresh = undefined;
+          const mine = [...pending.keys()].filter(
+            (c) =>
+              connection.known.get(c)?.size ||
+              [...connection.queries.values()].some((q) => q.collection.name === c),
           );
           if (!mine.length || !connection.principal) return;
           let principal: Principal;
@@ -533,12 +577,14 @@ export class ShareDbHub {
             return;
           }
           for (const name of mine)
-            await this.refresh(connection, principal, parseCollection(name) as Collection, deleted.get(name), memo);
-        }),
-      ),
+            await this.refresh(connection, principal, parseCollection(name) as Collection, pending.get(name));
+        });
+      }),
     );
-    for (const [tableId, actions] of tableActions) this.trigger(`__action_trigger_${tableId}`, tableId, [...actions]);
-    for (const [viewId, actions] of viewActions) this.trigger(`__action_trigger_${viewId}`, viewId, [...actions]);
+    for (const [tableId, actions] of tableActions)
+      this.trigger(`__action_trigger_${tableId}`, tableId, [...actions]);
+    for (const [viewId, actions] of viewActions)
+      this.trigger(`__action_trigger_${viewId}`, viewId, [...actions]);
   }
 
   /** Answers a connection's queries of a collection again and sends what changed for it. */
@@ -547,8 +593,8 @@ export class ShareDbHub {
     principal: Principal,
     collection: Collection,
     deleted: ReadonlySet<string> | undefined,
-    memo: Map<string, Promise<QueryAnswer>>,
   ): Promise<void> {
+    const memo = this.answers;
     const known = connection.knownIn(collection.name);
     for (const id of deleted ?? []) this.sendDelete(connection, collection.name, id);
     const fresh = new Map<string, DocSnapshot>();
