@@ -119,6 +119,7 @@ const main = async () => {
     );
     console.log(`Admin ${admin.email}`);
     console.log(`API  http://127.0.0.1:${bound}/api`);
+    console.log(`Socket  ws://127.0.0.1:${bound}/socket  (realtime, ShareDB: Teable's web app)`);
     console.log(`Token  ${admin.token}`);
     console.log(
       admin.password

@@ -19,7 +19,7 @@ const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).stat
 const TOOLS = ['bash', 'curl', 'jq'].every(has);
 
 /** The examples the README has, in its order. */
-const EXAMPLES = ['setup', 'computed', 'history', 'feed', 'webhooks', 'live'] as const;
+const EXAMPLES = ['setup', 'computed', 'history', 'feed', 'webhooks', 'live', 'sharedb'] as const;
 type Example = (typeof EXAMPLES)[number];
 
 /** Every marked example of the README, by name, in README order: its shell text. */
@@ -150,6 +150,13 @@ describe.skipIf(!TOOLS)("the README's examples", () => {
       expect(Object.values(after)).toEqual(expect.arrayContaining([...cells]));
     },
   );
+
+  it('ShareDB: the query answers the table, and the record written arrives as an insert at version 1', () => {
+    const lines = printed('sharedb');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^records \d+$/);
+    expect(lines[1]).toBe('inserted Realtime at version 1');
+  });
 });
 
 if (!TOOLS) console.warn('readme examples: bash, curl or jq is missing; the README examples are not run');

@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { freePort } from '#infra/local/dynamodb-local.ts';
 import { ctrlC, startProgram, stopProgram, stopPrograms } from '#test/support/local-program.ts';
+import { connectShareDb, fetchQuery } from '#test/support/sharedb-client.ts';
 
 /** True while a DynamoDB Local runs whose command line holds `text` (its data folder, `-port <n>`). */
 const javaRunning = (text: string): boolean => {
@@ -75,6 +76,13 @@ describe('npm start', () => {
     }
     expect(types).toContain('table.created');
     expect(types.filter((t) => t === 'record.created')).toHaveLength(3);
+    // Teable's realtime socket beside /api: ShareDB's own client reads the base's tables
+    const socket = await connectShareDb(`${api.replace(/^http/, 'ws').replace(/\/api$/, '')}/socket`, {
+      authorization: `Bearer ${token}`,
+    });
+    const tables = await fetchQuery(socket.connection, `tbl_${baseId}`, {});
+    expect(tables.results.map((d) => (d.data as { name: string }).name)).toEqual(['Fed']);
+    socket.socket.close();
     expect(javaRunning(dataDir)).toBe(true);
     // a person reads one short line per request, not JSON
     expect(first.output()).toMatch(/^\d\d:\d\d:\d\d GET \/api\/auth\/user\/me 200 \d+ms$/m);
