@@ -23,7 +23,7 @@ const RUNS = 20;
 /**
  * Sections: `BENCH_ONLY=computed,listing` prints only those, `BENCH_SKIP=bundles,purge` leaves
  * those out. Names: bundles, requests, records, listing, million (only with BENCH_LISTING_1M=1),
- * adhoc, adhoc-million (only with BENCH_ADHOC_1M=1), organizations, context-menu, nodes, purge, computed, changes, attachments, bulk, webhooks.
+ * adhoc, adhoc-million (only with BENCH_ADHOC_1M=1), organizations, context-menu, nodes, purge, computed, changes, attachments, bulk, webhooks, realtime.
  */
 const sectionList = (name: string) =>
   (process.env[name] ?? '')
@@ -282,6 +282,11 @@ const requests = async () => {
     await section('webhooks', async () => {
       const { webhooksBench } = await import('./webhooks.ts');
       await webhooksBench(owner.auth);
+    });
+    // The realtime socket (issue 46): test/bench/realtime.ts.
+    await section('realtime', async () => {
+      const { realtimeBench } = await import('./realtime.ts');
+      await realtimeBench(owner.auth);
     });
   } finally {
     await stopS3();
