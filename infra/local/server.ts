@@ -21,7 +21,7 @@ import { corsAnswerHeaders, corsPreflightHeaders, parseCorsOrigins } from '#shar
 import { callerRequestId, REQUEST_ID_HEADER } from '#shared/http/request-id.ts';
 import { unmatchedError } from '#shared/http/unmatched.ts';
 import { runPurgesInProcess } from '#shared/jobs/purge-queue.ts';
-import { ROUTES, type RouteDef } from '#shared/routes.ts';
+import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { runPurgeJob } from '#shared/trash/job-runner.ts';
 import { deliverBase } from '#shared/webhooks/deliver.ts';
 import { deliverWebhooksInProcess } from '#shared/webhooks/queue.ts';
@@ -33,7 +33,9 @@ import {
   NODE_MAX_HEADER_BYTES,
   requestHeadError,
 } from './request-limits.ts';
-import { attachSocketServer, type SocketServerOptions } from './socket-server.ts';
+import { attachSocketServer, SOCKET_PATH, type SocketServerOptions } from './socket-server.ts';
+import { onOtherUpgrades } from './upgrades.ts';
+import { proxyRequest, proxyUpgrade } from './web-proxy.ts';
 
 type LambdaHandler = (
   event: APIGatewayProxyEventV2,
@@ -138,7 +140,16 @@ export interface LocalServerOptions {
   live?: LiveServerOptions;
   /** The realtime socket at `/socket`: limits and timings. */
   socket?: SocketServerOptions;
+  /**
+   * A running web app (Teable's) this server is the one origin of: every request and WebSocket
+   * upgrade outside `/api` and `/socket` is proxied to it (`npm start -- --web <url>`).
+   */
+  web?: URL;
 }
+
+/** Whether the local server answers a path itself (the API and the realtime socket), not the web app. */
+const isApiPath = (pathname: string): boolean =>
+  pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`) || pathname === SOCKET_PATH;
 
 /**
  * The local stand-in for API Gateway: refuses what the gateway refuses (request line and headers
@@ -173,6 +184,10 @@ export const createLocalServer = (
       }
       const url = new URL(req.url ?? '/', 'http://localhost');
       const method = (req.method ?? 'GET').toUpperCase();
+      if (options.web && !isApiPath(url.pathname)) {
+        proxyRequest(options.web, req, res);
+        return;
+      }
       // Like the HTTP API with CORS set: every OPTIONS is a preflight, answered here for any path.
       if (method === 'OPTIONS' && corsOrigins.length) {
         res.writeHead(204, {
@@ -241,6 +256,8 @@ export const createLocalServer = (
   attachLiveServer(server, options.live);
   // Teable's realtime socket at /socket (ShareDB), fed the same way
   attachSocketServer(server, options.socket);
+  const web = options.web;
+  if (web) onOtherUpgrades(server, (req, socket, head) => proxyUpgrade(web, req, socket, head));
   return server;
 };
 

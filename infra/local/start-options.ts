@@ -7,12 +7,14 @@ export interface StartOptions {
   /** DynamoDB Local's port; undefined takes any free one. */
   dynamoDbPort?: number;
   inMemory: boolean;
+  /** `--web <url>`: a running web app this server is the one origin of (everything outside /api and /socket goes to it). */
+  web?: URL;
   /** `--help` or `-h`: print `START_HELP` and stop. */
   help?: true;
 }
 
 export const START_USAGE =
-  'usage: npm start -- [--port <0-65535>] [--dynamodb-port <1-65535>] [--in-memory] [--help]';
+  'usage: npm start -- [--port <0-65535>] [--dynamodb-port <1-65535>] [--in-memory] [--web <url>] [--help]';
 
 /** What `npm start -- --help` prints. */
 export const START_HELP = `${START_USAGE}
@@ -25,6 +27,8 @@ attachments, and the background jobs in process. Data is kept in .local/ across 
   --port <n>           the API's port (default: PORT, else 3000; 0 takes any free port)
   --dynamodb-port <n>  DynamoDB Local's port (default: any free port), e.g. for sam local
   --in-memory          keep nothing: DynamoDB Local in memory, a new admin token each start
+  --web <url>          be the one origin of a running web app (Teable's): /api and /socket are
+                       served here, every other request and WebSocket upgrade goes to <url>
   -h, --help           this text
 
 Environment: PORT, CORS_ORIGINS (origins a browser may call from, comma-separated; * when unset),
@@ -48,7 +52,13 @@ const portOf = (text: string, what: string, min: number): number => {
  * options, missing values and bad ports are a `StartUsageError`. Pure.
  */
 export const parseStartOptions = (args: readonly string[], env: NodeJS.ProcessEnv = {}): StartOptions => {
-  let values: { port?: string; 'dynamodb-port'?: string; 'in-memory'?: boolean; help?: boolean };
+  let values: {
+    port?: string;
+    'dynamodb-port'?: string;
+    'in-memory'?: boolean;
+    web?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -56,6 +66,7 @@ export const parseStartOptions = (args: readonly string[], env: NodeJS.ProcessEn
         port: { type: 'string' },
         'dynamodb-port': { type: 'string' },
         'in-memory': { type: 'boolean', default: false },
+        web: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: false,
@@ -71,5 +82,28 @@ export const parseStartOptions = (args: readonly string[], env: NodeJS.ProcessEn
     port: apiPort === undefined ? 3000 : portOf(apiPort, values.port === undefined ? 'PORT' : '--port', 0),
     ...(dynamoDbPort === undefined ? {} : { dynamoDbPort: portOf(dynamoDbPort, '--dynamodb-port', 1) }),
     inMemory: values['in-memory'] === true,
+    ...(values.web === undefined ? {} : { web: webUrlOf(values.web) }),
   };
+};
+
+/** The web app's URL of `--web`: http(s) with a host, or a `StartUsageError`. Pure. */
+const webUrlOf = (text: string): URL => {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url ||
+    !/^https?:$/.test(url.protocol) ||
+    !url.hostname ||
+    (url.pathname !== '/' && url.pathname !== '')
+  )
+    throw new StartUsageError(
+      `--web must be the web app's origin, like http://127.0.0.1:3210, not "${text}"`,
+    );
+  if (url.protocol === 'https:')
+    throw new StartUsageError('--web takes an http:// origin (the web app running beside it)');
+  return url;
 };

@@ -27,7 +27,7 @@ if (parsed.help) {
   console.log(START_HELP);
   process.exit(0);
 }
-const { port, inMemory, dynamoDbPort } = parsed;
+const { port, inMemory, dynamoDbPort, web } = parsed;
 const tableName = process.env.TABLE_NAME || 'workspace-local';
 const runFile = join(LOCAL_DIR, 'dynamodb.json');
 
@@ -76,7 +76,7 @@ const main = async () => {
     const { ensureAdmin } = await import('./admin.ts');
     const { createLocalServer, listen } = await import('./server.ts');
     const admin = await ensureAdmin(inMemory ? undefined : join(LOCAL_DIR, 'state.json'));
-    const server = createLocalServer(undefined, { databaseDown: supervisor.isDown });
+    const server = createLocalServer(undefined, { databaseDown: supervisor.isDown, ...(web ? { web } : {}) });
     // Permanent deletes a previous run left unfinished (the in-process purge queue died with it).
     const { sweepPurgeJobs } = await import('#shared/trash/job-runner.ts');
     await sweepPurgeJobs(Date.now(), 0);
@@ -120,6 +120,10 @@ const main = async () => {
     console.log(`Admin ${admin.email}`);
     console.log(`API  http://127.0.0.1:${bound}/api`);
     console.log(`Socket  ws://127.0.0.1:${bound}/socket  (realtime, ShareDB: Teable's web app)`);
+    if (web)
+      console.log(
+        `Web  http://127.0.0.1:${bound}/  (the web app at ${web.origin}, on this origin; start it with PORT=${bound})`,
+      );
     console.log(`Token  ${admin.token}`);
     console.log(
       admin.password

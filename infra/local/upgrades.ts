@@ -7,6 +7,12 @@ import { logger } from '#shared/core/logger.ts';
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 const routes = new WeakMap<Server, Map<string, UpgradeHandler>>();
+const fallbacks = new WeakMap<Server, UpgradeHandler>();
+
+/** Hands upgrades of every path no handler serves to `handler` (the web app, under `--web`) instead of a 404. */
+export const onOtherUpgrades = (server: Server, handler: UpgradeHandler): void => {
+  fallbacks.set(server, handler);
+};
 
 /**
  * Serves WebSocket upgrades of `path` on the server (`/api/live`, `/socket`): one `upgrade`
@@ -24,6 +30,8 @@ export const onUpgrade = (server: Server, path: string, handler: UpgradeHandler)
       const { pathname } = new URL(req.url ?? '/', 'http://localhost');
       const take = table.get(pathname);
       if (take) return take(req, socket, head);
+      const other = fallbacks.get(server);
+      if (other) return other(req, socket, head);
       refuseUpgrade(socket, new NotFoundError(`No WebSocket at ${pathname}`), 'upgrade');
     });
   }

@@ -170,6 +170,7 @@ describe('npm start arguments', () => {
     [['--port', '0'], { PORT: '4000' }, { port: 0, inMemory: false }],
     [['--dynamodb-port', '8000'], {}, { port: 3000, dynamoDbPort: 8000, inMemory: false }],
     [['--dynamodb-port=65535', '--in-memory'], {}, { port: 3000, dynamoDbPort: 65535, inMemory: true }],
+    [['--web', 'http://127.0.0.1:3210'], {}, { port: 3000, inMemory: false, web: new URL('http://127.0.0.1:3210') }],
   ])('reads %j with %j as %j', (args, env, expected) => {
     expect(parseStartOptions(args, env)).toEqual(expected);
   });
@@ -183,6 +184,9 @@ describe('npm start arguments', () => {
     [['--port', '1e3'], '--port must be a whole number from 0 to 65535, not "1e3"'],
     [['--dynamodb-host', '0.0.0.0'], /Unknown option '--dynamodb-host'/],
     [['8000'], /Unexpected argument '8000'/],
+    [['--web', 'localhost:3210'], /--web must be the web app's origin/],
+    [['--web', 'http://127.0.0.1:3210/app'], /--web must be the web app's origin/],
+    [['--web', 'https://127.0.0.1:3210'], /--web takes an http:\/\/ origin/],
   ])('refuses %j: %s', (args, message) => {
     expect(() => parseStartOptions(args)).toThrow(StartUsageError);
     expect(() => parseStartOptions(args)).toThrow(message);
