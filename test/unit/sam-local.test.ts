@@ -170,7 +170,11 @@ describe('npm start arguments', () => {
     [['--port', '0'], { PORT: '4000' }, { port: 0, inMemory: false }],
     [['--dynamodb-port', '8000'], {}, { port: 3000, dynamoDbPort: 8000, inMemory: false }],
     [['--dynamodb-port=65535', '--in-memory'], {}, { port: 3000, dynamoDbPort: 65535, inMemory: true }],
-    [['--web', 'http://127.0.0.1:3210'], {}, { port: 3000, inMemory: false, web: new URL('http://127.0.0.1:3210') }],
+    [
+      ['--web', 'http://127.0.0.1:3210'],
+      {},
+      { port: 3000, inMemory: false, web: new URL('http://127.0.0.1:3210') },
+    ],
   ])('reads %j with %j as %j', (args, env, expected) => {
     expect(parseStartOptions(args, env)).toEqual(expected);
   });
