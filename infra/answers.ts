@@ -72,6 +72,9 @@ export const ACCESS_TOKEN = z.looseObject({
 });
 
 /** A token with its text, which only its create and refresh answers show. */
+/** A field's calculation plan: cells the write computes or converts, and about how long (ms). */
+const FIELD_PLAN = z.object({ estimateTime: count, updateCellCount: count });
+
 const ACCESS_TOKEN_WITH_TEXT = z.extend(ACCESS_TOKEN, { token: z.string() });
 
 export const SPACE = z.looseObject({ id: id('space'), name: z.string() });
@@ -367,6 +370,7 @@ export const ANSWER_BLOCKS: Readonly<Record<string, z.ZodMiniType>> = {
   OrganizationDomain: ORGANIZATION_DOMAIN,
   Permissions: PERMISSIONS,
   Webhook: WEBHOOK,
+  FieldPlan: FIELD_PLAN,
 };
 
 // ---- Every route's answer
@@ -587,6 +591,9 @@ export const ANSWERS: Record<HandlerName, Answer> = {
   'create-field': json(FIELD),
   'list-fields': json(z.array(FIELD)),
   'get-field': json(FIELD),
+  'plan-field-create': json(FIELD_PLAN),
+  'plan-field-convert': json(z.union([FIELD_PLAN, z.object({ skip: z.literal(true) })])),
+  'plan-field': json(FIELD_PLAN),
   'update-field': json(FIELD),
   'convert-field': json(FIELD),
   'list-field-filter-link-records': json(z.array(FILTER_LINK_RECORDS)),
@@ -649,6 +656,20 @@ export const ANSWERS: Record<HandlerName, Answer> = {
 
   // Aggregation
   'get-row-count': json(z.looseObject({ rowCount: count })),
+  'get-comment-counts': json(
+    doc(z.array(z.object({ recordId: id('record'), count })), 'Always empty: comments are not built'),
+  ),
+  'get-record-comment-count': json(
+    z.object({ count: doc(z.literal(0), 'Always 0: comments are not built') }),
+  ),
+  'get-instance-settings': json(
+    z.object({
+      instanceId: z.string(),
+      disallowSignUp: z.boolean(),
+      disallowSpaceCreation: z.boolean(),
+      disallowSpaceInvitation: z.boolean(),
+    }),
+  ),
   'get-aggregations': json(
     z.looseObject({
       aggregations: z.array(

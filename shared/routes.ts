@@ -657,6 +657,33 @@ export const ROUTES = [
     access: 'read',
     actions: ['field|read'],
   },
+  // The field editor's calculation plans (shared/tables/field-plan.ts)
+  {
+    method: 'POST',
+    path: '/table/{tableId}/field/plan',
+    handler: 'plan-field-create',
+    schema: true,
+    access: 'read',
+    actions: ['field|create'],
+    status: 201,
+  },
+  {
+    method: 'PUT',
+    path: '/table/{tableId}/field/{fieldId}/plan',
+    handler: 'plan-field-convert',
+    schema: true,
+    access: 'read',
+    actions: ['field|update'],
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/table/{tableId}/field/{fieldId}/plan',
+    handler: 'plan-field',
+    schema: true,
+    access: 'read',
+    actions: ['field|read'],
+  },
   {
     method: 'GET',
     path: '/table/{tableId}/field/{fieldId}',
@@ -1496,6 +1523,29 @@ export const ROUTES = [
     status: 201,
   },
 
+  // Comments are not built: their counts answer none (Teable's grid and expanded record ask them)
+  {
+    method: 'GET',
+    path: '/comment/{tableId}/count',
+    handler: 'get-comment-counts',
+    access: 'read',
+    actions: ['record|read'],
+  },
+  {
+    method: 'GET',
+    path: '/comment/{tableId}/{recordId}/count',
+    handler: 'get-record-comment-count',
+    access: 'read',
+    actions: ['record|read'],
+  },
+  // The instance settings the web app reads
+  {
+    method: 'GET',
+    path: '/admin/setting',
+    handler: 'get-instance-settings',
+    access: 'read',
+    actions: [],
+  },
   // Notifications
   {
     method: 'GET',

@@ -123,6 +123,11 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'create-field': 'Create a field',
   'list-fields': "Fields of a table (in a view's column order with viewId)",
   'get-field': 'One field',
+  'plan-field-create':
+    'How many cells creating this field writes, and about how long (ms); the definition is checked as the create checks it',
+  'plan-field-convert':
+    'How many cells this conversion rewrites, and about how long; `{skip: true}` when none (a new name or description)',
+  'plan-field': 'How many cells computing this field again writes, and about how long',
   'update-field': "Change a field's name, description, dbFieldName or options",
   'convert-field': "Changes a field's type and options; every cell is converted and dependents follow",
   'delete-field': 'Delete a field (not the primary field)',
@@ -157,6 +162,10 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
     'The typecast values a paste would write, one entry per pasted row; writes nothing',
   'delete-selection': 'Deletes the records a grid selection covers, for good, in one write',
   'get-row-count': 'How many records the list would answer with the same query, all pages',
+  'get-comment-counts': "Comment counts of the table's records: always empty, comments are not built",
+  'get-record-comment-count': "A record's comment count: always 0, comments are not built",
+  'get-instance-settings':
+    'The instance settings the web app reads: whether sign-up is closed, space creation and invitations open',
   'get-aggregations':
     'Column statistics (count, sum, dates, …) of the records the list would answer, whole and per group',
   'get-group-points': 'The group points the list would answer for a groupBy',

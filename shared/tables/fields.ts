@@ -63,7 +63,7 @@ const schemaConflict = () => new ConflictError('The table changed at the same ti
  * A link without a name is named after its foreign table (fields.md, default names), only when
  * that table is in the same base: the name of another base's table must not reach an answer.
  */
-const linkDefaultName = async (
+export const linkDefaultName = async (
   input: Record<string, unknown>,
   baseId: string,
 ): Promise<string | undefined> => {
@@ -129,7 +129,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
  * The fields of the table a lookup or rollup reads, for `defineField`: loaded only when the
  * link it names is a link of this table (a foreign table id is never read on the caller's word).
  */
-const linkedFields = async (schema: TableSchema, lookupOptions: unknown): Promise<ForeignFields> => {
+export const linkedFields = async (schema: TableSchema, lookupOptions: unknown): Promise<ForeignFields> => {
   const linkFieldId = (lookupOptions as { linkFieldId?: unknown } | undefined)?.linkFieldId;
   const link = schema.fields.find((f) => f.id === linkFieldId && isLinkField(f));
   const foreignTableId = link ? linkOptions(link).foreignTableId : undefined;
