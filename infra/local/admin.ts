@@ -5,7 +5,8 @@ import { createOperatorToken } from '#shared/users/access-tokens.ts';
 import { createUser, FIRST_TOKEN_DAYS } from '#shared/users/users.ts';
 import { readJson } from './environment.ts';
 
-export const LOCAL_ADMIN = { name: 'Local Admin', email: 'admin@localhost' };
+// an address every client's validation takes (Teable's login page refuses one without a dotted domain)
+export const LOCAL_ADMIN = { name: 'Local Admin', email: 'admin@example.com' };
 
 interface AdminState {
   userId: string;

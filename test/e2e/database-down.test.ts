@@ -91,7 +91,7 @@ describe('npm start when DynamoDB Local dies', () => {
       60_000,
       'the API to serve again',
     );
-    expect(await back.json()).toMatchObject({ email: 'admin@localhost' });
+    expect(await back.json()).toMatchObject({ email: 'admin@example.com' });
     expect(run.output()).toMatch(
       /DynamoDB Local is back on http:\/\/127\.0\.0\.1:\d+: the API serves requests again/,
     );
@@ -133,7 +133,7 @@ describe('npm start when DynamoDB Local dies', () => {
     expect(fresh).not.toBe(token);
     const me = await fetch(`${api}/auth/user/me`, { headers: { authorization: `Bearer ${fresh}` } });
     expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({ email: 'admin@localhost' });
+    expect(await me.json()).toMatchObject({ email: 'admin@example.com' });
 
     expect(await stopProgram(run.child)).toBe(0);
     expect(javaPids(`-port ${port} -inMemory`)).toEqual([]);

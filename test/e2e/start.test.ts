@@ -43,7 +43,7 @@ describe('npm start', () => {
     expect(api).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     const me = await fetch(`${api}/auth/user/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
-    expect(await me.json()).toMatchObject({ email: 'admin@localhost' });
+    expect(await me.json()).toMatchObject({ email: 'admin@example.com' });
     const created = await fetch(`${api}/space`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
