@@ -455,7 +455,9 @@ export const ANSWERS: Record<HandlerName, Answer> = {
   // Bases
   'create-base': json(BASE),
   'list-bases': json(z.array(BASE)),
-  'get-base': json(BASE),
+  'get-base': json(
+    z.extend(BASE, { role: z.optional(role), collaboratorType: z.optional(z.literal('space')) }),
+  ),
   'sign-attachment-upload': json(
     z.object({
       url: z.string(),

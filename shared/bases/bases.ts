@@ -123,7 +123,14 @@ const baseItemOf = (located: Located): BaseItem => {
 };
 
 /** The base a route located. */
-export const getBase = (located: Located): Base => toBase(baseItemOf(located), located.spaceId);
+/**
+ * A base as `GET /base/{id}` answers it: with the caller's role in its space (Teable's web app
+ * decides what it shows by it; an instance admin outside the space has none).
+ */
+export const getBase = (located: Located): Base & { role?: Located['role']; collaboratorType?: 'space' } => ({
+  ...toBase(baseItemOf(located), located.spaceId),
+  ...(located.role ? { role: located.role, collaboratorType: 'space' as const } : {}),
+});
 
 /**
  * Renames a base or changes its icon (null clears it). The base and the space's reference change
@@ -132,7 +139,7 @@ export const getBase = (located: Located): Base => toBase(baseItemOf(located), l
 export const updateBase = async (located: Located, changes: BaseChanges, now = new Date()): Promise<Base> => {
   const baseId = located.id;
   await transact(updateBaseOps(located.spaceId, baseId, changes, now), () => baseGone(baseId));
-  const before = getBase(located);
+  const before = toBase(baseItemOf(located), located.spaceId);
   return {
     ...before,
     ...(changes.name !== undefined ? { name: changes.name } : {}),

@@ -76,7 +76,7 @@ describe('POST /base', () => {
       spaceId,
     });
     const got = await call('get-base', { token: user.auth, params: { baseId: res.body.id } });
-    expect(got).toMatchObject({ status: 200, body: res.body });
+    expect(got).toMatchObject({ status: 200, body: { ...res.body, role: 'owner' } });
   });
 
   it('answers icon null when none is given', async () => {
@@ -261,12 +261,19 @@ describe('GET /space/{spaceId}/base', () => {
 
 describe('GET /base/{baseId}', () => {
   it.each(['owner', 'creator', 'editor', 'commenter', 'viewer'] as const)(
-    'answers the base to a %s',
+    'answers the base to a %s, with the caller\'s role (Teable\'s web app shows what it may do by it)',
     async (role) => {
       const roles = await baseWithRoles();
       const res = await call('get-base', { token: roles[role].auth, params: { baseId: roles.baseId } });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: roles.baseId, name: 'Main', icon: null, spaceId: roles.spaceId });
+      expect(res.body).toEqual({
+        id: roles.baseId,
+        name: 'Main',
+        icon: null,
+        spaceId: roles.spaceId,
+        role,
+        collaboratorType: 'space',
+      });
     },
   );
 
@@ -318,7 +325,11 @@ describe('PATCH /base/{baseId}', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: baseId, name: 'Renamed', icon: null, spaceId });
-    expect((await call('get-base', { token: owner.auth, params: { baseId } })).body).toEqual(res.body);
+    expect((await call('get-base', { token: owner.auth, params: { baseId } })).body).toEqual({
+      ...res.body,
+      role: 'owner',
+      collaboratorType: 'space',
+    });
     expect((await call('list-bases', { token: owner.auth, params: { spaceId } })).body).toEqual([res.body]);
   });
 
@@ -339,9 +350,11 @@ describe('PATCH /base/{baseId}', () => {
       body: { icon: null },
     });
     expect(cleared.body).toEqual({ ...base, icon: null });
-    expect((await call('get-base', { token: user.auth, params: { baseId: base.id } })).body).toEqual(
-      cleared.body,
-    );
+    expect((await call('get-base', { token: user.auth, params: { baseId: base.id } })).body).toEqual({
+      ...cleared.body,
+      role: 'owner',
+      collaboratorType: 'space',
+    });
     expect((await call('list-bases', { token: user.auth, params: { spaceId } })).body).toEqual([
       cleared.body,
     ]);
@@ -410,7 +423,14 @@ describe('PATCH /base/{baseId}', () => {
     });
     expect(res).toMatchObject({ status: 400, body: { status: 400, code: 'validation_error' } });
     const got = await call('get-base', { token: roles.owner.auth, params: { baseId: roles.baseId } });
-    expect(got.body).toEqual({ id: roles.baseId, name: 'Main', icon: null, spaceId: roles.spaceId });
+    expect(got.body).toEqual({
+      id: roles.baseId,
+      name: 'Main',
+      icon: null,
+      spaceId: roles.spaceId,
+      role: 'owner',
+      collaboratorType: 'space',
+    });
   });
 
   it('answers 400 for a malformed base id', async () => {
