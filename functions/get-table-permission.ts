@@ -1,4 +1,4 @@
-import { tablePermission } from '#shared/auth/permission.ts';
+import { tablePermissionByField } from '#shared/auth/permission.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { baseTableParams } from '#shared/schema/schema-requests.ts';
 import { assertInBase } from '#shared/tables/tables.ts';
@@ -6,8 +6,13 @@ import { assertInBase } from '#shared/tables/tables.ts';
 export const handler = defineHandler(
   'get-table-permission',
   { params: baseTableParams },
-  async ({ principal, params, resource }) => {
+  async ({ principal, params, resource, schema }) => {
     assertInBase(resource.table, params.baseId, params.tableId);
-    return tablePermission(principal, resource, resource.role);
+    return tablePermissionByField(
+      principal,
+      resource,
+      resource.role,
+      schema.fields.map((f) => f.id),
+    );
   },
 );

@@ -586,7 +586,19 @@ export const ANSWERS: Record<HandlerName, Answer> = {
   'update-table-db-table-name': NONE,
   'update-table-order': NONE,
   'get-table-permission': json(
-    z.looseObject({ table: PERMISSIONS, view: PERMISSIONS, field: PERMISSIONS, record: PERMISSIONS }),
+    z.looseObject({
+      table: PERMISSIONS,
+      view: PERMISSIONS,
+      field: z.looseObject({
+        'field|create': z.boolean(),
+        'field|read': z.boolean(),
+        'field|update': z.boolean(),
+        'field|delete': z.boolean(),
+        fields: doc(z.record(id('field'), PERMISSIONS), "Per field, as Teable 1.5's web app reads them"),
+        create: z.boolean(),
+      }),
+      record: PERMISSIONS,
+    }),
   ),
 
   // Fields

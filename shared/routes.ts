@@ -637,6 +637,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/base/{baseId}/table/{tableId}/permission',
     handler: 'get-table-permission',
+    schema: true,
     access: 'read',
     actions: ['table|read'],
   },

@@ -111,6 +111,27 @@ export const tablePermission = (principal: Principal, resource: LocatedResource,
   return { table: of('table'), view: of('view'), field: of('field'), record: of('record') };
 };
 
+/**
+ * The caller's rights on a table as `GET …/table/{t}/permission` answers them: `field` holds both
+ * shapes Teable has used — the flat field rights of its current client (`@teable/openapi` 1.10)
+ * and, beside them, the rights per field and `create` that Teable 1.5's web app reads
+ * (`field.fields[<fieldId>]['field|read']`; each field has the table's rights: there are no rights
+ * of one field here). Pure.
+ */
+export const tablePermissionByField = (
+  principal: Principal,
+  resource: LocatedResource,
+  role: Role | undefined,
+  fieldIds: readonly string[],
+) => {
+  const { field, ...rest } = tablePermission(principal, resource, role);
+  const { 'field|create': create, ...each } = field;
+  return {
+    ...rest,
+    field: { ...field, fields: Object.fromEntries(fieldIds.map((id) => [id, each])), create },
+  };
+};
+
 // ---- Rules that depend on the data, not only on the route: named here, checked where the data is read.
 
 /**

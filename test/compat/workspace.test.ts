@@ -18,6 +18,7 @@ import {
   getTablePermission,
   getTrashItems,
   getUserCollaborators,
+  tablePermissionVoSchema,
   updateAccessToken,
   updateBaseOrder,
   updateDbTableName,
@@ -92,6 +93,14 @@ describe("workspace routes through Teable's client", () => {
     const permission = await getTablePermission(b, t1.data.id);
     expect(permission.data.table['table|update' as never]).toBe(true);
     expect(permission.data.record['record|read' as never]).toBe(true);
+    expect(permission.data.field['field|update' as never]).toBe(true);
+    // Decided: beside the client's flat field rights, the per-field ones Teable 1.5's web app reads
+    // (`field.fields`, `field.create`): the client's schema, a record of booleans, would refuse
+    // those two keys, so it parses the answer without them
+    const { fields, create, ...flat } = permission.data.field as Record<string, unknown>;
+    expect(tablePermissionVoSchema.parse({ ...permission.data, field: flat })).toBeTruthy();
+    expect(Object.keys(fields as object)).toHaveLength(t1.data.fields.length);
+    expect(create).toBe(true);
     await deleteTable(b, t1.data.id);
     const trash = await getTrashItems({ resourceType: 'base' as never, resourceId: b });
     expect(trash.data.resourceMap[t1.data.id]).toEqual({ id: t1.data.id, name: 'Uno' });

@@ -261,7 +261,7 @@ describe('GET /space/{spaceId}/base', () => {
 
 describe('GET /base/{baseId}', () => {
   it.each(['owner', 'creator', 'editor', 'commenter', 'viewer'] as const)(
-    'answers the base to a %s, with the caller\'s role (Teable\'s web app shows what it may do by it)',
+    "answers the base to a %s, with the caller's role (Teable's web app shows what it may do by it)",
     async (role) => {
       const roles = await baseWithRoles();
       const res = await call('get-base', { token: roles[role].auth, params: { baseId: roles.baseId } });

@@ -217,7 +217,20 @@ describe('GET /base/{baseId}/permission and GET …/table/{tableId}/permission',
     expect(table.body).toEqual({
       table: { 'table|create': false, 'table|read': true, 'table|update': false, 'table|delete': false },
       view: { 'view|create': true, 'view|read': true, 'view|update': true, 'view|delete': true },
-      field: { 'field|create': false, 'field|read': true, 'field|update': false, 'field|delete': false },
+      // flat, as Teable's client has it, and per field, as Teable 1.5's web app reads it
+      field: {
+        'field|create': false,
+        'field|read': true,
+        'field|update': false,
+        'field|delete': false,
+        fields: Object.fromEntries(
+          t.table.fields.map((f: { id: string }) => [
+            f.id,
+            { 'field|read': true, 'field|update': false, 'field|delete': false },
+          ]),
+        ),
+        create: false,
+      },
       record: {
         'record|create': true,
         'record|read': true,
