@@ -1,0 +1,150 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '#infra/local/dynamodb-local.ts';
+import { createLocalServer, listen } from '#infra/local/server.ts';
+import { randomBase62 } from '#shared/ids.ts';
+import { chromiumPath, launchChromium, NO_CHROMIUM } from '#test/support/browser.ts';
+import { useStreamPoller } from '#test/support/stream-poller.ts';
+
+/**
+ * Teable's own web app, unchanged, on this service in a real browser (issue 47): the local server
+ * as its one origin (`npm start -- --web`), the built web app run by `npm run web-app`, headless
+ * Chromium. Sign up on the web app's own page, land on the spaces page, open a table's grid (its
+ * records come over `/socket`), see a record written elsewhere arrive, and no request the web
+ * app made on the way answered with an error.
+ *
+ * Runs where a built web app is present at `TEABLE_WEB_DIR` (a Teable checkout whose
+ * `apps/nextjs-app` was built: see the README, "Teable's web app"); skipped otherwise.
+ */
+
+const webDir = process.env.TEABLE_WEB_DIR;
+const built = webDir !== undefined && existsSync(join(webDir, 'apps/nextjs-app/.next/BUILD_ID'));
+const skipBecause = !chromiumPath
+  ? NO_CHROMIUM
+  : !built
+    ? 'no built web app: build Teable\'s web app (README, "Teable\'s web app") and set TEABLE_WEB_DIR to it'
+    : undefined;
+if (skipBecause) console.warn(`web app browser test skipped: ${skipBecause}`);
+
+/** What the writes below answer, as far as the test reads it. */
+type Written = { id: string; views: { id: string }[] };
+
+const poller = useStreamPoller();
+let server: Server;
+let webApp: ChildProcess | undefined;
+let origin: string;
+
+beforeAll(async () => {
+  if (skipBecause) return;
+  const webPort = await freePort();
+  server = createLocalServer(undefined, { web: new URL(`http://127.0.0.1:${webPort}`) });
+  const apiPort = await listen(server, 0);
+  origin = `http://127.0.0.1:${apiPort}`;
+  webApp = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'infra/local/web-app.ts',
+      webDir as string,
+      '--port',
+      String(webPort),
+      '--api-port',
+      String(apiPort),
+    ],
+    { cwd: new URL('../../', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`the web app did not start: ${output}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      output += String(chunk);
+      if (output.includes('Web app http://')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    webApp?.stdout?.on('data', read);
+    webApp?.stderr?.on('data', read);
+    webApp?.on('exit', (code) => reject(new Error(`the web app exited (${code}): ${output}`)));
+  });
+}, 90_000);
+afterAll(async () => {
+  webApp?.kill('SIGTERM');
+  if (server)
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+});
+
+describe.skipIf(skipBecause !== undefined)("Teable's web app in a browser", () => {
+  it('signs up on its own page, lands on the spaces page, opens a grid fed by /socket, sees a new record arrive', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const failed: string[] = [];
+      page.on('response', (r) => {
+        if (r.status() >= 400)
+          failed.push(`${r.status()} ${r.request().method()} ${r.url().replace(origin, '')}`);
+      });
+      const frames: string[] = [];
+      page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
+
+      // the web app's own sign-up form
+      await page.goto(`${origin}/auth/login`);
+      await page.getByRole('tab', { name: 'Sign up' }).click();
+      const email = `${randomBase62(10).toLowerCase()}@example.com`;
+      await page.getByPlaceholder('Enter your email...').fill(email);
+      await page.getByPlaceholder('Enter your password...').fill('web-app-pass-1');
+      await page.getByRole('button', { name: 'Sign up' }).last().click();
+      await page.waitForURL(`${origin}/space`, { timeout: 30_000 });
+
+      // a space, a base and a table, written with the same session from the page (same origin)
+      const write = (path: string, body: unknown): Promise<{ status: number; body: Written }> =>
+        page.evaluate(
+          async ([p, b]) => {
+            const res = await fetch(`/api${p}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(b),
+            });
+            return { status: res.status, body: await res.json() };
+          },
+          [path, body] as const,
+        );
+      const space = await write('/space', { name: 'Browser' });
+      expect(space.status).toBe(201);
+      const base = await write('/base', { spaceId: space.body.id, name: 'Browser base' });
+      const table = await write(`/base/${base.body.id}/table`, {
+        name: 'Tasks',
+        fields: [
+          { name: 'Name', type: 'singleLineText' },
+          { name: 'Hours', type: 'number' },
+        ],
+        records: [{ fields: { Name: 'one', Hours: 1 } }, { fields: { Name: 'two', Hours: 2 } }],
+      });
+      expect(table.status).toBe(201);
+      await poller.caughtUp();
+
+      // the grid: its records come over the socket, the footer counts them
+      await page.goto(`${origin}/base/${base.body.id}/${table.body.id}/${table.body.views[0].id}`);
+      await page.getByText('2 records').waitFor({ timeout: 30_000 });
+      expect(frames.some((f) => f.includes('"a":"qs"') && f.includes('"one"'))).toBe(true);
+
+      // a record written elsewhere arrives while the grid is open
+      const added = await write(`/table/${table.body.id}/record`, {
+        records: [{ fields: { Name: 'three' } }],
+      });
+      expect(added.status).toBe(201);
+      await page.getByText('3 records').waitFor({ timeout: 30_000 });
+
+      expect(failed).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
