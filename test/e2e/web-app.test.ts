@@ -112,7 +112,7 @@ describe.skipIf(skipBecause !== undefined)("Teable's web app in a browser", () =
               headers: { 'content-type': 'application/json' },
               body: JSON.stringify(b),
             });
-            return { status: res.status, body: await res.json() };
+            return { status: res.status, body: (await res.json()) as Written };
           },
           [path, body] as const,
         );
@@ -131,7 +131,7 @@ describe.skipIf(skipBecause !== undefined)("Teable's web app in a browser", () =
       await poller.caughtUp();
 
       // the grid: its records come over the socket, the footer counts them
-      await page.goto(`${origin}/base/${base.body.id}/${table.body.id}/${table.body.views[0].id}`);
+      await page.goto(`${origin}/base/${base.body.id}/${table.body.id}/${table.body.views[0]?.id}`);
       await page.getByText('2 records').waitFor({ timeout: 30_000 });
       expect(frames.some((f) => f.includes('"a":"qs"') && f.includes('"one"'))).toBe(true);
 
