@@ -13,6 +13,7 @@
 import * as z from 'zod/mini';
 import { ROLES, SCOPES } from '#shared/auth/scopes.ts';
 import { CHANGE_TYPES } from '#shared/entities/change-log.ts';
+import { PIN_TYPES } from '#shared/entities/pins.ts';
 import { PLUGIN_POSITIONS, PLUGIN_STATUSES } from '#shared/entities/plugins.ts';
 import { FIELD_TYPES } from '#shared/fields/field-types.ts';
 import { ID_PREFIX, type IdKind } from '#shared/ids.ts';
@@ -344,6 +345,19 @@ const WEBHOOK = z.object({
   lastModifiedTime: z.optional(time),
 });
 
+/** A pin of the caller's (Teable's pin): what is pinned and its place in the list (by `order`). */
+const PIN = z.looseObject({
+  id: z.union([id('space'), id('base')]),
+  type: z.enum(PIN_TYPES),
+  order: doc(z.number(), 'The list is in this order, lowest first'),
+});
+
+/** A pin as the list answers it (Teable's `IGetPinListVoSchema`): with the name to show. */
+const PIN_LISTED = z.extend(PIN, {
+  name: z.string(),
+  icon: doc(z.optional(z.string()), "A base's icon, when it has one"),
+});
+
 /** The building blocks by the name the API description gives them (`#/components/schemas/<name>`). */
 export const ANSWER_BLOCKS: Readonly<Record<string, z.ZodMiniType>> = {
   User: USER,
@@ -367,6 +381,8 @@ export const ANSWER_BLOCKS: Readonly<Record<string, z.ZodMiniType>> = {
   TrashItem: TRASH_ITEM,
   TrashPage: TRASH_PAGE,
   Notification: NOTIFICATION,
+  Pin: PIN,
+  ListedPin: PIN_LISTED,
   OrganizationDomain: ORGANIZATION_DOMAIN,
   Permissions: PERMISSIONS,
   Webhook: WEBHOOK,
@@ -833,4 +849,10 @@ export const ANSWERS: Record<HandlerName, Answer> = {
   'count-unread-notifications': json(z.looseObject({ unreadCount: count })),
   'mark-all-notifications-read': NONE,
   'update-notification-status': NONE,
+
+  // Pins
+  'list-pins': json(z.array(PIN_LISTED)),
+  'add-pin': json(PIN),
+  'delete-pin': NONE,
+  'update-pin-order': NONE,
 };

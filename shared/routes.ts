@@ -1576,6 +1576,37 @@ export const ROUTES = [
     access: 'write',
     actions: [],
   },
+  // Pins: the caller's own starred spaces and bases (shared/pins/pins.ts); pinning checks the
+  // right to read the thing named in the body, the list shows only what the caller may read.
+  {
+    method: 'GET',
+    path: '/pin/list',
+    handler: 'list-pins',
+    access: 'read',
+    actions: [],
+  },
+  {
+    method: 'POST',
+    path: '/pin',
+    handler: 'add-pin',
+    access: 'write',
+    actions: [],
+    status: 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/pin',
+    handler: 'delete-pin',
+    access: 'write',
+    actions: [],
+  },
+  {
+    method: 'PUT',
+    path: '/pin/order',
+    handler: 'update-pin-order',
+    access: 'write',
+    actions: [],
+  },
 ] as const satisfies readonly RouteDef[];
 
 export type HandlerName = (typeof ROUTES)[number]['handler'];

@@ -197,6 +197,11 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'send-domain-verification-email':
     'Mail a 6-digit code (30 minutes) to an address at the domain; one a minute',
   'update-notification-status': 'Mark one notification read or unread',
+  'list-pins':
+    "The caller's pinned spaces and bases in their order, named; those it can no longer read (deleted, in the trash, left) are left out",
+  'add-pin': 'Pin a space or base you can read, last in your list (pinned already: kept where it is)',
+  'delete-pin': 'Unpin a space or base (`type` and `id` in the query); one not pinned is no error',
+  'update-pin-order': 'Move one of your pins right before or after another (404 for one not pinned)',
   'create-plugin': 'Create a plugin (developing until an instance admin publishes it)',
   'list-plugins': "Published plugins and the caller's own",
   'get-plugin': 'One plugin (a developing one: its creator and instance admins only)',

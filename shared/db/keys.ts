@@ -3,7 +3,8 @@
  *
  * Partitions:
  * - `USER#<usr>`: the profile, the user's access tokens, a mirror item per space the user
- *   belongs to, notifications (sort key by read state, newest last) and the unread counter.
+ *   belongs to, notifications (sort key by read state, newest last) and the unread counter, and
+ *   the user's pins (`PIN#<space or base>#<id>`: the pinned thing and its place in the list).
  * - `EMAIL#<lower-case email>`: claims an email for one user (uniqueness).
  * - `LOGIN#<usr>`: how the user signs in: the password's hash (`PASSWORD`) and one item per
  *   session (`SESSION#<hash of the cookie's secret>`: user, times, expiry; TTL). Only the auth
@@ -166,6 +167,13 @@ export const keys = {
   notificationStateOf: (sk: string): NotificationState =>
     sk.startsWith(NOTIFICATION_STATE_PREFIX.read) ? 'read' : 'unread',
   notificationCounter: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'NOTIF_COUNT' }),
+
+  /** A space or base the user pinned (`entities/pins.ts`), in the user's partition. */
+  pin: (userId: string, type: 'space' | 'base', resourceId: string): Key => ({
+    pk: `USER#${userId}`,
+    sk: `PIN#${type}#${resourceId}`,
+  }),
+  pinsOf: (userId: string) => ({ pk: `USER#${userId}`, skPrefix: 'PIN#' }),
 
   base: (baseId: string): Key => ({ pk: `BASE#${baseId}`, sk: 'BASE' }),
   /** A space's reference to one of its bases, for listing (kept in step with the base's name). */

@@ -288,6 +288,12 @@ export const REQUESTS: Record<HandlerName, (w: World) => CallOptions> = {
     params: { notificationId: w.notificationId },
     body: { isRead: true },
   }),
+  'list-pins': none,
+  'add-pin': (w) => ({ body: { type: 'base', id: w.baseId } }),
+  'delete-pin': (w) => ({ query: `type=base&id=${w.baseId}` }),
+  'update-pin-order': (w) => ({
+    body: { id: w.baseId, type: 'base', anchorId: w.spaceId, anchorType: 'space', position: 'before' },
+  }),
   'create-organization': () => ({ body: { name: 'O' } }),
   'get-organization': onOrg,
   'list-organization-domains': onOrg,
@@ -362,6 +368,17 @@ export const REQUESTS: Record<HandlerName, (w: World) => CallOptions> = {
   'get-dashboard-plugin': onDashboardPlugin,
   'update-dashboard-plugin-storage': (w) => ({ ...onDashboardPlugin(w), body: { storage: { a: 1 } } }),
   'get-job': (w) => ({ params: { kind: 'table', resourceId: w.tableId } }),
+};
+
+/** The owner pins the world's space, then its base. */
+const pinSpaceAndBase = async (w: World) => {
+  for (const body of [
+    { type: 'space', id: w.spaceId },
+    { type: 'base', id: w.baseId },
+  ]) {
+    const res = await call('add-pin', { token: w.owner.auth, body });
+    if (res.status !== 201) throw new Error(`add-pin: ${res.status} ${JSON.stringify(res.body)}`);
+  }
 };
 
 /**
@@ -446,6 +463,15 @@ export const PREPARED: Partial<Record<HandlerName, (w: World) => Promise<CallOpt
       body: { collaborators: [{ principalId: other.id, principalType: 'user' }], role: 'viewer' },
     });
     return { ...onSpace(w), query: `principalId=${other.id}&principalType=user` };
+  },
+  // the owner pins its space and its base: pins to list (so their shape is checked), to move one next to the other
+  'list-pins': async (w) => {
+    await pinSpaceAndBase(w);
+    return REQUESTS['list-pins'](w);
+  },
+  'update-pin-order': async (w) => {
+    await pinSpaceAndBase(w);
+    return REQUESTS['update-pin-order'](w);
   },
   // someone adds the owner to a space: the owner gets a notification
   'update-notification-status': async (w) => {

@@ -31,6 +31,7 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
       'shared/bulk',
       'shared/webhooks',
       'shared/live',
+      'shared/pins',
     ],
   ],
   ['http', ['shared/http', 'shared/routes']],
