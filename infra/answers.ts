@@ -73,6 +73,12 @@ export const ACCESS_TOKEN = z.looseObject({
 });
 
 /** A token with its text, which only its create and refresh answers show. */
+/** Teable's undo/redo answer; `failed` with a message while undo is not built. */
+const UNDO_ANSWER = z.object({
+  status: z.enum(['fulfilled', 'failed', 'empty']),
+  errorMessage: z.optional(z.string()),
+});
+
 /** A field's calculation plan: cells the write computes or converts, and about how long (ms). */
 const FIELD_PLAN = z.object({ estimateTime: count, updateCellCount: count });
 
@@ -387,6 +393,7 @@ export const ANSWER_BLOCKS: Readonly<Record<string, z.ZodMiniType>> = {
   Permissions: PERMISSIONS,
   Webhook: WEBHOOK,
   FieldPlan: FIELD_PLAN,
+  UndoRedo: UNDO_ANSWER,
 };
 
 // ---- Every route's answer
@@ -686,6 +693,8 @@ export const ANSWERS: Record<HandlerName, Answer> = {
 
   // Aggregation
   'get-row-count': json(z.looseObject({ rowCount: count })),
+  undo: json(UNDO_ANSWER),
+  redo: json(UNDO_ANSWER),
   'get-comment-counts': json(
     doc(z.array(z.object({ recordId: id('record'), count })), 'Always empty: comments are not built'),
   ),

@@ -1524,6 +1524,24 @@ export const ROUTES = [
     status: 201,
   },
 
+  // Undo and redo are not built yet: both answer Teable's `failed` with a message that says so
+  // (its web app shows the message; a 404 broke its Ctrl+Z)
+  {
+    method: 'POST',
+    path: '/table/{tableId}/undo-redo/undo',
+    handler: 'undo',
+    access: 'read',
+    actions: ['record|read'],
+    status: 201,
+  },
+  {
+    method: 'POST',
+    path: '/table/{tableId}/undo-redo/redo',
+    handler: 'redo',
+    access: 'read',
+    actions: ['record|read'],
+    status: 201,
+  },
   // Comments are not built: their counts answer none (Teable's grid and expanded record ask them)
   {
     method: 'GET',

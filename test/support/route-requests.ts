@@ -192,6 +192,8 @@ export const REQUESTS: Record<HandlerName, (w: World) => CallOptions> = {
   'paste-selection': (w) => ({ ...onTable(w), body: PASTE_INTO_FIRST_CELL }),
   'temporary-paste-selection': (w) => ({ ...onTable(w), body: PASTE_INTO_FIRST_CELL }),
   'get-row-count': onTable,
+  undo: onTable,
+  redo: onTable,
   'get-comment-counts': onTable,
   'get-record-comment-count': onRecord,
   'get-instance-settings': none,
