@@ -84,13 +84,32 @@ export const connectShareDb = async (
   return { connection, socket };
 };
 
+/** Fails after 20 s, naming what was not answered (a test says what it waited for, never hangs). */
+const answered = <T>(
+  what: string,
+  work: (resolve: (value: T) => void, reject: (e: unknown) => void) => void,
+) =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer to ${what} within 20 s`)), 20_000);
+    work(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+
 /** A subscribed query's first answer. */
 export const subscribeQuery = (
   connection: ShareDbConnection,
   collection: string,
   query: unknown,
 ): Promise<{ query: ShareDbQuery; results: ShareDbDoc[]; extra: unknown }> =>
-  new Promise((resolve, reject) => {
+  answered(`qs ${collection}`, (resolve, reject) => {
     const q = connection.createSubscribeQuery(collection, query, {}, (error, results, extra) =>
       error ? reject(error) : resolve({ query: q, results, extra }),
     );
@@ -102,7 +121,7 @@ export const fetchQuery = (
   collection: string,
   query: unknown,
 ): Promise<{ results: ShareDbDoc[]; extra: unknown }> =>
-  new Promise((resolve, reject) => {
+  answered(`qf ${collection}`, (resolve, reject) => {
     connection.createFetchQuery(collection, query, {}, (error, results, extra) =>
       error ? reject(error) : resolve({ results, extra }),
     );
@@ -110,7 +129,9 @@ export const fetchQuery = (
 
 /** Calls a doc method that takes a callback, as a promise. */
 export const docCall = (doc: ShareDbDoc, method: 'fetch' | 'subscribe' | 'unsubscribe'): Promise<void> =>
-  new Promise((resolve, reject) => doc[method]((error) => (error ? reject(error) : resolve())));
+  answered(`${method} ${doc.collection} ${doc.id}`, (resolve, reject) =>
+    doc[method]((error) => (error ? reject(error) : resolve())),
+  );
 
 /** Waits until `test` holds, checking every 20 ms. */
 export const until = async (test: () => boolean, what: string, timeoutMs = 20_000): Promise<void> => {

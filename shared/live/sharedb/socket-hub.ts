@@ -49,6 +49,8 @@ export interface ShareDbHubOptions {
   maxQueries?: number;
   /** Docs one connection may subscribe to one by one (2,000). */
   maxDocs?: number;
+  /** After a fault of ours, how long until a connection's answers are read again (1 s). */
+  retryMs?: number;
   now?: () => number;
 }
 
@@ -121,6 +123,10 @@ export class ShareDbConnection {
 }
 
 const errorBody = (error: SocketError) => ({ code: error.code, message: error.message });
+
+/** A refusal the caller is to hear (no right, bad input), not a fault of ours (5xx) to retry. */
+const isRefusal = (error: unknown): boolean =>
+  error instanceof SocketError || (error instanceof HttpError && error.status < 500);
 
 /** The record cells' key in a record doc: ops name cells as `['fields', fieldId]`. */
 const cellsKeyOf = (collection: Collection) => (collection.kind === 'rec' ? 'fields' : undefined);
@@ -260,7 +266,12 @@ export class ShareDbHub {
       }
     } catch (error) {
       if (error instanceof SocketError || error instanceof HttpError) return fail(error);
-      throw error;
+      // every request is answered: a fault of ours (the database unreachable…) as an error to retry
+      logger.error('socket request failed', { action: String(m.a), error: error as Error });
+      return reply({
+        ...m,
+        error: { code: 'internal_server_error', message: 'The request failed on our side; retry' },
+      });
     }
   }
 
@@ -606,10 +617,15 @@ export class ShareDbHub {
         answer = await (memo.get(key) as Promise<QueryAnswer>);
       } catch (error) {
         if (isGone(error)) answer = { docs: [], extra: q.extra };
-        else {
+        else if (isRefusal(error)) {
           const refused = socketErrorOf(error);
           connection.queries.delete(q.id);
           this.send(connection, { a: 'q', id: q.id, error: errorBody(refused) });
+          continue;
+        } else {
+          // a fault of ours (the database slow or unreachable): the query stays, answered again soon
+          logger.warn('socket query not answered again; retrying', { error: error as Error });
+          this.retryLater(connection, collection.name);
           continue;
         }
       }
@@ -642,11 +658,37 @@ export class ShareDbHub {
           else this.sendDelete(connection, collection.name, id);
         }
       } catch (error) {
-        if (!isGone(error)) socketErrorOf(error);
-        for (const id of rest) this.sendDelete(connection, collection.name, id);
+        if (isGone(error) || isRefusal(error))
+          for (const id of rest) this.sendDelete(connection, collection.name, id);
+        else {
+          logger.warn('socket docs not read again; retrying', { error: error as Error });
+          this.retryLater(connection, collection.name);
+        }
       }
     }
     this.forgetUnheld(connection, collection.name);
+  }
+
+  /** Answers a connection's collection again in a second (after a fault of ours), as a publish would. */
+  private retryLater(connection: ShareDbConnection, collection: string): void {
+    const timer = setTimeout(() => {
+      if (connection.closed || !connection.principal) return;
+      const pending = connection.pendingRefresh;
+      if (pending) {
+        if (!pending.has(collection)) pending.set(collection, new Set());
+        return;
+      }
+      const mine = new Map([[collection, new Set<string>()]]);
+      connection.pendingRefresh = mine;
+      void connection.run(async () => {
+        connection.pendingRefresh = undefined;
+        const principal = await this.principalOf(connection).catch(() => undefined);
+        if (!principal) return;
+        for (const [name, deleted] of mine)
+          await this.refresh(connection, principal, parseCollection(name) as Collection, deleted);
+      });
+    }, this.options.retryMs ?? 1000);
+    timer.unref?.();
   }
 
   /** Ops for a doc the client holds, from the version it was last sent. */
