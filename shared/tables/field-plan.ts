@@ -18,7 +18,7 @@ import { isDerived } from '#shared/fields/dependencies.ts';
 import type { Field } from '#shared/fields/field-types.ts';
 import { newId } from '#shared/ids.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
-import { findField, linkDefaultName, linkedFields } from './fields.ts';
+import { defineConversion, findField, linkDefaultName, linkedFields } from './fields.ts';
 
 /** What one computed or converted cell costs to write, in milliseconds (measured: see above). */
 export const MS_PER_CELL = 0.65;
@@ -67,23 +67,7 @@ export const planFieldConvert = async (
   fieldId: string,
   input: Record<string, unknown>,
 ): Promise<FieldPlan | { skip: true }> => {
-  const current = findField(schema, fieldId);
-  const defined = defineField(
-    {
-      name: current.name,
-      dbFieldName: current.dbFieldName,
-      description: current.description,
-      ...input,
-      id: current.id,
-      isPrimary: current.isPrimary === true,
-      unique: input.unique ?? (current.unique === true && input.type === current.type ? true : undefined),
-    },
-    {
-      existing: schema.fields.filter((f) => f.id !== fieldId),
-      newChoiceId: () => newId('choice'),
-      foreign: await linkedFields(schema, input.lookupOptions),
-    },
-  );
+  const { current, defined } = await defineConversion(schema, fieldId, input);
   if (definitionOf(defined) === definitionOf(current)) return { skip: true };
   return planOf(await recordsOf(schema));
 };

@@ -430,6 +430,41 @@ const refreshLookupsOf = async (schema: TableSchema, field: Field) => {
 };
 
 /**
+ * A field as a conversion would define it (the body over the current field: its name, database
+ * name and description kept unless given, its id and primary flag always), checked as the write
+ * checks it (a 400 for a bad definition, a unique field that changes type, a primary field that
+ * may not be one). Shared by the conversion and its plan.
+ */
+export const defineConversion = async (
+  schema: TableSchema,
+  fieldId: string,
+  input: Record<string, unknown>,
+): Promise<{ current: Field; defined: Field }> => {
+  const current = findField(schema, fieldId);
+  if (current.unique && input.type !== current.type)
+    throw new ValidationError(`Field "${current.name}" is unique: its type cannot change`);
+  const defined = defineField(
+    {
+      name: current.name,
+      dbFieldName: current.dbFieldName,
+      description: current.description,
+      ...input,
+      id: current.id,
+      isPrimary: current.isPrimary === true,
+      // kept when the type stays and the body does not say (`unique: false` turns it off)
+      unique: input.unique ?? (current.unique === true && input.type === current.type ? true : undefined),
+    },
+    {
+      existing: schema.fields.filter((f) => f.id !== fieldId),
+      newChoiceId: () => newId('choice'),
+      foreign: await linkedFields(schema, input.lookupOptions),
+    },
+  );
+  if (current.isPrimary) assertPrimaryAllowed(defined);
+  return { current, defined };
+};
+
+/**
  * Converts a field to a new definition (`PUT …/field/{fieldId}/convert`, teable-routes.md
  * "Field", computed.md 8): the body is a full definition validated like a create (the id kept,
  * the name, dbFieldName and description kept when absent), the cells rewritten for it, and the
@@ -445,28 +480,7 @@ export const convertField = async (
   input: Record<string, unknown>,
 ) => {
   const tableId = schema.table.id;
-  const current = findField(schema, fieldId);
-  if (current.unique && input.type !== current.type)
-    throw new ValidationError(`Field "${current.name}" is unique: its type cannot change`);
-  const others = schema.fields.filter((f) => f.id !== fieldId);
-  const defined = defineField(
-    {
-      name: current.name,
-      dbFieldName: current.dbFieldName,
-      description: current.description,
-      ...input,
-      id: current.id,
-      isPrimary: current.isPrimary === true,
-      // kept when the type stays and the body does not say (`unique: false` turns it off)
-      unique: input.unique ?? (current.unique === true && input.type === current.type ? true : undefined),
-    },
-    {
-      existing: others,
-      newChoiceId: () => newId('choice'),
-      foreign: await linkedFields(schema, input.lookupOptions),
-    },
-  );
-  if (current.isPrimary) assertPrimaryAllowed(defined);
+  const { current, defined } = await defineConversion(schema, fieldId, input);
   // a link's other side: created with a new link, deleted with an old one, changed with both
   const sides = await linkSides(schema, current, defined);
   const side = isLinkField(current) && !sides.keptSide ? await otherSideReaders(schema, current) : undefined;

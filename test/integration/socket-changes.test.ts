@@ -1,19 +1,10 @@
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type WebSocket from 'ws';
-import { createLocalServer, listen } from '#infra/local/server.ts';
+import { describe, expect, it } from 'vitest';
 import { transact } from '#shared/db/client.ts';
 import { guardedUndo } from '#shared/db/commit.ts';
 import { getRecords, putRecordOp, updateCellsOp } from '#shared/entities/records.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
-import {
-  connectShareDb,
-  type ShareDbConnection,
-  type ShareDbDoc,
-  subscribeQuery,
-  until,
-} from '#test/support/sharedb-client.ts';
+import { type ShareDbDoc, subscribeQuery, until, useSocketServer } from '#test/support/sharedb-client.ts';
 import { useStreamPoller } from '#test/support/stream-poller.ts';
 import { newTable } from '#test/support/workspace.ts';
 
@@ -24,27 +15,8 @@ import { newTable } from '#test/support/workspace.ts';
  */
 
 const poller = useStreamPoller();
-let server: Server;
-let url: string;
-const open: { connection: ShareDbConnection; socket: WebSocket }[] = [];
-beforeAll(async () => {
-  server = createLocalServer(undefined, { socket: { reauthMs: 0 } });
-  const port = await listen(server, 0);
-  url = `ws://127.0.0.1:${port}/socket`;
-});
-afterAll(async () => {
-  for (const c of open) c.socket.terminate();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-});
-
-const connect = async (headers: Record<string, string>) => {
-  const c = await connectShareDb(url, headers);
-  open.push(c);
-  return c;
-};
+const sockets = useSocketServer({ reauthMs: 0 });
+const connect = sockets.connect;
 
 const fieldsOf = (doc: ShareDbDoc) => (doc.data as { fields: Record<string, unknown> }).fields;
 const idOf = (t: { table: { fields: { id: string; name: string }[] } }, name: string) =>
@@ -298,7 +270,7 @@ describe('the realtime socket follows every kind of change', () => {
     const up = await call('sign-up', { body: { email, password: 'socket-pass-1' } });
     expect(up.status).toBe(201);
     const cookie = String(up.cookies?.find((c) => c.startsWith('auth_session='))).split(';')[0] as string;
-    const host = new URL(url).host;
+    const host = new URL(sockets.url()).host;
     await expect(connect({ cookie, origin: 'https://evil.example' })).rejects.toMatchObject({ status: 403 });
     const { connection } = await connect({ cookie, origin: `http://${host}` });
     // the same cookie carries the REST writes (in process, from the API's own host)

@@ -1,16 +1,8 @@
-import type { Server } from 'node:http';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type WebSocket from 'ws';
-import { createLocalServer, listen } from '#infra/local/server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { injectChunkFault } from '#shared/db/commit.ts';
 import { call } from '#test/support/invoke.ts';
-import {
-  connectShareDb,
-  type ShareDbConnection,
-  type ShareDbQuery,
-  subscribeQuery,
-} from '#test/support/sharedb-client.ts';
+import { type ShareDbQuery, subscribeQuery, useSocketServer } from '#test/support/sharedb-client.ts';
 import { useStreamPoller } from '#test/support/stream-poller.ts';
 import { newWorkspace } from '#test/support/workspace.ts';
 
@@ -23,21 +15,8 @@ import { newWorkspace } from '#test/support/workspace.ts';
  */
 
 const poller = useStreamPoller();
-let server: Server;
-let url: string;
-const open: { connection: ShareDbConnection; socket: WebSocket }[] = [];
-beforeAll(async () => {
-  server = createLocalServer(undefined, { socket: { reauthMs: 0 } });
-  url = `ws://127.0.0.1:${await listen(server, 0)}/socket`;
-});
-afterAll(async () => {
-  injectChunkFault(undefined);
-  for (const c of open) c.socket.terminate();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-});
+const sockets = useSocketServer({ reauthMs: 0 });
+afterAll(() => injectChunkFault(undefined));
 
 type Step =
   | { kind: 'set'; row: number; name: string; count: number | null }
@@ -166,8 +145,7 @@ describe('a subscribed client holds what REST answers, whatever the writes', () 
       },
     });
     await poller.caughtUp();
-    const client = await connectShareDb(url, { authorization: token });
-    open.push(client);
+    const client = await sockets.connect({ authorization: token });
     const itemsQuery = (
       await subscribeQuery(client.connection, `rec_${itemsId}`, { viewId: itemsView, take: 300 })
     ).query;

@@ -1,17 +1,14 @@
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createLocalServer, listen } from '#infra/local/server.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { call } from '#test/support/invoke.ts';
 import {
-  connectShareDb,
   docCall,
   fetchQuery,
-  type ShareDbConnection,
   type ShareDbDoc,
   subscribeQuery,
   until,
+  useSocketServer,
 } from '#test/support/sharedb-client.ts';
 import { useStreamPoller } from '#test/support/stream-poller.ts';
 import { newTable } from '#test/support/workspace.ts';
@@ -22,28 +19,11 @@ import { newTable } from '#test/support/workspace.ts';
  */
 
 const poller = useStreamPoller();
-let server: Server;
-let url: string;
-const open: { connection: ShareDbConnection; socket: WebSocket }[] = [];
-beforeAll(async () => {
-  // rights and the credential are checked again at every change
-  server = createLocalServer(undefined, { socket: { reauthMs: 0, handshakeMs: 1_000, maxQueries: 5 } });
-  const port = await listen(server, 0);
-  url = `ws://127.0.0.1:${port}/socket`;
-});
-afterAll(async () => {
-  for (const c of open) c.socket.terminate();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-});
+// rights and the credential are checked again at every change
+const sockets = useSocketServer({ reauthMs: 0, handshakeMs: 1_000, maxQueries: 5 });
 
-const connect = async (auth?: string) => {
-  const c = await connectShareDb(url, auth ? { authorization: auth } : {});
-  open.push(c);
-  return c.connection;
-};
+const connect = async (auth?: string) =>
+  (await sockets.connect(auth ? { authorization: auth } : {})).connection;
 
 const fieldsOf = (doc: ShareDbDoc) => (doc.data as { fields: Record<string, unknown> }).fields;
 
@@ -226,12 +206,12 @@ describe('the realtime socket (ShareDB)', () => {
   it('a frame over 64 KB closes that socket only; a socket that never shakes hands is closed', async () => {
     const t = await peopleTable();
     const bystander = await connect(t.owner.auth);
-    const big = new WebSocket(url, { headers: { authorization: t.owner.auth } });
+    const big = new WebSocket(sockets.url(), { headers: { authorization: t.owner.auth } });
     await new Promise((resolve) => big.on('open', resolve));
     const closed = new Promise<number>((resolve) => big.on('close', (code) => resolve(code)));
     big.send(JSON.stringify({ a: 'hs', id: null, pad: 'x'.repeat(2 * 1024 * 1024) }));
     expect(await closed).toBe(1009);
-    const silent = new WebSocket(url);
+    const silent = new WebSocket(sockets.url());
     const silentClosed = new Promise<number>((resolve) => silent.on('close', (code) => resolve(code)));
     expect(await silentClosed).toBe(1008);
     expect((await fetchQuery(bystander, `viw_${t.tableId}`, {})).results).toHaveLength(1);

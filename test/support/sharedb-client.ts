@@ -1,5 +1,9 @@
+import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
+import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
+import { createLocalServer, listen } from '#infra/local/server.ts';
+import type { SocketServerOptions } from '#infra/local/socket-server.ts';
 
 /**
  * ShareDB 4.1's own client (`sharedb/lib/client`, the one Teable's web app bundles) over `ws`,
@@ -140,4 +144,36 @@ export const until = async (test: () => boolean, what: string, timeoutMs = 20_00
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+};
+
+/**
+ * The local server of one test file, with its `/socket` (`options`: limits and timings): started
+ * before its tests, closed after them with every socket `connect` opened. Use inside tests and hooks.
+ */
+export const useSocketServer = (options: SocketServerOptions = {}) => {
+  let server: Server | undefined;
+  let url = '';
+  const open: WebSocket[] = [];
+  beforeAll(async () => {
+    server = createLocalServer(undefined, { socket: options });
+    url = `ws://127.0.0.1:${await listen(server, 0)}/socket`;
+  });
+  afterAll(async () => {
+    for (const socket of open) socket.terminate();
+    await new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  });
+  return {
+    /** `ws://127.0.0.1:<port>/socket`. */
+    url: () => url,
+    /** A connected ShareDB client, with headers on the upgrade (closed after the file). */
+    connect: async (headers: Record<string, string> = {}) => {
+      const client = await connectShareDb(url, headers);
+      open.push(client.socket);
+      return client;
+    },
+  };
 };
