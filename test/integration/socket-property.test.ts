@@ -215,7 +215,7 @@ describe('a subscribed client holds what REST answers, whatever the writes', () 
         }
       }),
       // no shrinking: a failing run is reported as it happened (shrinking re-runs it for minutes)
-      { numRuns: 4, endOnFailure: true },
+      { numRuns: 3, endOnFailure: true },
     );
   }, 300_000);
 });
