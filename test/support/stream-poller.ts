@@ -19,6 +19,7 @@ export const useStreamPoller = () => {
   });
   afterAll(() => poller?.stop());
   return {
-    caughtUp: () => (poller as StreamPoller).caughtUp(20_000),
+    /** Waits until the poller has read everything written so far (20 s unless told). */
+    caughtUp: (timeoutMs = 20_000) => (poller as StreamPoller).caughtUp(timeoutMs),
   };
 };
