@@ -168,6 +168,7 @@ const CHANNEL =
 
 export class ShareDbHub {
   private readonly connections = new Set<ShareDbConnection>();
+  /** Counts up for every op's `seq` and every presence's `pv` the hub sends (both only need to grow). */
   private presenceVersion = 0;
   /**
    * Query answers read since the last change was published, by user, collection and query: one
@@ -560,37 +561,12 @@ export class ShareDbHub {
     // answers read before these changes are of no more use
     this.answers = new Map();
     await Promise.all(
-      [...this.connections].map((connection) => {
-        // a refresh already waiting its turn takes these changes too: one waits at most
-        const waiting = connection.pendingRefresh;
-        if (waiting) {
-          for (const name of collections) {
-            const ids = waiting.get(name) ?? new Set<string>();
-            for (const id of deleted.get(name) ?? []) ids.add(id);
-            waiting.set(name, ids);
-          }
-          return undefined;
-        }
-        const pending = new Map([...collections].map((name) => [name, new Set(deleted.get(name))]));
-        connection.pendingRefresh = pending;
-        return connection.run(async () => {
-          connection.pendingRefresh = undefined;
-          const mine = [...pending.keys()].filter(
-            (c) =>
-              connection.known.get(c)?.size ||
-              [...connection.queries.values()].some((q) => q.collection.name === c),
-          );
-          if (!mine.length || !connection.principal) return;
-          let principal: Principal;
-          try {
-            principal = await this.principalOf(connection);
-          } catch {
-            return;
-          }
-          for (const name of mine)
-            await this.refresh(connection, principal, parseCollection(name) as Collection, pending.get(name));
-        });
-      }),
+      [...this.connections].map((connection) =>
+        this.scheduleRefresh(
+          connection,
+          new Map([...collections].map((name) => [name, new Set(deleted.get(name))])),
+        ),
+      ),
     );
     for (const [tableId, actions] of tableActions)
       this.trigger(`__action_trigger_${tableId}`, tableId, [...actions]);
@@ -669,24 +645,42 @@ export class ShareDbHub {
     this.forgetUnheld(connection, collection.name);
   }
 
+  /**
+   * Queues the answering again of a connection's collections (with the docs deleted meanwhile,
+   * by collection) behind its earlier work; a refresh already waiting its turn takes these too, so
+   * one waits at most. Collections the connection holds nothing of are left alone.
+   */
+  private scheduleRefresh(connection: ShareDbConnection, changed: Map<string, Set<string>>): Promise<void> {
+    const waiting = connection.pendingRefresh;
+    if (waiting) {
+      for (const [name, deleted] of changed) {
+        const ids = waiting.get(name) ?? new Set<string>();
+        for (const id of deleted) ids.add(id);
+        waiting.set(name, ids);
+      }
+      return Promise.resolve();
+    }
+    connection.pendingRefresh = changed;
+    return connection.run(async () => {
+      connection.pendingRefresh = undefined;
+      const mine = [...changed.keys()].filter(
+        (c) =>
+          connection.known.get(c)?.size ||
+          [...connection.queries.values()].some((q) => q.collection.name === c),
+      );
+      if (!mine.length || !connection.principal) return;
+      const principal = await this.principalOf(connection).catch(() => undefined);
+      if (!principal) return;
+      for (const name of mine)
+        await this.refresh(connection, principal, parseCollection(name) as Collection, changed.get(name));
+    });
+  }
+
   /** Answers a connection's collection again in a second (after a fault of ours), as a publish would. */
   private retryLater(connection: ShareDbConnection, collection: string): void {
     const timer = setTimeout(() => {
-      if (connection.closed || !connection.principal) return;
-      const pending = connection.pendingRefresh;
-      if (pending) {
-        if (!pending.has(collection)) pending.set(collection, new Set());
-        return;
-      }
-      const mine = new Map([[collection, new Set<string>()]]);
-      connection.pendingRefresh = mine;
-      void connection.run(async () => {
-        connection.pendingRefresh = undefined;
-        const principal = await this.principalOf(connection).catch(() => undefined);
-        if (!principal) return;
-        for (const [name, deleted] of mine)
-          await this.refresh(connection, principal, parseCollection(name) as Collection, deleted);
-      });
+      if (!connection.closed)
+        void this.scheduleRefresh(connection, new Map([[collection, new Set<string>()]]));
     }, this.options.retryMs ?? 1000);
     timer.unref?.();
   }
