@@ -25,6 +25,8 @@ export const config = {
   purgeQueueUrl: optional(process.env.PURGE_QUEUE_URL),
   /** The management URL of the live WebSocket API's stage (cloud); unset, live runs in the local server. */
   liveCallbackUrl: optional(process.env.LIVE_CALLBACK_URL),
+  /** The realtime socket's WebSocket API stage, where the stream processor posts ops (`https://…/socket`). */
+  socketCallbackUrl: optional(process.env.SOCKET_CALLBACK_URL),
   /** The repair worker's Lambda (cloud), woken when a request hands it work; unset, wakes run in process. */
   repairWorkerFunction: optional(process.env.REPAIR_WORKER_FUNCTION),
   /** SQS queue of the webhook sender (cloud); unset, webhooks are delivered in process. */

@@ -50,8 +50,36 @@ export const readCredential = async (
   throw new UnauthorizedError('token of unknown form');
 };
 
+/**
+ * A credential as a connection keeps it between Lambdas (the cloud's realtime socket), checked
+ * again at each message without its secret: a session by the hash of its id (as it is stored), a
+ * personal token by its refresh count (a refresh changes the secret and counts up), a temporary
+ * token by its verified claims and expiry. Never a secret.
+ */
+export type KeptCredential =
+  | Extract<Credential, { kind: 'session' }>
+  | { kind: 'kept-personal'; tokenId: string; userId: string; refreshCount: number }
+  | { kind: 'kept-temporary'; tokenId: string; userId: string; claims: TempTokenClaims };
+
+/** What a connection keeps of the credential it authenticated with (`principal` its principal). */
+export const keepCredential = (c: Credential, principal: Principal): KeptCredential => {
+  if (c.kind === 'session') return c;
+  if (c.kind === 'personal')
+    return {
+      kind: 'kept-personal',
+      tokenId: c.tokenId,
+      userId: c.userId,
+      refreshCount: principal.refreshCount ?? 0,
+    };
+  return { kind: 'kept-temporary', tokenId: c.tokenId, userId: c.userId, claims: c.claims };
+};
+
+/** The principal of a kept credential, read again now: the 401 that says why when it is no longer good. */
+export const authenticateKept = async (c: KeptCredential, now = Date.now()): Promise<Principal> =>
+  principalFrom(c, await readBatch(credentialKeys(c)), now);
+
 /** The items authentication reads: the (parent) token or the session, and its user. */
-export const credentialKeys = (c: Credential): ItemKey[] => [
+export const credentialKeys = (c: Credential | KeptCredential): ItemKey[] => [
   c.kind === 'session'
     ? sessionLookup(c.userId, c.secretHash).key
     : accessTokenLookup(c.userId, c.tokenId).key,
@@ -117,7 +145,11 @@ const signedAfterRefresh = (issuedAt: number | undefined, token: AccessToken): b
  * never has more rights than its parent has now: its scopes and limits are narrowed by the
  * parent's current ones, and a deleted or expired parent voids it.
  */
-export const principalFrom = (c: Credential, loaded: Loaded, now = Date.now()): Principal => {
+export const principalFrom = (
+  c: Credential | KeptCredential,
+  loaded: Loaded,
+  now = Date.now(),
+): Principal => {
   if (c.kind === 'session') return sessionPrincipal(c, loaded, now);
   const read = loaded;
   const token = read.valueFor(accessTokenLookup(c.userId, c.tokenId));
@@ -125,6 +157,10 @@ export const principalFrom = (c: Credential, loaded: Loaded, now = Date.now()): 
   if (!token) throw new UnauthorizedError(`token ${c.tokenId} not found (deleted or never existed)`);
   if (c.kind === 'personal' && !secretMatches(c.secret, token.secretHash))
     throw new UnauthorizedError(`token ${c.tokenId}: wrong secret (refreshed or tampered)`);
+  if (c.kind === 'kept-personal' && (token.refreshCount ?? 0) !== c.refreshCount)
+    throw new UnauthorizedError(`token ${c.tokenId} refreshed since the connection authenticated`);
+  if (c.kind === 'kept-temporary' && !((c.claims.expiresAt ?? 0) * 1000 > now))
+    throw new UnauthorizedError(`temporary token of ${c.tokenId} expired`);
   if (!(Date.parse(token.expiredTime) > now)) throw new UnauthorizedError(`token ${c.tokenId} expired`);
   if (!user) throw new UnauthorizedError(`user ${c.userId} of token ${c.tokenId} not found`);
   const tokenScopes = token.scopes;
@@ -132,7 +168,7 @@ export const principalFrom = (c: Credential, loaded: Loaded, now = Date.now()): 
   // A stored limit list that is empty limits to nothing (it never means "no limit").
   let spaceIds = token.spaceIds ?? undefined;
   let baseIds = token.baseIds ?? undefined;
-  if (c.kind === 'temporary') {
+  if (c.kind === 'temporary' || c.kind === 'kept-temporary') {
     // A refresh of the parent (say after a leak) voids the temporary tokens minted before it,
     // even in the same second: the token carries the parent's refresh count, and any refresh
     // since moved it. A count needs no clock, so Lambdas whose clocks differ agree, and a mint
@@ -154,7 +190,7 @@ export const principalFrom = (c: Credential, loaded: Loaded, now = Date.now()): 
     email: user.email,
     isAdmin: user.isAdmin,
     tokenId: c.tokenId,
-    kind: c.kind,
+    kind: c.kind === 'kept-personal' ? 'personal' : c.kind === 'kept-temporary' ? 'temporary' : c.kind,
     scopes: new Set(scopes),
     spaceIds,
     baseIds,

@@ -21,6 +21,8 @@ export interface TempTokenClaims {
    * then voids it. Absent in tokens signed before refreshes were counted.
    */
   parentRefreshCount?: number;
+  /** When it ends (epoch seconds, claim `exp`): set on verified tokens. */
+  expiresAt?: number;
 }
 
 const encoder = new TextEncoder();
@@ -87,6 +89,7 @@ export const verifyTempToken = async (
       baseIds: stringList(payload.bse),
       issuedAt: typeof payload.iat === 'number' ? payload.iat : undefined,
       ...(typeof payload.rfc === 'number' ? { parentRefreshCount: payload.rfc } : {}),
+      ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp } : {}),
     };
   } catch (error) {
     onReject(`temporary token rejected: ${(error as Error).message}`);

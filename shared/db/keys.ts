@@ -50,6 +50,10 @@
  * - `HOOKRETRY`: one item per webhook waiting to try a delivery again (`<whk>`: when, which base).
  * - `LIVECONN#<connection>`: a live WebSocket connection of the cloud (who, which token; TTL).
  * - `LIVESUB#<bse>`: what the base's live connections follow (`<connection>#<base or table>`; TTL).
+ * - `SOCKCONN#<connection>`: a realtime socket connection of the cloud (`/socket`: its kept
+ *   credential and the state of its ShareDB session; TTL).
+ * - `SOCKTOPIC#<collection or channel>`: the cloud socket connections that hold docs of a
+ *   collection or follow a presence channel (`<connection>`; TTL).
  * - `LOG#<bse>`: the base's change log: `HEAD` (the last `seq` given) and one entry per change,
  *   `SEQ#<seq, 12 digits>` (TTL: the retention).
  * - `LOGSRC#<source>`: which change-log entry a source event (a stream record) became, so a
@@ -495,6 +499,13 @@ export const keys = {
     sk: `${connectionId}#${target}`,
   }),
   liveSubscriptionsOf: (baseId: string) => ({ pk: `LIVESUB#${baseId}` }),
+
+  // The realtime socket in the cloud (entities/socket-connections.ts): a connection with its
+  // session's state, and each collection or presence channel it follows (the fan-out reads one
+  // partition a collection).
+  socketConnection: (connectionId: string): Key => ({ pk: `SOCKCONN#${connectionId}`, sk: 'CONN' }),
+  socketTopic: (topic: string, connectionId: string): Key => ({ pk: `SOCKTOPIC#${topic}`, sk: connectionId }),
+  socketTopicOf: (topic: string) => ({ pk: `SOCKTOPIC#${topic}` }),
 
   // Organizations and domain verification (shared/organizations/*)
   organization: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),

@@ -42,15 +42,20 @@ export interface ConnectionSender {
   close(connectionId: string): Promise<void>;
 }
 
-/** The sender of a stage: API Gateway's management API at its callback URL. */
-export const managementSender = (endpoint: string): ConnectionSender => {
+/** What the service does to a connection API Gateway holds, in text (the realtime socket's). */
+export interface TextSender {
+  /** Sends a message; false when the connection is gone. */
+  post(connectionId: string, text: string): Promise<boolean>;
+  close(connectionId: string): Promise<void>;
+}
+
+/** API Gateway's management API at a stage's callback URL. */
+export const managementPoster = (endpoint: string): TextSender => {
   const client = new ApiGatewayManagementApiClient({ endpoint, maxAttempts: 3 });
   return {
-    async post(connectionId, message) {
+    async post(connectionId, text) {
       try {
-        await client.send(
-          new PostToConnectionCommand({ ConnectionId: connectionId, Data: JSON.stringify(message) }),
-        );
+        await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: text }));
         return true;
       } catch (error) {
         if ((error as { name?: string }).name === 'GoneException') return false;
@@ -60,6 +65,15 @@ export const managementSender = (endpoint: string): ConnectionSender => {
     async close(connectionId) {
       await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId })).catch(() => undefined);
     },
+  };
+};
+
+/** The sender of the live API's stage: its messages as JSON. */
+export const managementSender = (endpoint: string): ConnectionSender => {
+  const poster = managementPoster(endpoint);
+  return {
+    post: (connectionId, message) => poster.post(connectionId, JSON.stringify(message)),
+    close: (connectionId) => poster.close(connectionId),
   };
 };
 

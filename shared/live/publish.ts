@@ -1,7 +1,8 @@
 /**
  * Where the change capture hands what it wrote to live subscriptions: the publishers the local
- * server adds (its `LiveHub` for `/api/live`, its ShareDB hub for `/socket`), else, in the cloud
- * (`LIVE_CALLBACK_URL`), the fan-out through API Gateway's management API (`cloud.ts`).
+ * server adds (its `LiveHub` for `/api/live`, its ShareDB hub for `/socket`), else, in the cloud,
+ * the fan-outs through API Gateway's management API: `/api/live`'s (`LIVE_CALLBACK_URL`,
+ * `cloud.ts`) and the realtime socket's (`SOCKET_CALLBACK_URL`, `sharedb/socket-cloud.ts`).
  */
 import { config } from '#shared/config.ts';
 import { logger } from '#shared/core/logger.ts';
@@ -23,11 +24,7 @@ export const publishLiveTo = (publisher: Publisher): (() => void) => {
 /** Hands a base's new entries to the live subscribers, if any; never fails the capture. */
 export const publishLive = async (baseId: string, entries: readonly ChangeEntry[]): Promise<void> => {
   if (!entries.length) return;
-  const targets = publishers.size
-    ? [...publishers]
-    : config.liveCallbackUrl
-      ? [await cloudPublisher(config.liveCallbackUrl)]
-      : [];
+  const targets = publishers.size ? [...publishers] : await cloudPublishers();
   await Promise.all(
     targets.map((publish) =>
       publish(baseId, entries).catch((error: unknown) =>
@@ -40,12 +37,24 @@ export const publishLive = async (baseId: string, entries: readonly ChangeEntry[
   );
 };
 
-let cloud: Promise<Publisher> | undefined;
-/** The cloud's fan-out, loaded once (only the stream processor's bundle needs it). */
-const cloudPublisher = (endpoint: string): Promise<Publisher> => {
-  cloud ??= import('./cloud.ts').then(({ fanOut, managementSender }) => {
-    const sender = managementSender(endpoint);
-    return (baseId, entries) => fanOut(baseId, entries, sender);
-  });
+let cloud: Promise<Publisher[]> | undefined;
+/** The cloud's fan-outs, loaded once (only the stream processor's bundle needs them). */
+const cloudPublishers = (): Promise<Publisher[]> => {
+  cloud ??= Promise.all([
+    config.liveCallbackUrl
+      ? import('./cloud.ts').then(({ fanOut, managementSender }): Publisher => {
+          const sender = managementSender(config.liveCallbackUrl as string);
+          return (baseId, entries) => fanOut(baseId, entries, sender);
+        })
+      : undefined,
+    config.socketCallbackUrl
+      ? Promise.all([import('./cloud.ts'), import('./sharedb/socket-cloud.ts')]).then(
+          ([{ managementPoster }, { socketFanOut }]): Publisher => {
+            const sender = managementPoster(config.socketCallbackUrl as string);
+            return (baseId, entries) => socketFanOut(baseId, entries, sender);
+          },
+        )
+      : undefined,
+  ]).then((all) => all.filter((p): p is Publisher => p !== undefined));
   return cloud;
 };

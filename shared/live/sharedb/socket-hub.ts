@@ -52,6 +52,16 @@ export interface ShareDbHubOptions {
   /** After a fault of ours, how long until a connection's answers are read again (1 s). */
   retryMs?: number;
   now?: () => number;
+  /**
+   * Where a client's presence goes to the other connections on its channel; by default to this
+   * hub's own connections (the local server holds every socket; the cloud's Lambda holds one).
+   */
+  presenceTo?: (channel: string, message: Message, from: ShareDbConnection) => void;
+  /**
+   * What happens after a fault of ours while a connection's collection was answered again; by
+   * default it is answered again in `retryMs` (the cloud's fan-out reports it instead).
+   */
+  onFault?: (connection: ShareDbConnection, collection: string) => void;
 }
 
 interface QueryState {
@@ -62,18 +72,35 @@ interface QueryState {
   extra: unknown;
 }
 
+/**
+ * A doc as the client holds it: its version, and the data last sent when it is kept (a record's
+ * data is not kept in the cloud's stored state: its next op then replaces every property).
+ */
 interface DocState {
   v: number;
-  data: Record<string, unknown>;
+  data?: Record<string, unknown>;
 }
 
-type Message = Record<string, unknown>;
+export type Message = Record<string, unknown>;
+
+/**
+ * A connection's session as it is kept between messages where no process holds it (the cloud):
+ * JSON only. `known` holds `[version]` or `[version, data]` by collection and doc.
+ */
+export interface ConnectionState {
+  id: string;
+  handshaken: boolean;
+  queries: { id: number; c: string; q: Record<string, unknown>; ids: string[]; extra?: unknown }[];
+  known: Record<string, Record<string, [number] | [number, Record<string, unknown>]>>;
+  subscribed: Record<string, string[]>;
+  channels: string[];
+}
 
 let connectionCount = 0;
 
 /** One client connection. */
 export class ShareDbConnection {
-  readonly id = `${Date.now().toString(36)}${(++connectionCount).toString(36)}`;
+  id = `${Date.now().toString(36)}${(++connectionCount).toString(36)}`;
   handshaken = false;
   closed = false;
   checkedAt: number;
@@ -119,6 +146,69 @@ export class ShareDbConnection {
     let n = 0;
     for (const ids of this.subscribed.values()) n += ids.size;
     return n;
+  }
+
+  /** The session as JSON, to keep between messages; records' data only when `withRecordData`. */
+  toState(withRecordData = false): ConnectionState {
+    const known: ConnectionState['known'] = {};
+    for (const [name, docs] of this.known) {
+      if (!docs.size) continue;
+      const keep = withRecordData || !name.startsWith('rec_');
+      known[name] = Object.fromEntries(
+        [...docs].map(([id, d]) => [id, keep && d.data ? [d.v, d.data] : [d.v]]),
+      ) as ConnectionState['known'][string];
+    }
+    return {
+      id: this.id,
+      handshaken: this.handshaken,
+      queries: [...this.queries.values()].map((q) => ({
+        id: q.id,
+        c: q.collection.name,
+        q: q.query,
+        ids: q.ids,
+        ...(q.extra === undefined ? {} : { extra: q.extra }),
+      })),
+      known,
+      subscribed: Object.fromEntries(
+        [...this.subscribed].filter(([, ids]) => ids.size).map(([name, ids]) => [name, [...ids]]),
+      ),
+      channels: [...this.channels],
+    };
+  }
+
+  /** Takes up a kept session (a collection that no longer parses is dropped). */
+  restore(state: ConnectionState): void {
+    this.id = state.id;
+    this.handshaken = state.handshaken;
+    for (const q of state.queries) {
+      const collection = parseCollection(q.c);
+      if (collection)
+        this.queries.set(q.id, { id: q.id, collection, query: q.q, ids: q.ids, extra: q.extra });
+    }
+    for (const [name, docs] of Object.entries(state.known))
+      this.known.set(
+        name,
+        new Map(Object.entries(docs).map(([id, [v, data]]) => [id, data ? { v, data } : { v }])),
+      );
+    for (const [name, ids] of Object.entries(state.subscribed)) this.subscribed.set(name, new Set(ids));
+    for (const ch of state.channels) this.channels.add(ch);
+  }
+
+  /**
+   * What the session follows: each collection it holds docs or queries of, and each presence
+   * channel (the cloud's fan-out finds the connections a change concerns by these).
+   */
+  topics(): string[] {
+    const topics = new Set<string>(this.channels);
+    for (const [name, docs] of this.known) if (docs.size) topics.add(name);
+    for (const [name, ids] of this.subscribed) if (ids.size) topics.add(name);
+    for (const q of this.queries.values()) topics.add(q.collection.name);
+    return [...topics];
+  }
+
+  /** Resolves once the work queued so far is done. */
+  settled(): Promise<void> {
+    return this.run(async () => undefined);
   }
 }
 
@@ -294,7 +384,7 @@ export class ShareDbHub {
   }
 
   /** A connection whose credential is no longer good: its queries fail `unauthorized` and it holds nothing. */
-  private signOut(connection: ShareDbConnection): void {
+  signOut(connection: ShareDbConnection): void {
     connection.principal = undefined;
     for (const q of connection.queries.values())
       this.send(connection, { a: 'q', id: q.id, error: { code: 'unauthorized', message: 'Sign in again' } });
@@ -395,7 +485,7 @@ export class ShareDbHub {
     const known = connection.knownIn(collection.name);
     const had = known.get(current.id);
     if (current.v <= fromV) return;
-    const base = had && had.v === fromV ? had.data : undefined;
+    const base = had?.v === fromV ? had.data : undefined;
     const change: Json0Component[] = base
       ? docOp(base, current.data, cellsKeyOf(collection))
       : Object.entries(current.data).map(([key, value]) => ({ p: [key], oi: value }));
@@ -517,8 +607,10 @@ export class ShareDbHub {
     if (typeof m.ch !== 'string' || !connection.channels.has(m.ch))
       throw new SocketError('ERR_MESSAGE_BADLY_FORMED', 'Subscribe to the channel first');
     const out = { a: 'p', ch: m.ch, id: m.id, p: m.p ?? null, pv: m.pv, src: connection.id };
-    for (const other of this.connections)
-      if (other !== connection && other.channels.has(m.ch)) this.send(other, out);
+    if (this.options.presenceTo) this.options.presenceTo(m.ch, out, connection);
+    else
+      for (const other of this.connections)
+        if (other !== connection && other.channels.has(m.ch)) this.send(other, out);
     this.send(connection, { ...m, src: connection.id });
   }
 
@@ -532,46 +624,18 @@ export class ShareDbHub {
 
   /** Entries just written to a base's log: every connection holding what they changed hears of it. */
   async publish(baseId: string, entries: readonly ChangeEntry[]): Promise<void> {
-    const recordTables = new Set<string>();
-    const schemaTables = new Set<string>();
-    const deleted = new Map<string, Set<string>>();
-    const tableActions = new Map<string, Set<string>>();
-    const viewActions = new Map<string, Set<string>>();
-    const addTo = <K>(map: Map<K, Set<string>>, key: K, value: string) =>
-      map.set(key, (map.get(key) ?? new Set()).add(value));
-    for (const e of entries) {
-      const kind = e.type.split('.')[0];
-      if (kind === 'record') recordTables.add(e.tableId);
-      else schemaTables.add(e.tableId);
-      const trigger = TABLE_TRIGGERS[e.type];
-      if (trigger) addTo(tableActions, e.tableId, trigger);
-      if (e.viewId) for (const t of viewTriggers(e)) addTo(viewActions, e.viewId, t);
-      if (e.type === 'record.deleted' && e.recordId) addTo(deleted, `rec_${e.tableId}`, e.recordId);
-      if (e.type === 'field.deleted' && e.fieldId) addTo(deleted, `fld_${e.tableId}`, e.fieldId);
-      if (e.type === 'view.deleted' && e.viewId) addTo(deleted, `viw_${e.tableId}`, e.viewId);
-      if (e.type === 'table.deleted') addTo(deleted, `tbl_${baseId}`, e.tableId);
-    }
-    const collections = new Set<string>();
-    for (const t of new Set([...recordTables, ...schemaTables])) collections.add(`rec_${t}`);
-    for (const t of schemaTables) {
-      collections.add(`fld_${t}`);
-      collections.add(`viw_${t}`);
-    }
-    if (schemaTables.size) collections.add(`tbl_${baseId}`);
+    const { collections, triggers } = changesOf(baseId, entries);
     // answers read before these changes are of no more use
     this.answers = new Map();
     await Promise.all(
       [...this.connections].map((connection) =>
         this.scheduleRefresh(
           connection,
-          new Map([...collections].map((name) => [name, new Set(deleted.get(name))])),
+          new Map([...collections].map(([name, ids]) => [name, new Set(ids)])),
         ),
       ),
     );
-    for (const [tableId, actions] of tableActions)
-      this.trigger(`__action_trigger_${tableId}`, tableId, [...actions]);
-    for (const [viewId, actions] of viewActions)
-      this.trigger(`__action_trigger_${viewId}`, viewId, [...actions]);
+    for (const { channel, id, actions } of triggers) this.trigger(channel, id, actions);
   }
 
   /** Answers a connection's queries of a collection again and sends what changed for it. */
@@ -678,6 +742,10 @@ export class ShareDbHub {
 
   /** Answers a connection's collection again in a second (after a fault of ours), as a publish would. */
   private retryLater(connection: ShareDbConnection, collection: string): void {
+    if (this.options.onFault) {
+      this.options.onFault(connection, collection);
+      return;
+    }
     const timer = setTimeout(() => {
       if (!connection.closed)
         void this.scheduleRefresh(connection, new Map([[collection, new Set<string>()]]));
@@ -692,3 +760,55 @@ export class ShareDbHub {
     else this.remember(connection.knownIn(collection.name), doc);
   }
 }
+
+/** The action-trigger presence a batch of changes sends: on which channel, for which id, which actions. */
+export interface Trigger {
+  channel: string;
+  id: string;
+  actions: string[];
+}
+
+/**
+ * What a base's new log entries concern: each collection whose docs or queries may have changed
+ * (with the docs deleted from it), and the action triggers to send. Pure.
+ */
+export const changesOf = (
+  baseId: string,
+  entries: readonly ChangeEntry[],
+): { collections: Map<string, Set<string>>; triggers: Trigger[] } => {
+  const recordTables = new Set<string>();
+  const schemaTables = new Set<string>();
+  const deleted = new Map<string, Set<string>>();
+  const tableActions = new Map<string, Set<string>>();
+  const viewActions = new Map<string, Set<string>>();
+  const addTo = <K>(map: Map<K, Set<string>>, key: K, value: string) =>
+    map.set(key, (map.get(key) ?? new Set()).add(value));
+  for (const e of entries) {
+    const kind = e.type.split('.')[0];
+    if (kind === 'record') recordTables.add(e.tableId);
+    else schemaTables.add(e.tableId);
+    const trigger = TABLE_TRIGGERS[e.type];
+    if (trigger) addTo(tableActions, e.tableId, trigger);
+    if (e.viewId) for (const t of viewTriggers(e)) addTo(viewActions, e.viewId, t);
+    if (e.type === 'record.deleted' && e.recordId) addTo(deleted, `rec_${e.tableId}`, e.recordId);
+    if (e.type === 'field.deleted' && e.fieldId) addTo(deleted, `fld_${e.tableId}`, e.fieldId);
+    if (e.type === 'view.deleted' && e.viewId) addTo(deleted, `viw_${e.tableId}`, e.viewId);
+    if (e.type === 'table.deleted') addTo(deleted, `tbl_${baseId}`, e.tableId);
+  }
+  const names = new Set<string>();
+  for (const t of new Set([...recordTables, ...schemaTables])) names.add(`rec_${t}`);
+  for (const t of schemaTables) {
+    names.add(`fld_${t}`);
+    names.add(`viw_${t}`);
+  }
+  if (schemaTables.size) names.add(`tbl_${baseId}`);
+  const triggers = [...tableActions, ...viewActions].map(([id, actions]) => ({
+    channel: `__action_trigger_${id}`,
+    id,
+    actions: [...actions],
+  }));
+  return {
+    collections: new Map([...names].map((name) => [name, deleted.get(name) ?? new Set<string>()])),
+    triggers,
+  };
+};

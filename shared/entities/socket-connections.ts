@@ -1,0 +1,158 @@
+/**
+ * The realtime socket in the cloud (`/socket`, contract web-app §2), where API Gateway holds the
+ * sockets and Lambdas are stateless: a connection (`SOCKCONN#<id>`: the credential it kept, the
+ * state of its ShareDB session as JSON, the topics it follows and a revision that every save
+ * counts up) and one item per topic (`SOCKTOPIC#<collection or channel>` `<id>`), so the fan-out
+ * of a change finds its connections with one query a collection. Both expire (TTL) two hours
+ * after the connection opened, API Gateway's limit on a connection.
+ */
+
+import type { KeptCredential } from '#shared/auth/authenticate.ts';
+import { ConflictError } from '#shared/core/errors.ts';
+import {
+  deleteItems,
+  getItem,
+  getItems,
+  type Item,
+  queryAll,
+  type TransactOp,
+  transact,
+  writeItems,
+} from '#shared/db/client.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
+import { count, isMap, text, textsOrNull } from './attributes.ts';
+
+/** API Gateway closes a WebSocket connection after two hours. */
+export const SOCKET_CONNECTION_SECONDS = 2 * 3600;
+
+/** The largest session state kept (JSON bytes): an item holds 400 KB at most. */
+export const SOCKET_STATE_MAX_BYTES = 300_000;
+
+export interface SocketConnection {
+  connectionId: string;
+  /** Absent: the connection came without a credential (every read answers `unauthorized`). */
+  credential?: KeptCredential;
+  /** The ShareDB session (`ConnectionState`), as JSON. */
+  state: string;
+  topics: string[];
+  revision: number;
+  /** TTL (epoch seconds). */
+  expiresAt: number;
+}
+
+const connectionOf = (item: Item): SocketConnection => ({
+  connectionId: text(item.connectionId),
+  ...(isMap(item.credential) ? { credential: item.credential as unknown as KeptCredential } : {}),
+  state: text(item.state),
+  topics: textsOrNull(item.topics) ?? [],
+  revision: count(item.revision),
+  expiresAt: count(item.expiresAt),
+});
+
+/** Records a new connection with its first state. */
+export const putSocketConnection = async (
+  connectionId: string,
+  credential: KeptCredential | undefined,
+  state: string,
+  now: number,
+): Promise<void> =>
+  transact(
+    [
+      {
+        put: {
+          ...keys.socketConnection(connectionId),
+          type: 'socketConnection',
+          connectionId,
+          ...(credential ? { credential } : {}),
+          state,
+          topics: [],
+          revision: 0,
+          expiresAt: Math.floor(now / 1000) + SOCKET_CONNECTION_SECONDS,
+        },
+        condition: 'attribute_not_exists(pk)',
+      },
+    ],
+    () => new ConflictError(`socket connection ${connectionId} exists`),
+  );
+
+/** A connection, or undefined when it is gone. */
+export const readSocketConnection = async (connectionId: string): Promise<SocketConnection | undefined> => {
+  const item = await getItem(keys.socketConnection(connectionId));
+  return item ? connectionOf(item) : undefined;
+};
+
+/** Many connections (one batch read); those gone are left out. */
+export const readSocketConnections = async (ids: readonly string[]): Promise<SocketConnection[]> => {
+  const found = await getItems(ids.map((id) => keys.socketConnection(id)));
+  return ids.flatMap((id) => {
+    const item = found.get(keys.socketConnection(id));
+    return item ? [connectionOf(item)] : [];
+  });
+};
+
+/**
+ * Saves a connection's new state and topics, if no other Lambda saved it since it was read
+ * (its revision): else a `ConflictError`, and the caller reads it again and redoes its work. The
+ * state, the revision and the first topic changes go in one transaction; topics past a
+ * transaction's size follow it (a topic item too many only costs a fan-out a read).
+ */
+export const saveSocketConnection = async (
+  read: SocketConnection,
+  state: string,
+  topics: readonly string[],
+): Promise<void> => {
+  const id = read.connectionId;
+  const had = new Set(read.topics);
+  const now = new Set(topics);
+  const writes: ({ put: Item } | { delete: Key })[] = [
+    ...topics
+      .filter((t) => !had.has(t))
+      .map((t) => ({
+        put: { ...keys.socketTopic(t, id), type: 'socketTopic', connectionId: id, expiresAt: read.expiresAt },
+      })),
+    ...read.topics.filter((t) => !now.has(t)).map((t) => ({ delete: keys.socketTopic(t, id) })),
+  ];
+  const first = writes.slice(0, 99);
+  await transact(
+    [
+      {
+        update: {
+          key: keys.socketConnection(id),
+          update: 'SET #state = :state, topics = :topics, revision = :next',
+          condition: 'revision = :revision',
+          names: { '#state': 'state' },
+          values: {
+            ':state': state,
+            ':topics': [...topics],
+            ':next': read.revision + 1,
+            ':revision': read.revision,
+          },
+        },
+      },
+      ...first.map((w): TransactOp => w),
+    ],
+    () => new ConflictError(`socket connection ${id} changed or gone`),
+  );
+  if (writes.length > first.length) await writeItems(writes.slice(first.length));
+};
+
+/** Removes a connection and its topic items. */
+export const removeSocketConnection = async (connectionId: string): Promise<void> => {
+  const connection = await readSocketConnection(connectionId);
+  await deleteItems([
+    ...(connection?.topics ?? []).map((t) => keys.socketTopic(t, connectionId)),
+    keys.socketConnection(connectionId),
+  ]);
+};
+
+/** The connections that follow any of these topics (one query a topic). */
+export const connectionsFollowing = async (topics: Iterable<string>): Promise<string[]> => {
+  const ids = new Set<string>();
+  await Promise.all(
+    [...new Set(topics)].map(async (t) => {
+      for (const item of await queryAll({ ...keys.socketTopicOf(t), projection: ['connectionId'] }))
+        ids.add(text(item.connectionId));
+    }),
+  );
+  return [...ids].filter(Boolean);
+};
