@@ -364,8 +364,12 @@ export class ApiFunctions extends Construct {
     };
   }
 
-  /** The live WebSocket API, once added (infra/live-api.ts): its callback URL and the grant to manage its connections. */
-  live: { callbackUrl: string; manage: iam.PolicyStatement } | undefined;
+  /**
+   * The WebSocket APIs added so far (infra/websocket-api.ts: `/api/live`'s, the realtime
+   * socket's): the stream processor posts to their connections (their callback URLs and grants).
+   */
+  readonly websocketApis: { callbackVariable: string; callbackUrl: string; manage: iam.PolicyStatement }[] =
+    [];
 
   /**
    * The role of routes that send mail: their table access plus `ses:SendEmail`, only from the

@@ -8,7 +8,6 @@ import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 import { ApiFunctions, corsPreflightFor } from './api-construct.ts';
 import { AttachmentsBucket } from './attachments-bucket.ts';
-import { LiveApi } from './live-api.ts';
 import { Monitoring } from './monitoring.ts';
 import { PurgeWorker } from './purge-worker-construct.ts';
 import { RepairWorker } from './repair-worker-construct.ts';
@@ -16,6 +15,7 @@ import { groupRoutes, RouteStack, routeStackId } from './route-stacks.ts';
 import type { StageConfig } from './stage-config.ts';
 import { StreamProcessor } from './stream-processor-construct.ts';
 import { WebhookSender } from './webhook-sender-construct.ts';
+import { WebSocketApi } from './websocket-api.ts';
 
 export interface WorkspaceApiStackProps extends StackProps {
   config: StageConfig;
@@ -89,7 +89,30 @@ export class WorkspaceApiStack extends Stack {
       new PurgeWorker(this, 'Purge', { config, table, functions });
 
     // Live subscriptions: a WebSocket API the stream processor fans the change log out to (data-flow.md 5).
-    const live = new LiveApi(this, 'Live', { config, table, functions });
+    const live = new WebSocketApi(this, 'Live', {
+      config,
+      table,
+      functions,
+      stageName: 'live',
+      name: 'live',
+      description: 'Live subscriptions to the change log (data-flow.md 5)',
+      entry: 'workers/live-socket.ts',
+      functionDescription: 'Live socket: connects, subscribes and disconnects WebSocket clients',
+      routeSelectionExpression: '$request.body.action',
+    });
+    // The realtime socket Teable's web app speaks (ShareDB, contract web-app §2): every message to
+    // `$default`; the stream processor sends the ops. Its URL ends in `/socket`, as the web app's.
+    const socket = new WebSocketApi(this, 'Socket', {
+      config,
+      table,
+      functions,
+      stageName: 'socket',
+      name: 'socket',
+      description: "The realtime socket (ShareDB's protocol) of Teable's web app",
+      entry: 'workers/socket.ts',
+      functionDescription: 'Realtime socket: ShareDB sessions, kept between messages',
+      routeSelectionExpression: '$request.body.a',
+    });
 
     // Webhooks deliver the change log's entries (data-flow.md 4); before the stream processor and
     // the routes, which wake them.
@@ -127,6 +150,7 @@ export class WorkspaceApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: `${api.apiEndpoint}${API_PREFIX}` });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'LiveUrl', { value: live.url });
+    new CfnOutput(this, 'SocketUrl', { value: socket.url });
     new CfnOutput(this, 'AttachmentsBucket', { value: attachments.bucket.bucketName });
   }
 }

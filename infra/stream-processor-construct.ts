@@ -67,8 +67,8 @@ export class StreamProcessor extends Construct {
               actions: ['s3:DeleteObject'],
               resources: [functions.fileObjectsArn()],
             }),
-            // live subscribers get what was just written
-            ...(functions.live ? [functions.live.manage] : []),
+            // live subscribers and realtime sockets get what was just written
+            ...functions.websocketApis.map((w) => w.manage),
             // a base's webhooks are woken to deliver what was just written
             new iam.PolicyStatement({
               sid: 'WakeWebhooks',
@@ -94,7 +94,7 @@ export class StreamProcessor extends Construct {
         TABLE_NAME: table.tableName,
         CHANGE_LOG_DAYS: String(config.changeLogDays),
         WEBHOOK_QUEUE_URL: functions.requireWebhookQueue().queueUrl,
-        ...(functions.live ? { LIVE_CALLBACK_URL: functions.live.callbackUrl } : {}),
+        ...Object.fromEntries(functions.websocketApis.map((w) => [w.callbackVariable, w.callbackUrl])),
       },
     });
     new lambda.EventSourceMapping(this, 'FromStream', {

@@ -47,12 +47,14 @@ type TemplateJson = {
 /** A synthesized stage: the root template, each nested stack's template, and the whole API as one. */
 interface Synthesized {
   stack: WorkspaceApiStack;
-  /** The root template without the live WebSocket API (`live`): the HTTP API's assertions read it. */
+  /** The root template without the WebSocket APIs (`live`, `socket`): the HTTP API's assertions read it. */
   root: Template;
-  /** The root template as deployed, the live API included (resource counts). */
+  /** The root template as deployed, the WebSocket APIs included (resource counts). */
   rootAll: Template;
   /** The live WebSocket API's resources (logical ids `Live…`). */
   live: Template;
+  /** The realtime socket's WebSocket API's resources (logical ids `Socket…`). */
+  socket: Template;
   /** Each nested stack with its template and its logical id in the root. */
   nested: { stack: NestedStack; template: Template; logicalId: string }[];
   /**
@@ -75,19 +77,24 @@ const substitute = (value: unknown, parameters: Record<string, unknown>): unknow
   return value;
 };
 
-/** A template's resources split: those of the live WebSocket API (`Live…`) and the others. */
-const splitLive = (json: TemplateJson, live: boolean): Template =>
+/** The WebSocket APIs' constructs: their resources' logical ids start with these. */
+const WEBSOCKET_PREFIXES = ['Live', 'Socket'];
+
+/** A template's resources of one WebSocket API (`Live…`, `Socket…`), or (no prefix) the others. */
+const splitLive = (json: TemplateJson, prefix?: string): Template =>
   Template.fromJSON({
     ...json,
     Resources: Object.fromEntries(
-      Object.entries(json.Resources).filter(([id]) => id.startsWith('Live') === live),
+      Object.entries(json.Resources).filter(([id]) =>
+        prefix ? id.startsWith(prefix) : !WEBSOCKET_PREFIXES.some((p) => id.startsWith(p)),
+      ),
     ),
   });
 
 const synthStack = (stack: WorkspaceApiStack): Synthesized => {
   const rootAll = Template.fromStack(stack);
   const rootAllJson = rootAll.toJSON() as TemplateJson;
-  const root = splitLive(rootAllJson, false);
+  const root = splitLive(rootAllJson);
   const rootJson = root.toJSON() as TemplateJson;
   const nested = stack.node
     .findAll()
@@ -115,7 +122,8 @@ const synthStack = (stack: WorkspaceApiStack): Synthesized => {
     stack,
     root,
     rootAll,
-    live: splitLive(rootAllJson, true),
+    live: splitLive(rootAllJson, 'Live'),
+    socket: splitLive(rootAllJson, 'Socket'),
     nested,
     whole: Template.fromJSON({ ...rootJson, Resources: resources }),
   };
@@ -383,6 +391,7 @@ describe('WorkspaceApiStack (dev)', () => {
         // a listing that hands its order to the repair worker wakes it; any route may list
         REPAIR_WORKER_FUNCTION: { Ref: repairWorkerId },
         LIVE_CALLBACK_URL: '',
+        SOCKET_CALLBACK_URL: '',
         ...((route as RouteDef).purges
           ? { PURGE_QUEUE_URL: { Ref: queueId }, PURGE_DELAY_SECONDS: '30' }
           : (route as RouteDef).files
@@ -1031,8 +1040,8 @@ describe('WorkspaceApiStack (dev)', () => {
     expect(liveGrant).toHaveLength(1);
     expect(actionsOf(liveGrant[0] as Statement)).toEqual(['execute-api:ManageConnections']);
     expect(JSON.stringify(liveGrant[0]?.Resource)).toContain('/live/*/@connections/*');
-    // the stream processor fans out with the same grant; no other role has it
-    expect(manage(roleStatements(template, changesRoleId as string))).toEqual(liveGrant);
+    // the stream processor fans out with the same grant (and the socket's); no other role has it
+    expect(manage(roleStatements(template, changesRoleId as string))).toContainEqual(liveGrant[0]);
     const holders = [...logicalIdsOf(template, 'AWS::IAM::Role'), liveRoleId as string].filter(
       (id) => manage(roleStatements(id === liveRoleId ? live : template, id)).length > 0,
     );
@@ -1042,6 +1051,51 @@ describe('WorkspaceApiStack (dev)', () => {
     );
     expect(JSON.stringify(processor?.Properties?.Environment)).toContain('/live');
     synthesized.rootAll.hasOutput('LiveUrl', Match.anyValue());
+  });
+
+  it("serves the realtime socket from its own WebSocket API: stage socket (the web app's /socket), every message to $default, one Lambda, connections managed by it and the stream processor only", () => {
+    const socket = synthesized.socket;
+    socket.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    socket.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET' });
+    const [apiId] = logicalIdsOf(socket, 'AWS::ApiGatewayV2::Api');
+    const [integrationId] = logicalIdsOf(socket, 'AWS::ApiGatewayV2::Integration');
+    const [lambdaId] = logicalIdsOf(socket, 'AWS::Lambda::Function');
+    const routes = Object.values(socket.findResources('AWS::ApiGatewayV2::Route'));
+    expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
+    for (const route of routes)
+      expect(route.Properties).toMatchObject({
+        ApiId: { Ref: apiId },
+        Target: { 'Fn::Join': ['', ['integrations/', { Ref: integrationId }]] },
+      });
+    socket.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: 'socket', AutoDeploy: true });
+    const fn = socket.findResources('AWS::Lambda::Function')[lambdaId as string];
+    expect(JSON.stringify(fn?.Properties?.Handler ?? fn?.Properties?.Code)).toBeDefined();
+    expect(JSON.stringify(fn?.Properties?.Environment)).toContain('SOCKET_CALLBACK_URL');
+    expect(JSON.stringify(fn?.Properties?.Environment)).toContain('/socket');
+    socket.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [lambdaId, 'Arn'] },
+      Principal: 'apigateway.amazonaws.com',
+    });
+    const [roleId] = logicalIdsOf(socket, 'AWS::IAM::Role');
+    const manage = (statements: Statement[]) =>
+      statements.filter((st) => actionsOf(st).some((a) => a.startsWith('execute-api:')));
+    const grant = manage(roleStatements(socket, roleId as string));
+    expect(grant).toHaveLength(1);
+    expect(actionsOf(grant[0] as Statement)).toEqual(['execute-api:ManageConnections']);
+    expect(JSON.stringify(grant[0]?.Resource)).toContain('/socket/*/@connections/*');
+    expect(JSON.stringify(grant[0]?.Resource)).toContain(apiId as string);
+    // the stream processor posts the ops with the same grant and knows where
+    expect(manage(roleStatements(template, changesRoleId as string))).toContainEqual(grant[0]);
+    const processor = Object.values(template.findResources('AWS::Lambda::Function')).find((f) =>
+      String(f.Properties?.Description).startsWith('Stream processor'),
+    );
+    expect(JSON.stringify(processor?.Properties?.Environment)).toContain('SOCKET_CALLBACK_URL');
+    // no other role of the stack manages connections
+    const holders = logicalIdsOf(template, 'AWS::IAM::Role').filter(
+      (id) => manage(roleStatements(template, id)).length > 0,
+    );
+    expect(holders).toEqual([changesRoleId]);
+    synthesized.rootAll.hasOutput('SocketUrl', Match.anyValue());
   });
 
   it('writes the change log from the table stream: mapping knobs, on-failure queue, least privilege', () => {
@@ -1273,7 +1327,7 @@ describe('stage configuration and app', () => {
     const functions = templates.flatMap((s) =>
       Object.values(Template.fromStack(s).findResources('AWS::Lambda::Function')),
     );
-    expect(functions).toHaveLength(ROUTES.length + WORKERS + 1); // and the live socket
+    expect(functions).toHaveLength(ROUTES.length + WORKERS + 2); // and the two WebSocket APIs' Lambdas
     for (const fn of functions) {
       expect(fn.Properties.Layers).toBeUndefined();
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
@@ -1386,7 +1440,7 @@ describe('resource budget', () => {
     );
     copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
     // Every stack has the repair worker, the stream processor, the webhook sender and the live socket.
-    for (const worker of ['repair-worker.ts', 'stream-processor.ts', 'webhook-sender.ts', 'live-socket.ts'])
+    for (const worker of ['repair-worker.ts', 'stream-processor.ts', 'webhook-sender.ts', 'live-socket.ts', 'socket.ts'])
       writeFileSync(
         path.join(root, 'functions', 'workers', worker),
         'export const handler = async () => ({});\n',
