@@ -7,7 +7,6 @@
  * after the connection opened, API Gateway's limit on a connection.
  */
 
-import type { KeptCredential } from '#shared/auth/authenticate.ts';
 import { ConflictError } from '#shared/core/errors.ts';
 import {
   deleteItems,
@@ -19,6 +18,7 @@ import {
   transact,
   writeItems,
 } from '#shared/db/client.ts';
+import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
 import { count, isMap, text, textsOrNull } from './attributes.ts';
 
@@ -30,8 +30,11 @@ export const SOCKET_STATE_MAX_BYTES = 300_000;
 
 export interface SocketConnection {
   connectionId: string;
-  /** Absent: the connection came without a credential (every read answers `unauthorized`). */
-  credential?: KeptCredential;
+  /**
+   * The credential it authenticated with as the socket keeps it (`KeptCredential`, opaque here:
+   * never a secret); absent when it came without one (every read answers `unauthorized`).
+   */
+  credential?: Readonly<Record<string, unknown>>;
   /** The ShareDB session (`ConnectionState`), as JSON. */
   state: string;
   topics: string[];
@@ -42,7 +45,7 @@ export interface SocketConnection {
 
 const connectionOf = (item: Item): SocketConnection => ({
   connectionId: text(item.connectionId),
-  ...(isMap(item.credential) ? { credential: item.credential as unknown as KeptCredential } : {}),
+  ...(isMap(item.credential) ? { credential: item.credential } : {}),
   state: text(item.state),
   topics: textsOrNull(item.topics) ?? [],
   revision: count(item.revision),
@@ -52,7 +55,7 @@ const connectionOf = (item: Item): SocketConnection => ({
 /** Records a new connection with its first state. */
 export const putSocketConnection = async (
   connectionId: string,
-  credential: KeptCredential | undefined,
+  credential: Readonly<Record<string, unknown>> | undefined,
   state: string,
   now: number,
 ): Promise<void> =>
@@ -69,7 +72,7 @@ export const putSocketConnection = async (
           revision: 0,
           expiresAt: Math.floor(now / 1000) + SOCKET_CONNECTION_SECONDS,
         },
-        condition: 'attribute_not_exists(pk)',
+        condition: NOT_EXISTS,
       },
     ],
     () => new ConflictError(`socket connection ${connectionId} exists`),

@@ -123,7 +123,7 @@ const takeUp = async (hub: ShareDbHub, item: SocketConnection, now: number): Pro
   let ended = false;
   if (item.credential)
     try {
-      principal = await authenticateKept(item.credential, now);
+      principal = await authenticateKept(item.credential as KeptCredential, now);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       ended = true;
