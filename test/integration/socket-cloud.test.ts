@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { readSocketConnection } from '#shared/entities/socket-connections.ts';
+import { readSocketConnection, removeSocketConnection } from '#shared/entities/socket-connections.ts';
 import type { ConnectionState } from '#shared/live/sharedb/socket-hub.ts';
 import { useApiGatewaySocket } from '#test/support/api-gateway-socket.ts';
 import { newUser } from '#test/support/fixtures.ts';
@@ -254,5 +254,25 @@ describe('the realtime socket in the cloud (API Gateway WebSocket API, Lambda, D
     await gateway.gateway().idle();
     expect(await readSocketConnection(lostId)).toBeUndefined();
     expect((await fetchQuery(bystander, `viw_${t.tableId}`, {})).results).toHaveLength(1);
+  });
+
+  it("answers the web app's 10-second ping without reading the session (a ping costs no database call)", async () => {
+    const t = await peopleTable();
+    const raw = new WebSocket(gateway.url(), { headers: { authorization: t.owner.auth } });
+    await new Promise((resolve) => raw.on('open', resolve));
+    // the newest connection the staged API Gateway holds is this one
+    const id = [...gateway.gateway().sockets.keys()].at(-1);
+    await gateway.gateway().idle();
+    expect(await readSocketConnection(id as string)).toBeDefined();
+    // the session is gone from the table: a ping is still answered, a request is not
+    await removeSocketConnection(id as string);
+    const received: string[] = [];
+    raw.on('message', (data) => received.push(String(data)));
+    raw.send(JSON.stringify({ a: 'qf', id: 1, c: `viw_${t.tableId}`, q: {} }));
+    raw.send(JSON.stringify({ a: 'pp' }));
+    await until(() => received.length > 0, 'the pong');
+    await gateway.gateway().idle();
+    expect(received).toEqual([JSON.stringify({ a: 'pp' })]);
+    raw.close();
   });
 });

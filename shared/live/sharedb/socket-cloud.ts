@@ -174,6 +174,16 @@ const close = async (sender: TextSender, connectionId: string) => {
   await sender.close(connectionId);
 };
 
+const PONG = JSON.stringify({ a: 'pp' });
+const isPing = (text: string): boolean => {
+  try {
+    const m = JSON.parse(text) as Message;
+    return m !== null && typeof m === 'object' && m.a === 'pp';
+  } catch {
+    return false;
+  }
+};
+
 /** The request a message makes, to answer it with an error of its own. */
 const requestOf = (text: string): Message => {
   try {
@@ -196,6 +206,11 @@ export const onSocketMessage = async (
   now = Date.now(),
 ): Promise<void> => {
   if (bytesOf(text) > CLOUD_MESSAGE_MAX_BYTES) return close(sender, connectionId);
+  // Teable's web app pings every 10 s: answered without reading the session (no database call)
+  if (isPing(text)) {
+    await sender.post(connectionId, PONG);
+    return;
+  }
   try {
     await answer(connectionId, text, sender, now);
   } catch (error) {
