@@ -1440,7 +1440,13 @@ describe('resource budget', () => {
     );
     copyFileSync(path.join(PROJECT_ROOT, 'package-lock.json'), path.join(root, 'package-lock.json'));
     // Every stack has the repair worker, the stream processor, the webhook sender and the live socket.
-    for (const worker of ['repair-worker.ts', 'stream-processor.ts', 'webhook-sender.ts', 'live-socket.ts', 'socket.ts'])
+    for (const worker of [
+      'repair-worker.ts',
+      'stream-processor.ts',
+      'webhook-sender.ts',
+      'live-socket.ts',
+      'socket.ts',
+    ])
       writeFileSync(
         path.join(root, 'functions', 'workers', worker),
         'export const handler = async () => ({});\n',

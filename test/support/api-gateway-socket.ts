@@ -93,11 +93,18 @@ export const startApiGatewaySocket = async () => {
   const previous = settable.socketCallbackUrl;
   settable.socketCallbackUrl = callbackUrl;
   const sender = managementPoster(callbackUrl);
-  const stopPublishing = publishLiveTo((baseId, entries) => socketFanOut(baseId, entries, sender));
+  let publishing = true;
+  const stopPublishing = publishLiveTo(async (baseId, entries) => {
+    if (publishing) await socketFanOut(baseId, entries, sender);
+  });
   return {
     url: `ws://127.0.0.1:${port}/socket`,
     sockets,
     posted,
+    /** Whether the capture's new entries are fanned out (a bench turns it off to fan one out itself). */
+    setPublishing: (on: boolean) => {
+      publishing = on;
+    },
     /** Resolves once every Lambda call started so far has returned. */
     idle: async () => {
       while (pending.size) await Promise.allSettled([...pending]);

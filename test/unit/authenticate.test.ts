@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   type Credential,
   credentialKeys,
+  keepCredential,
   LAST_USED_RESOLUTION_MS,
   principalFrom,
   readCredential,
@@ -10,7 +11,7 @@ import {
 import { hashSecret, mintPersonalToken } from '#shared/auth/personal-token.ts';
 import { SCOPES, type Scope } from '#shared/auth/scopes.ts';
 import { parseSigningKeys } from '#shared/auth/signing-keys.ts';
-import { signTempToken, type TempTokenClaims } from '#shared/auth/temp-token.ts';
+import { signTempToken, TEMP_TOKEN_SECONDS, type TempTokenClaims } from '#shared/auth/temp-token.ts';
 import { UnauthorizedError } from '#shared/core/errors.ts';
 import type { Item } from '#shared/db/client.ts';
 import { type Key, keys } from '#shared/db/keys.ts';
@@ -144,7 +145,11 @@ describe('readCredential', () => {
       kind: 'temporary',
       tokenId: TOKEN,
       userId: USER,
-      claims: { ...claims, issuedAt: Math.floor(now / 1000) },
+      claims: {
+        ...claims,
+        issuedAt: Math.floor(now / 1000),
+        expiresAt: Math.floor(now / 1000) + TEMP_TOKEN_SECONDS,
+      },
     });
   });
 
@@ -164,6 +169,36 @@ describe('readCredential', () => {
 describe('credentialKeys', () => {
   it('reads the (parent) token and the user', () => {
     expect(credentialKeys(personal)).toStrictEqual([keys.accessToken(USER, TOKEN), keys.user(USER)]);
+  });
+});
+
+describe('kept credentials (the cloud socket checks its connection again at every step)', () => {
+  it('keeps a personal token without its secret, by its refresh count: a refresh since is a 401', () => {
+    const kept = keepCredential(personal, principalFrom(personal, lookup(tokenItem(), userItem()), NOW));
+    expect(kept).toEqual({ kind: 'kept-personal', tokenId: TOKEN, userId: USER, refreshCount: 0 });
+    expect(JSON.stringify(kept)).not.toContain(personal.kind === 'personal' ? personal.secret : '?');
+    expect(principalFrom(kept, lookup(tokenItem(), userItem()), NOW)).toMatchObject({
+      kind: 'personal',
+      userId: USER,
+    });
+    expect(() => principalFrom(kept, lookup(tokenItem({ refreshCount: 1 }), userItem()), NOW)).toThrow(
+      expect.objectContaining({ reason: expect.stringMatching(/refreshed since/) }),
+    );
+    expect(() => principalFrom(kept, lookup(userItem()), NOW)).toThrow(UnauthorizedError);
+  });
+
+  it('keeps a temporary token by its claims: past its exp it is a 401', () => {
+    const exp = Math.floor(NOW / 1000) + 60;
+    const credential = temporary({ expiresAt: exp, scopes: ['record|read'] });
+    const kept = keepCredential(credential, principalFrom(credential, lookup(tokenItem(), userItem()), NOW));
+    expect(kept.kind).toBe('kept-temporary');
+    expect(principalFrom(kept, lookup(tokenItem(), userItem()), NOW)).toMatchObject({
+      kind: 'temporary',
+      scopes: new Set(['record|read']),
+    });
+    expect(() => principalFrom(kept, lookup(tokenItem(), userItem()), (exp + 1) * 1000)).toThrow(
+      expect.objectContaining({ reason: expect.stringMatching(/expired/) }),
+    );
   });
 });
 

@@ -55,7 +55,7 @@ describe('signTempToken / verifyTempToken', () => {
     const { accessToken } = await signTempToken(CLAIMS, KEYS, now);
 
     expect(await verify(accessToken)).toStrictEqual({
-      claims: { ...CLAIMS, issuedAt: Math.floor(now / 1000) },
+      claims: { ...CLAIMS, issuedAt: Math.floor(now / 1000), expiresAt: Math.floor(now / 1000) + TEMP_TOKEN_SECONDS },
       reason: undefined,
     });
   });
@@ -74,6 +74,7 @@ describe('signTempToken / verifyTempToken', () => {
       spaceIds: undefined,
       baseIds: undefined,
       issuedAt: Math.floor(now / 1000),
+      expiresAt: Math.floor(now / 1000) + TEMP_TOKEN_SECONDS,
     });
   });
 
@@ -108,7 +109,7 @@ describe('signTempToken / verifyTempToken', () => {
     const now = Date.now() - 590_000;
     const { accessToken } = await signTempToken(CLAIMS, KEYS, now);
 
-    expect((await verify(accessToken)).claims).toStrictEqual({ ...CLAIMS, issuedAt: Math.floor(now / 1000) });
+    expect((await verify(accessToken)).claims).toStrictEqual({ ...CLAIMS, issuedAt: Math.floor(now / 1000), expiresAt: Math.floor(now / 1000) + TEMP_TOKEN_SECONDS });
   });
 
   it('rejects a token issued more than 600 s ago (expired)', async () => {
