@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { injectChunkFault } from '#shared/db/commit.ts';
+import { useApiGatewaySocket } from '#test/support/api-gateway-socket.ts';
 import { call } from '#test/support/invoke.ts';
 import { type ShareDbQuery, subscribeQuery, useSocketServer } from '#test/support/sharedb-client.ts';
 import { useStreamPoller } from '#test/support/stream-poller.ts';
@@ -11,11 +12,13 @@ import { newWorkspace } from '#test/support/workspace.ts';
  * by a link — with a formula, a lookup, records created, deleted, batch-updated, and a batch
  * update interrupted and undone (110 records: two units of a journaled write) — a client subscribed to both tables' records holds, once the change log
  * has caught up, exactly what the REST listing answers: the same records, in the same order, with
- * the same cells.
+ * the same cells. Run on the local server's socket, and on the cloud's (API Gateway staged on this
+ * machine, the sessions kept in DynamoDB between messages and changes).
  */
 
 const poller = useStreamPoller();
-const sockets = useSocketServer({ reauthMs: 0 });
+const local = useSocketServer({ reauthMs: 0 });
+const cloud = useApiGatewaySocket();
 afterAll(() => injectChunkFault(undefined));
 
 type Step =
@@ -95,7 +98,10 @@ const within = <T>(ms: number, what: string, work: Promise<T>): Promise<T> =>
     );
   });
 
-describe('a subscribed client holds what REST answers, whatever the writes', () => {
+describe.each([
+  { where: 'the local server', sockets: local, numRuns: 3 },
+  { where: 'the cloud (API Gateway staged)', sockets: cloud, numRuns: 2 },
+])('a subscribed client holds what REST answers, whatever the writes: $where', ({ sockets, numRuns }) => {
   it('random writes on two linked tables with a formula and a lookup', async () => {
     const ws = await newWorkspace();
     const token = ws.owner.auth;
@@ -216,7 +222,7 @@ describe('a subscribed client holds what REST answers, whatever the writes', () 
         }
       }),
       // no shrinking: a failing run is reported as it happened (shrinking re-runs it for minutes)
-      { numRuns: 3, endOnFailure: true },
+      { numRuns, endOnFailure: true },
     );
   }, 300_000);
 });
