@@ -16,6 +16,8 @@ export const createApp = (props: AppProps = {}): { app: App; stack: WorkspaceApi
   const config = stageConfig(stage);
   const mailFrom = app.node.tryGetContext('mailFrom');
   const powertools = app.node.tryGetContext('powertools');
+  // `-c webOrigin=https://web.example.com`: a running Teable web app, put on one origin with the APIs
+  const webOrigin = app.node.tryGetContext('webOrigin');
   if (powertools !== undefined && powertools !== 'layer' && powertools !== 'bundled')
     throw new Error(`-c powertools=${String(powertools)}: use layer (the default) or bundled`);
   const stack = new WorkspaceApiStack(app, stackNameFor(stage), {
@@ -23,6 +25,7 @@ export const createApp = (props: AppProps = {}): { app: App; stack: WorkspaceApi
       ...config,
       ...(typeof mailFrom === 'string' && mailFrom ? { mailFrom } : {}),
       ...(powertools ? { powertools } : {}),
+      ...(typeof webOrigin === 'string' && webOrigin ? { webOrigin } : {}),
     },
     projectRoot: PROJECT_ROOT,
   });

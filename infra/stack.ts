@@ -14,6 +14,7 @@ import { RepairWorker } from './repair-worker-construct.ts';
 import { groupRoutes, RouteStack, routeStackId } from './route-stacks.ts';
 import type { StageConfig } from './stage-config.ts';
 import { StreamProcessor } from './stream-processor-construct.ts';
+import { WebDistribution } from './web-distribution.ts';
 import { WebhookSender } from './webhook-sender-construct.ts';
 import { WebSocketApi } from './websocket-api.ts';
 
@@ -145,6 +146,12 @@ export class WorkspaceApiStack extends Stack {
 
     for (const [index, group] of groupRoutes(routes)) {
       new RouteStack(this, routeStackId(index), { config, api, functions, routes: group, index });
+    }
+
+    // One origin for Teable's web app (contract web-app §3): where the stage names the web app's origin.
+    if (config.webOrigin) {
+      const web = new WebDistribution(this, 'Web', { config, httpApiId: api.apiId, socket });
+      new CfnOutput(this, 'WebUrl', { value: web.url });
     }
 
     new CfnOutput(this, 'ApiUrl', { value: `${api.apiEndpoint}${API_PREFIX}` });

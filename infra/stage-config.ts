@@ -38,8 +38,11 @@ export interface StageConfig {
    */
   signup: 'open' | 'closed';
   /**
-   * The web app's origin (`https://app.example.com`), when it is served from another host than
-   * the API: cookie-carried writes from it are taken. Unset: only the API's own host.
+   * Where a Teable web app serves its pages (`https://web.example.com`, an origin: no path). Set,
+   * the stack puts a CloudFront distribution in front of it and both APIs (`infra/web-distribution.ts`:
+   * `/api/*`, `/socket`, the rest to this origin; output `WebUrl`), the one origin people open;
+   * cookie-carried writes from this origin itself are taken too. Unset: no distribution, and
+   * cookie-carried writes only from the API's own host.
    */
   webOrigin?: string;
 }

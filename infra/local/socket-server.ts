@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { authenticateCredential } from '#shared/auth/authenticate.ts';
 import type { Principal } from '#shared/auth/permission.ts';
-import { checkSameOrigin } from '#shared/auth/same-origin.ts';
+import { checkSameOrigin, ownHostOf } from '#shared/auth/same-origin.ts';
 import { config } from '#shared/config.ts';
 import { HttpError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
@@ -83,7 +83,7 @@ export const attachSocketServer = (server: Server, options: SocketServerOptions 
         checkSameOrigin(
           'POST',
           { origin: req.headers.origin, referer: req.headers.referer },
-          req.headers.host,
+          ownHostOf(req.headers as Record<string, string | undefined>),
           config.webOrigins,
         );
     } catch (error) {

@@ -1,4 +1,5 @@
 import { type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { logger } from '#shared/core/logger.ts';
@@ -10,14 +11,26 @@ import { logger } from '#shared/core/logger.ts';
  * included, so the web app sees the origin the browser used) and body passed on, the answer
  * streamed back. A web app that does not answer is a 502 saying so.
  */
-export const proxyRequest = (target: URL, req: IncomingMessage, res: ServerResponse): void => {
-  const up = request(
+export const proxyRequest = (
+  target: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+  /** `target`: the request goes to `target` under its own host (an API Gateway, which routes by it), http or https. */
+  hostOf: 'viewer' | 'target' = 'viewer',
+): void => {
+  const secure = target.protocol === 'https:';
+  const up = (secure ? httpsRequest : request)(
     {
       hostname: target.hostname,
-      port: target.port || 80,
+      port: target.port || (secure ? 443 : 80),
       method: req.method,
-      path: req.url,
-      headers: { ...req.headers, 'x-forwarded-host': req.headers.host ?? '', 'x-forwarded-proto': 'http' },
+      path: `${target.pathname.replace(/\/$/, '')}${req.url ?? ''}`,
+      headers: {
+        ...req.headers,
+        ...(hostOf === 'target' ? { host: target.host } : {}),
+        'x-forwarded-host': req.headers.host ?? '',
+        'x-forwarded-proto': 'http',
+      },
     },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);

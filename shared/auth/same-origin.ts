@@ -34,3 +34,21 @@ export const checkSameOrigin = (
   if (webOrigins.includes(origin)) return;
   throw new ForbiddenError(`cross-site write refused: ${origin} is not this service's origin`);
 };
+
+/**
+ * The host a request was made to, as the browser saw it: CloudFront's `X-Forwarded-Host` (the
+ * distribution's function sets it from the viewer's `Host`: API Gateway itself is reached under
+ * its own host), else `Host`, else `fallback`. A browser page elsewhere cannot set this header on
+ * a request that carries the cookie: a custom header needs a CORS preflight the API does not pass
+ * for credentials, and the cookie is `SameSite=Lax` besides; a client that is not a browser has
+ * no victim's cookie to send. Pure.
+ */
+export const ownHostOf = (
+  headers: Readonly<Record<string, string | undefined>>,
+  fallback?: string,
+): string | undefined =>
+  (Object.entries(headers).find(([k]) => k.toLowerCase() === 'x-forwarded-host')?.[1] ?? '')
+    .split(',')[0]
+    ?.trim() ||
+  Object.entries(headers).find(([k]) => k.toLowerCase() === 'host')?.[1] ||
+  fallback;

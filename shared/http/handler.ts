@@ -15,7 +15,7 @@ import {
 import { checkNodeDelete, nodeKeys } from '#shared/auth/node-access.ts';
 import { checkAccess, checkScopes, type Principal } from '#shared/auth/permission.ts';
 import { type Located, locate, type ResourceRef, resourceKeys } from '#shared/auth/resources.ts';
-import { checkSameOrigin } from '#shared/auth/same-origin.ts';
+import { checkSameOrigin, ownHostOf } from '#shared/auth/same-origin.ts';
 import type { Scope } from '#shared/auth/scopes.ts';
 import { ADMIN_SCOPE } from '#shared/auth/scopes.ts';
 import { sessionCookieIn } from '#shared/auth/session-cookie.ts';
@@ -351,7 +351,7 @@ export const defineHandler = <
       checkSameOrigin(
         event.requestContext?.http?.method ?? route.method,
         event.headers ?? {},
-        event.headers?.host ?? event.requestContext?.domainName,
+        ownHostOf(event.headers ?? {}, event.requestContext?.domainName),
         config.webOrigins,
       );
     // After principalFrom: a temporary token whose parent is gone is a 401 here too, not a 403.
@@ -508,7 +508,7 @@ export const definePasswordHandler = <N extends HandlerName, B extends Schema>(
       checkSameOrigin(
         route.method,
         event.headers,
-        event.headers.host ?? event.requestContext?.domainName,
+        ownHostOf(event.headers, event.requestContext?.domainName),
         config.webOrigins,
       );
     const requestId = requestIdOf(event, context);

@@ -27,6 +27,7 @@ import {
 } from '#infra/route-stacks.ts';
 import { WorkspaceApiStack } from '#infra/stack.ts';
 import { stackNameFor, stageConfig } from '#infra/stage-config.ts';
+import { parseWebOrigin } from '#infra/web-distribution.ts';
 import { TABLE_DEFINITION } from '#shared/db/table-definition.ts';
 import { API_PREFIX, ROUTES, type RouteDef } from '#shared/routes.ts';
 
@@ -1385,6 +1386,68 @@ describe('stage configuration and app', () => {
     Template.fromStack(stack).hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: Match.objectLike({ AllowOrigins: origins }),
     });
+  });
+
+  it("puts Teable's web app and both APIs on one origin with CloudFront when the stage names the web app (-c webOrigin)", () => {
+    const plain = Template.fromStack(createApp({ context: { ...CDK_CONTEXT, stage: 'plain' } }).stack);
+    plain.resourceCountIs('AWS::CloudFront::Distribution', 0);
+    const { stack } = createApp({
+      context: { ...CDK_CONTEXT, stage: 'webtry', webOrigin: 'https://web.example.com:8443' },
+    });
+    const t = Template.fromStack(stack);
+    t.resourceCountIs('AWS::CloudFront::Distribution', 1);
+    const [distribution] = Object.values(t.findResources('AWS::CloudFront::Distribution'));
+    const dc = distribution?.Properties.DistributionConfig;
+    const originOf = (id: string) => dc.Origins.find((o: { Id: string }) => o.Id === id);
+    const [httpApiId] = logicalIdsOf(t, 'AWS::ApiGatewayV2::Api').filter((id) => !/^(Live|Socket)/.test(id));
+    const [socketApiId] = logicalIdsOf(t, 'AWS::ApiGatewayV2::Api').filter((id) => id.startsWith('Socket'));
+    const behaviors = Object.fromEntries(
+      dc.CacheBehaviors.map((b: { PathPattern: string }) => [b.PathPattern, b]),
+    ) as Record<string, { TargetOriginId: string } & Record<string, unknown>>;
+    expect(Object.keys(behaviors).sort()).toEqual(['/api/*', '/socket']);
+    // /api/* to the HTTP API, /socket to the socket's WebSocket API, the rest to the web app
+    expect(JSON.stringify(originOf(behaviors['/api/*']?.TargetOriginId as string).DomainName)).toContain(
+      httpApiId as string,
+    );
+    expect(JSON.stringify(originOf(behaviors['/socket']?.TargetOriginId as string).DomainName)).toContain(
+      socketApiId as string,
+    );
+    expect(originOf(dc.DefaultCacheBehavior.TargetOriginId)).toMatchObject({
+      DomainName: 'web.example.com',
+      CustomOriginConfig: { OriginProtocolPolicy: 'https-only', HTTPSPort: 8443 },
+    });
+    for (const b of [dc.DefaultCacheBehavior, ...Object.values(behaviors)]) {
+      expect(b).toMatchObject({
+        // nothing cached; cookies, queries and every header but Host go to the origin
+        CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
+        OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac',
+        ViewerProtocolPolicy: 'redirect-to-https',
+        AllowedMethods: expect.arrayContaining(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']),
+      });
+      expect(b.FunctionAssociations).toEqual([
+        { EventType: 'viewer-request', FunctionARN: expect.anything() },
+      ]);
+    }
+    t.hasResourceProperties('AWS::CloudFront::Function', {
+      FunctionCode: Match.stringLikeRegexp(
+        "headers\\['x-forwarded-host'\\] = \\{ value: request\\.headers\\.host\\.value \\}",
+      ),
+    });
+    t.hasOutput('WebUrl', Match.anyValue());
+    // the Lambdas still take cookie-carried writes from the web app's origin itself
+    const routeFunctions = stack.node
+      .findAll()
+      .filter((c): c is NestedStack => c instanceof NestedStack)
+      .flatMap((n) => Object.values(Template.fromStack(n).findResources('AWS::Lambda::Function')));
+    expect(routeFunctions.length).toBeGreaterThan(0);
+    for (const f of routeFunctions)
+      expect(f.Properties.Environment.Variables.WEB_ORIGIN).toBe('https://web.example.com:8443');
+  });
+
+  it('refuses a webOrigin that is not an http(s) origin', () => {
+    for (const webOrigin of ['ftp://web.example.com', 'https://web.example.com/app', 'not a url'])
+      expect(() => parseWebOrigin(webOrigin), webOrigin).toThrow(/webOrigin/);
+    expect(parseWebOrigin('http://127.0.0.1:3210').port).toBe('3210');
   });
 
   it('defaults to the dev stage', () => {

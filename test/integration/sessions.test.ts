@@ -129,6 +129,27 @@ describe('sign-up and sign-in', () => {
     expect(res.cookies).toBeUndefined();
   });
 
+  it("behind CloudFront: a cookie-carried write from the host the browser opened (X-Forwarded-Host) is taken, API Gateway's own host notwithstanding", async () => {
+    const { cookie } = await signUp();
+    const viewer = 'd1234abcd.cloudfront.net';
+    const gatewayHost = 'abc123.execute-api.eu-west-1.amazonaws.com';
+    const through = await call('create-space', {
+      body: { name: 'Through CloudFront' },
+      headers: { cookie, host: gatewayHost, 'x-forwarded-host': viewer, origin: `https://${viewer}` },
+    });
+    const without = await call('create-space', {
+      body: { name: 'Not through CloudFront' },
+      headers: { cookie, host: gatewayHost, origin: `https://${viewer}` },
+    });
+    const foreign = await call('create-space', {
+      body: { name: 'Foreign' },
+      headers: { cookie, host: gatewayHost, 'x-forwarded-host': viewer, origin: 'https://evil.example' },
+    });
+    expect(through.status, JSON.stringify(through.body)).toBe(201);
+    expect(without.status).toBe(403);
+    expect(foreign.status).toBe(403);
+  });
+
   it('takes the fields Teable’s client sends beside email and password', async () => {
     const res = await call('sign-up', {
       body: { email: email(), password: PASSWORD, defaultSpaceName: 'Mine', refMeta: { referer: 'x' } },

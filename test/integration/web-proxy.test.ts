@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { createLocalServer, listen } from '#infra/local/server.ts';
+import { proxyRequest } from '#infra/local/web-proxy.ts';
 import { newUser } from '#test/support/fixtures.ts';
 import { connectShareDb, fetchQuery } from '#test/support/sharedb-client.ts';
 
@@ -15,6 +16,7 @@ let webApp: Server;
 let webSockets: WebSocketServer;
 let api: Server;
 let origin: string;
+let webAppPort: number;
 const seen: { method?: string; url?: string; host?: string; body: string }[] = [];
 const close = (server: Server) =>
   new Promise<void>((resolve) => {
@@ -37,6 +39,7 @@ beforeAll(async () => {
   webSockets = new WebSocketServer({ server: webApp, path: '/_next/webpack-hmr' });
   webSockets.on('connection', (ws) => ws.on('message', (data) => ws.send(`echo ${data}`)));
   const webPort = await listen(webApp, 0);
+  webAppPort = webPort;
   api = createLocalServer(undefined, { web: new URL(`http://127.0.0.1:${webPort}`) });
   origin = `http://127.0.0.1:${await listen(api, 0)}`;
 });
@@ -91,6 +94,21 @@ describe('npm start -- --web: one origin for the web app', () => {
     ws.send('ping');
     expect(await reply).toBe('echo ping');
     ws.close();
+  });
+
+  it("passes the web app's server-side /api calls to a deployed API under the API's own host (npm run web-app -- --api)", async () => {
+    const front = createServer((req, res) =>
+      proxyRequest(new URL(`http://127.0.0.1:${webAppPort}/`), req, res, 'target'),
+    );
+    const frontPort = await listen(front, 0);
+    try {
+      const res = await fetch(`http://127.0.0.1:${frontPort}/api/space`);
+      expect(res.status).toBe(200);
+      // the target's own host (API Gateway routes by it), not the front's; the path as asked
+      expect(seen.at(-1)).toMatchObject({ url: '/api/space', host: `127.0.0.1:${webAppPort}` });
+    } finally {
+      await close(front);
+    }
   });
 
   it('answers 502, saying so, while the web app is down', async () => {

@@ -29,7 +29,7 @@ import {
   readCredential,
 } from '#shared/auth/authenticate.ts';
 import type { Principal } from '#shared/auth/permission.ts';
-import { checkSameOrigin } from '#shared/auth/same-origin.ts';
+import { checkSameOrigin, ownHostOf } from '#shared/auth/same-origin.ts';
 import { config } from '#shared/config.ts';
 import { ConflictError, HttpError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
@@ -89,7 +89,7 @@ export const onSocketConnect = async (connectionId: string, headers: ConnectHead
     checkSameOrigin(
       'POST',
       { origin: header(headers, 'origin'), referer: header(headers, 'referer') },
-      header(headers, 'host'),
+      ownHostOf(headers),
       config.webOrigins,
     );
   let credential: KeptCredential | undefined;
