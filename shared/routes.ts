@@ -58,6 +58,12 @@ export interface RouteDef {
   sessions?: boolean;
   /** The route wakes a base's webhooks (a redelivery, a webhook enabled again): its Lambda alone may send to the webhook queue. */
   webhooks?: boolean;
+  /**
+   * The route writes records of its table that the caller can undo: made with `X-Window-Id`, a
+   * write that wrote goes onto the caller's undo stack of that table and window
+   * (`shared/changes/undo-redo.ts`).
+   */
+  undoable?: boolean;
 }
 
 export type ResourceKind = 'space' | 'base' | 'table' | 'organization' | 'trashItem' | 'node';
@@ -980,6 +986,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['record|update'],
+    undoable: true,
   },
   {
     method: 'POST',
@@ -990,6 +997,7 @@ export const ROUTES = [
     actions: ['record|update'],
     files: 'write',
     status: 201,
+    undoable: true,
   },
   {
     method: 'DELETE',
@@ -998,6 +1006,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['record|delete'],
+    undoable: true,
   },
   {
     method: 'POST',
@@ -1007,6 +1016,7 @@ export const ROUTES = [
     access: 'write',
     actions: ['record|create'],
     status: 201,
+    undoable: true,
   },
   {
     method: 'PATCH',
@@ -1015,6 +1025,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['record|update'],
+    undoable: true,
   },
   {
     method: 'DELETE',
@@ -1023,6 +1034,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['record|delete'],
+    undoable: true,
   },
   {
     method: 'POST',
@@ -1032,6 +1044,7 @@ export const ROUTES = [
     access: 'write',
     actions: ['record|create', 'record|read'],
     status: 201,
+    undoable: true,
   },
   {
     method: 'GET',
@@ -1433,6 +1446,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['record|update'],
+    undoable: true,
   },
   {
     // growing the grid also needs record|create (new rows) or field|create (new columns)
@@ -1442,6 +1456,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['record|update'],
+    undoable: true,
   },
   {
     method: 'PATCH',
@@ -1524,22 +1539,24 @@ export const ROUTES = [
     status: 201,
   },
 
-  // Undo and redo are not built yet: both answer Teable's `failed` with a message that says so
-  // (its web app shows the message; a 404 broke its Ctrl+Z)
+  // Undo and redo of the caller's own record writes in a window (`X-Window-Id`), on the change log
+  // (shared/changes/undo-redo.ts); the rights a plan needs beyond update are checked when known
   {
     method: 'POST',
     path: '/table/{tableId}/undo-redo/undo',
     handler: 'undo',
-    access: 'read',
-    actions: ['record|read'],
+    access: 'write',
+    actions: ['record|update'],
+    schema: true,
     status: 201,
   },
   {
     method: 'POST',
     path: '/table/{tableId}/undo-redo/redo',
     handler: 'redo',
-    access: 'read',
-    actions: ['record|read'],
+    access: 'write',
+    actions: ['record|update'],
+    schema: true,
     status: 201,
   },
   // Comments are not built: their counts answer none (Teable's grid and expanded record ask them)

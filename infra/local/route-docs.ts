@@ -162,8 +162,8 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
     'The typecast values a paste would write, one entry per pasted row; writes nothing',
   'delete-selection': 'Deletes the records a grid selection covers, for good, in one write',
   'get-row-count': 'How many records the list would answer with the same query, all pages',
-  undo: "Undo the caller's last write: not built yet, answers `failed` with a message saying so",
-  redo: 'Redo what undo undid: not built yet, answers `failed` with a message saying so',
+  undo: "Undo the caller's last record write in this window (`X-Window-Id`): a new write from the change log; `failed` saying why when cells changed since",
+  redo: 'Redo what undo undid in this window: a new write from the change log; `failed` saying why when cells changed since',
   'get-comment-counts': "Comment counts of the table's records: always empty, comments are not built",
   'get-record-comment-count': "A record's comment count: always 0, comments are not built",
   'get-instance-settings':

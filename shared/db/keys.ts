@@ -50,6 +50,8 @@
  * - `HOOKRETRY`: one item per webhook waiting to try a delivery again (`<whk>`: when, which base).
  * - `LIVECONN#<connection>`: a live WebSocket connection of the cloud (who, which token; TTL).
  * - `LIVESUB#<bse>`: what the base's live connections follow (`<connection>#<base or table>`; TTL).
+ * - `UNDO#<usr>`: the user's undo and redo stacks, one item per table and window
+ *   (`<tbl>#<window>`: the requests to undo and to redo, in order; TTL a day).
  * - `SOCKCONN#<connection>`: a realtime socket connection of the cloud (`/socket`: its kept
  *   credential and the state of its ShareDB session; TTL).
  * - `SOCKTOPIC#<collection or channel>`: the cloud socket connections that hold docs of a
@@ -499,6 +501,12 @@ export const keys = {
     sk: `${connectionId}#${target}`,
   }),
   liveSubscriptionsOf: (baseId: string) => ({ pk: `LIVESUB#${baseId}` }),
+
+  // Undo and redo (entities/undo-stacks.ts): a user's stacks for a table in a window (a browser tab).
+  undoStack: (userId: string, tableId: string, windowId: string): Key => ({
+    pk: `UNDO#${userId}`,
+    sk: `${tableId}#${windowId}`,
+  }),
 
   // The realtime socket in the cloud (entities/socket-connections.ts): a connection with its
   // session's state, and each collection or presence channel it follows (the fan-out reads one

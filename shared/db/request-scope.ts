@@ -104,6 +104,12 @@ export const noteActor = (userId: string): void => {
   if (scope) scope.actorId = userId;
 };
 
+/** The current request's id (`tx` on what it writes) and how many write calls it has sent. */
+export const requestWrites = (): { tx?: string; sent: number } => {
+  const scope = storage.getStore();
+  return { ...(scope?.txId === undefined ? {} : { tx: scope.txId }), sent: scope?.writesSent ?? 0 };
+};
+
 /**
  * The stamps of the items the current request writes (data-flow.md 1: how the change log tells
  * requests and actors apart, and when): `tx`, the request's id, `by`, the user it acts for, and

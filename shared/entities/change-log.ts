@@ -249,6 +249,24 @@ export const changesAfter = async (
 };
 
 /**
+ * A base's entries newest first, below `beforeSeq` (the newest without it), `limit` at most: an
+ * undo looks for its request's entries among the latest.
+ */
+export const changesBefore = async (
+  baseId: string,
+  beforeSeq: number | undefined,
+  limit: number,
+): Promise<ChangeEntry[]> => {
+  const items = await queryRange({
+    pk: keys.changeLogOf(baseId).pk,
+    below: keys.changeEntry(baseId, beforeSeq ?? 10 ** 12 - 1).sk,
+    limit,
+  });
+  // below the first entry lies the head, which is no entry (it has no request id)
+  return items.filter((item) => typeof item.txId === 'string').map(changeEntryOf);
+};
+
+/**
  * The `seq` of the oldest entry still kept (TTL removes entries some time after they expire: an
  * expired one still there does not count), or undefined when the log keeps none.
  */

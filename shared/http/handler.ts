@@ -36,7 +36,13 @@ import { logger, withLogContext } from '#shared/core/logger.ts';
 import { checkJsonBody, parseInput, type Schema } from '#shared/core/validation.ts';
 import { REPAIR_WITHIN_SECONDS } from '#shared/db/commit.ts';
 import { callSummary, resetCalls } from '#shared/db/metrics.ts';
-import { noteActor, type RequestScope, requestScope, withRequestScope } from '#shared/db/request-scope.ts';
+import {
+  noteActor,
+  type RequestScope,
+  requestScope,
+  requestWrites,
+  withRequestScope,
+} from '#shared/db/request-scope.ts';
 import { tracer } from '#shared/db/tracer.ts';
 import {
   type ItemKey,
@@ -47,6 +53,7 @@ import {
   readMore,
 } from '#shared/entities/batch-read.ts';
 import type { Organization } from '#shared/entities/organizations.ts';
+import { pushUndo } from '#shared/entities/undo-stacks.ts';
 import { checkOrganization, organizationKeys } from '#shared/organizations/organizations.ts';
 import {
   type HandlerName,
@@ -401,7 +408,15 @@ export const defineHandler = <
       raw?: boolean;
       cookies?: string[];
     }> => {
+      const startedAt = new Date().toISOString();
       const result = await run(request);
+      if (route.undoable && decl?.kind === 'table')
+        await rememberForUndo(
+          principal.userId,
+          (resource as Located).id,
+          event.headers?.['x-window-id'],
+          startedAt,
+        );
       return result instanceof Reply
         ? {
             status: result.init.status ?? route.status ?? 200,
@@ -441,6 +456,23 @@ export const defineHandler = <
 
   // the input schemas, for the API description (`infra/openapi.ts`)
   return Object.assign(chainOf(route, core), { spec: spec as HandlerSpec<Schema, Schema, Schema> });
+};
+
+/** A window id as Teable's web app makes them: letters, digits, `-` and `_`, 100 at most. */
+const WINDOW_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * After a write of an undoable route made with `X-Window-Id` that wrote something: the request
+ * onto the caller's undo stack for the table and window. A failure here never fails the write
+ * (the write stands; it is only not on the stack).
+ */
+const rememberForUndo = async (userId: string, tableId: string, windowId: string | undefined, at: string) => {
+  const { tx, sent } = requestWrites();
+  if (!windowId || !WINDOW_ID.test(windowId) || !tx || sent === 0) return;
+  // the stack alone (entities/undo-stacks.ts): the undo itself is not in every route's bundle
+  await pushUndo(userId, tableId, windowId, { tx, at }).catch((error: unknown) =>
+    logger.warn('write not put on the undo stack', { error: error as Error }),
+  );
 };
 
 /**

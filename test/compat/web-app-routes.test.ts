@@ -19,11 +19,7 @@ import {
   planFieldCreate,
   planFieldVoSchema,
   recordCommentCountVoSchema,
-  redo,
-  redoVoSchema,
   settingVoSchema,
-  undo,
-  undoVoSchema,
 } from '@teable/openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MS_PER_CELL } from '#shared/tables/field-plan.ts';
@@ -152,24 +148,5 @@ describe('comment counts and the instance settings', () => {
     });
     const anonymous = await call('get-instance-settings', {});
     expect(anonymous.status).toBe(401);
-  });
-});
-
-describe('undo and redo (not built yet)', () => {
-  it("answer Teable's `failed` with a message saying so, and change nothing", async () => {
-    const t = await table();
-    const undone = await undo(t.tableId);
-    expect(undone.status).toBe(201);
-    expect(undoVoSchema.parse(undone.data)).toEqual({
-      status: 'failed',
-      errorMessage: expect.stringMatching(/not available on this service yet/),
-    });
-    const redone = await redo(t.tableId);
-    expect(redoVoSchema.parse(redone.data)).toMatchObject({ status: 'failed' });
-    const records = await call('list-records', { token: owner.auth, params: { tableId: t.tableId } });
-    expect(records.body.records.map((r: { name: string }) => r.name)).toEqual(['a', 'b', '']);
-    const stranger = await newUser();
-    const refused = await call('undo', { token: stranger.auth, params: { tableId: t.tableId } });
-    expect(refused.status).toBe(403);
   });
 });
