@@ -224,7 +224,9 @@ export const undoOrRedo = async (
       await moveUndo(principal.userId, tableId, windowId, stack, next);
       return undefined;
     } catch (error) {
-      if (error instanceof ConflictError) return { status: 'failed' as const, errorMessage: error.message };
+      // another undo or redo of this window took the same step a moment ago (the web app sends
+      // two for one Ctrl+Z with a cell selected: its grid's and its table's): this one has nothing left
+      if (error instanceof ConflictError) return { status: 'empty' as const };
       throw error;
     }
   };

@@ -187,6 +187,18 @@ describe('undo and redo (Teable client, X-Window-Id)', () => {
     expect(await back(y)).toEqual([]);
   });
 
+  it('two undos sent at once (the web app sends two for one Ctrl+Z on a selected cell) undo one step', async () => {
+    const t = await table();
+    const id = t.recordIds[0] as string;
+    await updateRecord(t.tableId, id, { record: { fields: { Name: 'first' } } });
+    await updateRecord(t.tableId, id, { record: { fields: { Name: 'second' } } });
+    const answers = await Promise.all([undone(t.tableId), undone(t.tableId)]);
+    expect(answers.map((a) => a.status).sort()).toEqual(['empty', 'fulfilled']);
+    expect((await fieldsOf(t.tableId, id)).Name).toBe('first');
+    expect(await undone(t.tableId)).toEqual({ status: 'fulfilled' });
+    expect((await fieldsOf(t.tableId, id)).Name).toBe('a');
+  });
+
   it('a stranger may not undo on a table they cannot write (403)', async () => {
     const t = await table();
     const stranger = await newUser();

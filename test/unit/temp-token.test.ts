@@ -55,7 +55,11 @@ describe('signTempToken / verifyTempToken', () => {
     const { accessToken } = await signTempToken(CLAIMS, KEYS, now);
 
     expect(await verify(accessToken)).toStrictEqual({
-      claims: { ...CLAIMS, issuedAt: Math.floor(now / 1000), expiresAt: Math.floor(now / 1000) + TEMP_TOKEN_SECONDS },
+      claims: {
+        ...CLAIMS,
+        issuedAt: Math.floor(now / 1000),
+        expiresAt: Math.floor(now / 1000) + TEMP_TOKEN_SECONDS,
+      },
       reason: undefined,
     });
   });
@@ -109,7 +113,11 @@ describe('signTempToken / verifyTempToken', () => {
     const now = Date.now() - 590_000;
     const { accessToken } = await signTempToken(CLAIMS, KEYS, now);
 
-    expect((await verify(accessToken)).claims).toStrictEqual({ ...CLAIMS, issuedAt: Math.floor(now / 1000), expiresAt: Math.floor(now / 1000) + TEMP_TOKEN_SECONDS });
+    expect((await verify(accessToken)).claims).toStrictEqual({
+      ...CLAIMS,
+      issuedAt: Math.floor(now / 1000),
+      expiresAt: Math.floor(now / 1000) + TEMP_TOKEN_SECONDS,
+    });
   });
 
   it('rejects a token issued more than 600 s ago (expired)', async () => {
