@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { idOf, queryBool, queryInt, querySingle } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { listCollaborators } from '#shared/spaces/spaces.ts';
+import { collaboratorsAnswer, listCollaborators } from '#shared/spaces/spaces.ts';
 
 const params = z.object({ baseId: idOf('base') });
 const query = z.object({
@@ -16,5 +16,6 @@ const query = z.object({
 export const handler = defineHandler(
   'list-base-collaborators',
   { params, query },
-  async ({ resource, query }) => listCollaborators(resource.spaceId, query),
+  async ({ resource, query, principal }) =>
+    collaboratorsAnswer(principal, await listCollaborators(resource.spaceId, query)),
 );

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { idOf, queryBool, queryInt, querySingle } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
-import { listCollaborators } from '#shared/spaces/spaces.ts';
+import { collaboratorsAnswer, listCollaborators } from '#shared/spaces/spaces.ts';
 
 const params = z.object({ spaceId: idOf('space') });
 const query = z.object({
@@ -14,6 +14,9 @@ const query = z.object({
   orderBy: z.optional(querySingle(z.enum(['asc', 'desc']))),
 });
 
-export const handler = defineHandler('list-collaborators', { params, query }, async ({ params, query }) =>
-  listCollaborators(params.spaceId, query),
+export const handler = defineHandler(
+  'list-collaborators',
+  { params, query },
+  async ({ params, query, principal }) =>
+    collaboratorsAnswer(principal, await listCollaborators(params.spaceId, query)),
 );

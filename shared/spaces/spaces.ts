@@ -320,3 +320,14 @@ export const removeCollaborator = async (principal: Principal, located: Located,
       : lastOwner(spaceId),
   );
 };
+
+/**
+ * A collaborator list as its caller reads it. Teable's client 1.10 (bearer tokens: scripts, apps)
+ * reads `{collaborators, total, uniqTotal}`; Teable's web app 1.5, the one this service runs
+ * (signed in with the session cookie), reads the list itself and fails to render a space without
+ * it. Where the two disagree the web app wins for the web app (README, "Teable's web app").
+ */
+export const collaboratorsAnswer = (
+  principal: Pick<Principal, 'kind'>,
+  answer: Awaited<ReturnType<typeof listCollaborators>>,
+) => (principal.kind === 'session' ? answer.collaborators : answer);

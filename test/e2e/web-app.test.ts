@@ -13,8 +13,10 @@ import { useStreamPoller } from '#test/support/stream-poller.ts';
  * Teable's own web app, unchanged, on this service in a real browser (issue 47): the local server
  * as its one origin (`npm start -- --web`), the built web app run by `npm run web-app`, headless
  * Chromium. Sign up on the web app's own page, land on the spaces page, open a table's grid (its
- * records come over `/socket`), see a record written elsewhere arrive, and no request the web
- * app made on the way answered with an error.
+ * records come over `/socket`), see a record written elsewhere arrive, edit a cell in the grid and
+ * undo it with Ctrl+Z, add a field in its editor, open a kanban and a form view, an expanded
+ * record, the space, the trash and the dashboard — and no request the web app made on the way
+ * answered with an error, no page error.
  *
  * Runs where a built web app is present at `TEABLE_WEB_DIR` (a Teable checkout whose
  * `apps/nextjs-app` was built: see the README, "Teable's web app"); skipped otherwise.
@@ -92,7 +94,9 @@ afterAll(async () => {
 });
 
 describe.skipIf(skipBecause !== undefined)("Teable's web app in a browser", () => {
-  it('signs up on its own page, lands on the spaces page, opens a grid fed by /socket, sees a new record arrive, edits a cell and undoes it with Ctrl+Z', async () => {
+  it('signs up on its own page, lands on the spaces page, opens a grid fed by /socket, sees a new record arrive, edits a cell and undoes it with Ctrl+Z, and walks the everyday pages', {
+    timeout: 180_000,
+  }, async () => {
     const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -210,6 +214,43 @@ describe.skipIf(skipBecause !== undefined)("Teable's web app in a browser", () =
         .toBe(true);
       await page.waitForTimeout(300);
       await shot('5-undone');
+
+      // the other everyday pages answer without a failed request: a field added in its editor, a
+      // kanban and a form view, a record expanded with its history, the space, the trash, the dashboard
+      const tablePage = `/base/${base.body.id}/${table.body.id}`;
+      const settle = async (url: string, step: string) => {
+        await page.goto(`${origin}${url}`);
+        await page.waitForLoadState('networkidle', { timeout: 20_000 }).catch(() => undefined);
+        await shot(step);
+      };
+      await settle(`${tablePage}/${table.body.views[0]?.id}`, '6-grid-again');
+      // the + after the last column header opens the field editor
+      await page.mouse.move(canvas.x + 400, canvas.y + 14);
+      await page.mouse.move(canvas.x + 420, canvas.y + 14, { steps: 3 });
+      await page.mouse.click(canvas.x + 420, canvas.y + 14);
+      await page.getByPlaceholder('Field Name (Optional)').fill('Notes');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect
+        .poll(async () => {
+          const res = await page.evaluate(
+            async (t) => (await fetch(`/api/table/${t}/field`)).json(),
+            table.body.id,
+          );
+          return (res as { name: string }[]).map((f) => f.name);
+        })
+        .toContain('Notes');
+      await shot('6-field-added');
+      for (const type of ['kanban', 'form']) {
+        const view = await write(`/table/${table.body.id}/view`, { type, name: type });
+        expect(view.status).toBe(201);
+        await settle(`${tablePage}/${view.body.id}`, `7-${type}`);
+      }
+      await settle(`${tablePage}/${table.body.views[0]?.id}?recordId=${first}`, '8-expanded');
+      await page.getByText('Hours').first().waitFor();
+      await settle(`/space/${space.body.id}`, '9-space');
+      await page.getByText('Browser base').first().waitFor();
+      await settle(`/base/${base.body.id}/trash`, '10-trash');
+      await settle(`/base/${base.body.id}/dashboard`, '11-dashboard');
 
       expect(failed).toEqual([]);
       expect(errors).toEqual([]);

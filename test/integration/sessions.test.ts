@@ -150,6 +150,32 @@ describe('sign-up and sign-in', () => {
     expect(foreign.status).toBe(403);
   });
 
+  it("answers a space's collaborators to the web app (session) as the list it reads, and to a token as Teable's client 1.10 reads it", async () => {
+    const { cookie } = await signUp();
+    const own = { cookie, host: HOST, origin: `https://${HOST}` };
+    const space = await call('create-space', { body: { name: 'Collaborators' }, headers: own });
+    expect(space.status).toBe(201);
+    const bySession = await call('list-collaborators', { params: { spaceId: space.body.id }, headers: own });
+    expect(bySession.status).toBe(200);
+    expect(bySession.body).toEqual([expect.objectContaining({ role: 'owner', type: 'user' })]);
+    const base = await call('create-base', { body: { spaceId: space.body.id }, headers: own });
+    const baseList = await call('list-base-collaborators', {
+      params: { baseId: base.body.id },
+      headers: own,
+    });
+    expect(Array.isArray(baseList.body)).toBe(true);
+    const owner = await newUser();
+    const mine = await call('create-space', { token: owner.auth, body: { name: 'Token' } });
+    const byToken = await call('list-collaborators', {
+      token: owner.auth,
+      params: { spaceId: mine.body.id },
+    });
+    expect(byToken.body).toMatchObject({
+      collaborators: [expect.objectContaining({ role: 'owner' })],
+      total: 1,
+    });
+  });
+
   it('takes the fields Teable’s client sends beside email and password', async () => {
     const res = await call('sign-up', {
       body: { email: email(), password: PASSWORD, defaultSpaceName: 'Mine', refMeta: { referer: 'x' } },
