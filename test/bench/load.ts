@@ -14,6 +14,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
+import { connectShareDb, subscribeQuery } from '#test/support/sharedb-client.ts';
+
 const { values } = parseArgs({
   options: {
     clients: { type: 'string', default: '16' },
@@ -189,8 +191,49 @@ const main = async () => {
         await new Promise((r) => setTimeout(r, 250));
       }
     };
+    // The realtime socket under the same load: a ShareDB client subscribed to the table's first
+    // 300 records; a PATCH every 250 ms, timed from its answer until the client holds the new cell.
+    const socketLags: { at: number; ms: number }[] = [];
+    let socketLost = 0;
+    const socketProbe = async () => {
+      const url = `${base.replace(/^http/, 'ws').replace(/\/api$/, '')}/socket`;
+      const client = await connectShareDb(url, { authorization: auth.authorization });
+      try {
+        const views = await request('GET', `/table/${tableId}/view`);
+        const { query } = await subscribeQuery(client.connection, `rec_${tableId}`, {
+          viewId: views.body[0].id,
+          take: 300,
+        });
+        const target = query.results.find((d) => d.id === ids[1]);
+        const nameId = (table.body.fields as { id: string; name: string }[]).find(
+          (f) => f.name === 'Name',
+        )?.id;
+        if (!target || !nameId) throw new Error('the socket probe found no record to follow');
+        for (let n = 0; Date.now() < end; n++) {
+          const at = Date.now() - started;
+          const mark = `socket ${n}`;
+          const res = await request('PATCH', `/table/${tableId}/record/${ids[1]}`, {
+            record: { fields: { Name: mark } },
+          });
+          if (res.status !== 200) continue;
+          const committed = performance.now();
+          while (
+            (target.data as { fields: Record<string, unknown> }).fields[nameId] !== mark &&
+            performance.now() - committed < 30_000
+          )
+            await new Promise((r) => setTimeout(r, 5));
+          if ((target.data as { fields: Record<string, unknown> }).fields[nameId] === mark)
+            socketLags.push({ at, ms: performance.now() - committed });
+          else socketLost++;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      } finally {
+        client.socket.terminate();
+      }
+    };
     await Promise.all([
       probe(),
+      socketProbe(),
       ...Array.from({ length: CLIENTS }, async () => {
         while (Date.now() < end) {
           const [, kind, run] = choose();
@@ -252,11 +295,15 @@ const main = async () => {
         lags.filter((l) => l.at >= half),
       )} (a growing lag would show here)`,
     );
+    console.log(
+      `\nCommit → op at a ShareDB client subscribed to the table (/socket), under this load (a PATCH every 250 ms; ${socketLost} not seen within 30 s):`,
+    );
+    console.log(`- ${lagLine('whole run', socketLags)}`);
     if (api)
       console.log(
         `API process memory (RSS): ${startRss.toFixed(0)} MB at start, ${peakRss.toFixed(0)} MB peak, ${endRss.toFixed(0)} MB at end`,
       );
-    const bad = samples.filter((s) => s.status >= 500).length + failures + probesLost;
+    const bad = samples.filter((s) => s.status >= 500).length + failures + probesLost + socketLost;
     process.exitCode = bad ? 1 : 0;
   } finally {
     api?.child.kill('SIGTERM');

@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
-import { createLocalServer, listen } from '#infra/local/server.ts';
 import type { SocketServerOptions } from '#infra/local/socket-server.ts';
 
 /**
@@ -155,6 +154,8 @@ export const useSocketServer = (options: SocketServerOptions = {}) => {
   let url = '';
   const open: WebSocket[] = [];
   beforeAll(async () => {
+    // loaded here: the client helpers above serve scripts that run no server of their own (`npm run load`)
+    const { createLocalServer, listen } = await import('#infra/local/server.ts');
     server = createLocalServer(undefined, { socket: options });
     url = `ws://127.0.0.1:${await listen(server, 0)}/socket`;
   });
