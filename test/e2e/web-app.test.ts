@@ -15,8 +15,9 @@ import { useStreamPoller } from '#test/support/stream-poller.ts';
  * Chromium. Sign up on the web app's own page, land on the spaces page, open a table's grid (its
  * records come over `/socket`), see a record written elsewhere arrive, edit a cell in the grid and
  * undo it with Ctrl+Z, add a field in its editor, open a kanban and a form view, an expanded
- * record, the space, the trash and the dashboard — and no request the web app made on the way
- * answered with an error, no page error.
+ * record, the space, the trash and the dashboard, sort, group, hide a field, rename the view and
+ * delete a field from its menu — and no request the web app made on the way answered with an
+ * error, no page error.
  *
  * Runs where a built web app is present at `TEABLE_WEB_DIR` (a Teable checkout whose
  * `apps/nextjs-app` was built: see the README, "Teable's web app"); skipped otherwise.
@@ -251,6 +252,65 @@ describe.skipIf(skipBecause !== undefined)("Teable's web app in a browser", () =
       await page.getByText('Browser base').first().waitFor();
       await settle(`/base/${base.body.id}/trash`, '10-trash');
       await settle(`/base/${base.body.id}/dashboard`, '11-dashboard');
+
+      // the view's toolbar and a field's menu, each checked over REST: sort, group, hide, search,
+      // rename the view, delete a field
+      const viewId = table.body.views[0]?.id as string;
+      const get = (path: string) => page.evaluate(async (p) => (await fetch(`/api${p}`)).json(), path);
+      const view = async () =>
+        (await get(`/table/${table.body.id}/view/${viewId}`)) as Record<string, unknown>;
+      // a toolbar button's popover, then an item in it: opened again if its animation ate the click
+      const fromMenu = async (button: string, item: string) => {
+        for (let tries = 0; ; tries++) {
+          await page.getByRole('button', { name: button }).click();
+          try {
+            await page.getByText(item).last().click({ timeout: 5_000 });
+            return;
+          } catch (error) {
+            if (tries >= 2) throw error;
+            await page.keyboard.press('Escape');
+          }
+        }
+      };
+      await write(`/table/${table.body.id}/field`, {
+        name: 'Status',
+        type: 'singleSelect',
+        options: { choices: [{ name: 'Todo' }, { name: 'Done' }] },
+      });
+      await settle(`${tablePage}/${viewId}`, '12-grid-with-status');
+      await fromMenu('Sort', 'Hours');
+      await expect.poll(async () => JSON.stringify((await view()).sort)).toContain('sortObjs');
+      await shot('13-sorted');
+      await page.keyboard.press('Escape');
+      await fromMenu('Group', 'Status');
+      await expect.poll(async () => JSON.stringify((await view()).group)).toContain('fieldId');
+      await page.keyboard.press('Escape');
+      await fromMenu('Hidden Fields', 'Notes');
+      await expect.poll(async () => JSON.stringify((await view()).columnMeta)).toMatch(/"hidden":true/);
+      await page.keyboard.press('Escape');
+      await shot('14-grouped-hidden');
+      await page.getByText('Grid view').first().dblclick();
+      await page.keyboard.press('Control+a');
+      await page.keyboard.type('Main');
+      await page.keyboard.press('Enter');
+      await expect.poll(async () => (await view()).name).toBe('Main');
+      // a field's menu (right-click on its header): delete Hours
+      const header = (await page.locator('canvas').first().boundingBox()) as { x: number; y: number };
+      const deleteItem = page.getByText(/Delete field/i).first();
+      // the grid redraws after the rename; a right-click it has not taken yet is tried again
+      for (let tries = 0; tries < 3 && !(await deleteItem.isVisible()); tries++) {
+        await page.mouse.move(header.x + 240, header.y + 14);
+        await page.mouse.move(header.x + 260, header.y + 14, { steps: 3 });
+        await page.mouse.click(header.x + 260, header.y + 14, { button: 'right' });
+        await deleteItem.waitFor({ timeout: 3_000 }).catch(() => undefined);
+      }
+      await deleteItem.click();
+      await expect
+        .poll(async () =>
+          ((await get(`/table/${table.body.id}/field`)) as { name: string }[]).map((f) => f.name),
+        )
+        .not.toContain('Hours');
+      await shot('15-field-deleted');
 
       expect(failed).toEqual([]);
       expect(errors).toEqual([]);
