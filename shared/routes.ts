@@ -59,8 +59,8 @@ export interface RouteDef {
   /** The route wakes a base's webhooks (a redelivery, a webhook enabled again): its Lambda alone may send to the webhook queue. */
   webhooks?: boolean;
   /**
-   * The route writes records of its table that the caller can undo: made with `X-Window-Id`, a
-   * write that wrote goes onto the caller's undo stack of that table and window
+   * The route writes records or a view's settings that the caller can undo: made with
+   * `X-Window-Id`, a write that wrote goes onto the caller's undo stack of that table and window
    * (`shared/changes/undo-redo.ts`).
    */
   undoable?: boolean;
@@ -772,6 +772,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|update'],
+    undoable: true,
   },
   {
     method: 'DELETE',
@@ -798,6 +799,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|update'],
+    undoable: true,
   },
   {
     method: 'PUT',
@@ -806,6 +808,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|update'],
+    undoable: true,
   },
   {
     method: 'PUT',
@@ -814,6 +817,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|update'],
+    undoable: true,
   },
   {
     method: 'PUT',
@@ -822,6 +826,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|update'],
+    undoable: true,
   },
   {
     method: 'PUT',
@@ -830,6 +835,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|update'],
+    undoable: true,
   },
   {
     method: 'PATCH',
@@ -838,6 +844,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|update'],
+    undoable: true,
   },
   {
     method: 'PUT',
@@ -846,6 +853,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|update'],
+    undoable: true,
   },
   {
     method: 'PUT',
@@ -870,6 +878,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|update'],
+    undoable: true,
   },
   {
     method: 'GET',

@@ -10,12 +10,14 @@
  * - a record it created is deleted, a record it deleted is created again (same id and cells; a
  *   new autoNumber);
  * - only cells the user wrote: computed cells (formulas, lookups, rollups) follow by themselves.
- * Before anything is written, every cell to be set back must still hold what the request left
- * (a record it created must still be as it made it, a record it deleted must still be gone):
- * when someone — another user, another window — changed one since, nothing is written and the
- * answer is `failed` with a message that says so. A redo does the same from the other side.
- * Field, view and table changes are not undone here yet: such a request answers `failed` saying
- * so. Either way, as in Teable, the request leaves the stack it was taken from.
+ * A view's settings (name, filter, sort, group, columns, options) are set back the same way.
+ * Before anything is written, every cell or setting to be set back must still hold what the
+ * request left (a record it created must still be as it made it, a record it deleted must still be
+ * gone): when someone — another user, another window — changed one since, nothing is written and
+ * the answer is `failed` with a message that says so. A redo does the same from the other side.
+ * Field and table changes, and views made or deleted, are not on the stack (their routes are not
+ * `undoable`); a request whose entries hold one anyway answers `failed` saying so. Either way, as
+ * in Teable, the request leaves the stack it was taken from.
  */
 import { checkAccess, type Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';
@@ -29,6 +31,7 @@ import { deleteRecords } from '#shared/records/delete.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import { updateRecords } from '#shared/records/update.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
+import { updateView } from '#shared/schema/views.ts';
 import { sameValue } from './capture.ts';
 
 /** Teable's answer to an undo or a redo. */
@@ -104,15 +107,59 @@ const writable = (
   return out;
 };
 
+/** The settings of a view an undo sets back (not its id, type, order or times). */
+const VIEW_SETTINGS = ['name', 'description', 'filter', 'sort', 'group', 'options', 'columnMeta', 'isLocked'];
+
+/** A view's settings to write back, with what they must hold now: by view id. */
+type ViewPlan = Map<string, { to: Record<string, unknown>; expect: Record<string, unknown> }>;
+
+type Columns = Record<string, Record<string, unknown>>;
+
+/**
+ * The column metadata to write for a view's columns to become `to` again: per field whose column
+ * changed, its earlier parts, and for a part it did not have then, the value that means none
+ * (`hidden: false`, `statisticFunc: null`).
+ */
+const columnsBack = (from: Columns, to: Columns): Columns => {
+  const out: Columns = {};
+  for (const id of new Set([...Object.keys(from), ...Object.keys(to)])) {
+    if (sameValue(from[id], to[id])) continue;
+    const patch: Record<string, unknown> = { ...to[id] };
+    for (const key of Object.keys(from[id] ?? {}))
+      if (!(key in patch)) {
+        if (key === 'hidden') patch.hidden = false;
+        if (key === 'statisticFunc') patch.statisticFunc = null;
+      }
+    out[id] = patch;
+  }
+  return out;
+};
+
+const viewPlanOf = (direction: Direction, entries: readonly ChangeEntry[]): ViewPlan => {
+  const plan: ViewPlan = new Map();
+  for (const e of entries) {
+    const [from, to] =
+      direction === 'undo' ? [e.after ?? {}, e.before ?? {}] : [e.before ?? {}, e.after ?? {}];
+    const had = plan.get(e.viewId as string);
+    const changed = VIEW_SETTINGS.filter((k) => !sameValue(from[k], to[k]));
+    plan.set(e.viewId as string, {
+      to: { ...had?.to, ...Object.fromEntries(changed.map((k) => [k, to[k] ?? null])) },
+      expect: { ...Object.fromEntries(changed.map((k) => [k, from[k]])), ...had?.expect },
+    });
+  }
+  return plan;
+};
+
 const planOf = (
   direction: Direction,
   entries: readonly ChangeEntry[],
   schema: TableSchema,
-): Plan | string => {
+): Plan | ViewPlan | string => {
   const plan: Plan = { update: new Map(), create: new Map(), delete: new Set(), expect: new Map() };
   const mine = entries.filter((e) => e.tableId === schema.table.id && !e.computed);
+  if (mine.length && mine.every((e) => e.type === 'view.updated')) return viewPlanOf(direction, mine);
   if (mine.some((e) => !e.type.startsWith('record.')))
-    return `Undoing and redoing changes to fields, views and tables is not built yet on this service; this ${direction} was dropped and nothing was changed`;
+    return `Undoing and redoing changes to fields and tables, and views made or deleted, is not built yet on this service; this ${direction} was dropped and nothing was changed`;
   if (mine.some((e) => e.cellsOmitted))
     return `The change is too large for the log to hold its cells; this ${direction} was dropped and nothing was changed`;
   for (const e of mine) {
@@ -232,6 +279,16 @@ export const undoOrRedo = async (
   };
   const plan = planOf(direction, entries, schema);
   if (typeof plan === 'string') return (await take(dropped)) ?? { status: 'failed', errorMessage: plan };
+  if (plan instanceof Map)
+    return applyViewPlan(
+      direction,
+      plan,
+      { principal, located, schema },
+      {
+        move: () => take(moved),
+        drop: () => take(dropped),
+      },
+    );
   const ids = [...plan.expect.keys()];
   const current = await getRecords(tableId, ids);
   const changed = conflicts(plan, current);
@@ -278,6 +335,45 @@ export const undoOrRedo = async (
       await updateRecords(principal, located, schema, { records, fieldKeyType: 'id', typecast: false });
     }
     if (plan.delete.size) await deleteRecords(schema, [...plan.delete]);
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    return { status: 'failed', errorMessage: error.message };
+  }
+  return { status: 'fulfilled' };
+};
+
+/** A view plan: refused when a setting changed since, else the settings written back, one view update each. */
+const applyViewPlan = async (
+  direction: Direction,
+  plan: ViewPlan,
+  on: { principal: Principal; located: Located; schema: TableSchema },
+  stack: { move: () => Promise<UndoAnswer | undefined>; drop: () => Promise<UndoAnswer | undefined> },
+): Promise<UndoAnswer> => {
+  const { principal, located, schema } = on;
+  const changed = [...plan].filter(([viewId, { expect }]) => {
+    const view = schema.views.find((v) => v.id === viewId) as unknown as Record<string, unknown> | undefined;
+    return !view || Object.entries(expect).some(([k, v]) => !sameValue(view[k] ?? null, v ?? null));
+  });
+  if (changed.length)
+    return (
+      (await stack.drop()) ?? {
+        status: 'failed',
+        errorMessage: `Not ${direction === 'undo' ? 'undone' : 'redone'}: the view changed since (by someone else or in another window), or is gone; nothing was changed`,
+      }
+    );
+  checkAccess({ principal, resource: located, role: located.role, actions: ['view|update'] });
+  const refused = await stack.move();
+  if (refused) return refused;
+  try {
+    for (const [viewId, { to, expect }] of plan) {
+      const { columnMeta, ...rest } = to;
+      await updateView(schema, viewId, {
+        ...rest,
+        ...(columnMeta !== undefined
+          ? { columnMeta: columnsBack((expect.columnMeta ?? {}) as Columns, (columnMeta ?? {}) as Columns) }
+          : {}),
+      } as Parameters<typeof updateView>[2]);
+    }
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
     return { status: 'failed', errorMessage: error.message };

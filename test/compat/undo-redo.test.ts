@@ -7,11 +7,15 @@ import {
   createTable,
   deleteRecord,
   getRecord,
+  getViewList,
   redo,
   redoVoSchema,
   undo,
   undoVoSchema,
   updateRecord,
+  updateViewColumnMeta,
+  updateViewFilter,
+  updateViewName,
 } from '@teable/openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newUser } from '#test/support/fixtures.ts';
@@ -197,6 +201,50 @@ describe('undo and redo (Teable client, X-Window-Id)', () => {
     expect((await fieldsOf(t.tableId, id)).Name).toBe('first');
     expect(await undone(t.tableId)).toEqual({ status: 'fulfilled' });
     expect((await fieldsOf(t.tableId, id)).Name).toBe('a');
+  });
+
+  it("undoes and redoes a view's filter, a hidden column and its name; refuses when the view changed since", async () => {
+    const t = await table();
+    const view = async () =>
+      (await getViewList(t.tableId)).data[0] as unknown as Record<string, unknown> & { id: string };
+    const { id: viewId } = await view();
+    const fields = (await call('list-fields', { token: owner.auth, params: { tableId: t.tableId } }))
+      .body as {
+      id: string;
+      name: string;
+    }[];
+    const count = fields.find((f) => f.name === 'Count')?.id as string;
+    const filter = { conjunction: 'and', filterSet: [{ fieldId: count, operator: 'isGreater', value: 1 }] };
+    await updateViewFilter(t.tableId, viewId, { filter } as never);
+    expect((await view()).filter).toMatchObject(filter);
+    expect(await undone(t.tableId)).toEqual({ status: 'fulfilled' });
+    expect((await view()).filter ?? null).toBeNull();
+    expect(await redone(t.tableId)).toEqual({ status: 'fulfilled' });
+    expect((await view()).filter).toMatchObject(filter);
+
+    await updateViewColumnMeta(t.tableId, viewId, [
+      { fieldId: count, columnMeta: { hidden: true } },
+    ] as never);
+    expect((await view()).columnMeta).toMatchObject({ [count]: { hidden: true } });
+    expect(await undone(t.tableId)).toEqual({ status: 'fulfilled' });
+    expect(((await view()).columnMeta as Record<string, { hidden?: boolean }>)[count]?.hidden ?? false).toBe(
+      false,
+    );
+
+    await updateViewName(t.tableId, viewId, { name: 'Renamed' });
+    // someone else renames it again before the undo
+    const other = await call('update-view-name', {
+      token: owner.auth,
+      params: { tableId: t.tableId, viewId },
+      body: { name: 'By another window' },
+    });
+    expect(other.status).toBeLessThan(300);
+    await stream.caughtUp();
+    expect(await undone(t.tableId)).toEqual({
+      status: 'failed',
+      errorMessage: expect.stringMatching(/changed since/),
+    });
+    expect((await view()).name).toBe('By another window');
   });
 
   it('a stranger may not undo on a table they cannot write (403)', async () => {
