@@ -15,9 +15,9 @@ import { useStreamPoller } from '#test/support/stream-poller.ts';
  * Chromium. Sign up on the web app's own page, land on the spaces page, open a table's grid (its
  * records come over `/socket`), see a record written elsewhere arrive, edit a cell in the grid and
  * undo it with Ctrl+Z, add a field in its editor, open a kanban and a form view, an expanded
- * record, the space, the trash and the dashboard, sort, group, hide a field, rename the view and
- * delete a field from its menu — and no request the web app made on the way answered with an
- * error, no page error.
+ * record, the space, the trash and the dashboard, sort, group, hide a field, rename the view,
+ * delete a field from its menu, edit a number, a checkbox, a single select and a date in the grid
+ * — and no request the web app made on the way answered with an error, no page error.
  *
  * Runs where a built web app is present at `TEABLE_WEB_DIR` (a Teable checkout whose
  * `apps/nextjs-app` was built: see the README, "Teable's web app"); skipped otherwise.
@@ -311,6 +311,69 @@ describe.skipIf(skipBecause !== undefined)("Teable's web app in a browser", () =
         )
         .not.toContain('Hours');
       await shot('15-field-deleted');
+
+      // cells of other types edited in the grid, each checked over REST: a number, a checkbox, a
+      // single select from its list, a date from its picker
+      const typed = await write(`/base/${base.body.id}/table`, {
+        name: 'Types',
+        fields: [
+          { name: 'Name', type: 'singleLineText' },
+          { name: 'Hours', type: 'number' },
+          { name: 'Done', type: 'checkbox' },
+          {
+            name: 'Status',
+            type: 'singleSelect',
+            options: { choices: [{ name: 'Todo' }, { name: 'Doing' }] },
+          },
+          { name: 'Due', type: 'date' },
+        ],
+        records: [{ fields: { Name: 'typed' } }],
+      });
+      expect(typed.status).toBe(201);
+      const typedRecord = (typed.body as unknown as { records: { id: string }[] }).records[0]?.id as string;
+      await poller.caughtUp();
+      await settle(`/base/${base.body.id}/${typed.body.id}/${typed.body.views[0]?.id}`, '16-types');
+      const cells = async () =>
+        (
+          (await get(`/table/${typed.body.id}/record/${typedRecord}`)) as {
+            fields: Record<string, unknown>;
+          }
+        ).fields;
+      // the grid takes input once its records are there
+      await page.getByText('1 records').waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(1000);
+      const grid = (await page.locator('canvas').first().boundingBox()) as { x: number; y: number };
+      /** The first row's cell of the n-th column after the primary one (150 px each). */
+      const column = async (n: number) => {
+        const x = grid.x + 222 + 150 * n + 75;
+        const y = grid.y + 47;
+        await page.mouse.move(x - 20, y);
+        await page.mouse.move(x, y, { steps: 3 });
+        await page.waitForTimeout(200);
+        return { x, y };
+      };
+      let c = await column(0);
+      await page.mouse.dblclick(c.x, c.y);
+      // its editor takes keys once it has focus
+      await page.waitForTimeout(300);
+      await page.keyboard.press('Control+a');
+      await page.keyboard.type('5');
+      await page.keyboard.press('Enter');
+      await expect.poll(async () => (await cells()).Hours).toBe(5);
+      c = await column(1);
+      await page.mouse.click(c.x, c.y);
+      await expect.poll(async () => (await cells()).Done).toBe(true);
+      await page.keyboard.press('Escape');
+      c = await column(2);
+      await page.mouse.dblclick(c.x, c.y);
+      await page.getByText('Doing').last().click();
+      await expect.poll(async () => (await cells()).Status).toBe('Doing');
+      await page.keyboard.press('Escape');
+      c = await column(3);
+      await page.mouse.dblclick(c.x, c.y);
+      await page.getByText('24', { exact: true }).last().click();
+      await expect.poll(async () => String((await cells()).Due)).toMatch(/-24T/);
+      await shot('17-types-edited');
 
       expect(failed).toEqual([]);
       expect(errors).toEqual([]);
