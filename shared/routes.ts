@@ -59,9 +59,10 @@ export interface RouteDef {
   /** The route wakes a base's webhooks (a redelivery, a webhook enabled again): its Lambda alone may send to the webhook queue. */
   webhooks?: boolean;
   /**
-   * The route writes records or a view's settings that the caller can undo: made with
-   * `X-Window-Id`, a write that wrote goes onto the caller's undo stack of that table and window
-   * (`shared/changes/undo-redo.ts`).
+   * The route writes records, fields or views of its table: made with `X-Window-Id`, a write that
+   * wrote goes onto the caller's undo stack of that table and window, so Ctrl+Z in the web app
+   * takes the caller's last write (`shared/changes/undo-redo.ts`; a field's change or a view made
+   * or deleted answers that its undo is not built, rather than undoing an earlier write).
    */
   undoable?: boolean;
 }
@@ -655,6 +656,7 @@ export const ROUTES = [
     access: 'write',
     actions: ['field|create'],
     status: 201,
+    undoable: true,
   },
   {
     method: 'GET',
@@ -706,6 +708,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['field|update'],
+    undoable: true,
   },
   {
     method: 'PUT',
@@ -714,6 +717,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['field|update'],
+    undoable: true,
   },
   {
     // Teable asks field|update here: the picker filter is part of the field's definition
@@ -731,6 +735,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['field|delete'],
+    undoable: true,
   },
   {
     method: 'DELETE',
@@ -739,6 +744,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['field|delete'],
+    undoable: true,
   },
   {
     method: 'POST',
@@ -748,6 +754,7 @@ export const ROUTES = [
     access: 'write',
     actions: ['view|create'],
     status: 201,
+    undoable: true,
   },
   {
     method: 'GET',
@@ -781,6 +788,7 @@ export const ROUTES = [
     schema: true,
     access: 'write',
     actions: ['view|delete'],
+    undoable: true,
   },
 
   {

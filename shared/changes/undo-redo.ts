@@ -15,9 +15,9 @@
  * request left (a record it created must still be as it made it, a record it deleted must still be
  * gone): when someone — another user, another window — changed one since, nothing is written and
  * the answer is `failed` with a message that says so. A redo does the same from the other side.
- * Field and table changes, and views made or deleted, are not on the stack (their routes are not
- * `undoable`); a request whose entries hold one anyway answers `failed` saying so. Either way, as
- * in Teable, the request leaves the stack it was taken from.
+ * A field's change, and a view made or deleted, go on the stack too (so Ctrl+Z never reaches
+ * past them to an earlier write) but are not undone yet: their undo answers `failed` saying so.
+ * Either way, as in Teable, the request leaves the stack it was taken from.
  */
 import { checkAccess, type Principal } from '#shared/auth/permission.ts';
 import type { Located } from '#shared/auth/resources.ts';

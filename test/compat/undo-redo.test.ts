@@ -133,7 +133,7 @@ describe('undo and redo (Teable client, X-Window-Id)', () => {
     expect((await fieldsOf(t.tableId, id)).Name).toBe('theirs');
   });
 
-  it('keeps each window apart, and answers empty without a window; a field change is not on the stack', async () => {
+  it('keeps each window apart, answers empty without a window; a field change answers that its undo is not built, never undoing the write before it', async () => {
     const t = await table();
     const id = t.recordIds[0] as string;
     // a write without X-Window-Id (the in-process caller sends none) is on no stack
@@ -149,9 +149,15 @@ describe('undo and redo (Teable client, X-Window-Id)', () => {
       headers: { 'x-window-id': 'another-window' },
     });
     expect(other.body).toEqual({ status: 'empty' });
-    await createField(t.tableId, { name: 'Done', type: 'checkbox' as never });
     await updateRecord(t.tableId, id, { record: { fields: { Name: 'with window' } } });
-    // the field is not on the stack (not an undoable route): the cell edit is undone
+    await createField(t.tableId, { name: 'Done', type: 'checkbox' as never });
+    // the field is on the stack: its undo is not built and says so, never undoing the edit before it
+    expect(await undone(t.tableId)).toEqual({
+      status: 'failed',
+      errorMessage: expect.stringMatching(/not built yet/),
+    });
+    expect((await fieldsOf(t.tableId, id)).Name).toBe('with window');
+    // it left the stack: the next undo takes the cell edit
     expect(await undone(t.tableId)).toEqual({ status: 'fulfilled' });
     expect((await fieldsOf(t.tableId, id)).Name).toBe('no window');
   });
