@@ -10,13 +10,15 @@
  * - a record it created is deleted, a record it deleted is created again (same id and cells; a
  *   new autoNumber);
  * - only cells the user wrote: computed cells (formulas, lookups, rollups) follow by themselves.
- * A view's settings (name, filter, sort, group, columns, options) are set back the same way.
+ * A view's settings (name, filter, sort, group, columns, options) are set back the same way, a
+ * field's name and description too, and a field the request created is deleted again.
  * Before anything is written, every cell or setting to be set back must still hold what the
  * request left (a record it created must still be as it made it, a record it deleted must still be
  * gone): when someone — another user, another window — changed one since, nothing is written and
  * the answer is `failed` with a message that says so. A redo does the same from the other side.
- * A field's change, and a view made or deleted, go on the stack too (so Ctrl+Z never reaches
- * past them to an earlier write) but are not undone yet: their undo answers `failed` saying so.
+ * Other field changes (a conversion, options, a deletion), a field's creation redone, and a view
+ * made or deleted go on the stack too (so Ctrl+Z never reaches past them to an earlier write) but
+ * are not built yet: their undo answers `failed` saying so.
  * Either way, as in Teable, the request leaves the stack it was taken from.
  */
 import { checkAccess, type Principal } from '#shared/auth/permission.ts';
@@ -32,6 +34,7 @@ import { renderRecords } from '#shared/records/read.ts';
 import { updateRecords } from '#shared/records/update.ts';
 import type { TableSchema } from '#shared/schema/schema.ts';
 import { updateView } from '#shared/schema/views.ts';
+import { deleteField, updateField } from '#shared/tables/fields.ts';
 import { sameValue } from './capture.ts';
 
 /** Teable's answer to an undo or a redo. */
@@ -150,14 +153,51 @@ const viewPlanOf = (direction: Direction, entries: readonly ChangeEntry[]): View
   return plan;
 };
 
+/** A field's parts an undo sets back: its name and description (a rename). */
+const FIELD_NAMING = ['name', 'description'];
+/** Parts of a field that change with any write of it, and say nothing of what the user changed. */
+const FIELD_STAMPS = new Set(['lastModifiedTime', 'lastModifiedBy', 'version']);
+
+/**
+ * What an undo or redo of a field's change does, when it is one it can: a rename (or description)
+ * set back, or a field the request created deleted again (its redo would create it anew under
+ * another id: not built). Undefined for anything else.
+ */
+type FieldPlan =
+  | { kind: 'rename'; fieldId: string; to: Record<string, unknown>; expect: Record<string, unknown> }
+  | { kind: 'delete'; fieldId: string; expect: Record<string, unknown> };
+
+const fieldPlanOf = (direction: Direction, entries: readonly ChangeEntry[]): FieldPlan | undefined => {
+  const [e] = entries;
+  if (entries.length !== 1 || !e?.fieldId) return undefined;
+  if (e.type === 'field.created' && direction === 'undo')
+    return { kind: 'delete', fieldId: e.fieldId, expect: { name: e.after?.name } };
+  if (e.type !== 'field.updated') return undefined;
+  const before = e.before ?? {};
+  const after = e.after ?? {};
+  const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => !FIELD_STAMPS.has(k) && !sameValue(before[k], after[k]),
+  );
+  if (!changed.length || changed.some((k) => !FIELD_NAMING.includes(k))) return undefined;
+  const [from, to] = direction === 'undo' ? [after, before] : [before, after];
+  return {
+    kind: 'rename',
+    fieldId: e.fieldId,
+    to: Object.fromEntries(changed.map((k) => [k, to[k] ?? null])),
+    expect: Object.fromEntries(changed.map((k) => [k, from[k]])),
+  };
+};
+
 const planOf = (
   direction: Direction,
   entries: readonly ChangeEntry[],
   schema: TableSchema,
-): Plan | ViewPlan | string => {
+): Plan | ViewPlan | FieldPlan | string => {
   const plan: Plan = { update: new Map(), create: new Map(), delete: new Set(), expect: new Map() };
   const mine = entries.filter((e) => e.tableId === schema.table.id && !e.computed);
   if (mine.length && mine.every((e) => e.type === 'view.updated')) return viewPlanOf(direction, mine);
+  const field = fieldPlanOf(direction, mine);
+  if (field) return field;
   if (mine.some((e) => !e.type.startsWith('record.')))
     return `Undoing and redoing changes to fields and tables, and views made or deleted, is not built yet on this service; this ${direction} was dropped and nothing was changed`;
   if (mine.some((e) => e.cellsOmitted))
@@ -279,6 +319,16 @@ export const undoOrRedo = async (
   };
   const plan = planOf(direction, entries, schema);
   if (typeof plan === 'string') return (await take(dropped)) ?? { status: 'failed', errorMessage: plan };
+  if ('kind' in plan)
+    return applyFieldPlan(
+      direction,
+      plan,
+      { principal, located, schema },
+      {
+        move: () => take(moved),
+        drop: () => take(dropped),
+      },
+    );
   if (plan instanceof Map)
     return applyViewPlan(
       direction,
@@ -374,6 +424,42 @@ const applyViewPlan = async (
           : {}),
       } as Parameters<typeof updateView>[2]);
     }
+  } catch (error) {
+    if (!(error instanceof HttpError) || error.status >= 500) throw error;
+    return { status: 'failed', errorMessage: error.message };
+  }
+  return { status: 'fulfilled' };
+};
+
+/** A field plan: refused when the field changed since (or is gone), else set back or deleted. */
+const applyFieldPlan = async (
+  direction: Direction,
+  plan: FieldPlan,
+  on: { principal: Principal; located: Located; schema: TableSchema },
+  stack: { move: () => Promise<UndoAnswer | undefined>; drop: () => Promise<UndoAnswer | undefined> },
+): Promise<UndoAnswer> => {
+  const { principal, located, schema } = on;
+  const field = schema.fields.find((f) => f.id === plan.fieldId) as unknown as
+    | Record<string, unknown>
+    | undefined;
+  if (!field || Object.entries(plan.expect).some(([k, v]) => !sameValue(field[k] ?? null, v ?? null)))
+    return (
+      (await stack.drop()) ?? {
+        status: 'failed',
+        errorMessage: `Not ${direction === 'undo' ? 'undone' : 'redone'}: the field changed since (by someone else or in another window), or is gone; nothing was changed`,
+      }
+    );
+  checkAccess({
+    principal,
+    resource: located,
+    role: located.role,
+    actions: [plan.kind === 'delete' ? 'field|delete' : 'field|update'],
+  });
+  const refused = await stack.move();
+  if (refused) return refused;
+  try {
+    if (plan.kind === 'delete') await deleteField(schema, plan.fieldId);
+    else await updateField(schema, plan.fieldId, plan.to);
   } catch (error) {
     if (!(error instanceof HttpError) || error.status >= 500) throw error;
     return { status: 'failed', errorMessage: error.message };

@@ -12,6 +12,7 @@ import {
   redoVoSchema,
   undo,
   undoVoSchema,
+  updateField,
   updateRecord,
   updateViewColumnMeta,
   updateViewFilter,
@@ -133,7 +134,7 @@ describe('undo and redo (Teable client, X-Window-Id)', () => {
     expect((await fieldsOf(t.tableId, id)).Name).toBe('theirs');
   });
 
-  it('keeps each window apart, answers empty without a window; a field change answers that its undo is not built, never undoing the write before it', async () => {
+  it("keeps each window apart, answers empty without a window; undoes a field rename and creation, and says so where a field's undo is not built, never undoing the write before it", async () => {
     const t = await table();
     const id = t.recordIds[0] as string;
     // a write without X-Window-Id (the in-process caller sends none) is on no stack
@@ -150,16 +151,52 @@ describe('undo and redo (Teable client, X-Window-Id)', () => {
     });
     expect(other.body).toEqual({ status: 'empty' });
     await updateRecord(t.tableId, id, { record: { fields: { Name: 'with window' } } });
-    await createField(t.tableId, { name: 'Done', type: 'checkbox' as never });
-    // the field is on the stack: its undo is not built and says so, never undoing the edit before it
-    expect(await undone(t.tableId)).toEqual({
+    const done = await createField(t.tableId, { name: 'Done', type: 'checkbox' as never });
+    await updateField(t.tableId, done.data.id, { name: 'Finished' });
+    const names = async () =>
+      (
+        (await call('list-fields', { token: owner.auth, params: { tableId: t.tableId } })).body as {
+          name: string;
+        }[]
+      ).map((f) => f.name);
+    // a rename is set back and redone
+    expect(await undone(t.tableId)).toEqual({ status: 'fulfilled' });
+    expect(await names()).toContain('Done');
+    expect(await redone(t.tableId)).toEqual({ status: 'fulfilled' });
+    expect(await names()).toContain('Finished');
+    expect(await undone(t.tableId)).toEqual({ status: 'fulfilled' });
+    // a field created is deleted again; its redo (a new field under another id) is not built and says so
+    expect(await undone(t.tableId)).toEqual({ status: 'fulfilled' });
+    expect(await names()).not.toContain('Done');
+    expect(await redone(t.tableId)).toEqual({
       status: 'failed',
       errorMessage: expect.stringMatching(/not built yet/),
     });
+    // never undoing past what it could not: the cell edit is next
     expect((await fieldsOf(t.tableId, id)).Name).toBe('with window');
-    // it left the stack: the next undo takes the cell edit
     expect(await undone(t.tableId)).toEqual({ status: 'fulfilled' });
     expect((await fieldsOf(t.tableId, id)).Name).toBe('no window');
+    // a field's conversion goes on the stack but its undo is not built: it says so and writes nothing
+    const count = (
+      (await call('list-fields', { token: owner.auth, params: { tableId: t.tableId } })).body as {
+        id: string;
+        name: string;
+      }[]
+    ).find((f) => f.name === 'Count')?.id as string;
+    const converted = await call('convert-field', {
+      token: owner.auth,
+      params: { tableId: t.tableId, fieldId: count },
+      body: { type: 'singleLineText' },
+      headers: { 'x-window-id': 'convert-window' },
+    });
+    expect(converted.status).toBe(200);
+    await stream.caughtUp();
+    const notBuilt = await call('undo', {
+      token: owner.auth,
+      params: { tableId: t.tableId },
+      headers: { 'x-window-id': 'convert-window' },
+    });
+    expect(notBuilt.body).toEqual({ status: 'failed', errorMessage: expect.stringMatching(/not built yet/) });
   });
 
   it('undoes a link cell (both sides) and a cell a formula reads: computed cells follow', async () => {
