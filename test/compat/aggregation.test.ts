@@ -72,6 +72,28 @@ describe("aggregation through Teable's client", () => {
     expect(points.data?.filter((p) => p.type === 0)).toHaveLength(3);
   });
 
+  it('percentages over a filter that matches nothing: answered, `null` (nothing to measure), the filter handed over as text (Teable\'s "percent aggregation zero")', async () => {
+    const t = await table();
+    const name = t.id('Name');
+    const res = await getAggregation(t.tableId, {
+      field: { percentFilled: [name], percentUnique: [name], percentEmpty: [name] } as never,
+      // as Teable's own test passes it: already JSON text, which its client encodes again
+      filter: JSON.stringify({
+        conjunction: 'and',
+        filterSet: [{ fieldId: name, operator: 'is', value: 'xxxxxxxxxx' }],
+      }) as never,
+    });
+    expect(res.status).toBe(200);
+    const totals = (res.data.aggregations ?? []).map((a) => [a.total?.aggFunc, a.total?.value]);
+    expect(totals).toEqual(
+      expect.arrayContaining([
+        ['percentFilled', null],
+        ['percentUnique', null],
+        ['percentEmpty', null],
+      ]),
+    );
+  });
+
   it('search count and index', async () => {
     const t = await table();
     expect((await getSearchCount(t.tableId, { search: ['alph', '', false] as never })).data).toEqual({

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fitResponse, GZIP_THRESHOLD_BYTES, MAX_RESPONSE_BYTES } from '#shared/http/handler.ts';
 import { parseQueryString } from '#shared/http/query-string.ts';
 import { newId } from '#shared/ids.ts';
-import { mergeParams, readListParams } from '#shared/listing/params.ts';
+import { jsonParam, mergeParams, readListParams } from '#shared/listing/params.ts';
 import { normaliseSavedParams } from '#shared/listing/saved-queries.ts';
 import { recordSlices, rowAttributes } from '#shared/records/rows.ts';
 import { segmentPlan } from '#shared/records/view-indexes/build.ts';
@@ -249,4 +249,16 @@ describe('a view index build in segments', () => {
       expect(recordSlices(segments * perSegment)).toHaveLength(segments * perSegment);
     },
   );
+});
+
+describe('jsonParam', () => {
+  it('parses JSON text, and JSON text encoded twice (Teable’s client handed a filter as text) as the value it holds', () => {
+    const filter = { conjunction: 'and', filterSet: [{ fieldId: 'fldA', operator: 'is', value: 'x' }] };
+    expect(jsonParam(JSON.stringify(filter), 'filter')).toEqual(filter);
+    expect(jsonParam(JSON.stringify(JSON.stringify(filter)), 'filter')).toEqual(filter);
+    // a JSON string that holds no object or list stays a string (then refused where an object goes)
+    expect(jsonParam(JSON.stringify('plain'), 'filter')).toBe('plain');
+    expect(() => jsonParam(JSON.stringify('{not json'), 'filter')).toThrow(/filter: not valid JSON/);
+    expect(jsonParam('', 'filter')).toBeUndefined();
+  });
 });
