@@ -56,7 +56,12 @@ export const viewWrite = {
   options: z.optional(jsonObject),
 };
 
-export const viewCreate = z.object({ type: z.optional(z.enum(VIEW_TYPES)), ...viewWrite });
+export const viewCreate = z.object({
+  type: z.optional(z.enum(VIEW_TYPES)),
+  // a view is made with its description (Teable's `IViewRo`), as it is renamed with one
+  description: z.optional(text(2000)),
+  ...viewWrite,
+});
 
 /** A table's database name (create and `PUT …/db-table-name`). */
 export const dbTableNameSchema = z

@@ -64,6 +64,20 @@ describe("view routes through Teable's client", () => {
     configApi({ token: user.token, endpoint: api.base.replace(/\/api$/, '') });
   });
 
+  it("creates a view with its description (Teable's '/api/table/{tableId}/view (POST)')", async () => {
+    const { tableId } = await setup();
+    const made = await createView(tableId, {
+      name: 'New view',
+      description: 'the new view',
+      type: 'grid',
+    } as never);
+    expect(made.data).toMatchObject({ name: 'New view', description: 'the new view', type: 'grid' });
+    expect((await getView(tableId, made.data.id)).data).toMatchObject({ description: 'the new view' });
+    await expect(
+      createView(tableId, { type: 'grid', description: 'x'.repeat(2001) } as never),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+
   it('renames a view (names may repeat), sets its description and locks it', async () => {
     const { tableId, viewId } = await setup();
     const other = await createView(tableId, { type: 'grid' as never, name: 'Board' });
