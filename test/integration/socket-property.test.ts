@@ -98,6 +98,9 @@ const within = <T>(ms: number, what: string, work: Promise<T>): Promise<T> =>
     );
   });
 
+// Up to 10 minutes a variant: beside the other capture files the capture of each 110-record batch
+// can take tens of seconds (issue 49), and a clean-clone run took over 5 minutes for one variant;
+// the checks are exact whatever the wait.
 describe.each([
   { where: 'the local server', sockets: local, numRuns: 3 },
   { where: 'the cloud (API Gateway staged)', sockets: cloud, numRuns: 2 },
@@ -224,5 +227,5 @@ describe.each([
       // no shrinking: a failing run is reported as it happened (shrinking re-runs it for minutes)
       { numRuns, endOnFailure: true },
     );
-  }, 300_000);
+  }, 600_000);
 });
