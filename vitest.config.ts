@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { ScansFirstSequencer } from './test/support/sequencer.ts';
+import { TEST_WORKERS } from './test/support/workers.ts';
 
-/** Unit tests need no database; the database projects share one DynamoDB Local started per run. */
+/** Unit tests need no database; the database projects share one DynamoDB Local per worker, started per run. */
 const unitEnv = {
   TABLE_NAME: 'unit-test-table',
   AWS_REGION: 'us-east-1',
@@ -17,9 +18,9 @@ const unitEnv = {
 /**
  * Files that read the table's change stream (a stream poller of their own, started at the
  * stream's end): on the shared table two at once would both capture what either writes. They run
- * in the `capture` project, each on a table of its own (`support/own-table.ts`) in a DynamoDB
- * Local of the project's own (`support/capture-dynamodb.ts`), two at a time, after every other
- * file: stream reads on the shared, full DynamoDB Local starved it (test/README.md).
+ * in the `capture` project, each on a table of its own (`support/own-table.ts`) in its worker's
+ * DynamoDB Local of the project's own (`support/capture-dynamodb.ts`), two at a time, after every
+ * other file: stream reads on a full DynamoDB Local starved it (test/README.md).
  */
 const readsTheStream = (path: string) =>
   /\b(useStreamPoller|startStreamPoller)\(/.test(readFileSync(path, 'utf8'));
@@ -31,9 +32,6 @@ const streamReaders = ['test/integration', 'test/compat', 'test/e2e']
   .flatMap(testFilesUnder)
   .filter(readsTheStream);
 
-/** Two files at once, one per core (test/README.md measures it). */
-const BOTH_CORES = 2;
-
 const databaseProject = (name: string, include: string[], group = 0) => ({
   test: {
     name,
@@ -44,14 +42,14 @@ const databaseProject = (name: string, include: string[], group = 0) => ({
       ...(name === 'capture' ? ['test/support/capture-dynamodb.ts'] : []),
     ],
     setupFiles: [
-      ...(name === 'capture' ? ['test/support/own-table.ts'] : []),
+      name === 'capture' ? 'test/support/own-table.ts' : 'test/support/worker-dynamodb.ts',
       'test/support/in-process-purges.ts',
     ],
     // sign-up open, as under `npm start`
     env: { POWERTOOLS_LOG_LEVEL: 'SILENT', SIGNUP: 'open' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    maxWorkers: BOTH_CORES,
+    maxWorkers: TEST_WORKERS,
     sequence: { groupOrder: group },
   },
 });
@@ -68,7 +66,7 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts'],
           env: unitEnv,
           testTimeout: 60_000,
-          maxWorkers: BOTH_CORES,
+          maxWorkers: TEST_WORKERS,
           sequence: { groupOrder: 0 },
         },
       },

@@ -5,13 +5,16 @@ import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { configureEnvironment, ensureSigningKeys } from '#infra/local/environment.ts';
 import { s3Environment, startS3Local } from '#infra/local/s3-local.ts';
 import { ensureTable } from '#infra/local/table.ts';
+import { TEST_WORKERS } from './workers.ts';
 
 /**
- * Starts the real DynamoDB Local in memory for the run, creates the table from the shared
- * definition, starts the real local S3-compatible server (files in a temporary folder) and hands
- * both endpoints to the test workers through the environment. Every database project names this
- * setup; they share one start (the first starts, the last teardown stops), so files of different
- * projects running side by side see one table.
+ * Starts the real DynamoDB Local in memory for the run, one per worker (DynamoDB Local answers
+ * every request on one SQLite thread: one for two workers held a core while the other waited,
+ * test/README.md), creates the table from the shared definition in each, starts the real local
+ * S3-compatible server (files in a temporary folder) and hands the endpoints to the test workers
+ * through the environment (a worker's files take its DynamoDB Local: `worker-dynamodb.ts`). Every
+ * database project names this setup; they share one start (the first starts, the last teardown
+ * stops), so the files one worker runs, whatever their project, share one table.
  */
 interface Shared {
   users: number;
@@ -33,16 +36,19 @@ export default async function setup() {
 }
 
 async function start(): Promise<() => Promise<void>> {
-  const dynamo = await startDynamoDbLocal();
+  const started = await Promise.all(Array.from({ length: TEST_WORKERS }, () => startDynamoDbLocal()));
   const dir = await mkdtemp(join(tmpdir(), 'workspace-test-'));
   const tableName = `test-${Date.now()}`;
+  const endpoints = started.map((d) => d.endpoint);
   configureEnvironment({
-    endpoint: dynamo.endpoint,
+    endpoint: endpoints[0],
     tableName,
     signingKeysFile: await ensureSigningKeys(dir),
   });
+  // each worker's files take their own (`worker-dynamodb.ts`)
+  process.env.TEST_DYNAMODB_ENDPOINTS = endpoints.join(',');
   process.env.LOCAL_OUTBOX_DIR = join(dir, 'outbox');
-  await ensureTable(tableName, dynamo.endpoint);
+  await Promise.all(endpoints.map((endpoint) => ensureTable(tableName, endpoint)));
   const s3 = await startS3Local();
   Object.assign(process.env, s3Environment(s3));
   return async () => {
@@ -58,7 +64,10 @@ async function start(): Promise<() => Promise<void>> {
         ),
       ]);
     await bounded(s3.stop(), 'the local S3 server');
-    await bounded(dynamo.stop(), 'DynamoDB Local');
+    await bounded(
+      Promise.all(started.map((d) => d.stop())).then(() => undefined),
+      'DynamoDB Local',
+    );
     await rm(dir, { recursive: true, force: true });
   };
 }
