@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '#shared/core/errors.ts';
+import { HttpError, UnauthorizedError } from '#shared/core/errors.ts';
 import { type AccessToken, accessTokenLookup } from '#shared/entities/access-tokens.ts';
 import { type ItemKey, type Loaded, readBatch } from '#shared/entities/batch-read.ts';
 import { type Session, sessionLookup } from '#shared/entities/sessions.ts';
@@ -74,9 +74,25 @@ export const keepCredential = (c: Credential, principal: Principal): KeptCredent
   return { kind: 'kept-temporary', tokenId: c.tokenId, userId: c.userId, claims: c.claims };
 };
 
-/** The principal of a kept credential, read again now: the 401 that says why when it is no longer good. */
-export const authenticateKept = async (c: KeptCredential, now = Date.now()): Promise<Principal> =>
-  principalFrom(c, await readBatch(credentialKeys(c)), now);
+/**
+ * Several kept credentials read again together (a fan-out's connections: one batch, each item
+ * read once however many tabs share it): for each, its principal or the error (a 401) saying why not.
+ */
+export const authenticateKeptAll = async (
+  cs: readonly KeptCredential[],
+  now = Date.now(),
+): Promise<(Principal | HttpError)[]> => {
+  if (!cs.length) return [];
+  const loaded = await readBatch(cs.flatMap(credentialKeys));
+  return cs.map((c) => {
+    try {
+      return principalFrom(c, loaded, now);
+    } catch (error) {
+      if (error instanceof HttpError) return error;
+      throw error;
+    }
+  });
+};
 
 /** The items authentication reads: the (parent) token or the session, and its user. */
 export const credentialKeys = (c: Credential | KeptCredential): ItemKey[] => [

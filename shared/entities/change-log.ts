@@ -209,21 +209,33 @@ export const appendChanges = async (
 ): Promise<ChangeEntry[]> => {
   const written: ChangeEntry[] = [];
   let rest = [...drafts];
+  // the head as last read or written; sources are checked only once a transaction was refused
+  // (a batch handed over again, or another writer): the common path is one transaction a chunk
+  let head = await headSeqOf(baseId);
+  let checkSources = false;
   for (let attempt = 0; rest.length; attempt++) {
-    const seen = await getItems(rest.map((d) => keys.changeSource(d.sourceId)));
-    rest = rest.filter((d) => !seen.get(keys.changeSource(d.sourceId)));
-    if (!rest.length) break;
     const chunk = rest.slice(0, APPEND_CHUNK);
-    const head = await headSeqOf(baseId);
-    const { ops, entries } = appendOps(baseId, head, chunk, expiresAt);
+    let fresh = chunk;
+    if (checkSources) {
+      const seen = await getItems(chunk.map((d) => keys.changeSource(d.sourceId)));
+      fresh = chunk.filter((d) => !seen.get(keys.changeSource(d.sourceId)));
+    }
+    if (!fresh.length) {
+      rest = rest.slice(chunk.length);
+      continue;
+    }
+    const { ops, entries } = appendOps(baseId, head, fresh, expiresAt);
     try {
       await transact(ops, () => new LogMovedError('The change log moved meanwhile'));
       written.push(...entries);
+      head += fresh.length;
       rest = rest.slice(chunk.length);
       attempt = -1;
     } catch (error) {
-      // another writer moved the head, or wrote one of these sources: read again and go on
+      // another writer moved the head, or one of these sources is written: read both again
       if (!(error instanceof LogMovedError) || attempt >= APPEND_TRIES) throw error;
+      head = await headSeqOf(baseId);
+      checkSources = true;
     }
   }
   return written;

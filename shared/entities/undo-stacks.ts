@@ -4,10 +4,11 @@
  * user can undo (`done`, oldest first) and redo (`undone`), each by its request id (`tx`, the
  * `txId` of its change-log entries) and the time it wrote (`at`). A write pushes onto `done` and
  * empties `undone`; an undo moves the top of `done` onto `undone`, a redo back. At most
- * `UNDO_DEPTH` each; the item expires a day after its last change.
+ * `UNDO_DEPTH` each as read (a push appends without reading: `done` is trimmed at twice that); the
+ * item expires a day after its last change.
  */
 import { ConflictError } from '#shared/core/errors.ts';
-import { getItem, type Item, putItem, transact } from '#shared/db/client.ts';
+import { getItem, type Item, putItem, transact, updateItem } from '#shared/db/client.ts';
 import { NOT_EXISTS } from '#shared/db/conditions.ts';
 import { keys } from '#shared/db/keys.ts';
 import { count, isMap, text } from './attributes.ts';
@@ -43,7 +44,11 @@ export const readUndoStack = async (
 ): Promise<UndoStack> => {
   const item = await getItem(keys.undoStack(userId, tableId, windowId));
   return item
-    ? { done: stepsOf(item.done), undone: stepsOf(item.undone), revision: count(item.revision) }
+    ? {
+        done: stepsOf(item.done).slice(-UNDO_DEPTH),
+        undone: stepsOf(item.undone),
+        revision: count(item.revision),
+      }
     : { done: [], undone: [], revision: 0 };
 };
 
@@ -53,13 +58,24 @@ const itemOf = (userId: string, tableId: string, windowId: string, stack: UndoSt
   done: stack.done.slice(-UNDO_DEPTH),
   undone: stack.undone.slice(-UNDO_DEPTH),
   revision: stack.revision,
-  expiresAt: Math.floor(now / 1000) + DAY_SECONDS,
+  expiresAt: expiryOf(now),
 });
 
+/** A day after `now`, in seconds (TTL). */
+const expiryOf = (now: number): number => Math.floor(now / 1000) + DAY_SECONDS;
+
 /**
- * A new write of the user in this window: on top of `done`, and nothing left to redo. Read and
- * put (no condition: a window's writes come one after another; a lost push only shortens what it
- * can undo).
+ * `done` may grow to twice `UNDO_DEPTH` between trims: a push appends in one update, and only a
+ * push onto a full list reads it and trims it back (once every `UNDO_DEPTH` pushes at most).
+ */
+const DONE_SLACK = 2 * UNDO_DEPTH;
+
+class StackFull extends ConflictError {}
+
+/**
+ * A new write of the user in this window: on top of `done`, and nothing left to redo. One update
+ * appending to the list (no condition on the revision: a window's writes come one after another;
+ * a lost push only shortens what it can undo); a list at its slack is read and put back trimmed.
  */
 export const pushUndo = async (
   userId: string,
@@ -68,16 +84,41 @@ export const pushUndo = async (
   step: UndoStep,
   now = Date.now(),
 ): Promise<void> => {
-  const stack = await readUndoStack(userId, tableId, windowId);
-  await putItem(
-    itemOf(
-      userId,
-      tableId,
-      windowId,
-      { done: [...stack.done, step], undone: [], revision: stack.revision + 1 },
-      now,
-    ),
-  );
+  try {
+    await updateItem(
+      {
+        key: keys.undoStack(userId, tableId, windowId),
+        update:
+          'SET done = list_append(if_not_exists(done, :none), :step), undone = :none, ' +
+          'revision = if_not_exists(revision, :zero) + :one, expiresAt = :expires, #t = :type',
+        condition: 'attribute_not_exists(done) OR size(done) < :slack',
+        names: { '#t': 'type' },
+        values: {
+          ':none': [],
+          ':step': [step],
+          ':zero': 0,
+          ':one': 1,
+          ':expires': expiryOf(now),
+          ':type': 'undoStack',
+          ':slack': DONE_SLACK,
+        },
+      },
+      () => new StackFull('the undo list is at its slack'),
+      'NONE',
+    );
+  } catch (error) {
+    if (!(error instanceof StackFull)) throw error;
+    const stack = await readUndoStack(userId, tableId, windowId);
+    await putItem(
+      itemOf(
+        userId,
+        tableId,
+        windowId,
+        { done: [...stack.done, step], undone: [], revision: stack.revision + 1 },
+        now,
+      ),
+    );
+  }
 };
 
 /**

@@ -1070,7 +1070,7 @@ describe('WorkspaceApiStack (dev)', () => {
       });
     socket.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: 'socket', AutoDeploy: true });
     const fn = socket.findResources('AWS::Lambda::Function')[lambdaId as string];
-    expect(JSON.stringify(fn?.Properties?.Handler ?? fn?.Properties?.Code)).toBeDefined();
+    expect(fn?.Properties?.Description).toBe('Realtime socket: ShareDB sessions, kept between messages');
     expect(JSON.stringify(fn?.Properties?.Environment)).toContain('SOCKET_CALLBACK_URL');
     expect(JSON.stringify(fn?.Properties?.Environment)).toContain('/socket');
     socket.hasResourceProperties('AWS::Lambda::Permission', {

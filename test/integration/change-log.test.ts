@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { callSummary, resetCalls } from '#shared/db/metrics.ts';
 import {
+  APPEND_CHUNK,
   appendChanges,
   type ChangeDraft,
   changesAfter,
@@ -68,6 +70,16 @@ describe('the change log', () => {
     expect((await changesAfter(baseId, 118, 10)).map(({ expiresAt: _, ...e }) => e)).toEqual(
       written.slice(118),
     );
+  });
+
+  it('fresh drafts cost one head read and one transaction a chunk: no source is read on the common path', async () => {
+    const baseId = newId('base');
+    resetCalls();
+    const written = await appendChanges(baseId, drafts(baseId, newId('record'), 200), EXPIRES);
+
+    expect(written.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    const chunks = Math.ceil(200 / APPEND_CHUNK);
+    expect(callSummary().ops).toEqual(['GetItem', ...Array(chunks).fill('TransactWriteItems')]);
   });
 
   it('the same sources handed over again are written once; a batch half old, half new writes only the new', async () => {

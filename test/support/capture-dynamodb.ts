@@ -1,11 +1,14 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 import { TEST_WORKERS } from './workers.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The capture project's own DynamoDB Locals, one per worker (`support/own-table.ts` picks one). */
-    captureDynamoDbEndpoints: string[];
+    /** The capture project's own DynamoDB Locals, one per worker, and where files lease one (`support/own-table.ts`). */
+    captureDynamoDb: { endpoints: string[]; leases: string };
   }
 }
 
@@ -20,11 +23,10 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const started = await Promise.all(Array.from({ length: TEST_WORKERS }, () => startDynamoDbLocal()));
-  project.provide(
-    'captureDynamoDbEndpoints',
-    started.map((d) => d.endpoint),
-  );
+  const leases = await mkdtemp(join(tmpdir(), 'capture-leases-'));
+  project.provide('captureDynamoDb', { endpoints: started.map((d) => d.endpoint), leases });
   return async () => {
+    await rm(leases, { recursive: true, force: true });
     await Promise.race([
       Promise.all(started.map((d) => d.stop())),
       new Promise((r) => setTimeout(r, 10_000).unref()),

@@ -12,7 +12,7 @@ import { TEST_WORKERS } from './workers.ts';
  * every request on one SQLite thread: one for two workers held a core while the other waited,
  * test/README.md), creates the table from the shared definition in each, starts the real local
  * S3-compatible server (files in a temporary folder) and hands the endpoints to the test workers
- * through the environment (a worker's files take its DynamoDB Local: `worker-dynamodb.ts`). Every
+ * through the environment (a file leases one no other running file holds: `worker-dynamodb.ts`). Every
  * database project names this setup; they share one start (the first starts, the last teardown
  * stops), so the files one worker runs, whatever their project, share one table.
  */
@@ -45,8 +45,9 @@ async function start(): Promise<() => Promise<void>> {
     tableName,
     signingKeysFile: await ensureSigningKeys(dir),
   });
-  // each worker's files take their own (`worker-dynamodb.ts`)
+  // a file takes one no other file running at the same moment uses (`worker-dynamodb.ts`)
   process.env.TEST_DYNAMODB_ENDPOINTS = endpoints.join(',');
+  process.env.TEST_DYNAMODB_LEASES = await mkdtemp(join(dir, 'leases-'));
   process.env.LOCAL_OUTBOX_DIR = join(dir, 'outbox');
   await Promise.all(endpoints.map((endpoint) => ensureTable(tableName, endpoint)));
   const s3 = await startS3Local();

@@ -21,7 +21,7 @@
  *   minutes, and every connection after two hours.
  */
 import {
-  authenticateKept,
+  authenticateKeptAll,
   credentialKeys,
   type KeptCredential,
   keepCredential,
@@ -118,16 +118,11 @@ interface Step {
 }
 
 /** Takes a kept session up in `hub`, with its principal read again now (none when no longer good). */
-const takeUp = async (hub: ShareDbHub, item: SocketConnection, now: number): Promise<Step> => {
-  let principal: Principal | undefined;
-  let ended = false;
-  if (item.credential)
-    try {
-      principal = await authenticateKept(item.credential as KeptCredential, now);
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      ended = true;
-    }
+const takeUp = (
+  hub: ShareDbHub,
+  item: SocketConnection,
+  credential: Principal | HttpError | undefined,
+): Step => {
   const step: Step = { item, connection: undefined as unknown as ShareDbConnection, out: [], closing: false };
   step.connection = hub.adopt(
     {
@@ -136,11 +131,26 @@ const takeUp = async (hub: ShareDbHub, item: SocketConnection, now: number): Pro
         step.closing = true;
       },
     },
-    principal,
+    credential instanceof HttpError ? undefined : credential,
   );
   step.connection.restore(JSON.parse(item.state) as ConnectionState);
-  if (ended) hub.signOut(step.connection);
+  if (credential instanceof HttpError) hub.signOut(step.connection);
   return step;
+};
+
+/**
+ * Sessions taken up in one hub, their credentials read again together (one batch: the tabs of one
+ * user share its items); a credential no longer good signs its session out.
+ */
+const takeUpAll = async (
+  hub: ShareDbHub,
+  items: readonly SocketConnection[],
+  now: number,
+): Promise<Step[]> => {
+  const kept = items.flatMap((item) => (item.credential ? [item.credential as KeptCredential] : []));
+  const principals = await authenticateKeptAll(kept, now);
+  let next = 0;
+  return items.map((item) => takeUp(hub, item, item.credential ? principals[next++] : undefined));
 };
 
 class StateTooLarge extends Error {}
@@ -230,7 +240,8 @@ const answer = async (connectionId: string, text: string, sender: TextSender, no
     if (!item) return;
     const presence: { channel: string; message: Message }[] = [];
     const hub = new ShareDbHub({ presenceTo: (channel, message) => presence.push({ channel, message }) });
-    const step = await takeUp(hub, item, now);
+    const [step] = await takeUpAll(hub, [item], now);
+    if (!step) return;
     await hub.message(step.connection, text);
     try {
       await save(step);
@@ -279,7 +290,7 @@ export const socketFanOut = async (
   const faults = new Set<string>();
   const publish = async (items: readonly SocketConnection[]): Promise<Step[]> => {
     const hub = new ShareDbHub({ onFault: (connection) => faults.add(connection.id) });
-    const steps = await Promise.all(items.map((item) => takeUp(hub, item, now)));
+    const steps = await takeUpAll(hub, items, now);
     await hub.publish(baseId, entries);
     await Promise.all(steps.map((s) => s.connection.settled()));
     return steps;
