@@ -18,9 +18,10 @@ const unitEnv = {
 /**
  * Files that read the table's change stream (a stream poller of their own, started at the
  * stream's end): on the shared table two at once would both capture what either writes. They run
- * in the `capture` project, each on a table of its own (`support/own-table.ts`) in its worker's
- * DynamoDB Local of the project's own (`support/capture-dynamodb.ts`), two at a time, after every
- * other file: stream reads on a full DynamoDB Local starved it (test/README.md).
+ * in the `capture` project, each on a table of its own (`support/own-table.ts`) in one of the
+ * project's own DynamoDB Locals that no other running file uses (`support/capture-dynamodb.ts`):
+ * stream reads on a full DynamoDB Local starved it (test/README.md). Every project shares the two
+ * workers; `support/sequencer.ts` orders the files.
  */
 const readsTheStream = (path: string) =>
   /\b(useStreamPoller|startStreamPoller)\(/.test(readFileSync(path, 'utf8'));
@@ -32,7 +33,7 @@ const streamReaders = ['test/integration', 'test/compat', 'test/e2e']
   .flatMap(testFilesUnder)
   .filter(readsTheStream);
 
-const databaseProject = (name: string, include: string[], group = 0) => ({
+const databaseProject = (name: string, include: string[]) => ({
   test: {
     name,
     include,
@@ -50,7 +51,7 @@ const databaseProject = (name: string, include: string[], group = 0) => ({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     maxWorkers: TEST_WORKERS,
-    sequence: { groupOrder: group },
+    sequence: { groupOrder: 0 },
   },
 });
 
@@ -74,7 +75,7 @@ export default defineConfig({
       // Teable's own client (@teable/openapi) against the local server
       databaseProject('compat', ['test/compat/**/*.test.ts']),
       databaseProject('e2e', ['test/e2e/**/*.test.ts']),
-      databaseProject('capture', streamReaders, 1),
+      databaseProject('capture', streamReaders),
     ],
   },
 });

@@ -1,16 +1,24 @@
 import * as z from 'zod/mini';
-import { idOf, querySingle } from '#shared/core/validation.ts';
+import { idOf, queryBool, queryList, querySingle } from '#shared/core/validation.ts';
 import { defineHandler } from '#shared/http/handler.ts';
 import { tableParams } from '#shared/schema/schema-requests.ts';
 import { findView } from '#shared/schema/views.ts';
 import { fieldsInViewOrder } from '#shared/tables/fields.ts';
 
-const query = z.object({ viewId: z.optional(querySingle(idOf('view'))) });
+const query = z.object({
+  viewId: z.optional(querySingle(idOf('view'))),
+  filterHidden: z.optional(queryBool),
+  excludeFieldIds: z.optional(queryList(idOf('field'))),
+});
 
 export const handler = defineHandler(
   'list-fields',
   { params: tableParams, query },
   async ({ query, schema }) => {
-    return fieldsInViewOrder(schema, query.viewId ? findView(schema, query.viewId) : undefined);
+    const { viewId, filterHidden, excludeFieldIds } = query;
+    return fieldsInViewOrder(schema, viewId ? findView(schema, viewId) : undefined, {
+      filterHidden,
+      excludeFieldIds,
+    });
   },
 );

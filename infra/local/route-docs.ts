@@ -121,7 +121,8 @@ export const ROUTE_SUMMARIES: Record<HandlerName, string> = {
   'update-table-order': 'Move a table before or after another table',
   'get-table-permission': 'Which actions you may take on a table, its views, fields and records',
   'create-field': 'Create a field',
-  'list-fields': "Fields of a table (in a view's column order with viewId)",
+  'list-fields':
+    "Fields of a table (in a view's column order with viewId; its hidden ones left out with filterHidden=true; excludeFieldIds left out)",
   'get-field': 'One field',
   'plan-field-create':
     'How many cells creating this field writes, and about how long (ms); the definition is checked as the create checks it',

@@ -82,11 +82,23 @@ export const findField = (schema: TableSchema, fieldId: string): Field => {
   return field;
 };
 
-/** Fields in a view's column order (hidden ones included), or in table order without a view. */
-export const fieldsInViewOrder = (schema: TableSchema, view: View | undefined): Field[] => {
-  if (!view) return schema.fields;
+/**
+ * Fields in a view's column order, or in table order without a view; as Teable's field list, the
+ * view's hidden ones left out only with `filterHidden` (which needs the view), and
+ * `excludeFieldIds` left out.
+ */
+export const fieldsInViewOrder = (
+  schema: TableSchema,
+  view: View | undefined,
+  only: { filterHidden?: boolean; excludeFieldIds?: readonly string[] } = {},
+): Field[] => {
+  const excluded = new Set(only.excludeFieldIds ?? []);
+  const fields = schema.fields.filter((f) => !excluded.has(f.id));
+  if (!view) return fields;
   const meta = completeColumnMeta(view.columnMeta, schema.fields);
-  return [...schema.fields].sort((a, b) => (meta[a.id]?.order ?? 0) - (meta[b.id]?.order ?? 0));
+  return fields
+    .filter((f) => !only.filterHidden || !meta[f.id]?.hidden)
+    .sort((a, b) => (meta[a.id]?.order ?? 0) - (meta[b.id]?.order ?? 0));
 };
 
 /** Creates a field at the end of the table. */

@@ -230,4 +230,25 @@ describe("view routes through Teable's client", () => {
     expect((await deleteFields(tableId, [field('Count'), extra.data.id])).status).toBe(200);
     expect((await getFields(tableId)).data.map((f) => f.name)).toEqual(['Name']);
   });
+
+  it("leaves a view's hidden fields out of its records, and out of its fields with filterHidden (Teable's 'field filtered view')", async () => {
+    const { tableId, field } = await setup();
+    const view = (await createView(tableId, { name: 'view1', type: 'grid' as never })).data;
+    await updateViewColumnMeta(tableId, view.id, [{ fieldId: field('Count'), columnMeta: { hidden: true } }]);
+
+    const records = (await getRecords(tableId, { viewId: view.id, fieldKeyType: 'id' as never })).data
+      .records;
+    expect(records[0]?.fields[field('Name')]).toBe('t1');
+    expect(records[0]?.fields[field('Count')]).toBeUndefined();
+
+    const ids = async (query: Record<string, unknown>) =>
+      (await getFields(tableId, query as never)).data.map((f) => f.id);
+    expect(await ids({ viewId: view.id, filterHidden: true })).toEqual([field('Name')]);
+    // as Teable answers it: without filterHidden the view's hidden fields are listed, in its order
+    expect(await ids({ viewId: view.id })).toEqual([field('Name'), field('Count')]);
+    expect(await ids({ excludeFieldIds: [field('Name')] })).toEqual([field('Count')]);
+    await expect(
+      getFields(tableId, { viewId: view.id, filterHidden: 'maybe' } as never),
+    ).rejects.toMatchObject({ status: 400 });
+  });
 });
