@@ -3,6 +3,7 @@ import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type { HttpApi, HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { StageConfig } from './stage-config.ts';
@@ -12,6 +13,8 @@ export interface MonitoringProps {
   api: HttpApi;
   stage: HttpStage;
   table: ITable;
+  /** The stream processor: its iterator age is how far the change capture is behind. */
+  processor: IFunction;
 }
 
 /** The fields of an access log line (API Gateway's `$context` variables), one JSON object per request. */
@@ -45,7 +48,7 @@ export class Monitoring extends Construct {
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
-    const { config, api, stage, table } = props;
+    const { config, api, stage, table, processor } = props;
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: config.logRetention,
@@ -84,6 +87,10 @@ export class Monitoring extends Construct {
       ],
     });
 
+    // how old the newest stream record a processor batch held was when it was handed over: webhooks,
+    // live and the socket are that far behind the writes
+    const captureLag = processor.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' });
+
     const alarm = (name: string, metric: cloudwatch.IMetric, threshold: number, description: string) =>
       new cloudwatch.Alarm(this, name, {
         alarmDescription: `Workspace API ${config.stage}: ${description}`,
@@ -107,6 +114,12 @@ export class Monitoring extends Construct {
         `p99 latency above ${config.alarms.p99LatencyMs} ms`,
       ),
       alarm('DynamoDbThrottles', throttles, 0, 'DynamoDB throttled requests'),
+      alarm(
+        'CaptureLag',
+        captureLag,
+        config.alarms.captureLagMs,
+        `the change capture more than ${config.alarms.captureLagMs / 1000} s behind the writes (the stream's iterator age)`,
+      ),
     ];
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
@@ -130,6 +143,7 @@ export class Monitoring extends Construct {
             ],
           }),
           new cloudwatch.GraphWidget({ title: 'DynamoDB throttled requests', left: [throttles] }),
+          new cloudwatch.GraphWidget({ title: 'Change capture lag (ms)', left: [captureLag] }),
           new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms }),
         ],
       ],

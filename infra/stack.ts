@@ -122,7 +122,7 @@ export class WorkspaceApiStack extends Stack {
     // Interrupted large writes are finished or undone within two minutes, whatever stopped them.
     new RepairWorker(this, 'Repair', { config, table, functions });
     // The change log, written from the table's stream (data-flow.md 1).
-    new StreamProcessor(this, 'Changes', { config, table, functions });
+    const changes = new StreamProcessor(this, 'Changes', { config, table, functions });
 
     // The stage is created by hand because HttpApi's automatic default stage takes no throttling.
     const api = new HttpApi(this, 'Api', {
@@ -142,7 +142,7 @@ export class WorkspaceApiStack extends Stack {
       throttle: config.throttle,
     });
     // Access logs, alarms and a dashboard per stage.
-    new Monitoring(this, 'Monitoring', { config, api, stage, table });
+    new Monitoring(this, 'Monitoring', { config, api, stage, table, processor: changes.processor });
 
     for (const [index, group] of groupRoutes(routes)) {
       new RouteStack(this, routeStackId(index), { config, api, functions, routes: group, index });

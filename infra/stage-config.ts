@@ -23,8 +23,16 @@ export interface StageConfig {
    * origins (`https://app.example.com`) otherwise; empty for none: no CORS at all, browsers refused.
    */
   corsOrigins: readonly string[];
-  /** Alarm thresholds (infra/monitoring.ts), over 5-minute periods. */
-  alarms: { serverErrorPercent: number; p99LatencyMs: number; evaluationPeriods: number };
+  /**
+   * Alarm thresholds (infra/monitoring.ts), over 5-minute periods; `captureLagMs`: how far the
+   * change capture may fall behind the table's writes (the stream's iterator age, at its maximum).
+   */
+  alarms: {
+    serverErrorPercent: number;
+    p99LatencyMs: number;
+    captureLagMs: number;
+    evaluationPeriods: number;
+  };
   /**
    * How the Lambdas get Powertools (infra/observability.ts): the Powertools layer (deploys), or
    * bundled (`-c powertools=bundled`, for `sam local`).
@@ -62,7 +70,7 @@ const devLike = (stage: string): StageConfig => ({
   // Any origin, without credentials: a page elsewhere can use only a token it holds; the session
   // cookie is never sent cross-origin with '*' (and a cookie-carried write checks its Origin).
   corsOrigins: ['*'],
-  alarms: { serverErrorPercent: 5, p99LatencyMs: 5000, evaluationPeriods: 3 },
+  alarms: { serverErrorPercent: 5, p99LatencyMs: 5000, captureLagMs: 60_000, evaluationPeriods: 3 },
   powertools: 'layer',
   changeLogDays: 30,
   signup: 'closed',
@@ -80,7 +88,7 @@ const prod: StageConfig = {
   mailFrom: 'no-reply@workspace.example.com',
   // None until the web app's origin is known: list it here (exact scheme, host and port).
   corsOrigins: [],
-  alarms: { serverErrorPercent: 1, p99LatencyMs: 3000, evaluationPeriods: 2 },
+  alarms: { serverErrorPercent: 1, p99LatencyMs: 3000, captureLagMs: 30_000, evaluationPeriods: 2 },
   powertools: 'layer',
   changeLogDays: 30,
   signup: 'closed',

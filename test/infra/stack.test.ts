@@ -542,11 +542,11 @@ describe('WorkspaceApiStack (dev)', () => {
     synthesized.root.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
   });
 
-  it("alarms on the 5xx rate, p99 latency and DynamoDB throttling with the stage's thresholds, and has a dashboard", () => {
+  it("alarms on the 5xx rate, p99 latency, DynamoDB throttling and the change capture's lag with the stage's thresholds, and has a dashboard", () => {
     const alarms = Object.values(synthesized.root.findResources('AWS::CloudWatch::Alarm')) as {
       Properties: Record<string, unknown>;
     }[];
-    expect(alarms).toHaveLength(3);
+    expect(alarms).toHaveLength(4);
     const { alarms: limits } = stageConfig('dev');
     const byThreshold = new Map(alarms.map((a) => [a.Properties.Threshold, a.Properties]));
     // the 5xx rate: a metric math expression over the API's 5xx and request counts
@@ -568,6 +568,17 @@ describe('WorkspaceApiStack (dev)', () => {
       Metrics: { MetricStat?: { Metric: { MetricName: string; Namespace: string } } }[];
     };
     expect(throttles.Metrics.some((m) => m.MetricStat?.Metric.MetricName === 'ThrottledRequests')).toBe(true);
+    // the capture's lag: the stream processor's iterator age, at its maximum
+    const [processorId] = Object.entries(synthesized.root.findResources('AWS::Lambda::Function')).find(
+      ([, fn]) => String(fn.Properties?.Description).startsWith('Stream processor'),
+    ) ?? [undefined];
+    expect(byThreshold.get(limits.captureLagMs)).toMatchObject({
+      MetricName: 'IteratorAge',
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Maximum',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: processorId } }],
+    });
+    expect(stageConfig('prod').alarms.captureLagMs).toBeLessThan(limits.captureLagMs);
     for (const a of alarms) expect(a.Properties.TreatMissingData).toBe('notBreaching');
     synthesized.root.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     synthesized.root.hasResourceProperties('AWS::CloudWatch::Dashboard', {
