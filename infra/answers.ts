@@ -425,7 +425,13 @@ const RECORD_HISTORY = z.object({
 /** Each route's success answer, by handler (the type checker wants one for every route). */
 export const ANSWERS: Record<HandlerName, Answer> = {
   // Operations and the description itself
-  'get-health': json(z.looseObject({ status: z.literal('ok'), version: z.string() })),
+  'get-health': json(
+    z.looseObject({
+      status: z.literal('ok'),
+      version: z.string(),
+      capture: z.optional(z.object({ lagSeconds: z.number() })),
+    }),
+  ),
   'get-openapi': json(
     z.looseObject({
       openapi: z.string(),

@@ -105,6 +105,9 @@ const main = async () => {
       isDown: supervisor.isDown,
     });
     stopPoller = () => poller.stop();
+    // `GET /api/health` says how far the capture is behind (this process runs it)
+    const { reportCaptureLag } = await import('#shared/changes/capture-lag.ts');
+    reportCaptureLag(() => poller.lagMs());
     const bound = await listen(server, port);
     console.log(
       `DynamoDB Local ${dynamo.endpoint} (${inMemory ? 'in memory, nothing kept' : `data in ${join(LOCAL_DIR, 'dynamodb')}`})`,

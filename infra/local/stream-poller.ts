@@ -49,6 +49,12 @@ export const POISON_TRIES = 5;
 export interface StreamPoller {
   /** Records captured so far, and polls that failed. */
   stats(): { records: number; written: number; errors: number; setAside: number };
+  /**
+   * How far behind the writes the capture is, in ms: after a pass that found records, the age of
+   * the oldest of them when the pass ended (the stream stamps records to the second); 0 after a
+   * pass that found none.
+   */
+  lagMs(): number;
   /** Resolves once every record in the stream when it is called has been captured. */
   caughtUp(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -152,11 +158,14 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
     return ids;
   };
 
+  let lag = 0;
+
   /** One pass over every open shard; answers how many records it read. */
   const pollOnce = async (): Promise<number> => {
     const { captureBatch } = await import('#shared/changes/processor.ts');
     const { streamRecordOf } = await import('#shared/db/stream.ts');
     let read = 0;
+    let oldest: number | undefined;
     for (const shardId of await shardsOf()) {
       if (closed.has(shardId)) continue;
       const iterator = await iteratorOf(shardId);
@@ -175,6 +184,8 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         .map((r) => streamRecordOf(r as WireStreamRecord))
         .filter((r): r is StreamRecord => !!r);
       if (records.length) {
+        const first = Date.parse((records[0] as StreamRecord).at);
+        if (Number.isFinite(first)) oldest = Math.min(oldest ?? first, first);
         const outcome = await captureBatch(records, options.retentionDays);
         stats.written += outcome.written;
         const done = outcome.firstFailed ? records.slice(0, records.indexOf(outcome.firstFailed)) : records;
@@ -209,6 +220,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         describeAgain = true;
       }
     }
+    lag = oldest === undefined ? 0 : Math.max(0, Date.now() - oldest);
     return read;
   };
 
@@ -231,6 +243,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
 
   return {
     stats: () => ({ ...stats }),
+    lagMs: () => lag,
     caughtUp: (timeoutMs = 10_000) =>
       new Promise<void>((resolve, reject) => {
         // a round that starts after the call reads every record written before it

@@ -76,6 +76,9 @@ describe('npm start', () => {
     }
     expect(types).toContain('table.created');
     expect(types.filter((t) => t === 'record.created')).toHaveLength(3);
+    // the health answer says how far the capture is behind (the poller runs in this process)
+    const health = (await (await fetch(`${api}/health`)).json()) as { capture?: { lagSeconds: number } };
+    expect(health.capture?.lagSeconds).toBeGreaterThanOrEqual(0);
     // Teable's realtime socket beside /api: ShareDB's own client reads the base's tables
     const socket = await connectShareDb(`${api.replace(/^http/, 'ws').replace(/\/api$/, '')}/socket`, {
       authorization: `Bearer ${token}`,

@@ -4,6 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { corsPreflightFor } from '#infra/api-construct.ts';
 import { lambdaContext, toApiGatewayEvent } from '#infra/local/api-gateway-event.ts';
+import { reportCaptureLag } from '#shared/changes/capture-lag.ts';
 import { corsAnswerHeaders, corsPreflightHeaders, parseCorsOrigins } from '#shared/http/cors.ts';
 import { definePublicHandler } from '#shared/http/handler.ts';
 import { callerRequestId, requestIdOf } from '#shared/http/request-id.ts';
@@ -112,6 +113,17 @@ describe('GET /api/health', () => {
     expect(res.body).toStrictEqual({ status: 'ok', version: VERSION });
     expect(res.headers['x-request-id']).toMatch(/^[\w.-]+$/);
     expect(ddbMock.calls()).toHaveLength(0);
+  });
+
+  it("says how far the change capture is behind where the process can tell (the local server's poller)", async () => {
+    reportCaptureLag(() => 2_345);
+    try {
+      const res = await call('get-health');
+      expect(res.body).toStrictEqual({ status: 'ok', version: VERSION, capture: { lagSeconds: 2.3 } });
+    } finally {
+      reportCaptureLag(undefined);
+    }
+    expect((await call('get-health')).body).toStrictEqual({ status: 'ok', version: VERSION });
   });
 
   it('ignores a token (even a bad one) rather than checking it', async () => {
