@@ -1,5 +1,11 @@
 import type { Reporter } from 'vitest/node';
 
+/** `11 min 0 s` for 659.6 s: whole seconds, rounded once. Pure. */
+export const wallTimeText = (seconds: number): string => {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+};
+
 /** Prints the suite's wall time at the end of `npm test`, so a slower suite is seen at once. */
 export default class WallTimeReporter implements Reporter {
   private started = performance.now();
@@ -10,9 +16,6 @@ export default class WallTimeReporter implements Reporter {
 
   onTestRunEnd(): void {
     const seconds = (performance.now() - this.started) / 1000;
-    const minutes = Math.floor(seconds / 60);
-    console.log(
-      `\nSuite wall time: ${minutes} min ${Math.round(seconds - minutes * 60)} s (test/README.md lists the slowest files)`,
-    );
+    console.log(`\nSuite wall time: ${wallTimeText(seconds)} (test/README.md lists the slowest files)`);
   }
 }
