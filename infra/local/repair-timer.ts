@@ -25,8 +25,10 @@ export const startRepairTimer = (
     const orders = await computeWantedOrders(Date.now() + everyMs);
     if (orders.computed) console.log(`Computed ${orders.computed} listing order(s) requests handed over`);
   });
-  const stop = every(everyMs, paused, async () => {
-    try {
+  const stop = every(
+    everyMs,
+    paused,
+    async () => {
       const report = await repairInterrupted();
       if (report.undone || report.completed)
         console.log(
@@ -36,12 +38,9 @@ export const startRepairTimer = (
       if (orders.computed) console.log(`Computed ${orders.computed} listing order(s) requests handed over`);
       const indexes = await buildWantedIndexes(Date.now() + everyMs);
       if (indexes.built) console.log(`Built ${indexes.built} view index(es) listings asked for`);
-    } catch (error) {
-      console.error(
-        `Repair worker run (interrupted writes, view indexes) failed (retried in ${everyMs / 1000} s): ${(error as Error).message}`,
-      );
-    }
-  });
+    },
+    'Repair worker run (interrupted writes, view indexes)',
+  );
   return () => {
     runWakesInProcess(undefined);
     stop();

@@ -12,8 +12,13 @@ export const startSweepTimer = (
   everyMs = LOCAL_SWEEP_MS,
   paused: () => boolean = () => false,
 ): (() => void) =>
-  every(everyMs, paused, async () => {
-    const { resent, released } = await sweepWorker();
-    if (resent) console.log(`Sent ${resent} unfinished background job(s) again`);
-    if (released) console.log(`Released ${released} file(s) no cell has held for a day`);
-  });
+  every(
+    everyMs,
+    paused,
+    async () => {
+      const { resent, released } = await sweepWorker();
+      if (resent) console.log(`Sent ${resent} unfinished background job(s) again`);
+      if (released) console.log(`Released ${released} file(s) no cell has held for a day`);
+    },
+    'The background sweep (unfinished jobs, files no cell holds)',
+  );

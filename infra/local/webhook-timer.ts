@@ -14,7 +14,12 @@ export const startWebhookTimer = (
   everyMs = LOCAL_WEBHOOK_SWEEP_MS,
   paused: () => boolean = () => false,
 ): (() => void) =>
-  every(everyMs, paused, async () => {
-    const queue = await webhookQueue();
-    for (const baseId of await basesWithRetriesDue()) await queue.wake(baseId);
-  });
+  every(
+    everyMs,
+    paused,
+    async () => {
+      const queue = await webhookQueue();
+      for (const baseId of await basesWithRetriesDue()) await queue.wake(baseId);
+    },
+    'The webhook retry sweep',
+  );
