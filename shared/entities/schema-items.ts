@@ -225,6 +225,27 @@ export const replaceFieldOp = (tableId: string, field: Field, order: number): Tr
   condition: EXISTS,
 });
 
+/**
+ * The operation that moves a storage host name (`fields/link-storage.ts`) from `from` to `to`, a
+ * table's database name renamed: in a link's `options` or a lookup's or rollup's `lookupOptions`,
+ * only while it still names `from`. Pure.
+ */
+export const renameLinkHostOp = (
+  tableId: string,
+  fieldId: string,
+  where: 'options' | 'lookupOptions',
+  from: string,
+  to: string,
+): TransactOp => ({
+  update: {
+    key: keys.field(tableId, fieldId),
+    update: 'SET #field.#in.#host = :to',
+    condition: '#field.#in.#host = :from',
+    names: { '#field': 'field', '#in': where, '#host': 'fkHostTableName' },
+    values: { ':from': from, ':to': to },
+  },
+});
+
 /** The operation that deletes a field's item: unconditional (repeatable), or only one that is there. Pure. */
 export const deleteFieldOp = (tableId: string, fieldId: string, mustExist = false): TransactOp => ({
   delete: keys.field(tableId, fieldId),

@@ -6,6 +6,7 @@
  * anything else follows its cell value type (`TEXT`, `REAL`, `BOOLEAN`, `DATETIME`). Pure.
  */
 import type { CellValueType, Field } from './field-types.ts';
+import { linkNamesOf } from './link-storage.ts';
 
 export type DbFieldType = 'TEXT' | 'INTEGER' | 'REAL' | 'BOOLEAN' | 'DATETIME' | 'JSON';
 
@@ -39,17 +40,6 @@ export const dbFieldTypeOf = (field: {
 };
 
 /**
- * Where this service keeps a link, in the names Teable's link options require
- * (`fkHostTableName`, `selfKeyName`, `foreignKeyName`, which name SQL tables and columns there):
- * the record item (`record`), keyed by `id`, holds the linked ids under the field's id.
- */
-export const linkStorageOf = (fieldId: string) => ({
-  fkHostTableName: 'record',
-  selfKeyName: 'id',
-  foreignKeyName: fieldId,
-});
-
-/**
  * A field as it is answered, complete as Teable's `fieldVo` requires: its `dbFieldType` (a field
  * stored before it was kept gets it here), a link's storage names, and no `null` description
  * (Teable's schema takes text or nothing). Pure.
@@ -61,6 +51,6 @@ export const answerField = (field: Field): Field => {
     out = rest;
   }
   if (out.type === 'link' && out.options.fkHostTableName === undefined)
-    out = { ...out, options: { ...out.options, ...linkStorageOf(out.id) } };
+    out = { ...out, options: { ...out.options, ...linkNamesOf(out) } };
   return out;
 };

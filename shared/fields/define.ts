@@ -17,6 +17,7 @@ import {
 import type { Choice, Field, FieldKind } from './field-types.ts';
 import { resolverOf } from './formula-resolve.ts';
 import { isNothing, isRecord } from './kind-helpers.ts';
+import { storedLinkNames } from './link-storage.ts';
 import {
   type ForeignFields,
   lookupDefaultName,
@@ -278,6 +279,9 @@ export const updateField = (
     if (Array.isArray(patch.options.choices) && !('defaultValue' in patch.options))
       merged.defaultValue = followDefault(field, patch.options.choices);
     next.options = kind.normalizeOptions(merged, { newChoiceId: ctx.newChoiceId ?? (() => newId('choice')) });
+    // a link's storage names are the schema layer's: kept through a PATCH, never taken from one
+    const names = field.type === 'link' ? storedLinkNames(field.options) : undefined;
+    if (names) next.options = { ...next.options, ...names };
     delete next.isMultipleCellValue;
     Object.assign(next, derived(kind, next.options));
     const resolve = resolverOf(next.type);

@@ -23,6 +23,10 @@ export interface LinkOptions {
   filter?: unknown;
   filterByViewId?: string;
   visibleFieldIds?: string[];
+  /** Teable's storage names (`link-storage.ts`): names only, set by the schema layer. */
+  fkHostTableName?: string;
+  selfKeyName?: string;
+  foreignKeyName?: string;
 }
 
 const optionalText = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -35,7 +39,14 @@ export const linkOptionsOf = (options: Readonly<Record<string, unknown>>): LinkO
   const relationship = isRelationship(options.relationship) ? options.relationship : 'manyMany';
   const out: LinkOptions = { relationship, foreignTableId: optionalText(options.foreignTableId) ?? '' };
   if (typeof options.isOneWay === 'boolean') out.isOneWay = options.isOneWay;
-  for (const k of ['symmetricFieldId', 'lookupFieldId', 'filterByViewId'] as const) {
+  for (const k of [
+    'symmetricFieldId',
+    'lookupFieldId',
+    'filterByViewId',
+    'fkHostTableName',
+    'selfKeyName',
+    'foreignKeyName',
+  ] as const) {
     const v = optionalText(options[k]);
     if (v !== undefined) out[k] = v;
   }

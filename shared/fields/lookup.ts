@@ -11,6 +11,7 @@ import { dbFieldTypeOf } from './db-field-type.ts';
 import type { Field, FieldType } from './field-types.ts';
 import { isNothing, isRecord } from './kind-helpers.ts';
 import { isLinkField, isMultipleRelationship, linkOptionsOf } from './link-options.ts';
+import { linkNamesOf } from './link-storage.ts';
 import { normalizeTimeZone, type ResultType, resultDisplayOptions } from './result-options.ts';
 
 /** The three ids a lookup or rollup is defined by. */
@@ -66,13 +67,11 @@ export const resolveLookupOptions = (
   };
 };
 
-/** The `lookupOptions` of an answer: the ids plus the link's relationship and the reference's opaque names. */
+/** The `lookupOptions` of an answer: the ids plus the link's relationship and storage names (as Teable copies them). */
 export const lookupOptionsOut = (options: LookupOptions, link: Field): Record<string, unknown> => ({
   ...options,
   relationship: linkOptionsOf(link.options).relationship,
-  fkHostTableName: `link_${options.linkFieldId}`,
-  selfKeyName: '__id',
-  foreignKeyName: `__fk_${options.linkFieldId}`,
+  ...linkNamesOf(link),
 });
 
 /** The ids of a stored `lookupOptions` (answers carry more). */

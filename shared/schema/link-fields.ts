@@ -5,7 +5,8 @@ import { createFieldOp, deleteFieldOp } from '#shared/entities/schema-items.ts';
 import { dbFieldNameFrom, uniqueDbFieldName } from '#shared/fields/field-names.ts';
 import type { Field, LinkRelationship } from '#shared/fields/field-types.ts';
 import { type LinkOptions, linkOptionsOf } from '#shared/fields/link-options.ts';
-import { newId } from '#shared/ids.ts';
+import { linkStorageNames } from '#shared/fields/link-storage.ts';
+import { newId, randomBase62 } from '#shared/ids.ts';
 import { resolveFilter } from '#shared/query/filter.ts';
 import { bumpSchemaOp, loadSchema, nextFieldOrder, primaryField, type TableSchema } from './schema.ts';
 
@@ -60,6 +61,8 @@ export const prepareLinkField = async (
   here: {
     tableId: string;
     tableName: string;
+    /** The table's database name: the host of its many-one and one-one links' names. */
+    dbTableName: string;
     baseId: string;
     schema?: TableSchema;
     primaryFieldId: string;
@@ -87,9 +90,22 @@ export const prepareLinkField = async (
     field = checkLinkPicker(field, pickerTable);
     opts = linkOptions(field);
   }
-  if (opts.isOneWay) return { field: { ...field, options: { ...opts, lookupFieldId } }, ops: [] };
-  const symmetricFieldId = newId('field');
-  const completed: Field = { ...field, options: { ...opts, lookupFieldId, symmetricFieldId } };
+  const symmetricFieldId = opts.isOneWay ? undefined : newId('field');
+  const names = linkStorageNames({
+    baseId: here.baseId,
+    fieldId: field.id,
+    relationship: opts.relationship,
+    symmetricFieldId,
+    dbTableName: here.dbTableName,
+    foreignDbTableName: self ? here.dbTableName : (foreign as TableSchema).table.dbTableName,
+    random: randomBase62(16),
+  });
+  if (!symmetricFieldId)
+    return { field: { ...field, options: { ...opts, lookupFieldId, ...names.origin } }, ops: [] };
+  const completed: Field = {
+    ...field,
+    options: { ...opts, lookupFieldId, symmetricFieldId, ...names.origin },
+  };
   const targetTable = self ? here.tableId : opts.foreignTableId;
   const pending = here.pending?.get(targetTable) ?? [];
   const foreignFields = [
@@ -109,6 +125,7 @@ export const prepareLinkField = async (
       foreignTableId: here.tableId,
       symmetricFieldId: field.id,
       lookupFieldId: here.primaryFieldId,
+      ...names.symmetric,
     },
     dbFieldName: uniqueDbFieldName(
       dbFieldNameFrom(name),

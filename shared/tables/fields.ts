@@ -31,6 +31,7 @@ import type { Field, StoredCell } from '#shared/fields/field-types.ts';
 import { resolverOf } from '#shared/fields/formula-resolve.ts';
 import { isEmptyCell } from '#shared/fields/kind-helpers.ts';
 import { isLinkField } from '#shared/fields/link-options.ts';
+import { linkStorageNames, storedLinkNames } from '#shared/fields/link-storage.ts';
 import type { ForeignFields } from '#shared/fields/lookup.ts';
 import { newId } from '#shared/ids.ts';
 import { rewriteChoiceCells } from '#shared/records/choices.ts';
@@ -117,6 +118,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
       ? await prepareLinkField(defined, {
           tableId,
           tableName: schema.table.name,
+          dbTableName: schema.table.dbTableName,
           baseId: schema.table.baseId,
           schema,
           primaryFieldId: primaryField(schema).id,
@@ -588,6 +590,7 @@ const linkSides = async (schema: TableSchema, current: Field, defined: Field) =>
     const { field, ops, symmetric } = await prepareLinkField(defined, {
       tableId,
       tableName: schema.table.name,
+      dbTableName: schema.table.dbTableName,
       baseId: schema.table.baseId,
       schema: withFields(
         schema,
@@ -621,6 +624,22 @@ const keepOtherSide = async (schema: TableSchema, current: Field, defined: Field
   const opts = linkOptions(defined);
   const self = opts.foreignTableId === tableId;
   const there = self ? schema : await loadSchema(opts.foreignTableId);
+  const side = findField(there, sideId);
+  // the storage names stay while the relationship does; else they are made anew, this side first
+  const kept = storedLinkNames(current.options);
+  const sideKept = storedLinkNames(side.options);
+  const names =
+    kept && sideKept && linkOptions(current).relationship === opts.relationship
+      ? { origin: kept, symmetric: sideKept }
+      : linkStorageNames({
+          baseId: schema.table.baseId,
+          fieldId: current.id,
+          relationship: opts.relationship,
+          symmetricFieldId: sideId,
+          dbTableName: schema.table.dbTableName,
+          foreignDbTableName: there.table.dbTableName,
+          random: '',
+        });
   const field = checkLinkPicker(
     {
       ...defined,
@@ -628,16 +647,16 @@ const keepOtherSide = async (schema: TableSchema, current: Field, defined: Field
         ...opts,
         symmetricFieldId: sideId,
         lookupFieldId: linkOptions(current).lookupFieldId,
+        ...names.origin,
       },
     },
     there,
   );
-  const side = findField(there, sideId);
   const { isMultipleCellValue: _, ...rest } = side;
   const relationship = mirrorRelationship(opts.relationship);
   const changed: Field = {
     ...rest,
-    options: { ...side.options, relationship },
+    options: { ...side.options, relationship, ...names.symmetric },
     ...(relationship === 'oneMany' || relationship === 'manyMany' ? { isMultipleCellValue: true } : {}),
   };
   if (self) return { field, replaced: new Map([[sideId, changed]]) };

@@ -9,7 +9,13 @@ import { deleteNodeOp } from '#shared/entities/node-tree.ts';
 import { purgeTableItems as purgeTable } from '#shared/entities/purges.ts';
 import { putRecordCountBaseOp } from '#shared/entities/record-counts.ts';
 import type { RecordItem } from '#shared/entities/records.ts';
-import { deleteFieldOp, newSchemaParts, putFieldOp, putViewOp } from '#shared/entities/schema-items.ts';
+import {
+  deleteFieldOp,
+  newSchemaParts,
+  putFieldOp,
+  putViewOp,
+  renameLinkHostOp,
+} from '#shared/entities/schema-items.ts';
 import {
   createTableOps,
   deleteTableRefOp,
@@ -25,12 +31,19 @@ import { answerField } from '#shared/fields/db-field-type.ts';
 import { assertPrimaryAllowed, defineField } from '#shared/fields/define.ts';
 import { dbFieldNameFrom } from '#shared/fields/field-names.ts';
 import type { Field } from '#shared/fields/field-types.ts';
+import { isLinkField } from '#shared/fields/link-options.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { enqueuePurge, markResourcePurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';
 import { linkOptions, prepareLinkField } from '#shared/schema/link-fields.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
-import { loadSchema, schemaFromParts, type TableSchema, type View } from '#shared/schema/schema.ts';
+import {
+  bumpSchemaOp,
+  loadSchema,
+  schemaFromParts,
+  type TableSchema,
+  type View,
+} from '#shared/schema/schema.ts';
 import { defineView, toViewOut, type ViewInput } from '#shared/schema/views.ts';
 import { dependentOps } from './dependents.ts';
 
@@ -115,6 +128,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
   if ((input.views?.length ?? 0) > MAX_CREATE_VIEWS)
     throw new ValidationError(`views: at most ${MAX_CREATE_VIEWS} when creating a table`);
   const now = new Date();
+  const dbTableName = input.dbTableName ?? dbFieldNameFrom(name);
   const fields: Field[] = [];
   const foreignOps: TransactOp[] = [];
   const pending = new Map<string, Field[]>();
@@ -129,6 +143,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
       const prepared = await prepareLinkField(field, {
         tableId,
         tableName: name,
+        dbTableName,
         baseId,
         primaryFieldId: primary.id,
         selfOrder: fieldInputs.length + i,
@@ -145,7 +160,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
   const table: Table = {
     id: tableId,
     name,
-    dbTableName: input.dbTableName ?? dbFieldNameFrom(name),
+    dbTableName,
     description: input.description ?? null,
     icon: input.icon ?? null,
     baseId,
@@ -232,7 +247,53 @@ export const updateTable = async (
   patch: { name?: string; description?: string | null; icon?: string | null; dbTableName?: string },
 ) => {
   const ops = updateTableOps(baseId, tableId, patch);
-  await transact(ops, () => new NotFoundError(`Table ${tableId} not found`));
+  const hostOps = patch.dbTableName === undefined ? [] : await linkHostRenameOps(tableId, patch.dbTableName);
+  await transact([...ops, ...hostOps], (i) =>
+    i < ops.length
+      ? new NotFoundError(`Table ${tableId} not found`)
+      : new ConflictError(`A link of table ${tableId} changed while its database name did; try again`),
+  );
+};
+
+/**
+ * A new database name reaches the links that name the table as their storage host (Teable's
+ * many-one and one-one links kept in it, and the one-many ones pointing at it), their symmetric
+ * fields and the lookups and rollups through either, here and in the linked tables (whose schema
+ * versions move with them).
+ */
+const linkHostRenameOps = async (tableId: string, to: string): Promise<TransactOp[]> => {
+  const schema = await loadSchema(tableId).catch(() => undefined);
+  const from = schema?.table.dbTableName;
+  if (!schema || from === undefined || from === to) return [];
+  // the renamed links, by table (this one first: its schema version moves with the table)
+  const renamed = new Map<string, { schema: TableSchema; links: Set<string> }>([
+    [tableId, { schema, links: new Set() }],
+  ]);
+  for (const field of schema.fields) {
+    if (!isLinkField(field) || field.options.fkHostTableName !== from) continue;
+    renamed.get(tableId)?.links.add(field.id);
+    const { symmetricFieldId, foreignTableId, isOneWay } = linkOptions(field);
+    if (isOneWay || !symmetricFieldId || foreignTableId === tableId) continue;
+    const there =
+      renamed.get(foreignTableId)?.schema ?? (await loadSchema(foreignTableId).catch(() => undefined));
+    const side = there?.fields.find((f) => f.id === symmetricFieldId);
+    if (!there || side?.options.fkHostTableName !== from) continue;
+    const entry = renamed.get(foreignTableId) ?? { schema: there, links: new Set<string>() };
+    entry.links.add(side.id);
+    renamed.set(foreignTableId, entry);
+  }
+  const ops: TransactOp[] = [];
+  for (const [id, { schema: s, links }] of renamed) {
+    const before = ops.length;
+    for (const f of s.fields) {
+      if (links.has(f.id)) ops.push(renameLinkHostOp(id, f.id, 'options', from, to));
+      const through = f.lookupOptions;
+      if (through && links.has(String(through.linkFieldId)) && through.fkHostTableName === from)
+        ops.push(renameLinkHostOp(id, f.id, 'lookupOptions', from, to));
+    }
+    if (id !== tableId && ops.length > before) ops.push(bumpSchemaOp(id, s.version));
+  }
+  return ops;
 };
 
 /**

@@ -73,13 +73,6 @@ const linkedTables = async (relationship: Relationship, extra: Record<string, un
   };
 };
 
-/** Where a link is kept, in the names Teable's link options require. */
-const storage = (fieldId: string) => ({
-  fkHostTableName: 'record',
-  selfKeyName: 'id',
-  foreignKeyName: fieldId,
-});
-
 const RELATIONSHIPS: Relationship[] = ['manyMany', 'manyOne', 'oneMany', 'oneOne'];
 
 describe('link fields: the symmetric field', () => {
@@ -484,7 +477,10 @@ describe('link fields: variants', () => {
       foreignTableId: t.betaId,
       isOneWay: true,
       lookupFieldId: t.betaPrimaryId,
-      ...storage(t.link.id),
+      // Teable's storage names: a junction of its own, a self key no other field names
+      fkHostTableName: `${t.baseId}.junction_${t.link.id}`,
+      selfKeyName: expect.stringMatching(/^__fk_rad[0-9A-Za-z]{16}$/),
+      foreignKeyName: `__fk_${t.link.id}`,
     });
     const foreignFields = await call('list-fields', { token: t.token, params: { tableId: t.betaId } });
     expect(foreignFields.body.map((f: { name: string }) => f.name)).toEqual(['Name', 'Count', 'Status']);
@@ -519,14 +515,19 @@ describe('link fields: variants', () => {
       foreignTableId: t.tableId,
       symmetricFieldId: symmetric.id,
       lookupFieldId: t.table.fields[0].id,
-      ...storage(link.body.id),
+      // Teable's names: a one-many link is kept in its many-one side's table, keyed by that side
+      fkHostTableName: 'People',
+      selfKeyName: `__fk_${symmetric.id}`,
+      foreignKeyName: '__id',
     });
     expect(symmetric.options).toEqual({
       relationship: 'manyOne',
       foreignTableId: t.tableId,
       symmetricFieldId: link.body.id,
       lookupFieldId: t.table.fields[0].id,
-      ...storage(symmetric.id),
+      fkHostTableName: 'People',
+      selfKeyName: '__id',
+      foreignKeyName: `__fk_${symmetric.id}`,
     });
     const [p1, p2, p3] = t.table.records.map((r: Ref) => r.id) as [string, string, string];
     const get = (recordId: string) => call('get-record', { token, params: { tableId: t.tableId, recordId } });

@@ -12,8 +12,11 @@ describe('link options as stored', () => {
       filterByViewId: 'viwV',
       visibleFieldIds: ['fldP', 'fldQ'],
       filter: { conjunction: 'and', filterSet: [] },
+      fkHostTableName: 'Orders',
+      selfKeyName: '__id',
+      foreignKeyName: '__fk_fldL',
     };
-    expect(linkOptionsOf({ ...stored, fkHostTableName: 'ignored' })).toEqual(stored);
+    expect(linkOptionsOf({ ...stored, dbTableName: 'ignored' })).toEqual(stored);
   });
 
   it('reads a mistyped option as absent, never as the text "undefined"', () => {
