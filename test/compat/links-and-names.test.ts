@@ -6,11 +6,14 @@
  */
 import {
   configApi,
+  convertField,
   createBase,
   createField,
   createSpace,
   createTable,
+  getFields,
   getRecord,
+  getRecords,
   updateField,
   updateRecord,
 } from '@teable/openapi';
@@ -108,5 +111,34 @@ describe("link rules and names through Teable's client", () => {
     expect([text, lookup, rollup].map((f) => f.data.name)).toEqual(['Name 2', 'Name 3', 'Name 4']);
     expect(unnamed.map((f) => f.data.name)).toEqual(['Name (from B)', 'Name (from B) 2']);
     expect(await status(updateField(a.id, text.data.id, { name: 'Name' }))).toBe(400);
+  });
+
+  it("a link's titles are the foreign primary cells as displayed; a record whose primary is empty has none (Teable's 'correct formatted title')", async () => {
+    const { a, b, aIds, bIds } = await twoTables();
+    const [b1, b2] = bIds as [string, string];
+    const link = (
+      await createField(b.id, {
+        type: 'link' as never,
+        options: { relationship: 'manyOne', foreignTableId: a.id } as never,
+      })
+    ).data;
+    const primary = (await getFields(b.id)).data[0] as { id: string };
+    await convertField(b.id, primary.id, {
+      type: 'number' as never,
+      options: { formatting: { type: 'decimal', precision: 1 } } as never,
+    });
+    const put = (tableId: string, recordId: string, fieldId: string, value: unknown) =>
+      updateRecord(tableId, recordId, {
+        fieldKeyType: 'id' as never,
+        record: { fields: { [fieldId]: value } },
+      });
+    await put(b.id, b1, primary.id, 1);
+    await put(b.id, b2, primary.id, null);
+    const back = (await getFields(a.id)).data.find(
+      (f) => f.id === (link.options as { symmetricFieldId: string }).symmetricFieldId,
+    ) as { id: string; name: string };
+    await put(a.id, aIds[0] as string, back.id, [{ id: b1 }, { id: b2 }]);
+    const listed = (await getRecords(a.id)).data.records[0]?.fields[back.name];
+    expect(listed).toEqual([{ id: b1, title: '1.0' }, { id: b2 }]);
   });
 });

@@ -46,7 +46,7 @@ const linkedOf = (value: StoredCell, field: Field, linkTitle: (f: string, r: str
   });
 
 /**
- * A link cell: stored as record ids; answered as `{id, title}` or a list of them for
+ * A link cell: stored as record ids; answered as `{id, title}` (`{id}` when the record's primary cell is empty) or a list of them for
  * `oneMany`/`manyMany`. Whether the ids exist in the foreign table is the write path's check.
  */
 export const link: FieldKind = {
@@ -129,7 +129,8 @@ export const link: FieldKind = {
   defaultValue: () => undefined,
   /** Undefined when no linked record is left, so the record path leaves the cell out. */
   toJson(value, field, ctx) {
-    const linked = linkedOf(value, field, ctx.linkTitle);
+    // a record whose primary cell is empty has no title: `{id}`, as Teable answers it
+    const linked = linkedOf(value, field, ctx.linkTitle).map((l) => (l.title === '' ? { id: l.id } : l));
     if (linked.length === 0) return undefined;
     return multipleOf(field) ? linked : linked[0];
   },
