@@ -13,6 +13,7 @@ import {
   createTable,
   getFieldFilterLinkRecords,
   getFields,
+  getRecord,
   getRecords,
   updateRecord,
   updateUserName,
@@ -220,5 +221,60 @@ describe("computed fields through Teable's client", () => {
     await drainPurges();
     const records = await getRecords(items.id, {});
     expect(records.data.records[0]?.fields['Made by']).toMatchObject({ title: 'Compat Renamed' });
+  });
+
+  it("a many-one lookup follows links removed from the one-many side's cell (Teable's 'update many - one lookupField by remove a linkRecord from cell')", async () => {
+    const space = await createSpace({ name: 'Lookups' });
+    const baseId = (await createBase({ spaceId: space.data.id })).data.id;
+    const fields = (s: string) => [
+      { name: `text${s}`, type: 'singleLineText' as never },
+      {
+        name: `num${s}`,
+        type: 'number' as never,
+        options: { formatting: { type: 'decimal', precision: 2 } } as never,
+      },
+    ];
+    // no records given: three empty ones, their primary cells empty
+    const t1 = (await createTable(baseId, { name: 'table1', fields: fields('1') })).data;
+    const t2 = (await createTable(baseId, { name: 'table2', fields: fields('2') })).data;
+    const r1 = t1.records[1]?.id as string;
+    const [s1, s2] = t2.records.slice(1).map((r) => r.id) as [string, string];
+    const link = (
+      await createField(t1.id, {
+        type: 'link' as never,
+        options: { relationship: 'oneMany', foreignTableId: t2.id } as never,
+      })
+    ).data;
+    const back = (await getFields(t2.id)).data.find((f) => f.type === 'link') as { id: string };
+    const lookup = (
+      await createField(t2.id, {
+        type: 'number' as never,
+        isLookup: true,
+        lookupOptions: {
+          foreignTableId: t1.id,
+          linkFieldId: back.id,
+          lookupFieldId: t1.fields[1]?.id,
+        } as never,
+      })
+    ).data;
+    const put = (tableId: string, recordId: string, fieldId: string, value: unknown) =>
+      updateRecord(tableId, recordId, {
+        fieldKeyType: 'id' as never,
+        record: { fields: { [fieldId]: value } },
+      });
+    const looked = async (recordId: string) =>
+      (await getRecord(t2.id, recordId, { fieldKeyType: 'id' as never })).data.fields[lookup.id];
+
+    await put(t1.id, r1, t1.fields[1]?.id as string, 123);
+    await put(t1.id, r1, link.id, [{ id: s1 }, { id: s2 }]);
+    expect([await looked(s1), await looked(s2)]).toEqual([123, 123]);
+    const updated = await put(t1.id, r1, link.id, [{ id: s1 }]);
+    // the linked record's primary cell is empty: an item without a title
+    expect(updated.data.fields[link.id]).toEqual([{ id: s1 }]);
+    expect([await looked(s1), await looked(s2)]).toEqual([123, undefined]);
+    await put(t1.id, r1, link.id, null);
+    expect(await looked(s1)).toBeUndefined();
+    await put(t2.id, s1, back.id, { id: r1 });
+    expect(await looked(s1)).toBe(123);
   });
 });
