@@ -11,6 +11,7 @@ import {
   getAggregation,
   getCalendarDailyCollection,
   getGroupPoints,
+  getRecords,
   getRowCount,
   getSearchCount,
   getSearchIndex,
@@ -113,5 +114,48 @@ describe("aggregation through Teable's client", () => {
     } as never);
     expect(days.data.countMap).toEqual({ '2024-01-02': 1 });
     expect((await getTaskStatusCollection(t.tableId)).data).toEqual({ fieldMap: {}, cells: [] });
+  });
+
+  it("search in a named field, records hidden that do not match: numbers as displayed, a named checkbox by its text ('true' when checked)", async () => {
+    const space = await createSpace({ name: 'Search' });
+    const base = await createBase({ spaceId: space.data.id });
+    const t = (
+      await createTable(base.data.id, {
+        name: 'Search',
+        fields: [
+          { name: 'Name', type: 'singleLineText' as never },
+          {
+            name: 'N',
+            type: 'number' as never,
+            options: { formatting: { type: 'decimal', precision: 1 } } as never,
+          },
+          { name: 'Done', type: 'checkbox' as never },
+        ],
+        records: Array.from({ length: 6 }, (_, i) => ({
+          fields: { Name: `field ${i}`, N: i, ...(i % 3 === 0 ? { Done: true } : {}) },
+        })),
+      })
+    ).data;
+    const found = async (value: string, field: number) =>
+      (
+        await getRecords(t.id, {
+          viewId: t.views[0]?.id,
+          search: [value, t.fields[field]?.id, true] as never,
+        })
+      ).data.records.map((r) => r.fields.Name);
+    expect(await found('3', 1)).toEqual(['field 3']);
+    expect(await found('3.0', 1)).toEqual(['field 3']);
+    expect(await found('3.00', 1)).toEqual([]);
+    // Teable leaves a checkbox out of search even when named, and so answers every record
+    expect(await found('true', 2)).toEqual(['field 0', 'field 3']);
+    // without `hide` nothing is left out: the matches are only marked
+    const marked = await getRecords(t.id, {
+      viewId: t.views[0]?.id,
+      search: ['3', t.fields[1]?.id] as never,
+    });
+    expect(marked.data.records).toHaveLength(6);
+    expect((marked.data.extra as { searchHitIndex?: unknown } | undefined)?.searchHitIndex).toEqual([
+      { recordId: t.records[3]?.id, fieldId: t.fields[1]?.id },
+    ]);
   });
 });
