@@ -1,8 +1,12 @@
 /**
  * The local stream processor: reads DynamoDB Local's change stream of the table (shards,
- * iterators) and hands each batch to the same capture as the cloud's stream Lambda
- * (`captureBatch`). Where each shard got to is kept in a checkpoint file in the data folder, so a
- * restart resumes where it stopped; records handed over again are written once anyway.
+ * iterators) and hands the records to the same capture as the cloud's stream Lambda
+ * (`captureBatch`). The stream is one queue of every base's writes; the poller reads ahead of the
+ * capture (up to `PAGES_A_PASS` pages a pass, `MAX_BUFFERED` records in all) and queues what it
+ * read by base, then captures a slice of every waiting base side by side, each base in its own
+ * order: a burst in one base does not hold another base's entries back behind it. Where each shard
+ * got to (the records before its first one not yet captured) is kept in a checkpoint file in the
+ * data folder, so a restart resumes there; records handed over again are written once anyway.
  */
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -46,6 +50,35 @@ export interface StreamPollerOptions {
 /** Tries of one record before the poller sets it aside and goes on (the shard never stops). */
 export const POISON_TRIES = 5;
 
+/**
+ * Pages (of up to 1,000 records) read from a shard in one pass, at most: far enough ahead to find
+ * another base's records behind a burst, and never reading on while writes keep coming (the
+ * capture of what was read runs between passes).
+ */
+const PAGES_A_PASS = 10;
+/** Records read ahead of the capture at most (the stream keeps the rest until they fit). */
+const MAX_BUFFERED = 20_000;
+/** Records of one base captured in one pass (one `captureBatch`). */
+const SLICE = 500;
+/** Bases captured side by side in one pass. */
+const BASES_AT_ONCE = 8;
+
+/** What sorting records into queues reads (imported when the first pass runs, as the capture is). */
+interface Shell {
+  tablesFedBy: typeof import('#shared/changes/processor.ts').tablesFedBy;
+  readTable: typeof import('#shared/entities/tables.ts').readTable;
+}
+
+/** A record read from a shard and not yet captured (or set aside). */
+interface Pending {
+  shardId: string;
+  record: StreamRecord;
+  /** The queue it waits in: its base's, so a base's entries keep their order. */
+  queue: string;
+  tries: number;
+  done: boolean;
+}
+
 export interface StreamPoller {
   /** Records captured so far, and polls that failed. */
   stats(): { records: number; written: number; errors: number; setAside: number };
@@ -76,9 +109,6 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const dynamo = new DynamoDBClient({ endpoint });
   const streams = new DynamoDBStreamsClient({ endpoint });
   const stats = { records: 0, written: 0, errors: 0, setAside: 0 };
-  const tries = new Map<string, number>();
-  /** Per shard: the record the next pass starts at (one that failed). */
-  const retryAt = new Map<string, string>();
   let checkpoints: Checkpoints = { shards: {} };
   const iterators = new Map<string, string>();
   const closed = new Set<string>();
@@ -105,23 +135,18 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const iteratorOf = async (shardId: string): Promise<string | undefined> => {
     const known = iterators.get(shardId);
     if (known) return known;
-    // a record to try again first, else after the last one captured, else where the poller starts
-    const at = retryAt.get(shardId);
-    const after = checkpoints.shards[shardId];
-    const type: ShardIteratorType = at
-      ? 'AT_SEQUENCE_NUMBER'
-      : after
-        ? 'AFTER_SEQUENCE_NUMBER'
-        : (options.startAt ?? 'TRIM_HORIZON');
+    // after the last record read (still waiting here), else after the last one captured, else
+    // where the poller starts
+    const after = readUpTo.get(shardId) ?? checkpoints.shards[shardId];
+    const type: ShardIteratorType = after ? 'AFTER_SEQUENCE_NUMBER' : (options.startAt ?? 'TRIM_HORIZON');
     const out = await streams.send(
       new GetShardIteratorCommand({
         StreamArn: streamArn,
         ShardId: shardId,
         ShardIteratorType: type,
-        ...(at ? { SequenceNumber: at } : after ? { SequenceNumber: after } : {}),
+        ...(after ? { SequenceNumber: after } : {}),
       }),
     );
-    retryAt.delete(shardId);
     return out.ShardIterator;
   };
 
@@ -143,6 +168,12 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       streamArn = arn;
       iterators.clear();
       closed.clear();
+      // what was read from the old stream went with its database
+      buffered.clear();
+      queues.clear();
+      readUpTo.clear();
+      baseOfTable.clear();
+      pendingCount = 0;
       if (checkpoints.streamArn !== streamArn) checkpoints = { streamArn, shards: {} };
     }
     if (!streamArn) return [];
@@ -160,68 +191,163 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
 
   let lag = 0;
 
-  /** One pass over every open shard; answers how many records it read. */
-  const pollOnce = async (): Promise<number> => {
-    const { captureBatch } = await import('#shared/changes/processor.ts');
+  /**
+   * What was read and not yet captured, in stream order per shard (the checkpoint moves past a
+   * shard's captured prefix), and the same records queued by base: each pass captures a slice of
+   * every base that waits, side by side, so a burst in one base never holds another's entries
+   * back behind it (the stream itself is one queue of every base's writes).
+   */
+  const buffered = new Map<string, Pending[]>();
+  const queues = new Map<string, Pending[]>();
+  /** Per shard: the last record read (a new iterator starts after it, not at the checkpoint). */
+  const readUpTo = new Map<string, string>();
+  let pendingCount = 0;
+  const baseOfTable = new Map<string, string>();
+
+  /** The queue a record waits in: its base (its table's, read once per table), else its table, else none. */
+  const queueOf = async (record: StreamRecord, shell: Shell): Promise<string> => {
+    const image = record.newImage ?? record.oldImage;
+    if (image?.type === 'table' && typeof image.baseId === 'string') return `base:${image.baseId}`;
+    // a record item, a schema item, or a data version carrying deletion notes: its table's base
+    const [tableId] = shell.tablesFedBy(record);
+    if (tableId === undefined) return '';
+    let baseId = baseOfTable.get(tableId);
+    if (baseId === undefined) {
+      baseId = (await shell.readTable(tableId))?.baseId;
+      if (baseId) baseOfTable.set(tableId, baseId);
+    }
+    return baseId ? `base:${baseId}` : `table:${tableId}`;
+  };
+
+  /** Reads every open shard up to its end, `PAGES_A_PASS` pages or `MAX_BUFFERED` waiting; answers how many records. */
+  const readPass = async (): Promise<number> => {
     const { streamRecordOf } = await import('#shared/db/stream.ts');
+    const shell: Shell = {
+      tablesFedBy: (await import('#shared/changes/processor.ts')).tablesFedBy,
+      readTable: (await import('#shared/entities/tables.ts')).readTable,
+    };
     let read = 0;
-    let oldest: number | undefined;
     for (const shardId of await shardsOf()) {
-      if (closed.has(shardId)) continue;
-      const iterator = await iteratorOf(shardId);
-      if (!iterator) continue;
-      let out: GetRecordsCommandOutput;
-      try {
-        out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
-      } catch (error) {
-        // an expired or trimmed iterator, or a stream gone: start again from the checkpoint
-        iterators.delete(shardId);
-        describeAgain = true;
-        throw error;
-      }
-      // the streams client's records are the wire shape both readers share
-      const records = (out.Records ?? [])
-        .map((r) => streamRecordOf(r as WireStreamRecord))
-        .filter((r): r is StreamRecord => !!r);
-      if (records.length) {
-        const first = Date.parse((records[0] as StreamRecord).at);
-        if (Number.isFinite(first)) oldest = Math.min(oldest ?? first, first);
-        const outcome = await captureBatch(records, options.retentionDays);
-        stats.written += outcome.written;
-        const done = outcome.firstFailed ? records.slice(0, records.indexOf(outcome.firstFailed)) : records;
-        stats.records += done.length;
-        const last = done.at(-1);
-        if (last) checkpoints.shards[shardId] = last.sequence;
-        await saveCheckpoints();
-        if (outcome.firstFailed) {
-          stats.errors++;
-          const poison = outcome.firstFailed;
-          const n = (tries.get(poison.sequence) ?? 0) + 1;
-          tries.set(poison.sequence, n);
-          if (n >= POISON_TRIES) {
-            // set aside, as the cloud's on-failure queue does, and go on past it
-            if (options.failuresFile) await appendFile(options.failuresFile, `${JSON.stringify(poison)}\n`);
-            stats.setAside++;
-            tries.delete(poison.sequence);
-            checkpoints.shards[shardId] = poison.sequence;
-            await saveCheckpoints();
-          } else retryAt.set(shardId, poison.sequence);
-          // resume after the last record captured (or set aside), next pass
+      for (let page = 0; page < PAGES_A_PASS && !closed.has(shardId) && pendingCount < MAX_BUFFERED; page++) {
+        const iterator = await iteratorOf(shardId);
+        if (!iterator) break;
+        let out: GetRecordsCommandOutput;
+        try {
+          out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+        } catch (error) {
+          // an expired or trimmed iterator, or a stream gone: start again after what was read
           iterators.delete(shardId);
-          continue;
+          describeAgain = true;
+          throw error;
         }
-      }
-      read += records.length;
-      if (out.NextShardIterator) iterators.set(shardId, out.NextShardIterator);
-      else {
-        closed.add(shardId);
-        iterators.delete(shardId);
-        // a shard ends when the stream rolls over to new ones: find them now
-        describeAgain = true;
+        // the streams client's records are the wire shape both readers share
+        const records = (out.Records ?? [])
+          .map((r) => streamRecordOf(r as WireStreamRecord))
+          .filter((r): r is StreamRecord => !!r);
+        // every record's queue first: a failed read of a table buffers nothing of the page
+        const entries: Pending[] = [];
+        for (const record of records)
+          entries.push({ shardId, record, queue: await queueOf(record, shell), tries: 0, done: false });
+        const list = buffered.get(shardId) ?? [];
+        buffered.set(shardId, list);
+        for (const entry of entries) {
+          list.push(entry);
+          const queue = queues.get(entry.queue) ?? [];
+          queues.set(entry.queue, queue);
+          queue.push(entry);
+          pendingCount++;
+          readUpTo.set(shardId, entry.record.sequence);
+        }
+        read += records.length;
+        if (out.NextShardIterator) iterators.set(shardId, out.NextShardIterator);
+        else {
+          closed.add(shardId);
+          iterators.delete(shardId);
+          // a shard ends when the stream rolls over to new ones: find them now
+          describeAgain = true;
+        }
+        if (records.length === 0) break;
       }
     }
-    lag = oldest === undefined ? 0 : Math.max(0, Date.now() - oldest);
     return read;
+  };
+
+  /**
+   * Captures a slice of every waiting queue, up to `BASES_AT_ONCE` side by side (the queues served
+   * go to the back of the line), then moves each shard's checkpoint past what is captured.
+   * Answers the oldest write time among the records it captured.
+   */
+  const capturePass = async (): Promise<number | undefined> => {
+    const { captureBatch } = await import('#shared/changes/processor.ts');
+    let oldest: number | undefined;
+    const turn = [...queues.keys()].filter((k) => queues.get(k)?.length).slice(0, BASES_AT_ONCE);
+    await Promise.all(
+      turn.map(async (key) => {
+        const queue = queues.get(key) ?? [];
+        queues.delete(key);
+        // a base alone is given a batch as large as the stream hands over
+        const slice = queue.slice(0, turn.length === 1 ? 1000 : SLICE);
+        let failedAt = slice.length;
+        try {
+          const outcome = await captureBatch(
+            slice.map((p) => p.record),
+            options.retentionDays,
+          );
+          stats.written += outcome.written;
+          if (outcome.firstFailed) failedAt = slice.findIndex((p) => p.record === outcome.firstFailed);
+        } catch {
+          failedAt = 0;
+        }
+        for (const p of slice.slice(0, Math.max(0, failedAt))) {
+          p.done = true;
+          const at = Date.parse(p.record.at);
+          if (Number.isFinite(at)) oldest = Math.min(oldest ?? at, at);
+        }
+        const failed = slice[failedAt];
+        if (failed) {
+          stats.errors++;
+          failed.tries++;
+          if (failed.tries >= POISON_TRIES) {
+            // set aside, as the cloud's on-failure queue does, and go on past it
+            if (options.failuresFile)
+              await appendFile(options.failuresFile, `${JSON.stringify(failed.record)}\n`);
+            stats.setAside++;
+            failed.done = true;
+          }
+        }
+        const left = queue.filter((p) => !p.done);
+        stats.records += queue.length - left.length - (failed?.done ? 1 : 0);
+        pendingCount -= queue.length - left.length;
+        // to the back of the line: the next pass serves the queues this one did not
+        if (left.length) queues.set(key, left);
+      }),
+    );
+    let moved = false;
+    for (const [shardId, list] of buffered) {
+      let n = 0;
+      while (n < list.length && list[n]?.done) n++;
+      if (n === 0) continue;
+      checkpoints.shards[shardId] = (list[n - 1] as Pending).record.sequence;
+      moved = true;
+      if (n === list.length) buffered.delete(shardId);
+      else buffered.set(shardId, list.slice(n));
+    }
+    if (moved) await saveCheckpoints();
+    return oldest;
+  };
+
+  /** One pass: read what the shards hold, capture a slice of every base. Answers the records read. */
+  const pollOnce = async (): Promise<number> => {
+    const read = await readPass();
+    const oldest = await capturePass();
+    // how long the records handled (or still waiting) have waited: the oldest of them
+    let first = oldest;
+    for (const list of buffered.values()) {
+      const at = list[0] ? Date.parse(list[0].record.at) : Number.NaN;
+      if (Number.isFinite(at)) first = Math.min(first ?? at, at);
+    }
+    lag = first === undefined ? 0 : Math.max(0, Date.now() - first);
+    return read + (oldest === undefined ? 0 : 1);
   };
 
   const loop = async () => {
@@ -234,8 +360,11 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         stats.errors++;
         describeAgain = true;
       }
-      round++;
-      for (const w of roundWaiters.splice(0)) w.resolve();
+      // a round ends with nothing waiting: every record read has been captured
+      if (pendingCount === 0) {
+        round++;
+        for (const w of roundWaiters.splice(0)) w.resolve();
+      }
       if (!read) await sleep(idleMs);
     }
   };

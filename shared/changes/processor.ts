@@ -175,6 +175,16 @@ const notesIn = (r: StreamRecord): { tableId: string; itemIds: string[]; who: De
 };
 
 /**
+ * The tables whose change log a stream record feeds: its item's table and the tables its deletion
+ * notes name (a data version carries the notes of records its write deleted). Pure.
+ */
+export const tablesFedBy = (r: StreamRecord): string[] => {
+  const ids = notesIn(r).map((n) => n.tableId);
+  const own = capturedItem(r)?.tableId;
+  return [...new Set(own ? [own, ...ids] : ids)];
+};
+
+/**
  * Captures a batch of stream records (in stream order) into the change log. Safe to run again
  * with records already captured (each is written once). A base whose log cannot be written makes
  * the outcome name the first of the batch's records it holds, so the batch is resumed from there.
