@@ -12,6 +12,7 @@ import { ValidationError } from '#shared/core/errors.ts';
 import type { Step } from '#shared/db/commit.ts';
 import { queryRecords, type RecordItem } from '#shared/entities/records.ts';
 import { dbFieldTypeOf } from '#shared/fields/db-field-type.ts';
+import { choiceChanges } from '#shared/fields/define.ts';
 import { isDerived } from '#shared/fields/dependencies.ts';
 import type { Field, ReadContext, StoredCell, WriteContext } from '#shared/fields/field-types.ts';
 import { isLinkField } from '#shared/fields/link-options.ts';
@@ -43,9 +44,11 @@ export const convertedCellSteps = async (
   const tableId = schema.table.id;
   const items = await queryRecords(tableId);
   const schemas = new Map([...broken.map((b) => [b.schema.table.id, b.schema] as const), [tableId, schema]]);
-  if (after.type === 'link') {
-    // in creation order, so a foreign record's other side lists its records as they were made
-    items.sort((a, b) => a.autoNumber - b.autoNumber);
+  // in creation order: a foreign record's other side lists its records as they were made, and the
+  // choices a conversion to a select adds come in the order of the records that name them
+  items.sort((a, b) => a.autoNumber - b.autoNumber);
+  // a lookup of a link is computed like any lookup (its type is `link`, it holds no links)
+  if (isLinkField(after)) {
     const ctx = await writeContextFor(principal, located, schema, false);
     const seeds = await toLinkSeeds(schema, items, before, after, ctx, original);
     const { steps } = await propagate(await withBrokenCells(seeds, broken), now, schemas);
@@ -60,21 +63,34 @@ export const convertedCellSteps = async (
       field: after,
     };
   }
-  // the old cells' text (a link's: its titles), typecast into the new definition
-  const titles =
-    before.type === 'link' ? await linkTitlesFor(original, items, new Set([before.id])) : NO_LINKS;
-  const texts = textsOf(items, before, titles);
-  const ctx = await writeContextFor(principal, located, schema, after.type === 'user');
-  const converted = convertRecords(
-    [after],
-    texts.map((text) => ({ [after.id]: text === '' ? null : text })),
-    { keyType: 'id', typecast: true, ctx },
-  );
-  const field = converted.changedFields.find((f) => f.id === after.id) ?? after;
   const keep = keepsValues(before, after);
+  // a select to a select of its kind: its cells follow the choices by id (renamed, removed)
+  const choices = sameSelectKind(before, after) ? choiceMapping(before, after) : undefined;
+  // else the old cells' text (a link's: its titles), typecast into the new definition
+  const converted =
+    keep || choices
+      ? undefined
+      : convertRecords(
+          [after],
+          textsOf(
+            items,
+            before,
+            before.type === 'link' ? await linkTitlesFor(original, items, new Set([before.id])) : NO_LINKS,
+          ).map((text) => ({ [after.id]: text === '' ? null : text })),
+          {
+            keyType: 'id',
+            typecast: true,
+            ctx: await writeContextFor(principal, located, schema, after.type === 'user'),
+          },
+        );
+  const field = converted?.changedFields.find((f) => f.id === after.id) ?? after;
   const values = new Map<string, StoredCell | undefined>();
   const seeds = items.flatMap((item, i) => {
-    const next = keep ? cellOf(item, before) : converted.changes[i]?.get(after.id);
+    const next = keep
+      ? cellOf(item, before)
+      : choices
+        ? followChoices(cellOf(item, before), choices)
+        : converted?.changes[i]?.get(after.id);
     values.set(item.id, next ?? undefined);
     if (after.notNull && (next === undefined || next === null))
       throw new ValidationError(
@@ -109,14 +125,46 @@ const REWRITTEN = new Set(['singleSelect', 'multipleSelect', 'user', 'rating']);
  * time keeps its time. Long text to text is rewritten (its line breaks become spaces). Pure.
  */
 export const keepsValues = (before: Field, after: Field): boolean =>
-  !after.isComputed &&
-  before.type !== 'longText' &&
-  !REWRITTEN.has(after.type) &&
-  before.cellValueType === after.cellValueType &&
-  !before.isMultipleCellValue &&
-  !after.isMultipleCellValue &&
-  dbFieldTypeOf(before) !== 'JSON' &&
-  dbFieldTypeOf(before) === dbFieldTypeOf(after);
+  // an attachment stays an attachment (its text form names files, it cannot be read back)
+  (before.type === 'attachment' && after.type === 'attachment' && !before.isLookup && !after.isLookup) ||
+  (!after.isComputed &&
+    before.type !== 'longText' &&
+    !REWRITTEN.has(after.type) &&
+    before.cellValueType === after.cellValueType &&
+    !before.isMultipleCellValue &&
+    !after.isMultipleCellValue &&
+    dbFieldTypeOf(before) !== 'JSON' &&
+    dbFieldTypeOf(before) === dbFieldTypeOf(after));
+
+const isSelect = (f: Field) => f.type === 'singleSelect' || f.type === 'multipleSelect';
+
+/** A select converted to a select of the same kind (neither a lookup). Pure. */
+const sameSelectKind = (before: Field, after: Field): boolean =>
+  isSelect(after) && before.type === after.type && !before.isLookup && !after.isLookup;
+
+/**
+ * What each old choice name becomes in a select converted to one of its kind, as Teable follows
+ * choices by id: renamed to the choice of its id, kept under a name still listed, else removed
+ * (undefined). Pure.
+ */
+const choiceMapping = (before: Field, after: Field): Map<string, string | undefined> => {
+  const { renamed, removed } = choiceChanges(before, after);
+  return new Map<string, string | undefined>([
+    ...renamed.map((r) => [r.from, r.to] as const),
+    ...removed.map((name) => [name, undefined] as const),
+  ]);
+};
+
+/** A select cell with its choices followed (`choiceMapping`); undefined when none is left. Pure. */
+const followChoices = (cell: StoredCell | undefined, mapping: Map<string, string | undefined>) => {
+  const follow = (name: string) => (mapping.has(name) ? mapping.get(name) : name);
+  if (typeof cell === 'string') return follow(cell);
+  if (!Array.isArray(cell)) return undefined;
+  const names = [...new Set(cell.filter((v): v is string => typeof v === 'string').map(follow))].filter(
+    (n): n is string => n !== undefined,
+  );
+  return names.length ? names : undefined;
+};
 
 /** Computed fields of one table that a conversion breaks (`hasError`), with the table as it will be. */
 export interface Broken {

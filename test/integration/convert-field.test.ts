@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Field } from '#test/support/answers.ts';
 import { invalid } from '#test/support/answers.ts';
+import { uploadFile } from '#test/support/attachments.ts';
 import { call } from '#test/support/invoke.ts';
-import { listedTable } from '#test/support/workspace.ts';
+import { listedTable, newTable } from '#test/support/workspace.ts';
 
 const table = () =>
   listedTable(
@@ -658,4 +659,66 @@ describe('PUT /table/{tableId}/field/{fieldId}/convert', () => {
       ]);
     });
   });
+
+  it('an attachment converted to an attachment (a rename through convert) keeps its files', async () => {
+    const t = await newTable({
+      fields: [
+        { type: 'singleLineText', name: 'Name' },
+        { type: 'attachment', name: 'Files' },
+      ],
+      records: [],
+    });
+    const file = await uploadFile(t.owner.auth, t.baseId);
+    const files = (t.table.fields as Field[]).find((f) => f.name === 'Files') as Field;
+    const created = await call('create-records', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId },
+      body: { records: [{ fields: { Name: 'a', Files: [{ name: 'hello.txt', token: file.token }] } }] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const res = await call('convert-field', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId, fieldId: files.id },
+      body: { type: 'attachment', name: 'Documents' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const record = await call('get-record', {
+      token: t.owner.auth,
+      params: { tableId: t.tableId, recordId: created.body.records[0].id },
+    });
+    expect(record.body.fields.Documents).toEqual([
+      expect.objectContaining({ name: 'hello.txt', token: file.token, size: file.size }),
+    ]);
+  });
+
+  it.each([
+    ['singleSelect', ['a', 'b', 'c'], ['A', undefined, 'c']],
+    ['multipleSelect', [['a', 'b'], ['b'], ['c', 'a']], [['A'], undefined, ['c', 'A']]],
+  ])(
+    'a %s converted to its kind follows its choices by id: renamed, removed, kept',
+    async (type, given, after) => {
+      const t = await newTable({
+        fields: [
+          { type: 'singleLineText', name: 'Name' },
+          { type, name: 'Pick', options: { choices: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } },
+        ],
+        records: (given as unknown[]).map((Pick, i) => ({ fields: { Name: `r${i}`, Pick } })),
+      });
+      const pick = (t.table.fields as Field[]).find((f) => f.name === 'Pick') as Field;
+      const [a, , c] = (pick.options as { choices: { id: string; name: string }[] }).choices;
+      const res = await call('convert-field', {
+        token: t.owner.auth,
+        params: { tableId: t.tableId, fieldId: pick.id },
+        body: { type, options: { choices: [{ ...a, name: 'A' }, c] } },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // no choice comes back for the removed one
+      expect(res.body.options.choices.map((ch: { name: string }) => ch.name)).toEqual(['A', 'c']);
+      const listed = await call('list-records', { token: t.owner.auth, params: { tableId: t.tableId } });
+      const byName = Object.fromEntries(
+        listed.body.records.map((r: { fields: Record<string, unknown> }) => [r.fields.Name, r.fields.Pick]),
+      );
+      expect([byName.r0, byName.r1, byName.r2]).toEqual(after);
+    },
+  );
 });
