@@ -428,17 +428,24 @@ const refreshLookupsOf = async (schema: TableSchema, field: Field) => {
       if (f.isPrimary) next.isPrimary = true;
       return sameJson(next, f) ? [] : [next];
     });
-    const after = withFields(
-      there,
-      there.fields.map((f) => changed.find((c) => c.id === f.id) ?? f),
-    );
+    // formulas there reading a lookup that changed type re-infer theirs, as they do here
+    let fields = there.fields.map((f) => changed.find((c) => c.id === f.id) ?? f);
+    const written = new Set(changed.map((f) => f.id));
+    for (const lookup of changed) {
+      const reinferred = reinferDependents(fields, lookup.id);
+      fields = reinferred.fields;
+      for (const f of reinferred.changed) written.add(f.id);
+    }
+    const after = withFields(there, fields);
     await commitSchemaChange(
       tableId,
       [
-        ...changed.map((f) => putFieldOp(tableId, f, there.fieldOrder[f.id] ?? 0)),
+        ...fields
+          .filter((f) => written.has(f.id))
+          .map((f) => putFieldOp(tableId, f, there.fieldOrder[f.id] ?? 0)),
         bumpSchemaOp(tableId, there.version),
       ],
-      await recomputeSteps(after, ids, new Date()),
+      await recomputeSteps(after, new Set([...ids, ...written]), new Date()),
     );
   }
 };

@@ -396,4 +396,77 @@ describe("Teable's conversion cases through its client", () => {
       { id: table1.records[1]?.id as string },
     ]);
   });
+  it('9 should convert number field to text and relational many-one lookup field and formula field', async () => {
+    const { table1, table2 } = await setup();
+    const linkField = await createField(table1.id, {
+      type: 'link',
+      options: { relationship: 'manyOne', foreignTableId: table2.id },
+    });
+    const sourceField = await createField(table2.id, { type: 'number' });
+    const lookupField = await createField(table1.id, {
+      name: `lookup ${sourceField.name}`,
+      type: sourceField.type,
+      isLookup: true,
+      lookupOptions: { foreignTableId: table2.id, lookupFieldId: sourceField.id, linkFieldId: linkField.id },
+    });
+    const formulaField = await createField(table1.id, {
+      type: 'formula',
+      options: { expression: `{${lookupField.id}}` },
+    });
+    expect(lookupField).toMatchObject({
+      type: sourceField.type,
+      dbFieldType: 'REAL',
+      cellValueType: 'number',
+      isLookup: true,
+      lookupOptions: {
+        relationship: 'manyOne',
+        foreignTableId: table2.id,
+        lookupFieldId: sourceField.id,
+        linkFieldId: linkField.id,
+      },
+    });
+    expect(formulaField).toMatchObject({ type: 'formula', dbFieldType: 'REAL', cellValueType: 'number' });
+
+    await updateRecordByApi(table1.id, table1.records[0]?.id as string, linkField.id, {
+      id: table2.records[0]?.id,
+    });
+    await updateRecordByApi(table1.id, table1.records[1]?.id as string, linkField.id, {
+      id: table2.records[0]?.id,
+    });
+    await updateRecordByApi(table2.id, table2.records[0]?.id as string, sourceField.id, 1);
+    const recordResult1 = await getRecords(table1.id, { fieldKeyType: 'id' });
+    expect(recordResult1.records[0]?.fields[lookupField.id]).toEqual(1);
+    expect(recordResult1.records[1]?.fields[lookupField.id]).toEqual(1);
+
+    const newField = await convertField(table2.id, sourceField.id, { type: 'singleLineText' });
+    const newLookupField = await getField(table1.id, lookupField.id);
+    const newFormulaField = await getField(table1.id, formulaField.id);
+    expect(newField).toMatchObject({
+      cellValueType: 'string',
+      dbFieldType: 'TEXT',
+      type: 'singleLineText',
+      options: {},
+    });
+    expect(newLookupField).toMatchObject({
+      type: newField.type,
+      isLookup: true,
+      dbFieldType: 'TEXT',
+      cellValueType: newField.cellValueType,
+      options: newField.options,
+      lookupOptions: {
+        relationship: 'manyOne',
+        foreignTableId: table2.id,
+        lookupFieldId: sourceField.id,
+        linkFieldId: linkField.id,
+      },
+    });
+    expect(newFormulaField).toMatchObject({
+      type: 'formula',
+      dbFieldType: 'TEXT',
+      cellValueType: newField.cellValueType,
+    });
+    const recordResult2 = await getRecords(table1.id, { fieldKeyType: 'id' });
+    expect(recordResult2.records[0]?.fields[lookupField.id]).toEqual('1.00');
+    expect(recordResult2.records[1]?.fields[lookupField.id]).toEqual('1.00');
+  });
 });
