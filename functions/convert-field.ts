@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { idOf } from '#shared/core/validation.ts';
-import { defineHandler } from '#shared/http/handler.ts';
+import { defineHandler, linkAccessOf } from '#shared/http/handler.ts';
 import { jsonObject } from '#shared/schema/schema-requests.ts';
 import { convertField } from '#shared/tables/fields.ts';
 
@@ -11,5 +11,5 @@ export const handler = defineHandler(
   'convert-field',
   { params, body: jsonObject },
   async ({ params, body, principal, resource, schema }) =>
-    convertField(principal, resource, schema, params.fieldId, body),
+    convertField(principal, resource, schema, params.fieldId, body, linkAccessOf(principal)),
 );

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { idOf, listOf } from '#shared/core/validation.ts';
-import { defineHandler } from '#shared/http/handler.ts';
+import { defineHandler, linkAccessOf } from '#shared/http/handler.ts';
 import { recordRights } from '#shared/records/context.ts';
 import { renderRecords } from '#shared/records/read.ts';
 import {
@@ -26,7 +26,7 @@ export const handler = defineHandler(
   'create-table',
   { params, body },
   async ({ principal, resource, body }) => {
-    const { schema, records } = await createTable(principal, resource, body);
+    const { schema, records } = await createTable(principal, resource, body, linkAccessOf(principal));
     const rendered = await renderRecords(schema, records, {
       keyType: body.fieldKeyType ?? 'name',
       cellFormat: 'json',

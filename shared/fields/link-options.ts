@@ -16,6 +16,8 @@ const isRelationship = (v: unknown): v is LinkRelationship => LINK_RELATIONSHIPS
 export interface LinkOptions {
   relationship: LinkRelationship;
   foreignTableId: string;
+  /** The foreign table's base, on a link between two bases (each side names the other's). */
+  baseId?: string;
   isOneWay?: boolean;
   symmetricFieldId?: string;
   lookupFieldId?: string;
@@ -40,6 +42,7 @@ export const linkOptionsOf = (options: Readonly<Record<string, unknown>>): LinkO
   const out: LinkOptions = { relationship, foreignTableId: optionalText(options.foreignTableId) ?? '' };
   if (typeof options.isOneWay === 'boolean') out.isOneWay = options.isOneWay;
   for (const k of [
+    'baseId',
     'symmetricFieldId',
     'lookupFieldId',
     'filterByViewId',

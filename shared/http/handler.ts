@@ -25,6 +25,7 @@ import {
   ForbiddenError,
   HttpError,
   InternalServerError,
+  NotFoundError,
   OutcomeUnknownError,
   PayloadTooLargeError,
   ServiceUnavailableError,
@@ -683,6 +684,25 @@ const locateReading = async (
   if ('need' in found) throw new Error(`could not locate ${ref.kind} ${ref.id}`);
   return { located: found.located, loaded };
 };
+
+/**
+ * What lets a caller link to a table of another base (`schema/link-fields.ts` `LinkAccess`): it
+ * must be able to create fields there, as the link's other side is created there (a 403 for a
+ * member who may not; a base it has no part in answers as not found).
+ */
+export const linkAccessOf =
+  (principal: Principal) =>
+  async (baseId: string): Promise<void> => {
+    const ref = { kind: 'base', id: baseId } as const;
+    const { located } = await locateReading(
+      ref,
+      principal.userId,
+      await readBatch(resourceKeys(ref, principal.userId)),
+    );
+    // a base the caller has no part in is not there for it (the table answers as not found)
+    if (!located.role) throw new NotFoundError(`Base ${baseId} not found`);
+    checkAccess({ principal, resource: located, role: located.role, actions: ['field|create'] });
+  };
 
 /**
  * The permission check of a route, for a resource a handler learns only from data (an attachment's

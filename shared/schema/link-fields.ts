@@ -1,4 +1,4 @@
-import { ValidationError } from '#shared/core/errors.ts';
+import { NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { uniqueName } from '#shared/core/names.ts';
 import type { TransactOp } from '#shared/db/commit.ts';
 import { createFieldOp, deleteFieldOp } from '#shared/entities/schema-items.ts';
@@ -11,6 +11,12 @@ import { resolveFilter } from '#shared/query/filter.ts';
 import { bumpSchemaOp, loadSchema, nextFieldOrder, primaryField, type TableSchema } from './schema.ts';
 
 export type { LinkOptions } from '#shared/fields/link-options.ts';
+
+/**
+ * Checks that the caller may link to a table of `baseId` (create a field there): a 403 when it may
+ * not, a `NotFoundError` when it cannot see the base (answered as the table not found).
+ */
+export type LinkAccess = (baseId: string) => Promise<void>;
 
 /** A link field's options, typed (`linkOptionsOf`). */
 export const linkOptions = (field: Field): LinkOptions => linkOptionsOf(field.options);
@@ -51,7 +57,8 @@ export const mirrorRelationship = (r: LinkRelationship): LinkRelationship =>
  * Completes a new link field and writes its other side: `lookupFieldId` is the foreign primary
  * field, and unless the link is one-way a symmetric link field is created in the foreign table
  * (named after this table, made unique there) pointing back. The foreign table must be a table
- * of the same base. Answers the completed field and the operations for the foreign table.
+ * of the same base, or of another base named in `options.baseId` that `linkAccess` lets the
+ * caller reach. Answers the completed field and the operations for the foreign table.
  * `pending` holds the symmetric fields the same call already adds, by table: a second link into
  * one table takes the next name and order there, and its schema is bumped once (two updates of
  * one item cannot share a transaction).
@@ -70,6 +77,8 @@ export const prepareLinkField = async (
     pending?: Map<string, Field[]>;
     /** The other side this write deletes (a converted link's): the new one may take its names. */
     replacing?: string;
+    /** Checks the caller may link to a table of another base (undefined: links stay in the base). */
+    linkAccess?: LinkAccess;
   },
 ): Promise<{ field: Field; ops: TransactOp[]; symmetric?: { tableId: string; field: Field } }> => {
   let opts = linkOptions(field);
@@ -77,12 +86,30 @@ export const prepareLinkField = async (
   let foreign: TableSchema | undefined;
   if (!self) {
     foreign = await loadSchema(opts.foreignTableId).catch(() => undefined);
-    // one answer for a table that does not exist and one in another base (another tenant's,
-    // perhaps): a caller learns nothing about ids outside the base it writes to
-    if (!foreign || foreign.table.deletedTime || foreign.table.baseId !== here.baseId)
-      throw new ValidationError(
-        `Field "${field.name}": foreign table ${opts.foreignTableId} not found in this base`,
+    // one answer for a table that does not exist and one in another base the caller did not name
+    // or may not reach (another tenant's, perhaps): a caller learns nothing about ids outside the
+    // bases it works in
+    const notFound = () =>
+      new ValidationError(
+        `Field "${field.name}": foreign table ${opts.foreignTableId} not found in ${opts.baseId && opts.baseId !== here.baseId ? `base ${opts.baseId}` : 'this base'}`,
       );
+    if (!foreign || foreign.table.deletedTime) throw notFound();
+    const there = foreign.table.baseId;
+    if (opts.baseId !== undefined && opts.baseId !== there) throw notFound();
+    if (there !== here.baseId) {
+      // a link to another base is named as such (`baseId`), by a caller who may create fields there
+      if (opts.baseId !== there || !here.linkAccess) throw notFound();
+      await here.linkAccess(there).catch((error: unknown) => {
+        throw error instanceof NotFoundError ? notFound() : error;
+      });
+    }
+  }
+  // each side of a link between two bases names the other's base; a link within one names none
+  const crossBase = foreign !== undefined && foreign.table.baseId !== here.baseId;
+  if (!crossBase && opts.baseId !== undefined) {
+    const { baseId: _, ...rest } = opts;
+    opts = rest;
+    field = { ...field, options: rest as Record<string, unknown> };
   }
   const lookupFieldId = self ? here.primaryFieldId : primaryField(foreign as TableSchema).id;
   const pickerTable = self ? here.schema : foreign;
@@ -125,6 +152,7 @@ export const prepareLinkField = async (
       foreignTableId: here.tableId,
       symmetricFieldId: field.id,
       lookupFieldId: here.primaryFieldId,
+      ...(crossBase ? { baseId: here.baseId } : {}),
       ...names.symmetric,
     },
     dbFieldName: uniqueDbFieldName(

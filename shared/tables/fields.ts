@@ -41,6 +41,7 @@ import { recomputeSteps } from '#shared/records/recompute.ts';
 import { claimRebuildSteps } from '#shared/records/unique.ts';
 import {
   checkLinkPicker,
+  type LinkAccess,
   linkOptions,
   mirrorRelationship,
   prepareLinkField,
@@ -103,7 +104,12 @@ export const fieldsInViewOrder = (
 };
 
 /** Creates a field at the end of the table. */
-export const createField = async (schema: TableSchema, input: Record<string, unknown>) => {
+export const createField = async (
+  schema: TableSchema,
+  input: Record<string, unknown>,
+  /** Lets a link reach a table of another base the caller may create fields in. */
+  linkAccess?: LinkAccess,
+) => {
   const tableId = schema.table.id;
   const defined = defineField(input, {
     existing: schema.fields,
@@ -123,6 +129,7 @@ export const createField = async (schema: TableSchema, input: Record<string, unk
           schema,
           primaryFieldId: primaryField(schema).id,
           selfOrder: order + 1,
+          linkAccess,
         })
       : { field: defined, ops: [] };
   const after = withFields(schema, [...schema.fields, field], { [field.id]: order });
@@ -499,11 +506,13 @@ export const convertField = async (
   schema: TableSchema,
   fieldId: string,
   input: Record<string, unknown>,
+  /** Lets a link reach a table of another base the caller may create fields in. */
+  linkAccess?: LinkAccess,
 ) => {
   const tableId = schema.table.id;
   const { current, defined } = await defineConversion(schema, fieldId, input);
   // a link's other side: created with a new link, deleted with an old one, changed with both
-  const sides = await linkSides(schema, current, defined);
+  const sides = await linkSides(schema, current, defined, linkAccess);
   const side = isLinkField(current) && !sides.keptSide ? await otherSideReaders(schema, current) : undefined;
   const readers = await readersThrough(schema, current, sides.field);
   for (const f of side?.here ?? []) readers.set(f.id, f);
@@ -568,7 +577,7 @@ const otherSideIsList = (field: Field): boolean => {
  * follows (`keptSide`; `replaced` holds it for a self-link). Any other link to link: the old side
  * is deleted and a new one created under its name. `ops` store that.
  */
-const linkSides = async (schema: TableSchema, current: Field, defined: Field) => {
+const linkSides = async (schema: TableSchema, current: Field, defined: Field, linkAccess?: LinkAccess) => {
   const tableId = schema.table.id;
   const none = {
     field: defined,
@@ -606,6 +615,7 @@ const linkSides = async (schema: TableSchema, current: Field, defined: Field) =>
       primaryFieldId: primaryField(schema).id,
       selfOrder,
       replacing: oldSide,
+      linkAccess,
     });
     // a link to this table: its symmetric field is a new field of this table
     const added = symmetric?.tableId === tableId ? [symmetric.field] : [];
@@ -647,11 +657,15 @@ const keepOtherSide = async (schema: TableSchema, current: Field, defined: Field
           foreignDbTableName: there.table.dbTableName,
           random: '',
         });
+  // a link between two bases names the other base on each side (kept: the foreign table is the same)
+  const { baseId: _given, ...rest } = opts;
+  const crossBase = there.table.baseId !== schema.table.baseId;
   const field = checkLinkPicker(
     {
       ...defined,
       options: {
-        ...opts,
+        ...rest,
+        ...(crossBase ? { baseId: there.table.baseId } : {}),
         symmetricFieldId: sideId,
         lookupFieldId: linkOptions(current).lookupFieldId,
         ...names.origin,
@@ -659,10 +673,10 @@ const keepOtherSide = async (schema: TableSchema, current: Field, defined: Field
     },
     there,
   );
-  const { isMultipleCellValue: _, ...rest } = side;
+  const { isMultipleCellValue: _, ...sideRest } = side;
   const relationship = mirrorRelationship(opts.relationship);
   const changed: Field = {
-    ...rest,
+    ...sideRest,
     options: { ...side.options, relationship, ...names.symmetric },
     ...(relationship === 'oneMany' || relationship === 'manyMany' ? { isMultipleCellValue: true } : {}),
   };

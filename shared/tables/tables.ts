@@ -35,7 +35,7 @@ import { isLinkField } from '#shared/fields/link-options.ts';
 import { newId, nodeIdOf } from '#shared/ids.ts';
 import { enqueuePurge, markResourcePurgedOp, purgeJobOp } from '#shared/jobs/purge-queue.ts';
 import { createRecords } from '#shared/records/create.ts';
-import { linkOptions, prepareLinkField } from '#shared/schema/link-fields.ts';
+import { type LinkAccess, linkOptions, prepareLinkField } from '#shared/schema/link-fields.ts';
 import type { FieldKeyType } from '#shared/schema/schema.ts';
 import {
   bumpSchemaOp,
@@ -107,7 +107,13 @@ const explainRefusal =
  * contract's defaults (three fields, one grid view, three empty records unless `records` is
  * given). Schema first in one transaction, then the records through the record write path.
  */
-export const createTable = async (principal: Principal, base: Located, input: CreateTableInput) => {
+export const createTable = async (
+  principal: Principal,
+  base: Located,
+  input: CreateTableInput,
+  /** Lets a link reach a table of another base the caller may create fields in. */
+  linkAccess?: LinkAccess,
+) => {
   const baseId = base.id;
   const tableId = newId('table');
   // the table's project node goes to the end of the base's root, in the create transaction
@@ -148,6 +154,7 @@ export const createTable = async (principal: Principal, base: Located, input: Cr
         primaryFieldId: primary.id,
         selfOrder: fieldInputs.length + i,
         pending,
+        linkAccess,
       });
       field = prepared.field;
       foreignOps.push(...prepared.ops);

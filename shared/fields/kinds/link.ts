@@ -70,6 +70,11 @@ export const link: FieldKind = {
       if (!isId('field', o[key])) throw optionsError('link', `${key} must be a field id (fld…)`);
       out[key] = o[key];
     }
+    // the foreign table's base, for a link to another base (checked by the schema layer)
+    if (!isNothing(o.baseId)) {
+      if (!isId('base', o.baseId)) throw optionsError('link', 'baseId must be a base id (bse…)');
+      out.baseId = o.baseId;
+    }
     // the picker's limits (teable-routes.md, Field): checked against the foreign table by the schema layer
     if (!isNothing(o.filter)) {
       if (!isRecord(o.filter))
