@@ -15,10 +15,12 @@
  * a value typecast cannot take (a number column's `abc`) leaves its cell empty and is reported
  * (row, column, reason), as is a row with more cells than columns; no row is dropped.
  */
+
 import type { Readable } from 'node:stream';
 import { confirmedAttachment } from '#shared/attachments/files.ts';
 import type { Principal } from '#shared/auth/permission.ts';
 import { type Located, locateNow } from '#shared/auth/resources.ts';
+import { captureLagMs } from '#shared/changes/capture-lag.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { SCOPES } from '#shared/core/rights.ts';
 import { transact } from '#shared/db/commit.ts';
@@ -376,6 +378,27 @@ const PURE_CONTEXT = {
 };
 
 /**
+ * The change capture's lag past which an import waits before its next chunk (issue 49): the log
+ * never falls minutes behind while rows keep arriving, and the other bases' entries, webhooks and
+ * live messages are not left waiting behind an import.
+ */
+export const PACE_LAG_MS = 10_000;
+const PACE_POLL_MS = 250;
+
+/**
+ * Waits while the capture is more than `PACE_LAG_MS` behind, where this process can tell (`npm
+ * start`: its stream poller reports it; a Lambda cannot, see `infra/README.md`). False when the
+ * budget ran out meanwhile (the job is sent again and resumes after the last chunk written).
+ */
+const paced = async (budget: () => boolean): Promise<boolean> => {
+  while ((captureLagMs() ?? 0) > PACE_LAG_MS) {
+    if (!budget()) return false;
+    await new Promise((resolve) => setTimeout(resolve, PACE_POLL_MS));
+  }
+  return true;
+};
+
+/**
  * Runs an import as far as `budget` allows: true when done (written, or failed before writing),
  * false when the budget ran out (the worker sends the job again; it resumes after the last chunk).
  */
@@ -445,6 +468,8 @@ export const runImport = async (tableId: string, budget: () => boolean): Promise
     schema = await loadSchema(tableId);
   };
   let fileWidth = 0;
+  // nothing written while the change capture is far behind (a restart resumes at the same row)
+  if (!(await paced(budget))) return false;
   for await (const row of rowsOf(job)) {
     line++;
     // the file's columns: its first row's (the header's, when it has one)
@@ -455,7 +480,7 @@ export const runImport = async (tableId: string, budget: () => boolean): Promise
     errors.push(...values.errors);
     if (chunk.length >= IMPORT_CHUNK) {
       await flush();
-      if (!budget()) return false;
+      if (!budget() || !(await paced(budget))) return false;
     }
   }
   if (chunk.length) await flush();

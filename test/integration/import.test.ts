@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORT_CHUNK, runImport } from '#shared/bulk/import.ts';
+import { IMPORT_CHUNK, PACE_LAG_MS, runImport } from '#shared/bulk/import.ts';
+import { reportCaptureLag } from '#shared/changes/capture-lag.ts';
 import { ConflictError } from '#shared/core/errors.ts';
 import { documentClient, transact } from '#shared/db/client.ts';
 import { injectChunkFault, JOURNAL_STALE_MS, LEASE_MS, recoverInterrupted } from '#shared/db/commit.ts';
@@ -239,6 +240,36 @@ describe('CSV import', () => {
     const stored = await readAttachment(csv);
     const url = `http://127.0.0.1:1/attachments/${stored?.path}?X-Amz-Signature=x`;
     expect((await analyze(ws.owner, encodeURIComponent(url))).status).toBe(200);
+  });
+
+  it('waits while the change capture is more than 10 s behind: nothing written until it catches up, then every row', async () => {
+    const t = await newTable({ fields: [{ type: 'singleLineText', name: 'N' }], records: [] });
+    const rows = IMPORT_CHUNK + 3;
+    const token = await upload(
+      t,
+      utf8(`N\n${Array.from({ length: rows }, (_, i) => `row${i}`).join('\n')}\n`),
+    );
+    await startByHand(t, token);
+    let lag = PACE_LAG_MS + 1;
+    reportCaptureLag(() => lag);
+    try {
+      // the budget is asked while it waits: spent after a few asks, the run stops having written nothing
+      let asked = 0;
+      expect(await runImport(t.tableId, () => ++asked < 4)).toBe(false);
+      expect(asked).toBe(4);
+      expect(await rowsOf(t.owner, t.tableId)).toEqual([]);
+      // caught up after the first chunk's wait: the rest follows
+      let waits = 0;
+      expect(
+        await runImport(t.tableId, () => {
+          if (++waits === 2) lag = 0;
+          return true;
+        }),
+      ).toBe(true);
+      expect(await rowsOf(t.owner, t.tableId)).toHaveLength(rows);
+    } finally {
+      reportCaptureLag(undefined);
+    }
   });
 
   it('resumes after a stop between chunks: every row once', async () => {
