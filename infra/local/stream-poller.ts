@@ -57,9 +57,9 @@ export const POISON_TRIES = 5;
  */
 const PAGES_A_PASS = 10;
 /** Records read ahead of the capture at most (the stream keeps the rest until they fit). */
-const MAX_BUFFERED = 20_000;
-/** Records of one base captured in one pass (one `captureBatch`). */
-const SLICE = 500;
+const MAX_BUFFERED = 5_000;
+/** Records of one base captured in one pass (one `captureBatch`, as large as a stream page). */
+const SLICE = 1000;
 /** Bases captured side by side in one pass. */
 const BASES_AT_ONCE = 8;
 
@@ -285,8 +285,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       turn.map(async (key) => {
         const queue = queues.get(key) ?? [];
         queues.delete(key);
-        // a base alone is given a batch as large as the stream hands over
-        const slice = queue.slice(0, turn.length === 1 ? 1000 : SLICE);
+        const slice = queue.slice(0, SLICE);
         let failedAt = slice.length;
         try {
           const outcome = await captureBatch(

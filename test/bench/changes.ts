@@ -1,8 +1,8 @@
 /**
  * Figures of the change log (issue 28): what a record write costs with the stream on (the request
  * is the same: capture happens in the stream processor), a feed page, the time from a write's
- * answer to its entry in the feed (the local poller, as `npm start` runs it), and the poller's
- * throughput for a 1,000-record create and update.
+ * answer to its entry in the feed (the local poller, as `npm start` runs it), the poller's
+ * throughput for a 1,000-record create and update, and a neighbour base's latency during a burst.
  *
  * Run inside `npm run bench`, or alone: `tsx test/bench/changes.ts` (its own DynamoDB Local).
  */
@@ -124,11 +124,64 @@ export const changesBench = async (token: string) => {
         body: { records: ids.map((id, i) => ({ id, fields: { Count: i + 1 } })) },
       }),
     );
+
+    // 4. A neighbour base during a burst: 10,000 records created in this base (1,000 a request, 2
+    // in flight) while another base's record is edited every 250 ms; each edit's time from its
+    // answer to its entry in that base's log (the poller captures a slice of every waiting base).
+    const otherBase = await call('create-base', { token, body: { spaceId: space.body.id } });
+    const otherTable = await call('create-table', {
+      token,
+      params: { baseId: otherBase.body.id },
+      body: { fields: [{ name: 'Name', type: 'singleLineText' }], records: [{ fields: { Name: 'n' } }] },
+    });
+    const otherRecord = otherTable.body.records[0]?.id as string;
+    await poller.caughtUp(60_000);
+    const burstStart = await headSeqOf(baseId);
+    let writing = true;
+    const burst = (async () => {
+      const started = performance.now();
+      for (let i = 0; i < 10; i += 2)
+        await Promise.all(
+          [i, i + 1].map((j) =>
+            call('create-records', {
+              ...onTable,
+              body: {
+                records: Array.from({ length: 1000 }, (_, k) => ({
+                  fields: { Name: `b${j}-${k}`, Count: k },
+                })),
+              },
+            }),
+          ),
+        );
+      writing = false;
+      return performance.now() - started;
+    })();
+    const neighbour: number[] = [];
+    for (let i = 0; writing; i++) {
+      const before = await headSeqOf(otherBase.body.id);
+      await call('update-record', {
+        token,
+        params: { tableId: otherTable.body.id, recordId: otherRecord },
+        body: { record: { fields: { Name: `edit ${i}` } } },
+      });
+      const t = performance.now();
+      while ((await changesAfter(otherBase.body.id, before, 5)).length === 0)
+        await new Promise((r) => setTimeout(r, 10));
+      neighbour.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const writeMs = await burst;
+    const drainStart = performance.now();
+    while ((await headSeqOf(baseId)) < burstStart + 10_000) await new Promise((r) => setTimeout(r, 50));
+    const drainMs = performance.now() - drainStart;
+    console.log(
+      `\nA neighbour base during a burst (10,000 records created in one base, 1,000 a request, 2 in flight, ${(writeMs / 1000).toFixed(1)} s; the capture beside it): ${neighbour.length} edits in another base, answer → entry in its log p50 ${percentile(neighbour, 50).toFixed(0)} ms, p95 ${percentile(neighbour, 95).toFixed(0)} ms, max ${Math.max(...neighbour).toFixed(0)} ms; the burst's last entry ${(drainMs / 1000).toFixed(1)} s after its last answer (${((10_000 / (writeMs + drainMs)) * 1000).toFixed(0)} entries/s over the whole burst).`,
+    );
   } finally {
     await poller.stop();
   }
 
-  // 4. A feed page of 100 entries and a history page (20 items, Teable's size), warm.
+  // 5. A feed page of 100 entries and a history page (20 items, Teable's size), warm.
   const readPage = async (label: string, run: () => Promise<Answer>, count: (a: Answer) => number) => {
     await run();
     resetCalls();
