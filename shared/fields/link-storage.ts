@@ -24,7 +24,7 @@ export interface LinkStorageNames {
   foreignKeyName: string;
 }
 
-export const LINK_STORAGE_KEYS = ['fkHostTableName', 'selfKeyName', 'foreignKeyName'] as const;
+const LINK_STORAGE_KEYS = ['fkHostTableName', 'selfKeyName', 'foreignKeyName'] as const;
 
 export interface LinkStorageInput {
   baseId: string;
@@ -73,13 +73,6 @@ export const storedLinkNames = (options: Readonly<Record<string, unknown>>): Lin
     ? { fkHostTableName: host, selfKeyName: self, foreignKeyName: foreign }
     : undefined;
 };
-
-/** Options with a database name that was renamed replaced in the host; the same object if untouched. */
-export const renamedHost = <T extends Readonly<Record<string, unknown>>>(
-  options: T,
-  from: string,
-  to: string,
-): T => (options.fkHostTableName === from ? { ...options, fkHostTableName: to } : options);
 
 /**
  * A link's storage names as answered: the kept ones, or for a link kept before they were (none
