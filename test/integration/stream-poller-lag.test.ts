@@ -44,7 +44,9 @@ describe('the local stream poller', () => {
     // the stream stamps a record to the second: it waited at least 1.5 s
     await until(() => (poller as StreamPoller).lagMs() > 0, 'the pass to end');
     expect(poller.lagMs()).toBeGreaterThanOrEqual(1_500);
-    expect(poller.lagMs()).toBeLessThan(60_000);
+    // an age, never an epoch: the stream keeps records 24 hours (read from its start, the pass may
+    // also find this table's earlier writes, a minute old under a loaded suite)
+    expect(poller.lagMs()).toBeLessThan(24 * 3_600_000);
 
     phase = 'free';
     await poller.caughtUp(20_000);
