@@ -103,36 +103,127 @@ export const bulkBench = async (token: string) => {
     const written = itemsWritten();
     const job = await call('get-job', { token, params: { kind: 'import', resourceId: run.value } });
     console.log(
-      `Import of ${ROWS.toLocaleString('en')} rows × ${width} columns (${(file.size / 1048576).toFixed(1)} MB CSV): ${(run.ms / 1000).toFixed(1)} s, ${Math.round(ROWS / (run.ms / 1000)).toLocaleString('en')} rows/s, this process's memory up to +${run.peakMb.toFixed(0)} MB; ${job.body.progress?.rowsDone} rows written, ${job.body.errorCount} reported; ${work.calls.toLocaleString('en')} calls in ${work.sequentialRoundTrips.toLocaleString('en')} round trips, ${(written / ROWS).toFixed(1)} items written per row.`,
+      `Import of ${ROWS.toLocaleString('en')} rows × ${width} columns (${(file.size / 1048576).toFixed(1)} MB CSV): ${(run.ms / 1000).toFixed(1)} s, ${Math.round(ROWS / (run.ms / 1000)).toLocaleString('en')} rows/s (${againstCeilings(ROWS / (run.ms / 1000))}), this process's memory up to +${run.peakMb.toFixed(0)} MB; ${job.body.progress?.rowsDone} rows written, ${job.body.errorCount} reported; ${work.calls.toLocaleString('en')} calls in ${work.sequentialRoundTrips.toLocaleString('en')} round trips, ${(written / ROWS).toFixed(1)} items written per row.`,
     );
     return run.value;
   };
 
-  // 0. the store's own ceiling on this machine: what an import could reach at most, writing ~2 items a row
-  const { documentClient, TABLE } = await import('#shared/db/client.ts');
+  // 0. the store's ceilings on this machine: what an import could reach at most
+  const { documentClient, TABLE, writeItems } = await import('#shared/db/client.ts');
   const { TransactWriteCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { newRecordItem, putRecordNumberOp } = await import('#shared/entities/records.ts');
   const ceilingItems = 20_000;
   const filler = 'x'.repeat(300);
-  const ceilingStart = performance.now();
-  for (let from = 0; from < ceilingItems; from += 1000)
-    await Promise.all(
-      Array.from({ length: 10 }, (_, t) =>
-        documentClient.send(
-          new TransactWriteCommand({
-            TransactItems: Array.from({ length: 100 }, (_, i) => ({
-              Put: { TableName: TABLE, Item: { pk: 'BENCH#ceiling', sk: `${from + t * 100 + i}`, filler } },
-            })),
-          }),
-        ),
+  const timed = async (write: () => Promise<unknown>) => {
+    const started = performance.now();
+    await write();
+    return (performance.now() - started) / 1000;
+  };
+  const transactional =
+    ceilingItems /
+    (await timed(async () => {
+      for (let from = 0; from < ceilingItems; from += 1000)
+        await Promise.all(
+          Array.from({ length: 10 }, (_, t) =>
+            documentClient.send(
+              new TransactWriteCommand({
+                TransactItems: Array.from({ length: 100 }, (_, i) => ({
+                  Put: {
+                    TableName: TABLE,
+                    Item: { pk: 'BENCH#ceiling', sk: `${from + t * 100 + i}`, filler },
+                  },
+                })),
+              }),
+            ),
+          ),
+        );
+    }));
+  // BatchWriteItem: 25 items a call, 8 calls in flight (the client's writeItems, as large writes use it)
+  const batched =
+    ceilingItems /
+    (await timed(() =>
+      writeItems(
+        Array.from({ length: ceilingItems }, (_, i) => ({ put: { pk: 'BENCH#batch', sk: `${i}`, filler } })),
       ),
+    ));
+  // the import's own items (a record of 10 cells and its default-order entry), batched the same way:
+  // the rate no import through this store can pass here
+  const rowCeilingRows = 10_000;
+  const user = { id: 'usrBench', title: 'Bench', email: 'bench@example.com' };
+  const now = new Date().toISOString();
+  const rowItems = Array.from({ length: rowCeilingRows }, (_, i) => {
+    const id = `recBench${String(i).padStart(8, '0')}`;
+    const cells = new Map<string, never>(
+      Array.from({ length: 10 }, (_, c) => [`fld${c}`, (c % 2 ? i * c : `value ${c} of row ${i}`) as never]),
     );
-  const ceiling = ceilingItems / ((performance.now() - ceilingStart) / 1000);
+    return [
+      { put: newRecordItem('tblBenchCeiling', { id, autoNumber: i + 1, cells, user, now }) },
+      putRecordNumberOp('tblBenchCeiling', i + 1, id) as { put: Record<string, unknown> },
+    ];
+  }).flat();
+  const rowCeiling = rowCeilingRows / (await timed(() => writeItems(rowItems)));
   console.log(
-    `The store's ceiling here: ${ceilingItems.toLocaleString('en')} items of 300 bytes in transactions of 100, ten at a time: ${Math.round(ceiling).toLocaleString('en')} items/s (about ${Math.round(ceiling / 2.1).toLocaleString('en')} rows/s at an import's 2.1 items a row).`,
+    `The store's ceilings here: ${ceilingItems.toLocaleString('en')} items of 300 bytes in transactions of 100, ten at a time: ${Math.round(transactional).toLocaleString('en')} items/s (about ${Math.round(transactional / 2.1).toLocaleString('en')} rows/s at an import's 2.1 items a row); in BatchWriteItem calls of 25, 8 in flight: ${Math.round(batched).toLocaleString('en')} items/s (${(batched / transactional).toFixed(1)}× the transactional); ${rowCeilingRows.toLocaleString('en')} rows as an import writes them (a record of 10 cells and its order entry) in such batches: ${Math.round(rowCeiling).toLocaleString('en')} rows/s.`,
   );
+  const againstCeilings = (rowsPerSecond: number) =>
+    `${Math.round((rowsPerSecond / rowCeiling) * 100)}% of the batched rows' ceiling, ${Math.round(((rowsPerSecond * 2.1) / transactional) * 100)}% of the transactional one`;
 
   // 1. import of 10 columns (goal ≥ 2,200 rows/s; Teable's perf-lab: import ≈ 216 rows/s, bulk create ≈ 443)
   await importOf(10);
+  // 1b. the API's own batch create in the same run: 1,000 records a request, 2 requests in flight
+  const createRows = Math.min(ROWS, 20_000);
+  const created = await call('create-table', {
+    token,
+    params: { baseId },
+    body: {
+      name: 'Batch create',
+      fields: [
+        { type: 'singleLineText', name: 'Name' },
+        { type: 'singleLineText', name: 'Code' },
+        { type: 'number', name: 'Qty' },
+        { type: 'number', name: 'Price' },
+        { type: 'date', name: 'Added' },
+        { type: 'singleSelect', name: 'Color', options: { choices: colors.map((name) => ({ name })) } },
+        { type: 'checkbox', name: 'Active' },
+        { type: 'singleLineText', name: 'City' },
+        { type: 'longText', name: 'Notes' },
+        { type: 'number', name: 'Score' },
+      ],
+      records: [],
+    },
+  });
+  const rowOf = (i: number) => ({
+    fields: {
+      Name: `Item ${i}`,
+      Code: `C-${(i * 7919) % 100000}`,
+      Qty: i % 500,
+      Price: (i % 997) / 10,
+      Added: `2024-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}T00:00:00.000Z`,
+      Color: colors[i % 4],
+      Active: i % 3 === 0 ? true : null,
+      City: `City ${i % 50}`,
+      Notes: `note ${i}, more`,
+      Score: i % 100,
+    },
+  });
+  const createSeconds = await timed(async () => {
+    for (let from = 0; from < createRows; from += 2000)
+      await Promise.all(
+        [from, from + 1000].map(async (at) => {
+          const res = await call('create-records', {
+            token,
+            params: { tableId: created.body.id },
+            body: { records: Array.from({ length: 1000 }, (_, i) => rowOf(at + i)) },
+          });
+          if (res.status !== 201 && res.status !== 200)
+            throw new Error(`create-records: ${res.status} ${JSON.stringify(res.body)}`);
+        }),
+      );
+  });
+  console.log(
+    `The API's batch create, ${createRows.toLocaleString('en')} records of 10 fields (1,000 a request, 2 requests in flight): ${createSeconds.toFixed(1)} s, ${Math.round(createRows / createSeconds).toLocaleString('en')} rows/s (${againstCeilings(createRows / createSeconds)}).`,
+  );
+
   // 2. export of 20 fields (the table imported with 20 columns)
   const tableId = await importOf(20);
   const exported = await peakDuring(async () => {

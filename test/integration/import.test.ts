@@ -46,13 +46,19 @@ const importNew = (
 const job = (caller: Caller, tableId: string) =>
   call('get-job', { token: caller.auth, params: { kind: 'import', resourceId: tableId } });
 
+/** Every record's cells as text, page by page (a chunk is as large as a page). */
 const rowsOf = async (caller: Caller, tableId: string) => {
-  const res = await call('list-records', {
-    token: caller.auth,
-    params: { tableId },
-    query: 'take=1000&cellFormat=text',
-  });
-  return (res.body.records as { fields: Record<string, string> }[]).map((r) => r.fields);
+  const rows: Record<string, string>[] = [];
+  for (;;) {
+    const res = await call('list-records', {
+      token: caller.auth,
+      params: { tableId },
+      query: `take=1000&skip=${rows.length}&cellFormat=text`,
+    });
+    const page = (res.body.records as { fields: Record<string, string> }[]).map((r) => r.fields);
+    rows.push(...page);
+    if (page.length < 1000) return rows;
+  }
 };
 
 /** An import's job written as the route writes it, not sent (the test runs it with `runImport`). */
