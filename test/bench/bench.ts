@@ -23,7 +23,7 @@ const RUNS = 20;
 /**
  * Sections: `BENCH_ONLY=computed,listing` prints only those, `BENCH_SKIP=bundles,purge` leaves
  * those out. Names: bundles, requests, records, listing, million (only with BENCH_LISTING_1M=1),
- * adhoc, adhoc-million (only with BENCH_ADHOC_1M=1), organizations, context-menu, nodes, purge, computed, changes, attachments, bulk, webhooks, realtime.
+ * adhoc, adhoc-million (only with BENCH_ADHOC_1M=1), organizations, context-menu, nodes, purge, computed, changes, attachments, bulk, webhooks, realtime, cost.
  */
 const sectionList = (name: string) =>
   (process.env[name] ?? '')
@@ -287,6 +287,11 @@ const requests = async () => {
     await section('realtime', async () => {
       const { realtimeBench } = await import('./realtime.ts');
       await realtimeBench(owner.auth);
+    });
+    // A price per request and a team's month (issue 49): test/bench/cost.ts.
+    await section('cost', async () => {
+      const { costBench } = await import('./cost.ts');
+      await costBench(owner.auth);
     });
   } finally {
     await stopS3();

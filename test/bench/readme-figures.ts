@@ -25,6 +25,7 @@ export const README_SECTIONS = [
   'attachments',
   'bulk',
   'webhooks',
+  'cost',
 ] as const;
 
 export const MEASURED_LINE = /^_Measured (\d{4}-\d{2}-\d{2}) by `npm run bench`/;
