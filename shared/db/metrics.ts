@@ -37,9 +37,11 @@ export const recordCall = (
   consumed: unknown,
   itemCount = 0,
   written = 0,
+  billed = 0,
 ): void => {
   items += itemCount;
   itemsWrittenSoFar += written;
+  billedSoFar += billed;
   const list = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) as Capacity[];
   let readUnits = 0;
   let writeUnits = 0;
@@ -58,9 +60,18 @@ export const resetCalls = (): void => {
   calls = [];
   items = 0;
   itemsWrittenSoFar = 0;
+  billedSoFar = 0;
 };
 
 let itemsWrittenSoFar = 0;
+let billedSoFar = 0;
+
+/**
+ * The write units DynamoDB would bill the writes since the last reset, counted from the requests
+ * (each item one per KB started, twice in a transaction; updates and deletes as 1 KB items):
+ * DynamoDB Local reports a transaction of 10 small puts as 4 units where DynamoDB bills 20.
+ */
+export const billedWriteUnits = (): number => billedSoFar;
 
 /**
  * Items the writes since the last reset put, updated or deleted (what DynamoDB bills write units

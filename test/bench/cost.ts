@@ -36,7 +36,7 @@ export const costBench = async (token: string) => {
 
 const costSection = async (token: string) => {
   const { call } = await import('#test/support/invoke.ts');
-  const { callSummary, resetCalls } = await import('#shared/db/metrics.ts');
+  const { billedWriteUnits, callSummary, resetCalls } = await import('#shared/db/metrics.ts');
   const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
   const { signAndPut } = await import('#test/support/attachments.ts');
   const { drainPurges } = await import('#shared/jobs/purge-queue.ts');
@@ -74,7 +74,8 @@ const costSection = async (token: string) => {
     const value = await work();
     const ms = performance.now() - t;
     const s = callSummary();
-    return { value, ms, readUnits: s.readUnits, writeUnits: s.writeUnits };
+    // write units as DynamoDB bills them (DynamoDB Local under-reports transactions)
+    return { value, ms, readUnits: s.readUnits, writeUnits: billedWriteUnits() };
   };
   /** A request's median handler time over `runs` (after one warm-up) and its capacity (last run). */
   const request = async (run: () => Promise<{ body: unknown }>, runs = 5) => {
@@ -355,7 +356,7 @@ const costSection = async (token: string) => {
   const per1000 = (c: Cost) =>
     [c.dynamo, c.lambda, c.gateway, c.other, c.total].map((x) => dollars(x * 1000)).join(' | ');
   console.log(
-    `Prices: ${PRICES.region}, on-demand list prices as of ${PRICES.asOf}, no free tier (\`test/bench/prices.ts\`). Use measured here: capacity units as DynamoDB Local reports them, handler time on this machine (warm) billed at the function's memory (1 GB; the import worker 2 GB), so Lambda's share is a floor: a deployed function waits on network round trips this machine does not.\n`,
+    `Prices: ${PRICES.region}, on-demand list prices as of ${PRICES.asOf}, no free tier (\`test/bench/prices.ts\`). Use measured here: read units as DynamoDB Local reports them, write units as DynamoDB bills the items each write sends (twice in a transaction; \`billedWriteUnits\`), handler time on this machine (warm) billed at the function's memory (1 GB; the import worker 2 GB), so Lambda's share is a floor: a deployed function waits on network round trips this machine does not.\n`,
   );
   console.log(
     '| per 1,000 requests of | RCU | WCU | Lambda ms | DynamoDB | Lambda | API Gateway | other | total | note |',
