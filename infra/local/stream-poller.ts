@@ -77,15 +77,35 @@ interface Pending {
   queue: string;
   tries: number;
   done: boolean;
+  /** When it was written, at the earliest (`writtenAtOf`): what the lag is measured from. */
+  writtenAt: number;
 }
+
+/**
+ * The earliest a stream record can have been written, in epoch ms: DynamoDB Local stamps a record
+ * to the minute it was written in (DynamoDB, to the second), so a write 59 s ago and one just now
+ * can share a stamp. The record's own time sharpens it — a record item's `lastModifiedTime`, a
+ * propagated write's `at` (both set before the write) — and so does stream order: a shard's records
+ * are in write order, so none was written before the one ahead of it (`previous`).
+ */
+export const writtenAtOf = (record: StreamRecord, previous = 0, now = Date.now()): number => {
+  const stamps = [Date.parse(record.at), previous];
+  const image = record.newImage;
+  for (const key of ['lastModifiedTime', 'at'] as const) {
+    const value = image?.[key];
+    const at = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+    if (at <= now) stamps.push(at);
+  }
+  return Math.max(...stamps.filter(Number.isFinite));
+};
 
 export interface StreamPoller {
   /** Records captured so far, and polls that failed. */
   stats(): { records: number; written: number; errors: number; setAside: number };
   /**
    * How far behind the writes the capture is, in ms: after a pass that found records, the age of
-   * the oldest of them when the pass ended (the stream stamps records to the second); 0 after a
-   * pass that found none.
+   * the oldest of them when the pass ended (from when it was written at the earliest,
+   * `writtenAtOf`); 0 after a pass that found none.
    */
   lagMs(): number;
   /** Resolves once every record in the stream when it is called has been captured. */
@@ -201,6 +221,8 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const queues = new Map<string, Pending[]>();
   /** Per shard: the last record read (a new iterator starts after it, not at the checkpoint). */
   const readUpTo = new Map<string, string>();
+  /** Per shard: the earliest the last record read can have been written (`writtenAtOf`). */
+  const writtenUpTo = new Map<string, number>();
   let pendingCount = 0;
   const baseOfTable = new Map<string, string>();
 
@@ -246,8 +268,19 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
           .filter((r): r is StreamRecord => !!r);
         // every record's queue first: a failed read of a table buffers nothing of the page
         const entries: Pending[] = [];
-        for (const record of records)
-          entries.push({ shardId, record, queue: await queueOf(record, shell), tries: 0, done: false });
+        let previous = writtenUpTo.get(shardId) ?? 0;
+        for (const record of records) {
+          previous = writtenAtOf(record, previous);
+          entries.push({
+            shardId,
+            record,
+            queue: await queueOf(record, shell),
+            tries: 0,
+            done: false,
+            writtenAt: previous,
+          });
+        }
+        writtenUpTo.set(shardId, previous);
         const list = buffered.get(shardId) ?? [];
         buffered.set(shardId, list);
         for (const entry of entries) {
@@ -299,8 +332,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         }
         for (const p of slice.slice(0, Math.max(0, failedAt))) {
           p.done = true;
-          const at = Date.parse(p.record.at);
-          if (Number.isFinite(at)) oldest = Math.min(oldest ?? at, at);
+          oldest = Math.min(oldest ?? p.writtenAt, p.writtenAt);
         }
         const failed = slice[failedAt];
         if (failed) {
@@ -342,7 +374,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
     // how long the records handled (or still waiting) have waited: the oldest of them
     let first = oldest;
     for (const list of buffered.values()) {
-      const at = list[0] ? Date.parse(list[0].record.at) : Number.NaN;
+      const at = list[0] ? list[0].writtenAt : Number.NaN;
       if (Number.isFinite(at)) first = Math.min(first ?? at, at);
     }
     lag = first === undefined ? 0 : Math.max(0, Date.now() - first);

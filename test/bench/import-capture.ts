@@ -31,6 +31,7 @@ export const importCaptureBench = async (token: string) => {
   const { call } = await import('#test/support/invoke.ts');
   const { signAndPut } = await import('#test/support/attachments.ts');
   const { drainPurges } = await import('#shared/jobs/purge-queue.ts');
+  const { PACE_LAG_MS } = await import('#shared/bulk/import.ts');
   const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
   const { reportCaptureLag } = await import('#shared/changes/capture-lag.ts');
   const { headSeqOf } = await import('#shared/entities/change-log.ts');
@@ -216,7 +217,7 @@ export const importCaptureBench = async (token: string) => {
     importing = false;
     await sampler;
     console.log(
-      `Import of ${ROWS.toLocaleString('en')} rows × 10 columns, the capture beside it (the import waits while the capture is more than 10 s behind): ${(importMs / 1000).toFixed(1)} s, ${Math.round((ROWS / importMs) * 1000).toLocaleString('en')} rows/s; capture during it ${Math.round((capturedDuring / importMs) * 1000).toLocaleString('en')} entries/s; the capture's lag at most ${(Math.max(0, ...lags) / 1000).toFixed(1)} s (sampled every 250 ms), all captured ${(drainMs / 1000).toFixed(1)} s after the import's end.`,
+      `Import of ${ROWS.toLocaleString('en')} rows × 10 columns, the capture beside it (the import waits while the capture is more than ${PACE_LAG_MS / 1000} s behind): ${(importMs / 1000).toFixed(1)} s, ${Math.round((ROWS / importMs) * 1000).toLocaleString('en')} rows/s; capture during it ${Math.round((capturedDuring / importMs) * 1000).toLocaleString('en')} entries/s; the capture's lag at most ${(Math.max(0, ...lags) / 1000).toFixed(1)} s (sampled every 250 ms), all captured ${(drainMs / 1000).toFixed(1)} s after the import's end.`,
     );
     console.log(
       `The neighbour base meanwhile, ${toLog.length} edits (one every half second after the last one arrived): answer → entry in its log ${figures(toLog)}; → its webhook at a loopback receiver ${figures(toWebhook)}; → a live subscriber ${figures(toLive)} (goal p95 ≤ 5 s).`,

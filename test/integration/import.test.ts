@@ -248,7 +248,7 @@ describe('CSV import', () => {
     expect((await analyze(ws.owner, encodeURIComponent(url))).status).toBe(200);
   });
 
-  it('waits while the change capture is more than 10 s behind: nothing written until it catches up, then every row', async () => {
+  it('waits while the change capture is more than PACE_LAG_MS behind: nothing written until it catches up, then every row', async () => {
     const t = await newTable({ fields: [{ type: 'singleLineText', name: 'N' }], records: [] });
     const rows = IMPORT_CHUNK + 3;
     const token = await upload(
