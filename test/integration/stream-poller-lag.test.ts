@@ -41,7 +41,8 @@ describe('the local stream poller', () => {
     await new Promise((r) => setTimeout(r, 2_500));
     phase = 'once';
     await until(() => passes === 1 && (poller as StreamPoller).stats().records >= 5, 'one pass');
-    // the stream stamps a record to the second: it waited at least 1.5 s
+    // these items carry no time of their own, so the stream's stamp (to the minute here) is their
+    // earliest: they waited at least 1.5 s
     await until(() => (poller as StreamPoller).lagMs() > 0, 'the pass to end');
     expect(poller.lagMs()).toBeGreaterThanOrEqual(1_500);
     // an age, never an epoch: the stream keeps records 24 hours (read from its start, the pass may
