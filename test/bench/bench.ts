@@ -23,7 +23,7 @@ const RUNS = 20;
 /**
  * Sections: `BENCH_ONLY=computed,listing` prints only those, `BENCH_SKIP=bundles,purge` leaves
  * those out. Names: bundles, requests, records, listing, million (only with BENCH_LISTING_1M=1),
- * adhoc, adhoc-million (only with BENCH_ADHOC_1M=1), organizations, context-menu, nodes, purge, computed, changes, attachments, bulk, webhooks, realtime, cost.
+ * adhoc, adhoc-million (only with BENCH_ADHOC_1M=1), organizations, context-menu, nodes, purge, computed, changes, attachments, import-capture, bulk, webhooks, realtime, cost.
  */
 const sectionList = (name: string) =>
   (process.env[name] ?? '')
@@ -270,6 +270,11 @@ const requests = async () => {
       await changesBench(owner.auth);
     });
     // Attachments (issue 29): test/bench/attachments.ts.
+    // The capture under an import, a neighbour base beside it (issue 49): test/bench/import-capture.ts.
+    await section('import-capture', async () => {
+      const { importCaptureBench } = await import('./import-capture.ts');
+      await importCaptureBench(owner.auth);
+    });
     await section('bulk', async () => {
       const { bulkBench } = await import('./bulk.ts');
       await bulkBench(owner.auth);

@@ -24,6 +24,7 @@ export const README_SECTIONS = [
   'changes',
   'attachments',
   'bulk',
+  'import-capture',
   'webhooks',
   'cost',
 ] as const;
