@@ -223,6 +223,12 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const readUpTo = new Map<string, string>();
   /** Per shard: the earliest the last record read can have been written (`writtenAtOf`). */
   const writtenUpTo = new Map<string, number>();
+  /**
+   * Per shard: when a read found it at its end. What is read after was written after that (a
+   * second's margin): an item with no time of its own, read by a poller that was keeping up, is
+   * not taken for a minute old.
+   */
+  const emptyAt = new Map<string, number>();
   let pendingCount = 0;
   const baseOfTable = new Map<string, string>();
 
@@ -253,6 +259,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       for (let page = 0; page < PAGES_A_PASS && !closed.has(shardId) && pendingCount < MAX_BUFFERED; page++) {
         const iterator = await iteratorOf(shardId);
         if (!iterator) break;
+        const asked = Date.now();
         let out: GetRecordsCommandOutput;
         try {
           out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
@@ -268,7 +275,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
           .filter((r): r is StreamRecord => !!r);
         // every record's queue first: a failed read of a table buffers nothing of the page
         const entries: Pending[] = [];
-        let previous = writtenUpTo.get(shardId) ?? 0;
+        let previous = Math.max(writtenUpTo.get(shardId) ?? 0, (emptyAt.get(shardId) ?? 0) - 1000);
         for (const record of records) {
           previous = writtenAtOf(record, previous);
           entries.push({
@@ -299,7 +306,10 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
           // a shard ends when the stream rolls over to new ones: find them now
           describeAgain = true;
         }
-        if (records.length === 0) break;
+        if (records.length === 0) {
+          emptyAt.set(shardId, asked);
+          break;
+        }
       }
     }
     return read;

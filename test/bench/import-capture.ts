@@ -35,7 +35,7 @@ export const importCaptureBench = async (token: string) => {
   const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
   const { reportCaptureLag } = await import('#shared/changes/capture-lag.ts');
   const { headSeqOf } = await import('#shared/entities/change-log.ts');
-  const { callSummary, resetCalls } = await import('#shared/db/metrics.ts');
+  const { billedWriteUnits, callSummary, resetCalls } = await import('#shared/db/metrics.ts');
   const { startReceiver } = await import('#test/support/webhook-receiver.ts');
   const { createLocalServer, listen } = await import('#infra/local/server.ts');
   const { default: WebSocket } = await import('ws');
@@ -91,7 +91,7 @@ export const importCaptureBench = async (token: string) => {
     await poller.stop();
     const work = callSummary();
     console.log(
-      `Capture alone (${IDLE_ENTRIES.toLocaleString('en')} records created with the capture stopped, then captured with nothing else writing): ${(ms / 1000).toFixed(1)} s, ${Math.round((IDLE_ENTRIES / ms) * 1000).toLocaleString('en')} entries/s; per entry ${(work.calls / IDLE_ENTRIES).toFixed(2)} DynamoDB calls, ${(work.writeUnits / IDLE_ENTRIES).toFixed(1)} WCU, ${(work.readUnits / IDLE_ENTRIES).toFixed(2)} RCU (stream reads not counted); ${work.sequentialRoundTrips.toLocaleString('en')} sequential round trips in all.`,
+      `Capture alone (${IDLE_ENTRIES.toLocaleString('en')} records created with the capture stopped, then captured with nothing else writing): ${(ms / 1000).toFixed(1)} s, ${Math.round((IDLE_ENTRIES / ms) * 1000).toLocaleString('en')} entries/s; per entry ${(work.calls / IDLE_ENTRIES).toFixed(2)} DynamoDB calls, ${(billedWriteUnits() / IDLE_ENTRIES).toFixed(1)} WCU as DynamoDB bills them, ${(work.readUnits / IDLE_ENTRIES).toFixed(2)} RCU (stream reads not counted); ${work.sequentialRoundTrips.toLocaleString('en')} sequential round trips in all.`,
     );
   }
 
