@@ -72,6 +72,8 @@ export class PurgeWorker extends Construct {
         TABLE_NAME: table.tableName,
         PURGE_QUEUE_URL: this.queue.queueUrl,
         PURGE_DELAY_SECONDS: '0',
+        // an import waits while the stream processor is behind its writes, told by the change log
+        IMPORT_PACING: 'log',
       },
     });
     // A plain mapping: the role above already holds the consume grant (no extra policy resource).

@@ -33,6 +33,12 @@ export const config = {
   webhookQueueUrl: optional(process.env.WEBHOOK_QUEUE_URL),
   /** Delay before a purge starts, so writes that passed the permission check just before finish. */
   purgeDelaySeconds: Number(process.env.PURGE_DELAY_SECONDS || 0),
+  /**
+   * How an import tells how far the change capture is behind its writes where no local poller
+   * reports it: `log` (a deployed stage's worker: by the base's change log, `shared/bulk/pacing.ts`);
+   * unset, it does not wait (tests, scripts: no capture runs).
+   */
+  importPacesByLog: process.env.IMPORT_PACING === 'log',
   /** Days the change log keeps an entry (a per-stage setting, 1..365; 30 by default). */
   changeLogDays: Math.min(365, Math.max(1, Number(process.env.CHANGE_LOG_DAYS || 30) || 30)),
   /**

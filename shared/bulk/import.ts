@@ -21,11 +21,13 @@ import { confirmedAttachment } from '#shared/attachments/files.ts';
 import type { Principal } from '#shared/auth/permission.ts';
 import { type Located, locateNow } from '#shared/auth/resources.ts';
 import { captureLagMs } from '#shared/changes/capture-lag.ts';
+import { config } from '#shared/config.ts';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/core/errors.ts';
 import { SCOPES } from '#shared/core/rights.ts';
 import { transact } from '#shared/db/commit.ts';
 import { withRequestScope } from '#shared/db/request-scope.ts';
 import { TOKEN_PATTERN } from '#shared/entities/attachments.ts';
+import { changesBefore } from '#shared/entities/change-log.ts';
 import {
   failImport,
   type ImportJob,
@@ -43,6 +45,7 @@ import { loadSchema, type TableSchema } from '#shared/schema/schema.ts';
 import { objectStream } from '#shared/storage/objects.ts';
 import { csvRows } from './csv-read.ts';
 import { hasInferredOptions, inferColumns, inferredOptions, numberOf } from './infer.ts';
+import { captureBehindMs, uncaptured } from './pacing.ts';
 import { xlsxSheets } from './xlsx-read.ts';
 
 /** Rows an analysis reads to propose types. */
@@ -392,14 +395,34 @@ const PURE_CONTEXT = {
  */
 export const PACE_LAG_MS = 3_000;
 const PACE_POLL_MS = 250;
+let paceLagMs = PACE_LAG_MS;
+/** Test seam: the lag past which imports wait (`PACE_LAG_MS` unless a test sets another). */
+export const paceImportsAt = (ms: number = PACE_LAG_MS) => {
+  paceLagMs = ms;
+};
 
 /**
- * Waits while the capture is more than `PACE_LAG_MS` behind, where this process can tell (`npm
- * start`: its stream poller reports it; a Lambda cannot, see `infra/README.md`). False when the
+ * How far the change capture is behind an import's writes: what `npm start`'s poller reports; in
+ * a deployed stage (`config.importPacesByLog`), what the base's log says of the chunks this run
+ * wrote (`pacing.ts`: one query a check); else 0 (no capture runs: tests, scripts).
+ */
+const captureBehind = (baseId: string, chunkStarts: number[]) => async (): Promise<number> => {
+  const local = captureLagMs();
+  if (local !== undefined) return local;
+  if (!config.importPacesByLog || chunkStarts.length === 0) return 0;
+  const [newest] = await changesBefore(baseId, undefined, 1);
+  const newestAt = newest ? Date.parse(newest.occurredAt) : undefined;
+  const pending = uncaptured(chunkStarts, newestAt);
+  chunkStarts.splice(0, chunkStarts.length, ...pending);
+  return captureBehindMs(pending, newestAt, Date.now());
+};
+
+/**
+ * Waits while the capture is more than `PACE_LAG_MS` behind (`captureBehind`). False when the
  * budget ran out meanwhile (the job is sent again and resumes after the last chunk written).
  */
-const paced = async (budget: () => boolean): Promise<boolean> => {
-  while ((captureLagMs() ?? 0) > PACE_LAG_MS) {
+const paced = async (budget: () => boolean, behind: () => Promise<number>): Promise<boolean> => {
+  while ((await behind()) > paceLagMs) {
     if (!budget()) return false;
     await new Promise((resolve) => setTimeout(resolve, PACE_POLL_MS));
   }
@@ -449,9 +472,13 @@ export const runImport = async (tableId: string, budget: () => boolean): Promise
   let chunk: { fields: Record<string, unknown> }[] = [];
   let errors: RowError[] = [];
   const skip = job.rowsDone + (job.skipFirst ? 1 : 0);
+  // when each chunk of this run began its write: how the log tells the capture's lag (`pacing.ts`)
+  const chunkStarts: number[] = [];
+  const behind = captureBehind(located.baseId ?? schema.table.baseId, chunkStarts);
   const flush = async () => {
     const current = job as ImportJob;
     const to = current.rowsDone + chunk.length;
+    chunkStarts.push(Date.now());
     // each chunk a write of its own: its own time limit, and one txId in the change log
     await withRequestScope(
       CHUNK_MS,
@@ -477,7 +504,7 @@ export const runImport = async (tableId: string, budget: () => boolean): Promise
   };
   let fileWidth = 0;
   // nothing written while the change capture is far behind (a restart resumes at the same row)
-  if (!(await paced(budget))) return false;
+  if (!(await paced(budget, behind))) return false;
   for await (const row of rowsOf(job)) {
     line++;
     // the file's columns: its first row's (the header's, when it has one)
@@ -488,7 +515,7 @@ export const runImport = async (tableId: string, budget: () => boolean): Promise
     errors.push(...values.errors);
     if (chunk.length >= IMPORT_CHUNK) {
       await flush();
-      if (!budget() || !(await paced(budget))) return false;
+      if (!budget() || !(await paced(budget, behind))) return false;
     }
   }
   if (chunk.length) await flush();

@@ -409,6 +409,7 @@ describe('WorkspaceApiStack (dev)', () => {
         JWT_AUDIENCE: 'workspace-api-dev',
         MAIL_FROM: stageConfig('dev').mailFrom,
         CHANGE_LOG_DAYS: '',
+        IMPORT_PACING: '',
         ATTACHMENTS_BUCKET: { Ref: bucketId },
         ATTACHMENT_MAX_BYTES: '',
         AWS_ENDPOINT_URL_S3: '',
@@ -949,6 +950,8 @@ describe('WorkspaceApiStack (dev)', () => {
     expect((worker.Properties?.Environment as { Variables: object } | undefined)?.Variables).toMatchObject({
       PURGE_QUEUE_URL: { Ref: queueId },
       PURGE_DELAY_SECONDS: '0',
+      // an import waits while the base's change log is behind its writes
+      IMPORT_PACING: 'log',
     });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: workerId },

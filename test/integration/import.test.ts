@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORT_CHUNK, PACE_LAG_MS, runImport } from '#shared/bulk/import.ts';
+import { IMPORT_CHUNK, PACE_LAG_MS, paceImportsAt, runImport } from '#shared/bulk/import.ts';
 import { reportCaptureLag } from '#shared/changes/capture-lag.ts';
+import { config } from '#shared/config.ts';
 import { ConflictError } from '#shared/core/errors.ts';
 import { documentClient, transact } from '#shared/db/client.ts';
 import { injectChunkFault, JOURNAL_STALE_MS, LEASE_MS, recoverInterrupted } from '#shared/db/commit.ts';
 import { readAttachment } from '#shared/entities/attachments.ts';
+import { appendChanges } from '#shared/entities/change-log.ts';
 import { startImportOp } from '#shared/entities/import-jobs.ts';
 import { drainPurges } from '#shared/jobs/purge-queue.ts';
 import { invalid, notFound } from '#test/support/answers.ts';
@@ -275,6 +277,55 @@ describe('CSV import', () => {
       expect(await rowsOf(t.owner, t.tableId)).toHaveLength(rows);
     } finally {
       reportCaptureLag(undefined);
+    }
+  });
+
+  it('in a deployed stage, tells the lag by the base’s log: waits after a chunk the log has not reached, goes on once it has', async () => {
+    const t = await newTable({ fields: [{ type: 'singleLineText', name: 'N' }], records: [] });
+    const rows = IMPORT_CHUNK * 2 + 7;
+    const token = await upload(
+      t,
+      utf8(`N\n${Array.from({ length: rows }, (_, i) => `row${i}`).join('\n')}\n`),
+    );
+    await startByHand(t, token);
+    const settable = config as { importPacesByLog: boolean };
+    settable.importPacesByLog = true;
+    // any chunk not yet in the log is too far behind (no capture runs here: the test plays it)
+    paceImportsAt(0);
+    const count = async () =>
+      (await call('get-row-count', { token: t.owner.auth, params: { tableId: t.tableId } })).body.rowCount;
+    try {
+      // the first chunk goes (nothing written yet), then it waits for it: the budget asked while waiting
+      let asked = 0;
+      expect(await runImport(t.tableId, () => ++asked < 2)).toBe(false);
+      expect(await count()).toBe(IMPORT_CHUNK);
+      // the capture reaches past the first chunk: an entry newer than its write in the base's log
+      await appendChanges(
+        t.baseId,
+        [
+          {
+            sourceId: `pacing-${t.tableId}`,
+            type: 'record.updated',
+            baseId: t.baseId,
+            tableId: t.tableId,
+            actor: { id: 'system' },
+            occurredAt: new Date().toISOString(),
+            txId: 'pacing',
+          },
+        ],
+        Math.floor(Date.now() / 1000) + 3600,
+      );
+      // a new run: the second chunk goes, then it waits for that one
+      asked = 0;
+      expect(await runImport(t.tableId, () => ++asked < 2)).toBe(false);
+      expect(await count()).toBe(IMPORT_CHUNK * 2);
+      // not paced (no capture to wait for): the rest
+      settable.importPacesByLog = false;
+      expect(await runImport(t.tableId, () => true)).toBe(true);
+      expect(await count()).toBe(rows);
+    } finally {
+      settable.importPacesByLog = false;
+      paceImportsAt();
     }
   });
 

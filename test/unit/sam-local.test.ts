@@ -118,6 +118,7 @@ describe('an empty environment variable', () => {
       jwtAudience: 'workspace-api',
       purgeQueueUrl: undefined,
       purgeDelaySeconds: 0,
+      importPacesByLog: false,
       changeLogDays: 30,
       dynamoDbEndpoint: undefined,
       attachmentsBucket: undefined,
