@@ -358,7 +358,7 @@ const costSection = async (token: string) => {
       `Prices: ${PRICES.region}, on-demand list prices as of ${PRICES.asOf}, no free tier (\`test/bench/prices.ts\`). Use measured here: read units as DynamoDB Local reports them, write units as DynamoDB bills the items each write sends (twice in a transaction; \`billedWriteUnits\`), handler time on this machine (warm) billed at the function's memory (1 GB; the import worker 2 GB), so Lambda's share is a floor: a deployed function waits on network round trips this machine does not.\n`,
     );
     console.log(
-      '| per 1,000 requests of | RCU | WCU | Lambda ms | DynamoDB | Lambda | API Gateway | other | total | note |',
+      '| request | RCU (one) | WCU (one) | Lambda ms (one) | DynamoDB, per 1,000 | Lambda, per 1,000 | API Gateway, per 1,000 | other, per 1,000 | **total, per 1,000** | note |',
     );
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const { kind, usage, note } of rows) {
