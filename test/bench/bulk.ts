@@ -7,6 +7,7 @@
  * Run inside `npm run bench`, or alone: `tsx test/bench/bulk.ts`.
  */
 import { isScript, runAlone } from './alone.ts';
+import { startCsvImport, uploadCsv } from './csv-import.ts';
 
 const ROWS = Number(process.env.BULK_ROWS || 100_000);
 
@@ -28,7 +29,6 @@ const peakDuring = async <T>(run: () => Promise<T>): Promise<{ value: T; peakMb:
 
 export const bulkBench = async (token: string) => {
   const { call } = await import('#test/support/invoke.ts');
-  const { signAndPut } = await import('#test/support/attachments.ts');
   const { drainPurges } = await import('#shared/jobs/purge-queue.ts');
   const { callSummary, resetCalls, itemsRead, itemsWritten } = await import('#shared/db/metrics.ts');
 
@@ -67,37 +67,16 @@ export const bulkBench = async (token: string) => {
     const parts: string[] = [`${columns.map((c) => c.name).join(',')}\n`];
     for (let i = 0; i < ROWS; i++) parts.push(`${columns.map((c) => c.cell(i)).join(',')}\n`);
     const bytes = new TextEncoder().encode(parts.join(''));
-    const signature = await signAndPut(token, baseId, bytes, 'text/csv');
-    await call('notify-attachment', {
-      token,
-      params: { token: signature.token },
-      query: 'filename=bench.csv',
-    });
-    return { token: signature.token, size: bytes.length, columns };
+    return { token: await uploadCsv(token, baseId, bytes), size: bytes.length, columns };
   };
   /** Imports a CSV of `width` columns into a new table; answers the table, the time and the peak memory. */
   const importOf = async (width: number) => {
     const file = await csvOf(width);
     resetCalls();
     const run = await peakDuring(async () => {
-      const res = await call('import-table-from-file', {
-        token,
-        params: { baseId },
-        body: {
-          worksheets: {
-            'Import Table': {
-              name: `Bench import ${width}`,
-              columns: file.columns.map((c, i) => ({ name: c.name, type: c.type, sourceColumnIndex: i })),
-              useFirstRowAsHeader: true,
-              importData: true,
-            },
-          },
-          attachmentUrl: file.token,
-          fileType: 'csv',
-        },
-      });
+      const tableId = await startCsvImport(token, baseId, file.token, `Bench import ${width}`, file.columns);
       await drainPurges();
-      return res.body[0].id as string;
+      return tableId;
     });
     const work = callSummary();
     const written = itemsWritten();

@@ -9,6 +9,7 @@
  * Run inside `npm run bench` (`BENCH_ONLY=cost`), or alone: `tsx test/bench/cost.ts`.
  */
 import { isScript, runAlone } from './alone.ts';
+import { startCsvImport, uploadCsv } from './csv-import.ts';
 import { type Cost, costOf, dollars, PRICES, plus, times, type Usage } from './prices.ts';
 
 /** Every function of the stack has the stage's memory, but the worker (imports): `infra/`. */
@@ -35,7 +36,6 @@ const costSection = async (token: string) => {
   const { call } = await import('#test/support/invoke.ts');
   const { billedWriteUnits, callSummary, resetCalls } = await import('#shared/db/metrics.ts');
   const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
-  const { signAndPut } = await import('#test/support/attachments.ts');
   const { drainPurges } = await import('#shared/jobs/purge-queue.ts');
   const { changesAfter, headSeqOf } = await import('#shared/entities/change-log.ts');
   const { deliverBase } = await import('#shared/webhooks/deliver.ts');
@@ -186,31 +186,10 @@ const costSection = async (token: string) => {
     const csv = new TextEncoder().encode(
       `Name,Count,Notes\n${Array.from({ length: importRows }, (_, i) => `Row ${i},${i},"note ${i}, a little more text"`).join('\n')}\n`,
     );
-    const signature = await signAndPut(token, baseId, csv, 'text/csv');
-    await call('notify-attachment', {
-      token,
-      params: { token: signature.token },
-      query: 'filename=cost.csv',
-    });
+    const file = await uploadCsv(token, baseId, csv);
     const imported = await measured(async () => {
-      const res = await call('import-table-from-file', {
-        token,
-        params: { baseId },
-        body: {
-          worksheets: {
-            'Import Table': {
-              name: 'Imported',
-              columns: fields.map((f, i) => ({ name: f.name, type: f.type, sourceColumnIndex: i })),
-              useFirstRowAsHeader: true,
-              importData: true,
-            },
-          },
-          attachmentUrl: signature.token,
-          fileType: 'csv',
-        },
-      });
+      await startCsvImport(token, baseId, file, 'Imported', fields);
       await drainPurges();
-      return res;
     });
     const importCapture = await capture(importRows);
     add(

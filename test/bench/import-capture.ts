@@ -12,6 +12,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isScript, runAlone } from './alone.ts';
+import { startCsvImport, uploadCsv } from './csv-import.ts';
 
 const ROWS = Number(process.env.IMPORT_CAPTURE_ROWS || 100_000);
 /** Records written with the capture stopped, then captured alone (its own rate). */
@@ -29,7 +30,6 @@ const figures = (xs: number[]) =>
 
 export const importCaptureBench = async (token: string) => {
   const { call } = await import('#test/support/invoke.ts');
-  const { signAndPut } = await import('#test/support/attachments.ts');
   const { drainPurges } = await import('#shared/jobs/purge-queue.ts');
   const { PACE_LAG_MS } = await import('#shared/bulk/import.ts');
   const { startStreamPoller } = await import('#infra/local/stream-poller.ts');
@@ -140,8 +140,7 @@ export const importCaptureBench = async (token: string) => {
     ] as const;
     const lines = [columns.map((c) => c[0]).join(',')];
     for (let i = 0; i < ROWS; i++) lines.push(columns.map((c) => c[2](i)).join(','));
-    const file = await signAndPut(token, busy, new TextEncoder().encode(`${lines.join('\n')}\n`), 'text/csv');
-    await call('notify-attachment', { token, params: { token: file.token }, query: 'filename=capture.csv' });
+    const file = await uploadCsv(token, busy, new TextEncoder().encode(`${lines.join('\n')}\n`));
 
     const importStart = await headSeqOf(busy);
     const lags: number[] = [];
@@ -154,22 +153,13 @@ export const importCaptureBench = async (token: string) => {
     })();
     const started = performance.now();
     const run = (async () => {
-      await call('import-table-from-file', {
+      await startCsvImport(
         token,
-        params: { baseId: busy },
-        body: {
-          worksheets: {
-            'Import Table': {
-              name: 'Imported',
-              columns: columns.map(([name, type], i) => ({ name, type, sourceColumnIndex: i })),
-              useFirstRowAsHeader: true,
-              importData: true,
-            },
-          },
-          attachmentUrl: file.token,
-          fileType: 'csv',
-        },
-      });
+        busy,
+        file,
+        'Imported',
+        columns.map(([name, type]) => ({ name, type })),
+      );
       await drainPurges();
       return performance.now() - started;
     })();
