@@ -178,8 +178,8 @@ const notesIn = (r: StreamRecord): { tableId: string; itemIds: string[]; who: De
  * The tables whose change log a stream record feeds: its item's table and the tables its deletion
  * notes name (a data version carries the notes of records its write deleted). Pure.
  */
-export const tablesFedBy = (r: StreamRecord): string[] => {
-  const ids = notesIn(r).map((n) => n.tableId);
+export const tablesFedBy = (r: StreamRecord, notes = notesIn(r)): string[] => {
+  const ids = notes.map((n) => n.tableId);
   const own = capturedItem(r)?.tableId;
   return [...new Set(own ? [own, ...ids] : ids)];
 };
@@ -201,8 +201,7 @@ export const captureBatch = async (
   for (const r of records) {
     const notes = notesIn(r);
     if (notes.length) notesOf.set(r, notes);
-    for (const tableId of new Set([...notes.map((n) => n.tableId), capturedItem(r)?.tableId]))
-      if (tableId) tables.set(tableId, [...(tables.get(tableId) ?? []), r]);
+    for (const tableId of tablesFedBy(r, notes)) tables.set(tableId, [...(tables.get(tableId) ?? []), r]);
   }
   const facts = new Map(
     await Promise.all(

@@ -685,6 +685,10 @@ const locateReading = async (
   return { located: found.located, loaded };
 };
 
+/** A resource located for the caller as the chain locates a route's (at most two reads). */
+const locateFor = async (principal: Principal, ref: ResourceRef): Promise<Located> =>
+  (await locateReading(ref, principal.userId, await readBatch(resourceKeys(ref, principal.userId)))).located;
+
 /**
  * What lets a caller link to a table of another base (`schema/link-fields.ts` `LinkAccess`): it
  * must be able to create fields there, as the link's other side is created there (a 403 for a
@@ -693,12 +697,7 @@ const locateReading = async (
 export const linkAccessOf =
   (principal: Principal) =>
   async (baseId: string): Promise<void> => {
-    const ref = { kind: 'base', id: baseId } as const;
-    const { located } = await locateReading(
-      ref,
-      principal.userId,
-      await readBatch(resourceKeys(ref, principal.userId)),
-    );
+    const located = await locateFor(principal, { kind: 'base', id: baseId });
     // a base the caller has no part in is not there for it (the table answers as not found)
     if (!located.role) throw new NotFoundError(`Base ${baseId} not found`);
     checkAccess({ principal, resource: located, role: located.role, actions: ['field|create'] });
@@ -713,11 +712,7 @@ export const checkAccessTo = async (
   ref: ResourceRef,
   actions: readonly Scope[],
 ): Promise<Located> => {
-  const { located } = await locateReading(
-    ref,
-    principal.userId,
-    await readBatch(resourceKeys(ref, principal.userId)),
-  );
+  const located = await locateFor(principal, ref);
   checkAccess({ principal, resource: located, role: located.role, actions });
   return located;
 };
